@@ -1,0 +1,187 @@
+/**
+ * `rqbench local redis [--cluster] [--masters N] [--replicas R]`: starts a throwaway Redis on
+ * 127.0.0.1, prints how to connect, and keeps it running until SIGINT/SIGTERM.
+ */
+import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/redis.js';
+
+export const command = 'local <what>';
+export const describe = 'Start throwaway local servers on 127.0.0.1 until Ctrl-C';
+
+const MAX_REPLICAS = 5;
+
+/**
+ * @param {import('yargs').Argv} yargs
+ * @returns {import('yargs').Argv}
+ */
+export function builder(yargs) {
+  return yargs
+    .positional('what', { describe: 'What to start', choices: ['redis'] })
+    .option('cluster', { type: 'boolean', default: false, describe: 'Redis Cluster instead of standalone' })
+    // Strings, so a bad value can be quoted back as typed ("x", not NaN).
+    .option('masters', { type: 'string', describe: 'Cluster masters, >= 3 [default: 3]' })
+    .option('replicas', {
+      type: 'string',
+      describe: `Replicas per master, 0..${MAX_REPLICAS} [default: 0 standalone, 1 cluster]`,
+    })
+    .check((argv) => {
+      toStartOptions(argv);
+      return true;
+    })
+    .fail(failOneLine)
+    .example('$0 local redis', 'one standalone server')
+    .example('$0 local redis --replicas 2', '1 master + 2 replicas, cluster mode disabled')
+    .example('$0 local redis --cluster', '3 masters x 1 replica');
+}
+
+/**
+ * @param {{ cluster?: boolean, masters?: unknown, replicas?: unknown }} argv
+ * @returns {{ cluster: boolean, masters?: number, replicas?: number }}
+ */
+export function toStartOptions(argv) {
+  const cluster = Boolean(argv.cluster);
+  const masters = parseInteger('masters', argv.masters, 3, Infinity, 'an integer >= 3');
+  const replicas = parseInteger('replicas', argv.replicas, 0, MAX_REPLICAS, `an integer from 0 to ${MAX_REPLICAS}`);
+  if (masters !== undefined && !cluster) {
+    throw new Error('--masters needs --cluster (a standalone Redis has one master; use --replicas)');
+  }
+  return { cluster, ...(masters !== undefined && { masters }), ...(replicas !== undefined && { replicas }) };
+}
+
+/**
+ * @param {string} name
+ * @param {unknown} raw
+ * @param {number} min
+ * @param {number} max
+ * @param {string} expected
+ * @returns {number|undefined}
+ */
+function parseInteger(name, raw, min, max, expected) {
+  if (raw === undefined) return undefined;
+  const text = String(raw);
+  const value = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`--${name} must be ${expected} (got ${JSON.stringify(text)})`);
+  }
+  return value;
+}
+
+/**
+ * yargs failure (bad choice, unknown flag, failed check): one line on stderr, exit 2.
+ * @param {string|null} msg
+ * @param {Error|undefined} err
+ */
+function failOneLine(msg, err) {
+  const text = String(err?.message ?? msg ?? 'invalid arguments').replace(/\s+/g, ' ').trim();
+  process.stderr.write(`rqbench: ${text}\n`);
+  process.exit(2);
+}
+
+/**
+ * @param {{ what: string, cluster?: boolean, masters?: string, replicas?: string }} argv
+ * @returns {Promise<void>}
+ */
+export async function handler(argv) {
+  const opts = toStartOptions(argv);
+  if (!findRedisServer() || (opts.cluster && !findRedisCli())) {
+    process.stderr.write(`${INSTALL_HINT}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  // Listen before starting: a Ctrl-C during a cluster start must not leave servers behind.
+  const stopRequested = new AbortController();
+  const onSignal = () => stopRequested.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const startedAt = Date.now();
+    let local;
+    try {
+      local = await startRedis({ ...opts, signal: stopRequested.signal });
+    } catch (err) {
+      if (stopRequested.signal.aborted) return; // interrupted while starting; startRedis cleaned up
+      throw err;
+    }
+    process.stdout.write(formatReady(local, Date.now() - startedAt));
+    await untilAborted(stopRequested.signal);
+    await local.stop();
+    process.stdout.write(`Stopped ${local.nodes.length} Redis node(s), removed ${local.dir}\n`);
+    process.exitCode = 0;
+  } catch (err) {
+    const e = /** @type {Error & { code?: string }} */ (err);
+    process.stderr.write(e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${oneLine(e.message)}\n`);
+    process.exitCode = 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/**
+ * What the user needs to connect: URL, seeds, example commands, and the node table.
+ * @param {import('../local/redis.js').LocalRedis} local
+ * @param {number} elapsedMs
+ * @returns {string}
+ */
+export function formatReady(local, elapsedMs) {
+  const masters = local.nodes.filter((n) => n.role === 'master');
+  const replicas = local.nodes.length - masters.length;
+  const cluster = local.mode === 'cluster';
+  const shape = cluster
+    ? `${masters.length} masters x ${replicas / masters.length} replica(s)`
+    : `1 master + ${replicas} replica(s), cluster mode disabled`;
+  const lines = [
+    `Local Redis ${cluster ? 'cluster' : 'standalone'} ready in ${(elapsedMs / 1000).toFixed(1)} s (${shape})`,
+    `url:   ${local.url}`,
+  ];
+  if (cluster) lines.push(`seeds: ${local.seeds.map((s) => `${s.host}:${s.port}`).join(' ')}`);
+  lines.push(
+    `dir:   ${local.dir}`,
+    '',
+    'Connect:',
+    `  rqbench produce --url ${local.url}${cluster ? ' --cluster' : ''}`,
+    `  redis-cli${cluster ? ' -c' : ''} -p ${local.port}`,
+    '',
+    ...formatNodes(local.nodes),
+    '',
+    'Ctrl-C stops the servers and removes the dir.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * @param {import('../local/redis.js').LocalRedisNode[]} nodes
+ * @returns {string[]} aligned table rows
+ */
+function formatNodes(nodes) {
+  const rows = [
+    ['role', 'address', 'pid', 'replica of'],
+    ...nodes.map((n) => [
+      n.role, `${n.host}:${n.port}`, String(n.pid), n.masterPort ? `${n.host}:${n.masterPort}` : '',
+    ]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+}
+
+/**
+ * Resolves when `signal` aborts. Signal listeners alone do not keep Node running, so an
+ * idle timer holds the event loop open meanwhile.
+ * @param {AbortSignal} signal
+ * @returns {Promise<void>}
+ */
+function untilAborted(signal) {
+  if (signal.aborted) return Promise.resolve();
+  const keepAlive = setInterval(() => {}, 60_000);
+  return new Promise((resolve) => {
+    signal.addEventListener('abort', () => {
+      clearInterval(keepAlive);
+      resolve();
+    }, { once: true });
+  });
+}
+
+/** @param {string} text */
+function oneLine(text) {
+  return String(text).replace(/\s+/g, ' ').trim();
+}

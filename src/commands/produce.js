@@ -1,0 +1,34 @@
+/** `rqbench produce` (and `node src/producer.js`): the seed-compatible Redis producer. */
+import { connectionOptions } from '../options/connection.js';
+import { producerOptions } from '../options/producer.js';
+import { outputOptions } from '../options/output.js';
+import { UsageError } from '../options/usage-error.js';
+import { runProducer } from '../load/run-producer.js';
+import { redactString } from '../results/redact.js';
+
+export const command = 'produce';
+export const describe = 'write items to Redis at a held rate and measure it (seed 002 producer)';
+
+/** @param {import('yargs').Argv} y */
+export function builder(y) {
+  return outputOptions(producerOptions(connectionOptions(y)))
+    .example('$0 --local --cluster -q 300000 -t 8 --ns 10 --same-slot', '8 writers, 300k items/s, 10 sorted sets forced into one slot')
+    .example('$0 --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 -a 1', 'writer 1 of 8 (run -a 2..8 on other hosts)');
+}
+
+/**
+ * @param {Record<string, any>} a
+ * @param {string} prog
+ */
+export async function handler(a, prog = 'rqbench produce') {
+  try {
+    const { dir, summary, md, exitCode } = await runProducer(a);
+    if (a.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    else if (!a.quiet) process.stdout.write(`${md}\n`);
+    if (!a.quiet) process.stderr.write(`run directory: ${dir}\n`);
+    process.exitCode = exitCode;
+  } catch (e) {
+    process.stderr.write(`${prog}: ${redactString(e.message.split('\n')[0])}\n`);
+    process.exitCode = e instanceof UsageError ? 2 : 1;
+  }
+}

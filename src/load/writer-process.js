@@ -1,0 +1,37 @@
+/**
+ * A writer in its own process (one per -t when -a is omitted). The parent sends `init`,
+ * waits for every `ready`, then sends one shared `start` time; intervals go back over IPC.
+ */
+import { Writer } from './writer.js';
+import { createStore } from '../stores/index.js';
+import { connectionFrom } from '../targets/redis.js';
+
+let writer;
+
+// Ctrl-C reaches the whole process group; the parent decides when writers stop.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => writer?.stop());
+process.on('disconnect', () => process.exit(1));
+
+process.on('message', async (msg) => {
+  try {
+    if (msg.type === 'init') {
+      writer = new Writer({
+        conn: connectionFrom(msg.flags),
+        store: createStore(msg.mode, msg.storeCfg),
+        plan: msg.plan,
+        onInterval: (iv) => process.send({ type: 'interval', iv }),
+      });
+      await writer.connect();
+      process.send({ type: 'ready' });
+    } else if (msg.type === 'start') {
+      writer.plan.t0 = msg.t0;
+      await writer.run();
+      process.send({ type: 'done' }, () => process.disconnect());
+    } else if (msg.type === 'stop') {
+      writer?.stop();
+    }
+  } catch (e) {
+    process.send({ type: 'failed', message: e.message }, () => process.exit(1));
+  }
+});

@@ -1,0 +1,372 @@
+/**
+ * One open-loop writer: sends its chunks at their intended times (never waiting for replies,
+ * except when maxInflight chunks are outstanding), records latency from the intended start
+ * and from the actual send, follows redirects, and hands over one interval a second.
+ */
+import { performance } from 'node:perf_hooks';
+import { RedisRouter } from '../targets/redis-router.js';
+import { render, scoreBytes } from '../targets/resp.js';
+import { chunkRanges, idRange, intendedAt, sendsWithin } from './schedule.js';
+import { Counters } from '../measure/counters.js';
+import { ClientSampler } from '../measure/client-sampler.js';
+import { newHistogram, record } from '../measure/histogram.js';
+import { toSparse } from '../measure/sparse.js';
+import { settings } from '../settings.js';
+
+const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connection /;
+
+/**
+ * @typedef {object} WriterPlan
+ * @property {number} q            items per period across all writers
+ * @property {number} t            writers
+ * @property {number} a            this writer, 1..t
+ * @property {number} periodMs
+ * @property {number} chunks       chunks per period
+ * @property {number} durationMs   0: until stop()
+ * @property {number} t0           epoch ms of the first intended send (shared by all writers)
+ * @property {number} [maxInflight]
+ */
+
+/**
+ * @typedef {object} Interval
+ * @property {number} index       seconds since t0
+ * @property {number} intended    items due in this second by the schedule
+ * @property {object} counters    see Counters
+ * @property {Record<string, number[]>} hist  sparse histograms (sparse.js): '<op>.intended', '<op>.sent', 'lag'
+ * @property {object} client      ClientSampler.sample()
+ */
+
+export class Writer {
+  /**
+   * @param {object} opts
+   * @param {import('../targets/redis.js').RedisConn} opts.conn
+   * @param {ReturnType<import('../stores/index.js').createStore>} opts.store
+   * @param {WriterPlan} opts.plan
+   * @param {(iv: Interval) => void} opts.onInterval
+   */
+  constructor({ conn, store, plan, onInterval }) {
+    this.conn = conn;
+    this.store = store;
+    this.plan = plan;
+    this.onInterval = onInterval;
+    this.range = idRange(plan.q, plan.t, plan.a);
+    this.chunks = chunkRanges(this.range.min, this.range.max, plan.chunks);
+    this.totalSends = sendsWithin(plan.periodMs, this.chunks.length, plan.durationMs);
+    this.maxInflight = plan.maxInflight ?? settings.maxInflightChunks;
+    this.router = new RedisRouter(conn);
+    this.counters = new Counters();
+    this.hist = new Map();
+    this.lag = newHistogram();
+    this.plans = new Map();
+    this.k = 0;
+    this.inflight = 0;
+    this.stopping = false;
+    this.nextPurge = 0;
+    this.unacked = 0;
+  }
+
+  /** Items this writer sends per second at the target rate. */
+  get targetRate() {
+    return (this.range.count * 1000) / this.plan.periodMs;
+  }
+
+  /** Connects to every master and loads the store's scripts. */
+  async connect() {
+    this.router.onOpen = (pipe) => this.#loadScripts(pipe);
+    await this.router.open();
+    // encode every chunk now, so the first period is not late by the encoding time
+    const nowMs = Date.now();
+    for (let i = 0; i < this.chunks.length; i++) this.#planFor(i, nowMs);
+  }
+
+  async #loadScripts(pipe) {
+    for (const s of this.store.scripts) await pipe.call(['SCRIPT', 'LOAD', s.lua]);
+  }
+
+  /** Runs the schedule to the end (or stop()) and resolves once replies are in. */
+  run() {
+    // perf-clock time of t0: all latency arithmetic stays on the monotonic clock
+    this.t0Perf = this.plan.t0 - performance.timeOrigin;
+    this.client = new ClientSampler();
+    this.nextPurge = this.plan.t0;
+    return new Promise((resolve) => {
+      this.finish = resolve;
+      this.#scheduleInterval(0);
+      this.#tick();
+    });
+  }
+
+  /** Stops scheduling; in-flight chunks are still awaited (bounded). */
+  stop() {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearTimeout(this.tickTimer);
+    if (this.afterSend) setImmediate(this.afterSend);
+    this.afterSend = null;
+    this.#maybeFinish();
+  }
+
+  #tick() {
+    this.tickTimer = undefined;
+    const now = performance.now();
+    while (!this.stopping && this.k < this.totalSends && this.inflight < this.maxInflight) {
+      const due = intendedAt(this.t0Perf, this.plan.periodMs, this.chunks.length, this.k);
+      if (due > now) {
+        this.tickTimer = setTimeout(() => this.#tick(), due - now);
+        return;
+      }
+      this.#send(this.k++, due);
+      if (this.afterSend) {
+        setImmediate(this.afterSend);
+        this.afterSend = null;
+      }
+    }
+    if (this.k >= this.totalSends) this.stop();
+    // else: waiting for a reply to free an in-flight slot; #chunkDone ticks again
+  }
+
+  /** Plan of chunk i for the current minute and topology, grouped by node and kind. */
+  #planFor(i, nowMs) {
+    const storeEpoch = this.store.epoch(nowMs);
+    const cached = this.plans.get(i);
+    if (cached && cached.storeEpoch === storeEpoch && cached.routerEpoch === this.router.epoch) return cached;
+    const { lo, hi } = this.chunks[i];
+    const built = { storeEpoch, routerEpoch: this.router.epoch, segments: groupSegments(this.store.plan(lo, hi, nowMs), this.router), items: hi - lo + 1 };
+    this.plans.set(i, built);
+    return built;
+  }
+
+  #send(k, intended) {
+    const nowMs = performance.timeOrigin + performance.now();
+    const plan = this.#planFor(k % this.chunks.length, nowMs);
+    const score = scoreBytes(nowMs);
+    const chunk = { intended, sentAt: performance.now(), items: plan.items, pending: 0, failed: null };
+    let segments = plan.segments;
+    if (nowMs >= this.nextPurge) {
+      this.nextPurge += settings.purgePeriodMs * Math.ceil((nowMs - this.nextPurge + 1) / settings.purgePeriodMs);
+      segments = segments.concat(groupSegments(this.store.purge(nowMs), this.router));
+    }
+    this.inflight++;
+    this.counters.sent += plan.items;
+    record(this.lag, (chunk.sentAt - intended) * 1000);
+    for (const seg of segments) {
+      chunk.pending++;
+      this.#write(seg.addr, render(seg.tpl, score), { ...seg, chunk, attempts: 0 });
+    }
+  }
+
+  #write(addr, buf, seg) {
+    seg.buf = buf;
+    seg.progress = this.onProgress;
+    seg.error = this.onError;
+    seg.done = this.onDone;
+    const pipe = this.router.ready(addr);
+    if (pipe) pipe.send(buf, seg);
+    else {
+      this.router.pipe(addr).then(
+        (p) => p.send(buf, seg),
+        (err) => this.#failSegment(seg, err),
+      );
+    }
+  }
+
+  #failSegment(seg, err) {
+    seg.got = seg.n;
+    const now = performance.now();
+    for (let i = 0; i < seg.n; i++) this.onError(seg, i, err, now);
+    this.onDone(seg, now);
+  }
+
+  onProgress = (seg, k, now) => {
+    if (seg.skip) {
+      // the ASKING reply is not a write
+      const skip = Math.min(seg.skip, k);
+      seg.skip -= skip;
+      k -= skip;
+      if (k === 0) return;
+    }
+    const h = this.#histFor(seg.kind);
+    record(h.intended, (now - seg.chunk.intended) * 1000, k);
+    record(h.sent, (now - seg.chunk.sentAt) * 1000, k);
+  };
+
+  onError = (seg, i, err, now) => {
+    if (seg.asking && i === 0) {
+      seg.skip = 0; // ASKING itself failed: the command's own reply tells
+      return;
+    }
+    const cmdIndex = seg.asking ? 0 : i;
+    const msg = err.message || '';
+    const redirect = /^(MOVED|ASK) (\d+) (\S+)/.exec(msg);
+    if (redirect && seg.attempts < settings.maxRedirects) {
+      const ask = redirect[1] === 'ASK';
+      this.counters[ask ? 'ask' : 'moved']++;
+      if (!ask) this.router.moved(Number(redirect[2]), redirect[3]);
+      this.#retry(seg, cmdIndex, redirect[3], ask, 0);
+      return;
+    }
+    if ((RETRYABLE.test(msg) || msg.startsWith('NOSCRIPT')) && seg.attempts < settings.maxRedirects) {
+      this.counters.retries++;
+      const delay = Math.min(1000, 25 * 2 ** seg.attempts);
+      const addr = this.router.addrFor(seg.cmds[cmdIndex].slot);
+      if (msg.startsWith('NOSCRIPT')) this.router.pipe(addr).then((p) => this.#loadScripts(p)).catch(() => {});
+      else this.router.refreshSoon();
+      this.#retry(seg, cmdIndex, null, false, delay);
+      return;
+    }
+    this.counters.error(err);
+    const ids = seg.cmds[cmdIndex].ids;
+    if (ids.length) {
+      seg.chunk.failed ??= new Set();
+      for (const id of ids) seg.chunk.failed.add(id);
+    }
+  };
+
+  onDone = (seg, now) => {
+    const chunk = seg.chunk;
+    if (--chunk.pending > 0) return;
+    this.#chunkDone(chunk, now);
+  };
+
+  /** Resends command `index` of `seg` on its own, to `addr` (or wherever its slot lives now). */
+  #retry(seg, index, addr, ask, delayMs) {
+    const bytes = seg.buf.subarray(seg.starts[index], seg.starts[index + 1]);
+    const one = { kind: seg.kind, cmds: [seg.cmds[index]], starts: [0, bytes.length], n: 1, chunk: seg.chunk, attempts: seg.attempts + 1 };
+    seg.chunk.pending++;
+    const go = () => {
+      const target = addr ?? this.router.addrFor(one.cmds[0].slot);
+      if (!ask) return this.#write(target, bytes, one);
+      // ASKING applies to the next command on that connection only: send both together
+      const buf = Buffer.concat([ASKING, bytes]);
+      Object.assign(one, { n: 2, asking: true, skip: 1, starts: [ASKING.length, buf.length] });
+      return this.#write(target, buf, one);
+    };
+    if (delayMs > 0) setTimeout(go, delayMs);
+    else go();
+  }
+
+  #chunkDone(chunk, now) {
+    const failed = chunk.failed ? chunk.failed.size : 0;
+    this.counters.acked += chunk.items - failed;
+    this.counters.failed += failed;
+    const h = this.#histFor('batch');
+    record(h.intended, (now - chunk.intended) * 1000);
+    record(h.sent, (now - chunk.sentAt) * 1000);
+    this.inflight--;
+    if (this.stopping) this.#maybeFinish();
+    else if (this.tickTimer === undefined) this.#tick();
+  }
+
+  #histFor(op) {
+    let h = this.hist.get(op);
+    if (!h) {
+      h = { intended: newHistogram(), sent: newHistogram() };
+      this.hist.set(op, h);
+    }
+    return h;
+  }
+
+  #maybeFinish() {
+    if (this.finished) return;
+    if (this.inflight > 0) {
+      // bounded drain: replies that never come are reported as unacknowledged
+      this.drainTimer ??= setTimeout(() => { this.unacked = this.inflight; this.inflight = 0; this.#maybeFinish(); }, 10_000);
+      return;
+    }
+    this.finished = true;
+    clearTimeout(this.drainTimer);
+    clearTimeout(this.intervalTimer);
+    this.#emitInterval(true);
+    this.client.stop();
+    this.router.close();
+    this.finish();
+  }
+
+  #scheduleInterval(index) {
+    this.intervalIndex = index;
+    const at = this.t0Perf + (index + 1) * settings.sampleIntervalMs;
+    this.intervalTimer = setTimeout(() => {
+      this.#emitInterval(false);
+      this.#scheduleInterval(index + 1);
+    }, Math.max(0, at - performance.now()));
+  }
+
+  /**
+   * Hands over this second's counters and histograms and starts the next interval. The swap
+   * is immediate; encoding waits for the check phase, so a send due at the same instant goes first.
+   */
+  #emitInterval(final) {
+    const index = this.intervalIndex;
+    const lag = this.lag;
+    const ops = this.hist;
+    this.lag = newHistogram();
+    this.hist = new Map();
+    const counters = this.counters.snapshot();
+    if (final) counters.unacked = this.unacked;
+    const client = this.client.sample();
+    const intended = this.#intendedIn(index);
+    const emit = () => {
+      const hist = { lag: toSparse(lag) };
+      for (const [op, h] of ops) {
+        hist[`${op}.intended`] = toSparse(h.intended);
+        hist[`${op}.sent`] = toSparse(h.sent);
+      }
+      this.onInterval({ index, final, intended, counters, hist, client });
+    };
+    if (final) return emit();
+    // a send due within the next few ms goes first: the encoding would make it late
+    const nextDue = intendedAt(this.t0Perf, this.plan.periodMs, this.chunks.length, this.k);
+    if (this.k < this.totalSends && nextDue - performance.now() < 20) this.afterSend = emit;
+    else setImmediate(emit);
+  }
+
+  /** Items the schedule puts in second `index` (analytic: the schedule is fixed). */
+  #intendedIn(index) {
+    const { periodMs } = this.plan;
+    const c = this.chunks.length;
+    const from = index * 1000;
+    const to = from + 1000;
+    let items = 0;
+    // first send whose intended offset is >= from
+    let k = Math.max(0, Math.ceil((from * c) / periodMs - 1e-9));
+    for (; k < this.totalSends; k++) {
+      const at = intendedAt(0, periodMs, c, k);
+      if (at >= to) break;
+      if (at >= from) items += this.chunks[k % c].hi - this.chunks[k % c].lo + 1;
+    }
+    return items;
+  }
+}
+
+const ASKING = Buffer.from('*1\r\n$6\r\nASKING\r\n');
+
+/**
+ * Groups a chunk's commands by node and kind into segments: one write and one histogram each.
+ * @param {import('../stores/common.js').Cmd[]} cmds
+ * @param {RedisRouter} router
+ */
+export function groupSegments(cmds, router) {
+  const groups = new Map();
+  for (const c of cmds) {
+    const addr = router.addrFor(c.slot);
+    const key = `${addr}\u0000${c.kind}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { addr, kind: c.kind, cmds: [] }));
+    g.cmds.push(c);
+  }
+  const out = [];
+  for (const g of groups.values()) {
+    const starts = new Array(g.cmds.length + 1);
+    const offsets = [];
+    let pos = 0;
+    for (let i = 0; i < g.cmds.length; i++) {
+      starts[i] = pos;
+      for (const o of g.cmds[i].tpl.scoreOffsets) offsets.push(pos + o);
+      pos += g.cmds[i].tpl.buf.length;
+    }
+    starts[g.cmds.length] = pos;
+    const buf = Buffer.concat(g.cmds.map((c) => c.tpl.buf), pos);
+    out.push({ addr: g.addr, kind: g.kind, cmds: g.cmds, starts, n: g.cmds.length, tpl: { buf, scoreOffsets: offsets } });
+  }
+  return out;
+}

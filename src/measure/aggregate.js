@@ -1,0 +1,88 @@
+/**
+ * Merges the per-second intervals of several writers into one interval per second. Counts are
+ * summed and histograms added (exact), never averaged; second i is handed on once every writer
+ * has reported it or finished.
+ */
+import { fromSparse } from './sparse.js';
+
+/**
+ * @typedef {object} MergedInterval
+ * @property {number} index
+ * @property {number} intended
+ * @property {Record<string, number>} counters
+ * @property {Record<string, number>} errorKinds
+ * @property {Map<string, import('hdr-histogram-js').Histogram>} hist
+ * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs: number, writers: number }} client  wallMs: the shortest writer interval
+ */
+
+export class IntervalMerger {
+  /**
+   * @param {number} sources
+   * @param {(iv: MergedInterval) => void} onMerged
+   */
+  constructor(sources, onMerged) {
+    this.onMerged = onMerged;
+    this.last = new Array(sources).fill(-1);
+    this.finished = new Array(sources).fill(false);
+    this.pending = new Map();
+    this.next = 0;
+  }
+
+  /**
+   * @param {number} source
+   * @param {import('../load/writer.js').Interval} iv
+   */
+  add(source, iv) {
+    const m = this.#slot(iv.index);
+    m.intended += iv.intended;
+    for (const [k, v] of Object.entries(iv.counters)) {
+      if (k === 'errorKinds') for (const [e, n] of Object.entries(v)) m.errorKinds[e] = (m.errorKinds[e] || 0) + n;
+      else m.counters[k] = (m.counters[k] || 0) + v;
+    }
+    for (const [name, pairs] of Object.entries(iv.hist)) {
+      const h = fromSparse(pairs);
+      const have = m.hist.get(name);
+      if (have) have.add(h);
+      else m.hist.set(name, h);
+    }
+    const c = iv.client;
+    m.client.cpuPct += c.cpuPct;
+    m.client.cpuPctMax = Math.max(m.client.cpuPctMax, c.cpuPct);
+    m.client.loopP99Ms = Math.max(m.client.loopP99Ms, c.loopP99Ms);
+    m.client.rssMb += c.rssMb;
+    m.client.wallMs = Math.min(m.client.wallMs, c.wallMs ?? Infinity);
+    m.client.writers++;
+    this.last[source] = Math.max(this.last[source], iv.index);
+    if (iv.final) this.finished[source] = true;
+    this.#emitReady();
+  }
+
+  /** A writer that will report no more (exited, or crashed). */
+  finish(source) {
+    this.finished[source] = true;
+    this.#emitReady();
+  }
+
+  #slot(index) {
+    let m = this.pending.get(index);
+    if (!m) {
+      m = { index, intended: 0, counters: {}, errorKinds: {}, hist: new Map(), client: { cpuPct: 0, cpuPctMax: 0, loopP99Ms: 0, rssMb: 0, wallMs: Infinity, writers: 0 } };
+      this.pending.set(index, m);
+    }
+    return m;
+  }
+
+  #emitReady() {
+    for (;;) {
+      const i = this.next;
+      const ready = this.last.every((last, s) => last >= i || this.finished[s]);
+      if (!ready) return;
+      const allDone = this.finished.every(Boolean);
+      const m = this.pending.get(i);
+      if (!m && allDone && ![...this.pending.keys()].some((k) => k > i)) return;
+      this.pending.delete(i);
+      this.next++;
+      if (m) this.onMerged(m);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/** Per-interval event counters of a writer; snapshot() hands them over and starts afresh. */
+export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors'];
+
+export class Counters {
+  constructor() {
+    this.reset();
+  }
+
+  reset() {
+    for (const k of COUNTER_NAMES) this[k] = 0;
+    /** @type {Record<string, number>} error replies by their first word */
+    this.errorKinds = {};
+  }
+
+  /** @param {Error} err */
+  error(err) {
+    this.errors++;
+    const kind = String(err.message).split(/[\s:]/)[0] || 'ERR';
+    this.errorKinds[kind] = (this.errorKinds[kind] || 0) + 1;
+  }
+
+  snapshot() {
+    const out = { errorKinds: this.errorKinds };
+    for (const k of COUNTER_NAMES) out[k] = this[k];
+    this.reset();
+    return out;
+  }
+}

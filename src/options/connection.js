@@ -1,0 +1,47 @@
+/** Where the Redis under test is: --url, or --host/--port, or --local. */
+import { bad, intIn } from './usage-error.js';
+
+/** @param {import('yargs').Argv} y */
+export function connectionOptions(y) {
+  return y
+    .option('url', { type: 'string', group: 'Connection:', describe: 'redis://[user:password@]host:port[/db] or rediss:// for TLS' })
+    .option('host', { alias: 'h', type: 'string', group: 'Connection:', describe: 'Redis host', defaultDescription: '127.0.0.1' })
+    .option('port', { type: 'number', group: 'Connection:', describe: 'Redis port', defaultDescription: '6379' })
+    .option('user', { type: 'string', group: 'Connection:', describe: 'ACL user name' })
+    .option('password', { type: 'string', group: 'Connection:', describe: 'password (or set REDIS_PASSWORD); never written anywhere' })
+    .option('tls', { type: 'boolean', group: 'Connection:', describe: 'connect with TLS (implied by rediss://)' })
+    .option('tls-ca', { type: 'string', group: 'Connection:', describe: 'CA certificate file (PEM) to verify the server' })
+    .option('tls-insecure', { type: 'boolean', group: 'Connection:', describe: 'do not verify the server certificate' })
+    .option('cluster', { type: 'boolean', default: false, group: 'Connection:', describe: 'Redis Cluster mode (follow slots across shards)' })
+    .option('local', { type: 'boolean', default: false, group: 'Connection:', describe: 'start a throwaway local Redis (or cluster with --cluster) for this run' })
+    .option('masters', { type: 'number', default: 3, group: 'Connection:', describe: 'with --local --cluster: masters (shards)' })
+    .option('replicas', { type: 'number', group: 'Connection:', describe: 'with --local: replicas per master', defaultDescription: '1 with --cluster, 0 without' });
+}
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ */
+export function checkConnection(a) {
+  if (a.url !== undefined) {
+    let u;
+    try {
+      u = new URL(a.url);
+    } catch {
+      throw bad('--url', 'a URL like redis://host:6379 or rediss://user:pass@host:6380', redactUrl(a.url));
+    }
+    if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw bad('--url', 'a redis:// or rediss:// URL', redactUrl(a.url));
+    if (u.pathname.length > 1 && !/^\/\d+$/.test(u.pathname)) throw bad('--url', 'a URL whose path is a db number', redactUrl(a.url));
+  }
+  if (a.port !== undefined) intIn(a.port, '--port', 1, 65535);
+  if (a.local && (a.url !== undefined || a.host !== undefined || a.port !== undefined)) {
+    throw bad('--local', 'used without --url/--host/--port (it starts its own server)');
+  }
+  if (a.local) {
+    if (a.cluster) intIn(a.masters, '--masters', 3, 64);
+    if (a.replicas !== undefined) intIn(a.replicas, '--replicas', 0, 5);
+  }
+}
+
+function redactUrl(s) {
+  return String(s).replace(/\/\/[^@/]*@/, '//***@');
+}

@@ -1,0 +1,78 @@
+/**
+ * Writes a run as it goes: each merged second becomes .hlog intervals and a timeline row,
+ * and is added to the totals the summary is computed from.
+ */
+import path from 'node:path';
+import { HlogWriter } from './hlog.js';
+import { Timeline } from './timeline.js';
+import { stats } from '../measure/histogram.js';
+
+export class RunRecorder {
+  /**
+   * @param {object} p
+   * @param {string} p.dir run directory
+   * @param {number} p.t0 epoch ms of second 0
+   * @param {Array<{ addr: string, role: string, shard: number }>} p.nodes
+   * @param {number} p.warmupS seconds left out of the totals
+   */
+  constructor({ dir, t0, nodes, warmupS }) {
+    this.dir = dir;
+    this.t0 = t0;
+    this.warmupS = warmupS;
+    this.timeline = new Timeline(path.join(dir, 'timeline.csv'), nodes);
+    this.hlogs = new Map();
+    /** @type {Map<string, import('hdr-histogram-js').Histogram>} */
+    this.totals = new Map();
+    /** @type {import('./summary.js').SecondRow[]} */
+    this.rows = [];
+    this.counts = {};
+    this.errorKinds = {};
+  }
+
+  /**
+   * @param {import('../measure/aggregate.js').MergedInterval} iv
+   * @param {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
+   */
+  second(iv, cpu) {
+    for (const [name, h] of iv.hist) {
+      const [op, tag] = name.includes('.') ? name.split('.') : [name, name];
+      this.#hlog(op).writeInterval(h, { tag, startSec: iv.index, endSec: iv.index + 1 });
+      if (iv.index >= this.warmupS) {
+        const total = this.totals.get(name);
+        if (total) total.add(h);
+        else this.totals.set(name, h);
+      }
+    }
+    for (const [k, v] of Object.entries(iv.counters)) this.counts[k] = (this.counts[k] || 0) + v;
+    for (const [k, v] of Object.entries(iv.errorKinds)) this.errorKinds[k] = (this.errorKinds[k] || 0) + v;
+    this.counts.intended = (this.counts.intended || 0) + iv.intended;
+    const batch = iv.hist.get('batch.intended');
+    const lag = iv.hist.get('lag');
+    const b = batch ? stats(batch) : null;
+    const c = iv.counters;
+    this.timeline.append({
+      second: iv.index,
+      time: new Date(this.t0 + iv.index * 1000).toISOString(),
+      intended: iv.intended, sent: c.sent, acked: c.acked, failed: c.failed, moved: c.moved, ask: c.ask, retries: c.retries, errors: c.errors,
+      batch_p50_ms: b?.count ? b.p50 : null,
+      batch_p99_ms: b?.count ? b.p99 : null,
+      lag_p99_ms: lag ? stats(lag).p99 : null,
+      client_cpu_pct: iv.client.cpuPct, client_cpu_max_pct: iv.client.cpuPctMax,
+      loop_delay_p99_ms: iv.client.loopP99Ms, client_rss_mb: iv.client.rssMb,
+    }, cpu);
+    this.rows.push({ index: iv.index, intended: iv.intended, counters: c, client: iv.client, cpu });
+  }
+
+  #hlog(op) {
+    let w = this.hlogs.get(op);
+    if (!w) {
+      w = new HlogWriter(path.join(this.dir, `${op}.hlog`), { startTimeMs: this.t0, comment: `rqbench ${op} latency, microseconds; tags: intended (from the intended start, corrected), sent (from the actual send)` });
+      this.hlogs.set(op, w);
+    }
+    return w;
+  }
+
+  close() {
+    for (const w of this.hlogs.values()) w.close();
+  }
+}

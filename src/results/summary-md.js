@@ -1,0 +1,56 @@
+/**
+ * summary.md: the seed's table layout (Writers | Items per writer per sec | master CPU |
+ * replica CPU), then what the seed could not show: achieved vs target, per-node CPU and the
+ * latency percentiles.
+ */
+import { fixed, grouped, mdTable, short } from './format.js';
+
+const LATENCY_ORDER = ['batch', 'setex', 'zadd', 'lpush', 'ltrim', 'pfadd', 'sadd', 'expire', 'evalsha', 'purge'];
+
+/**
+ * @param {object} run manifest-like facts: name, dir, mode, flags line, topology text
+ * @param {ReturnType<import('./summary.js').summarize>} s
+ */
+export function renderSummaryMd(run, s) {
+  const out = [];
+  out.push(`# ${run.name}`, '');
+  out.push(`${run.description}${run.interrupted ? ' **Interrupted** before the planned end.' : ''}`, '');
+  out.push(mdTable(
+    ['Writers', 'Items per writer per sec', 'master CPU', 'replica CPU'],
+    [[s.writers, short(s.target.itemsPerWriterPerSec), fixed(s.cpu.master), fixed(s.cpu.replica)]],
+  ), '');
+  out.push(`**Rate:** target ${grouped(s.target.itemsPerSec)} items/s, achieved ${grouped(s.achieved.itemsPerSec)} items/s — ${s.verdict}.`, '');
+  const t = s.totals;
+  out.push(`**Items:** sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
+  if (s.cpu.nodes.length) {
+    out.push('Redis CPU per node (% of one core, sampled every second from INFO cpu):', '');
+    out.push(mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max'], s.cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.avg), fixed(n.max)])), '');
+  }
+  const ops = Object.keys(s.latency).sort((a, b) => rank(a) - rank(b));
+  const rows = [];
+  for (const op of ops) {
+    for (const [from, label] of [['intended', 'intended start'], ['sent', 'actual send'], ['lag', 'schedule lag']]) {
+      const st = s.latency[op][from];
+      if (!st || !st.count) continue;
+      rows.push([op === 'lag' ? 'schedule lag' : op, label, fixed(st.p50, 3), fixed(st.p99, 3), fixed(st.p999, 3), fixed(st.max, 3), grouped(st.count)]);
+    }
+  }
+  if (rows.length) {
+    out.push('Latency in ms (from the intended start: corrected for coordinated omission; from the actual send: uncorrected):', '');
+    out.push(mdTable(['Operation', 'From', 'p50', 'p99', 'p99.9', 'max', 'count'], rows), '');
+  }
+  const c = s.client;
+  out.push(`**Load generator:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one writer; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');
+  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s; the first ${s.window.fromSecond} s of warm-up are in timeline.csv but not in these averages). CPU is % of one core: on a 2-vCPU ElastiCache node, CloudWatch's CPUUtilization shows about half of it.`, '');
+  return out.join('\n');
+}
+
+function rank(op) {
+  const i = LATENCY_ORDER.indexOf(op);
+  return op === 'lag' ? 100 : i < 0 ? 50 : i;
+}
+
+function errorList(kinds) {
+  const e = Object.entries(kinds || {});
+  return e.length ? ` (${e.map(([k, n]) => `${k} ${n}`).join(', ')})` : '';
+}

@@ -1,0 +1,110 @@
+/**
+ * Turns a run's per-second rows and total histograms into summary.json's object, and says in
+ * words whether the rate was held and, if not, whether the client or the server was the limit.
+ */
+import { stats } from '../measure/histogram.js';
+
+/**
+ * @typedef {object} SecondRow
+ * @property {number} index
+ * @property {number} intended
+ * @property {Record<string, number>} counters
+ * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number }} client
+ * @property {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
+ */
+
+/**
+ * @param {object} p
+ * @param {SecondRow[]} p.rows every second of the run
+ * @param {Map<string, import('hdr-histogram-js').Histogram>} p.totals histograms after warm-up
+ * @param {number} p.warmupS
+ * @param {number} p.durationS seconds of schedule that ran (window end)
+ * @param {number} p.targetRate items/s of the writers this run covers
+ * @param {number} p.writers
+ * @param {Record<string, number>} p.totalCounts counters summed over the whole run
+ * @param {Record<string, number>} p.errorKinds
+ */
+export function summarize({ rows, totals, warmupS, durationS, targetRate, writers, totalCounts, errorKinds }) {
+  const windowRows = rows.filter((r) => r.index >= warmupS && r.index < durationS);
+  const seconds = windowRows.length;
+  const sum = (f) => windowRows.reduce((a, r) => a + f(r), 0);
+  const achieved = seconds ? sum((r) => r.counters.acked || 0) / seconds : 0;
+  const nodes = nodeCpu(windowRows);
+  const roleAvg = (role) => avg(nodes.filter((n) => n.role === role).map((n) => n.avg));
+  // a writer's last interval can be a few ms long: its CPU % says nothing
+  const full = windowRows.filter((r) => !(r.client.wallMs < 500));
+  const client = {
+    cpuPct: round(avg(full.map((r) => r.client.cpuPct))),
+    cpuPctMaxWriter: round(max(full.map((r) => r.client.cpuPctMax))),
+    loopP99MsMax: round(max(full.map((r) => r.client.loopP99Ms))),
+    rssMbMax: round(max(windowRows.map((r) => r.client.rssMb))),
+  };
+  const latency = {};
+  for (const [name, h] of totals) {
+    const [op, from] = name.includes('.') ? name.split('.') : [name, 'lag'];
+    (latency[op] ??= {})[from] = stats(h);
+  }
+  const out = {
+    window: { fromSecond: warmupS, toSecond: durationS, seconds },
+    writers,
+    target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
+    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: targetRate ? round(achieved / targetRate, 4) : null },
+    totals: totalCounts,
+    errorKinds,
+    cpu: { master: round(roleAvg('master')), replica: round(roleAvg('replica')), nodes },
+    client,
+    latency,
+  };
+  out.verdict = verdict(out);
+  return out;
+}
+
+/** Average and max CPU per node over the window, masters first, by shard. */
+function nodeCpu(rows) {
+  const by = new Map();
+  for (const r of rows) {
+    for (const c of r.cpu || []) {
+      let n = by.get(c.addr);
+      if (!n) by.set(c.addr, (n = { addr: c.addr, role: c.role, shard: c.shard, values: [] }));
+      if (c.cpuPct !== null && c.cpuPct !== undefined) n.values.push(c.cpuPct);
+    }
+  }
+  return [...by.values()]
+    .map((n) => ({ addr: n.addr, role: n.role, shard: n.shard, avg: round(avg(n.values)), max: round(max(n.values)), samples: n.values.length }))
+    .sort((a, b) => (a.role === b.role ? a.shard - b.shard || a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
+}
+
+/**
+ * One sentence: was the rate held, and who was the bottleneck?
+ * @param {ReturnType<typeof summarize>} s
+ */
+export function verdict(s) {
+  const ratio = s.achieved.ratio ?? 0;
+  const pct = `${(ratio * 100).toFixed(1)}%`;
+  const busiest = s.cpu.nodes.filter((n) => n.role === 'master').sort((a, b) => b.avg - a.avg)[0];
+  const clientBusy = s.client.cpuPctMaxWriter >= 90 || s.client.loopP99MsMax >= 100;
+  if (s.window.seconds === 0) return 'too short to judge: no full second after the warm-up';
+  if (ratio >= 0.95) {
+    return clientBusy
+      ? `rate held (${pct} of target), but the load generator was near its limit (CPU ${s.client.cpuPctMaxWriter}% of a core)`
+      : `rate held (${pct} of target)`;
+  }
+  if (clientBusy) return `client-bound: ${pct} of target; the load generator was the bottleneck (writer CPU up to ${s.client.cpuPctMaxWriter}% of a core, event-loop delay p99 up to ${s.client.loopP99MsMax} ms)`;
+  if (busiest && busiest.avg >= 85) return `server-bound: ${pct} of target; master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.avg}% of a core`;
+  if ((s.totals.failed || 0) > 0) return `rate not held: ${pct} of target, ${s.totals.failed} items failed`;
+  return `rate not held: ${pct} of target, neither the load generator nor a master was saturated (network or latency bound)`;
+}
+
+function avg(xs) {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+}
+
+function max(xs) {
+  return xs.length ? Math.max(...xs) : NaN;
+}
+
+function round(x, d = 1) {
+  if (!Number.isFinite(x)) return null;
+  const f = 10 ** d;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,49 @@
+/**
+ * Every default in one place. The seed (luciopaiva/redis-nodejs-test, 2021) used these values;
+ * rqbench keeps them so `node src/producer.js -q 300000 -t 8 -a 1` means what it meant there.
+ */
+export const settings = Object.freeze({
+  /** TTL of every item key and of the sorted-set window, seconds (seed: EXPIRATION_TIME_IN_SECONDS). */
+  ttlSeconds: 3,
+  /** How often a writer removes expired sorted-set members, ms (seed: PURGE_PERIOD_IN_MILLIS). */
+  purgePeriodMs: 10_000,
+  /** Payload bytes per item (seed: PAYLOAD_SIZE_IN_BYTES). */
+  valueSize: 128,
+  /** Producer period, ms: -q items are written once per period (seed: DEFAULT_PRODUCER_PERIOD_IN_MILLIS). */
+  periodMs: 1000,
+  /** Consumer period, ms. */
+  consumerPeriodMs: 1000,
+  /** Seed default for -q. */
+  quantity: 100,
+  /** Default run length, s; 0 runs until Ctrl-C. */
+  durationSeconds: 30,
+  /** Seconds at the start left out of the summary averages and histograms (still in the timeline). */
+  warmupSeconds: 1,
+  /** Redis defaults. */
+  host: '127.0.0.1',
+  port: 6379,
+  /** Connect timeout, ms: an unreachable server fails within this. */
+  connectTimeoutMs: 3000,
+  /** Key names. */
+  keys: Object.freeze({
+    item: 'item:',
+    zset: 'latest-ids',
+    list: 'latest-list',
+    hll: 'latest-hll',
+    set: 'latest-set',
+    extraSuffix: ':extra',
+    forcedSlotTag: '{forced-slot}',
+  }),
+  /** Per-minute structures (--slh, --ss) live this long, s: the previous minute stays readable. */
+  perMinuteTtlSeconds: 120,
+  /** Chunks a writer may have in flight before it waits; waiting shows as schedule lag. */
+  maxInflightChunks: 64,
+  /** Redirect (MOVED/ASK) retries per command before it counts as failed. */
+  maxRedirects: 16,
+  /** Output directory for run directories. */
+  outDir: 'runs',
+  /** Histograms: 1 µs … 1 h at 3 significant digits, values in microseconds. */
+  histogram: Object.freeze({ lowest: 1, highest: 3_600_000_000, digits: 3 }),
+  /** Server and client samplers tick once a second. */
+  sampleIntervalMs: 1000,
+});

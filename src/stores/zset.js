@@ -1,0 +1,23 @@
+/**
+ * The seed's baseline: items in SETEX keys, their key names in a sorted set scored by send
+ * time (`zset-ids`); or, with --actual-value, the values themselves in the sorted set and no
+ * item keys (`zset-values`).
+ */
+import { settings } from '../settings.js';
+import { indexNames } from './keys.js';
+import { indexCommands, setexCommands, zsetPurge } from './common.js';
+
+/** @param {import('./keys.js').StoreConfig} cfg */
+export function createZsetStore(cfg) {
+  const names = indexNames(settings.keys.zset, cfg);
+  const zsets = names.flat();
+  return {
+    mode: cfg.actualValue ? 'zset-values' : 'zset-ids',
+    zsets,
+    structures: zsets,
+    scripts: [],
+    epoch: () => 0,
+    plan: (lo, hi) => [...setexCommands(lo, hi, cfg), ...indexCommands('ZADD', names, lo, hi, cfg, true)],
+    purge: (nowMs) => zsetPurge(zsets, cfg, nowMs),
+  };
+}

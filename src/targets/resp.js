@@ -1,0 +1,62 @@
+/**
+ * RESP2 command encoding for the producer's hot path. Commands whose bytes never change
+ * (SETEX of a fixed payload, LPUSH of fixed ids) are encoded once and resent as they are;
+ * commands that carry a timestamp score are encoded once with fixed-width placeholders and
+ * patched per send. That is what lets one Node process keep Redis, not itself, busy.
+ */
+
+/** Marks the argument slot that holds the send-time score (13 ASCII digits, ms since epoch). */
+export const SCORE = Symbol('score');
+export const SCORE_WIDTH = 13;
+const SCORE_PLACEHOLDER = Buffer.from('0'.repeat(SCORE_WIDTH));
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * @param {Array<string|number|Buffer|symbol>} args
+ * @returns {{ buf: Buffer, scoreOffsets: number[] }}
+ */
+export function encodeTemplate(args) {
+  const parts = [Buffer.from(`*${args.length}\r\n`)];
+  const scoreOffsets = [];
+  let offset = parts[0].length;
+  for (const arg of args) {
+    const bytes = arg === SCORE ? SCORE_PLACEHOLDER : Buffer.isBuffer(arg) ? arg : Buffer.from(String(arg));
+    const head = Buffer.from(`$${bytes.length}\r\n`);
+    if (arg === SCORE) scoreOffsets.push(offset + head.length);
+    parts.push(head, bytes, CRLF);
+    offset += head.length + bytes.length + 2;
+  }
+  return { buf: Buffer.concat(parts, offset), scoreOffsets };
+}
+
+/**
+ * @param {Array<string|number|Buffer>} args
+ * @returns {Buffer}
+ */
+export function encodeCommand(args) {
+  return encodeTemplate(args).buf;
+}
+
+/**
+ * The 13-digit score for a timestamp.
+ * @param {number} ms
+ */
+export function scoreBytes(ms) {
+  const s = String(Math.floor(ms));
+  if (s.length !== SCORE_WIDTH) throw new RangeError(`score ${s} is not ${SCORE_WIDTH} digits`);
+  return Buffer.from(s);
+}
+
+/**
+ * Bytes of a template with its score slots filled. Returns a fresh copy when there are slots,
+ * because the socket may still hold the previous send's buffer.
+ * @param {{ buf: Buffer, scoreOffsets: number[] }} tpl
+ * @param {Buffer} score from scoreBytes()
+ */
+export function render(tpl, score) {
+  if (tpl.scoreOffsets.length === 0) return tpl.buf;
+  const out = Buffer.allocUnsafe(tpl.buf.length);
+  tpl.buf.copy(out);
+  for (const off of tpl.scoreOffsets) score.copy(out, off);
+  return out;
+}
