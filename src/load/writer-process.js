@@ -7,11 +7,13 @@ import { createStore } from '../stores/index.js';
 import { connectionFrom } from '../targets/redis.js';
 
 let writer;
+let done = false;
 
 // Ctrl-C reaches the whole process group; the parent decides when writers stop.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => writer?.stop());
-process.on('disconnect', () => process.exit(1));
+// the parent is gone: nobody would read the results
+process.on('disconnect', () => { if (!done) process.exit(1); });
 
 process.on('message', async (msg) => {
   try {
@@ -27,7 +29,8 @@ process.on('message', async (msg) => {
     } else if (msg.type === 'start') {
       writer.plan.t0 = msg.t0;
       await writer.run();
-      process.send({ type: 'done' }, () => process.disconnect());
+      done = true;
+      process.send({ type: 'done' }, () => process.exit(0));
     } else if (msg.type === 'stop') {
       writer?.stop();
     }

@@ -366,6 +366,8 @@ export function groupSegments(cmds, router) {
     }
     starts[g.cmds.length] = pos;
     const buf = Buffer.concat(g.cmds.map((c) => c.tpl.buf), pos);
+    // the segment's bytes are all a send or a retry needs: drop the per-command copies
+    for (const c of g.cmds) c.tpl = undefined;
     out.push({ addr: g.addr, kind: g.kind, cmds: g.cmds, starts, n: g.cmds.length, tpl: { buf, scoreOffsets: offsets } });
   }
   return out;

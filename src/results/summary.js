@@ -100,7 +100,7 @@ function avg(xs) {
 }
 
 function max(xs) {
-  return xs.length ? Math.max(...xs) : NaN;
+  return xs.length ? xs.reduce((a, b) => (b > a ? b : a), -Infinity) : NaN;
 }
 
 function round(x, d = 1) {
