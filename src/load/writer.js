@@ -100,6 +100,7 @@ export class Writer {
   stop() {
     if (this.stopping) return;
     this.stopping = true;
+    this.stoppedAt = performance.now() - this.t0Perf;
     clearTimeout(this.tickTimer);
     if (this.afterSend) setImmediate(this.afterSend);
     this.afterSend = null;
@@ -304,7 +305,8 @@ export class Writer {
     const counters = this.counters.snapshot();
     if (final) counters.unacked = this.unacked;
     const client = this.client.sample();
-    const intended = this.#intendedIn(index);
+    // an interrupted run was due only up to the moment it stopped
+    const intended = this.#intendedIn(index, this.stoppedAt ?? Infinity);
     const emit = () => {
       const hist = { lag: toSparse(lag) };
       for (const [op, h] of ops) {
@@ -320,12 +322,12 @@ export class Writer {
     else setImmediate(emit);
   }
 
-  /** Items the schedule puts in second `index` (analytic: the schedule is fixed). */
-  #intendedIn(index) {
+  /** Items the schedule puts in second `index` before offset `untilMs` (analytic: the schedule is fixed). */
+  #intendedIn(index, untilMs) {
     const { periodMs } = this.plan;
     const c = this.chunks.length;
     const from = index * 1000;
-    const to = from + 1000;
+    const to = Math.min(from + 1000, untilMs);
     let items = 0;
     // first send whose intended offset is >= from
     let k = Math.max(0, Math.ceil((from * c) / periodMs - 1e-9));
