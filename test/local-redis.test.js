@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis, Cluster } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseClusterNodes, startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/redis.js';
 import { isAlive } from '../src/local/process.js';
 import { toStartOptions } from '../src/commands/local.js';
 
@@ -167,21 +167,6 @@ describe('startRedis cluster', SLOW, () => {
 
   it('refuses fewer than 3 masters', async () => {
     await expect(startRedis({ cluster: true, masters: 2 })).rejects.toThrow(/masters must be an integer >= 3/);
-  });
-});
-
-describe('parseClusterNodes', () => {
-  it('reads roles, ports, masters and slot counts', () => {
-    const text = [
-      'aaa 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460',
-      'bbb 127.0.0.1:7001@17001 slave aaa 0 0 1 connected',
-      'ccc 127.0.0.1:7002@17002 master - 0 0 2 connected 5461-10922 10923 [10924->-ddd]',
-    ].join('\n');
-    expect(parseClusterNodes(text)).toEqual([
-      { id: 'aaa', port: 7000, role: 'master', masterId: null, myself: true, slots: 5461 },
-      { id: 'bbb', port: 7001, role: 'replica', masterId: 'aaa', myself: false, slots: 0 },
-      { id: 'ccc', port: 7002, role: 'master', masterId: null, myself: false, slots: 5463 },
-    ]);
   });
 });
 

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { findFreePorts } from './ports.js';
 import { isAlive, readPidFile, sleep, terminate } from './process.js';
+import { parseClusterNodes as parseNodes, parseInfo as parseInfoText } from '../targets/redis.js';
 
 export const INSTALL_HINT =
   'redis-server not found: install it with "apt-get install -y redis-server" (Debian/Ubuntu) or "brew install redis" (macOS)';
@@ -252,7 +253,7 @@ async function clusterProblems(nodes, masters, replicas) {
       problems.push(`${name} cluster_known_nodes:${info.cluster_known_nodes}`);
     }
     // Every node must see the final topology, or a client seeded from it would miss replicas.
-    const seenMasters = view.filter((n) => n.role === 'master' && n.slots > 0).length;
+    const seenMasters = view.filter((n) => n.role === 'master' && n.slots.length > 0).length;
     const seenReplicas = view.filter((n) => n.role === 'replica').length;
     if (seenMasters !== masters || seenReplicas !== masters * replicas) {
       problems.push(`${name} sees ${seenMasters} masters with slots and ${seenReplicas} replicas`);
@@ -267,38 +268,8 @@ async function clusterProblems(nodes, masters, replicas) {
 }
 
 /**
- * @typedef {{ id: string, port: number, role: 'master'|'replica'|'unknown', masterId: string|null,
- *   myself: boolean, slots: number }} ClusterNodeView
- */
-
-/**
- * Parses CLUSTER NODES ("<id> <ip:port@cport> <flags> <master> <ping> <pong> <epoch> <link> <slot>...").
- * @param {string|null} text
- * @returns {ClusterNodeView[]|null}
- */
-export function parseClusterNodes(text) {
-  if (typeof text !== 'string') return null;
-  return text.split('\n').filter((l) => l.trim()).map((line) => {
-    const [id, addr, flagList, master, , , , , ...slotRanges] = line.trim().split(' ');
-    const flags = flagList.split(',');
-    const role = flags.includes('master') ? 'master' : flags.includes('slave') ? 'replica' : 'unknown';
-    return {
-      id,
-      port: Number(addr.split('@')[0].split(':').pop()),
-      role,
-      masterId: master === '-' ? null : master,
-      myself: flags.includes('myself'),
-      slots: slotRanges.filter((s) => !s.startsWith('[')).reduce((sum, range) => {
-        const [from, to = from] = range.split('-').map(Number);
-        return sum + (to - from + 1);
-      }, 0),
-    };
-  });
-}
-
-/**
  * @param {{ host: string, port: number, pid: number, dir: string }[]} started
- * @param {ClusterNodeView[]} view
+ * @param {import('../targets/redis.js').RedisNode[]} view
  * @returns {LocalRedisNode[]} masters first
  */
 function withClusterRoles(started, view) {
@@ -474,19 +445,14 @@ async function query(port, ...args) {
   }
 }
 
-/**
- * Parses INFO / CLUSTER INFO text into key → value.
- * @param {string|null} text
- * @returns {Record<string, string>|null}
- */
+/** INFO text → fields; null when the node did not answer. */
 function parseInfo(text) {
-  if (typeof text !== 'string') return null;
-  const out = {};
-  for (const line of text.split(/\r?\n/)) {
-    const i = line.indexOf(':');
-    if (i > 0 && !line.startsWith('#')) out[line.slice(0, i)] = line.slice(i + 1).trim();
-  }
-  return out;
+  return typeof text === 'string' ? parseInfoText(text) : null;
+}
+
+/** CLUSTER NODES text → nodes; null when the node did not answer. */
+function parseClusterNodes(text) {
+  return typeof text === 'string' ? parseNodes(text) : null;
 }
 
 /**

@@ -29,6 +29,8 @@ export const SLOTS = 16384;
  * @property {'master'|'replica'} role
  * @property {number} shard    1-based, masters ordered by their lowest slot
  * @property {string} [masterId]
+ * @property {boolean} [myself]   the node that answered CLUSTER NODES
+ * @property {boolean} [failed]
  * @property {Array<[number, number]>} slots
  */
 
@@ -106,6 +108,7 @@ export function parseClusterNodes(text) {
       id, host, port, addr: `${host}:${port}`,
       role: flagSet.has('master') ? 'master' : 'replica',
       masterId: master === '-' ? undefined : master,
+      myself: flagSet.has('myself'),
       failed: flagSet.has('fail'),
       slots, shard: 0,
     });
@@ -145,9 +148,9 @@ export function parseReplicas(info, master) {
  */
 export function parseInfo(text) {
   const out = {};
-  for (const line of text.split('\r\n')) {
+  for (const line of text.split(/\r?\n/)) {
     const i = line.indexOf(':');
-    if (i > 0 && line[0] !== '#') out[line.slice(0, i)] = line.slice(i + 1);
+    if (i > 0 && line[0] !== '#') out[line.slice(0, i)] = line.slice(i + 1).trim();
   }
   return out;
 }
