@@ -307,7 +307,13 @@ export class Writer {
     const client = this.client.sample();
     // an interrupted run was due only up to the moment it stopped
     const intended = this.#intendedIn(index, this.stoppedAt ?? Infinity);
+    // a deferred emit still waiting goes first: intervals must leave in order
+    this.pendingEmit?.();
+    let emitted = false;
     const emit = () => {
+      if (emitted) return;
+      emitted = true;
+      if (this.pendingEmit === emit) this.pendingEmit = null;
       const hist = { lag: toSparse(lag) };
       for (const [op, h] of ops) {
         hist[`${op}.intended`] = toSparse(h.intended);
@@ -316,6 +322,7 @@ export class Writer {
       this.onInterval({ index, final, intended, counters, hist, client });
     };
     if (final) return emit();
+    this.pendingEmit = emit;
     // a send due within the next few ms goes first: the encoding would make it late
     const nextDue = intendedAt(this.t0Perf, this.plan.periodMs, this.chunks.length, this.k);
     if (this.k < this.totalSends && nextDue - performance.now() < 20) this.afterSend = emit;

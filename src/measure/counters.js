@@ -15,7 +15,9 @@ export class Counters {
   /** @param {Error} err */
   error(err) {
     this.errors++;
-    const kind = String(err.message).split(/[\s:]/)[0] || 'ERR';
+    const msg = String(err.message);
+    // Redis error replies start with their code (WRONGTYPE, OOM, MOVED…); the rest is the network
+    const kind = /^[A-Z]{2,}\b/.exec(msg)?.[0] ?? (/connect/i.test(msg) ? 'CONNECTION' : 'OTHER');
     this.errorKinds[kind] = (this.errorKinds[kind] || 0) + 1;
   }
 

@@ -1,0 +1,57 @@
+/** Command errors in the middle of a run are counted and reported, never a crash. */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { startRedis } from '../src/local/redis.js';
+import { runNode } from './helpers/run.js';
+
+let server;
+let out;
+
+beforeAll(async () => {
+  server = await startRedis();
+  out = mkdtempSync(path.join(os.tmpdir(), 'rqbench-errors-'));
+}, 30_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+describe('errors mid-run', () => {
+  it('counts WRONGTYPE replies as failed items, names them, and still writes the run directory', async () => {
+    const admin = new Redis({ host: '127.0.0.1', port: server.port });
+    await admin.set('latest-ids', 'not a sorted set'); // every ZADD now fails
+    const r = await runNode('src/producer.js', ['--port', String(server.port), '-q', '500', '-d', '3', '--warmup', '0', '--out', out, '--json', '--quiet']);
+    await admin.quit();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/Unhandled|TypeError|at .*\.js:\d+/);
+    const s = JSON.parse(r.stdout);
+    expect(s.totals.sent).toBe(1500);
+    expect(s.totals.failed).toBe(1500); // the SETEX landed but the index did not: the item is not fully written
+    expect(s.totals.acked).toBe(0);
+    expect(s.errorKinds.WRONGTYPE).toBe(4); // 3 ZADDs and the purge (ZREMRANGEBYSCORE) at the start
+    expect(s.verdict).toMatch(/failed/);
+    const dir = path.join(out, readdirSync(out)[0]);
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/failed 1,500.*WRONGTYPE 4/s);
+  }, 30_000);
+
+  it('keeps its schedule when the server dies mid-run: the rest fails, is counted, and every second is in the timeline', async () => {
+    const doomed = await startRedis();
+    const dir = mkdtempSync(path.join(out, 'kill-'));
+    const run = runNode('src/producer.js', ['--port', String(doomed.port), '-q', '1000', '-d', '5', '--warmup', '0', '--out', dir, '--json', '--quiet']);
+    await new Promise((r) => setTimeout(r, 2500));
+    await doomed.stop();
+    const r = await run;
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.totals.sent).toBe(5000);
+    expect(s.totals.acked + s.totals.failed + (s.totals.unacked || 0)).toBe(5000);
+    expect(s.totals.failed).toBeGreaterThanOrEqual(2000);
+    expect(s.errorKinds.CONNECTION).toBeGreaterThan(0);
+    const timeline = readFileSync(path.join(dir, readdirSync(dir)[0], 'timeline.csv'), 'utf8').trim().split('\n');
+    expect(timeline.length - 1).toBe(5);
+  }, 30_000);
+});
