@@ -420,9 +420,9 @@ describe('producer data models against real Redis', () => {
     }
   }, RUN);
 
-  it('-t 3 runs three writer processes that write every id once (standalone); -t 3 -a 2 writes only writer 2\'s range (cluster)', async () => {
+  it('-t 3 -c 2 runs three writer processes that write every id once (standalone); -t 3 -a 2 writes only writer 2\'s range (cluster)', async () => {
     const q = 301;
-    const [a, b] = await Promise.all([stdRun(q, ['-t', '3']), cluRun(q, ['-t', '3', '-a', '2'])]);
+    const [a, b] = await Promise.all([stdRun(q, ['-t', '3', '-c', '2']), cluRun(q, ['-t', '3', '-a', '2'])]);
     expectAllAcked(a, q);
     expect(a.summary.writers).toBe(3);
     expect(a.manifest.writers).toEqual([1, 2, 3]);
@@ -499,6 +499,22 @@ describe('password and purge (password-protected server, --ttl 1 -d 11, run in t
     expect(r.stdout.includes(PASSWORD), 'stdout contains the password').toBe(false);
     expect(r.stderr.includes(PASSWORD), 'stderr contains the password').toBe(false);
     expect(r.args.join(' ')).toContain(PASSWORD); // it was really given
+  }, 40_000);
+
+  it('--password with --url redis://host:port/3: the run writes into db 3 and the password is written nowhere', async () => {
+    await sideRun; // the background run owns db 0 of this server
+    const r = await produce({ url: `redis://127.0.0.1:${side.port}/3`, q: 100, extra: ['--password', PASSWORD] });
+    expectAllAcked(r, 100);
+    const db3 = await standaloneClient(side.port, { password: PASSWORD, db: 3 });
+    try {
+      expect(await db3.zcard('latest-ids')).toBe(100);
+      expect(await db3.exists('item:1', 'item:100')).toBe(2);
+    } finally {
+      db3.disconnect();
+    }
+    const files = listTree(r.out).map((f) => path.join(r.out, f)).filter((f) => fs.statSync(f).isFile());
+    for (const f of files) expect(fs.readFileSync(f, 'latin1').includes(PASSWORD), `${f} contains the password`).toBe(false);
+    expect(r.stdout.includes(PASSWORD) || r.stderr.includes(PASSWORD), 'stdout/stderr contain the password').toBe(false);
   }, 40_000);
 
   it('the purge removes members older than the TTL at the first send and again 10 s later; fresh and future members stay', async () => {

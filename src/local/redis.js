@@ -32,7 +32,7 @@ const PIDFILE_WAIT_MS = 5000;
  * @typedef {{ certFile: string, keyFile: string, caFile?: string }} LocalRedisTls
  * @typedef {{
  *   cluster?: boolean, masters?: number, replicas?: number, dir?: string,
- *   tls?: LocalRedisTls, enableDebug?: boolean, extraArgs?: string[],
+ *   tls?: LocalRedisTls, enableDebug?: boolean, extraArgs?: string[], password?: string,
  *   readyTimeoutMs?: number, signal?: AbortSignal,
  * }} StartRedisOptions
  * @typedef {{
@@ -114,6 +114,9 @@ function normalizeOptions(opts) {
     cluster = false, masters = 3, replicas = cluster ? 1 : 0, dir = os.tmpdir(), tls,
     enableDebug = true, extraArgs = [], readyTimeoutMs = 30_000, signal,
   } = opts;
+  // a password may come as an option or inside extraArgs (--requirepass X)
+  const i = extraArgs.indexOf('--requirepass');
+  const password = opts.password ?? (i >= 0 ? String(extraArgs[i + 1]) : undefined);
   if (tls) throw Object.assign(new Error('startRedis: the tls option is not supported yet'), { code: 'ENOTSUP' });
   if (!Number.isInteger(replicas) || replicas < 0) {
     throw new RangeError(`startRedis: replicas must be an integer >= 0 (got ${replicas})`);
@@ -125,7 +128,7 @@ function normalizeOptions(opts) {
   if (!Array.isArray(extraArgs)) throw new TypeError('startRedis: extraArgs must be an array of strings');
   return {
     cluster, masters: cluster ? masters : 1, replicas, parentDir: dir, enableDebug,
-    extraArgs: extraArgs.map(String), readyTimeoutMs, signal,
+    extraArgs: extraArgs.map(String), readyTimeoutMs, signal, password,
   };
 }
 
@@ -223,6 +226,7 @@ async function createCluster(ctx, nodes) {
     '--cluster', 'create', ...nodes.map((n) => `${HOST}:${n.port}`),
     '--cluster-replicas', String(ctx.cfg.replicas), '--cluster-yes',
   ];
+  if (ctx.cfg.password) args.push('-a', ctx.cfg.password, '--no-auth-warning');
   const logFile = path.join(ctx.base, 'cluster-create.log');
   const { code, output } = await run(ctx.bins.cli, args, remaining(ctx), ctx.cfg.signal);
   await fsp.writeFile(logFile, output).catch(() => {});
@@ -333,6 +337,11 @@ function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
     args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000');
   }
   if (replicaOf) args.push('--replicaof', HOST, String(replicaOf));
+  if (cfg.password) {
+    passwords.set(port, cfg.password);
+    if (!cfg.extraArgs.includes('--requirepass')) args.push('--requirepass', cfg.password);
+    args.push('--masterauth', cfg.password);
+  }
   return [...args, ...cfg.extraArgs];
 }
 
@@ -430,7 +439,7 @@ async function waitUntil(ctx, what, check) {
  */
 async function query(port, ...args) {
   const client = new Redis({
-    host: HOST, port, lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000,
+    host: HOST, port, password: passwords.get(port), lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000,
     retryStrategy: () => null, maxRetriesPerRequest: 0, enableReadyCheck: false, enableOfflineQueue: false,
   });
   client.on('error', () => {});
@@ -444,6 +453,9 @@ async function query(port, ...args) {
     client.disconnect();
   }
 }
+
+/** Passwords of the nodes started with one, by port, for the readiness checks. */
+const passwords = new Map();
 
 /** INFO text → fields; null when the node did not answer. */
 function parseInfo(text) {

@@ -4,18 +4,18 @@ import { bad, intIn } from './usage-error.js';
 /** @param {import('yargs').Argv} y */
 export function connectionOptions(y) {
   return y
-    .option('url', { type: 'string', group: 'Connection:', describe: 'redis://[user:password@]host:port[/db] or rediss:// for TLS' })
-    .option('host', { alias: 'h', type: 'string', group: 'Connection:', describe: 'Redis host', defaultDescription: '127.0.0.1' })
-    .option('port', { type: 'number', group: 'Connection:', describe: 'Redis port', defaultDescription: '6379' })
-    .option('user', { type: 'string', group: 'Connection:', describe: 'ACL user name' })
-    .option('password', { type: 'string', group: 'Connection:', describe: 'password (or set REDIS_PASSWORD); never written anywhere' })
+    .option('url', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'redis://[user:password@]host:port[/db] or rediss:// for TLS' })
+    .option('host', { alias: 'h', type: 'string', requiresArg: true, group: 'Connection:', describe: 'Redis host', defaultDescription: '127.0.0.1' })
+    .option('port', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'Redis port', defaultDescription: '6379' })
+    .option('user', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'ACL user name' })
+    .option('password', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'password (or set REDIS_PASSWORD); never written anywhere' })
     .option('tls', { type: 'boolean', group: 'Connection:', describe: 'connect with TLS (implied by rediss://)' })
-    .option('tls-ca', { type: 'string', group: 'Connection:', describe: 'CA certificate file (PEM) to verify the server' })
+    .option('tls-ca', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'CA certificate file (PEM) to verify the server' })
     .option('tls-insecure', { type: 'boolean', group: 'Connection:', describe: 'do not verify the server certificate' })
     .option('cluster', { type: 'boolean', default: false, group: 'Connection:', describe: 'Redis Cluster mode (follow slots across shards)' })
     .option('local', { type: 'boolean', default: false, group: 'Connection:', describe: 'start a throwaway local Redis (or cluster with --cluster) for this run' })
-    .option('masters', { type: 'number', default: 3, group: 'Connection:', describe: 'with --local --cluster: masters (shards)' })
-    .option('replicas', { type: 'number', group: 'Connection:', describe: 'with --local: replicas per master', defaultDescription: '1 with --cluster, 0 without' });
+    .option('masters', { type: 'number', requiresArg: true, default: 3, group: 'Connection:', describe: 'with --local --cluster: masters (shards)' })
+    .option('replicas', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'with --local: replicas per master', defaultDescription: '1 with --cluster, 0 without' });
 }
 
 /**

@@ -5,8 +5,8 @@ import { settings } from '../settings.js';
 export function outputOptions(y) {
   const g = 'Output:';
   return y
-    .option('out', { alias: 'o', type: 'string', default: settings.outDir, group: g, describe: 'directory that receives the run directory' })
-    .option('name', { alias: 'n', type: 'string', group: g, describe: 'run name (part of the run directory name)', defaultDescription: 'from the flags' })
+    .option('out', { alias: 'o', type: 'string', requiresArg: true, default: settings.outDir, group: g, describe: 'directory that receives the run directory' })
+    .option('name', { alias: 'n', type: 'string', requiresArg: true, group: g, describe: 'run name (part of the run directory name)', defaultDescription: 'from the flags' })
     .option('quiet', { type: 'boolean', default: false, group: g, describe: 'no live status line and no summary on stdout' })
     .option('json', { type: 'boolean', default: false, group: g, describe: 'print summary.json on stdout' });
 }

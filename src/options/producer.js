@@ -8,27 +8,27 @@ export function producerOptions(y) {
   const g = 'Load (seed-compatible):';
   const m = 'Data model (default: ids in a sorted set, values in SETEX keys):';
   return y
-    .option('quantity', { alias: 'q', type: 'number', default: settings.quantity, group: g, describe: 'items written per period across all writers' })
-    .option('period', { alias: 'p', type: 'number', default: settings.periodMs, group: g, describe: 'period, ms' })
-    .option('chunks', { alias: 'c', type: 'number', default: 1, group: g, describe: 'chunks per period: each writer sends its items in c evenly spaced chunks' })
-    .option('writers', { alias: 't', type: 'number', default: 1, group: g, describe: 'total writers' })
-    .option('writer', { alias: 'a', type: 'number', group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' })
-    .option('duration', { alias: 'd', type: 'number', default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
-    .option('warmup', { type: 'number', default: settings.warmupSeconds, group: g, describe: 'seconds left out of the summary (kept in the timeline)' })
-    .option('start-at', { type: 'number', group: g, describe: 'epoch ms of the first send, shared by writers on several hosts' })
-    .option('run-id', { type: 'string', group: g, describe: 'names one run across hosts (recorded in the manifest)' })
+    .option('quantity', { alias: 'q', type: 'number', requiresArg: true, default: settings.quantity, group: g, describe: 'items written per period across all writers' })
+    .option('period', { alias: 'p', type: 'number', requiresArg: true, default: settings.periodMs, group: g, describe: 'period, ms' })
+    .option('chunks', { alias: 'c', type: 'number', requiresArg: true, default: 1, group: g, describe: 'chunks per period: each writer sends its items in c evenly spaced chunks' })
+    .option('writers', { alias: 't', type: 'number', requiresArg: true, default: 1, group: g, describe: 'total writers' })
+    .option('writer', { alias: 'a', type: 'number', requiresArg: true, group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' })
+    .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
+    .option('warmup', { type: 'number', requiresArg: true, default: settings.warmupSeconds, group: g, describe: 'seconds left out of the summary (kept in the timeline)' })
+    .option('start-at', { type: 'number', requiresArg: true, group: g, describe: 'epoch ms of the first send, shared by writers on several hosts' })
+    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' })
     .option('actual-value', { type: 'boolean', default: false, group: m, describe: 'the index holds the values themselves; no item keys' })
     .option('ws', { type: 'boolean', default: false, group: m, describe: 'write each chunk with the Lua script store-items.lua' })
     .option('sk', { type: 'boolean', default: false, group: m, describe: 'one Lua call (store-item.lua) per item' })
     .option('sl', { type: 'boolean', default: false, group: m, describe: 'a list (LPUSH + LTRIM) instead of the sorted set' })
     .option('slh', { type: 'boolean', default: false, group: m, describe: 'the list plus a HyperLogLog per minute (implies --sl)' })
     .option('ss', { type: 'boolean', default: false, group: m, describe: 'a set per minute instead of the sorted set' })
-    .option('ns', { type: 'number', default: 1, group: m, describe: 'split the items across N index structures (latest-ids:<n>)' })
+    .option('ns', { type: 'number', requiresArg: true, default: 1, group: m, describe: 'split the items across N index structures (latest-ids:<n>)' })
     .option('same-slot', { type: 'boolean', default: false, group: m, describe: 'force the --ns structures into one slot (latest-ids:<n>{forced-slot})' })
-    .option('extra-sets', { type: 'number', default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
-    .option('ttl', { type: 'number', default: settings.ttlSeconds, group: m, describe: 'item TTL and sorted-set window, s' })
-    .option('value-size', { type: 'number', default: settings.valueSize, group: m, describe: 'payload bytes per item' })
-    .option('list-max', { type: 'number', group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' });
+    .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
+    .option('ttl', { type: 'number', requiresArg: true, default: settings.ttlSeconds, group: m, describe: 'item TTL and sorted-set window, s' })
+    .option('value-size', { type: 'number', requiresArg: true, default: settings.valueSize, group: m, describe: 'payload bytes per item' })
+    .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' });
 }
 
 /**
@@ -46,8 +46,8 @@ export function checkProducer(a) {
   if (!(Number.isFinite(a.warmup) && a.warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', a.warmup);
   if (a.duration > 0 && a.warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, a.warmup);
   if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
-  const modes = ['ws', 'sk', 'sl', 'ss'].filter((k) => a[k] || (k === 'sl' && a.slh));
-  if (a.ss && a.slh) modes.push('slh');
+  // --slh implies the list of --sl, so the two may come together
+  const modes = ['ws', 'sk', 'sl', 'slh', 'ss'].filter((k) => a[k] && !(k === 'sl' && a.slh));
   if (modes.length > 1) throw bad(`--${modes.join(' with --')}`, 'used one at a time: pick one data model');
   intIn(a.ns, '--ns', 1, 100_000);
   if (a.sameSlot && a.ns < 2) throw bad('--same-slot', 'used with --ns 2 or more (it forces several structures into one slot)');

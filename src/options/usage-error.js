@@ -10,7 +10,7 @@ export class UsageError extends Error {}
  * @param {unknown} [got]
  */
 export function bad(flag, accepted, got) {
-  const shown = got === undefined ? '' : ` (got ${JSON.stringify(got)})`;
+  const shown = got === undefined ? '' : ` (got ${typeof got === 'string' ? JSON.stringify(got) : String(got)})`;
   return new UsageError(`${flag} must be ${accepted}${shown}`);
 }
 
