@@ -110,6 +110,8 @@ export class Writer {
   #tick() {
     this.tickTimer = undefined;
     const now = performance.now();
+    // past the end of the run, sends still owed are dropped, not sent late: intended vs sent shows them
+    if (this.plan.durationMs && now - this.t0Perf >= this.plan.durationMs) this.k = this.totalSends;
     while (!this.stopping && this.k < this.totalSends && this.inflight < this.maxInflight) {
       const due = intendedAt(this.t0Perf, this.plan.periodMs, this.chunks.length, this.k);
       if (due > now) {
@@ -123,7 +125,8 @@ export class Writer {
       }
     }
     if (this.k >= this.totalSends) this.stop();
-    // else: waiting for a reply to free an in-flight slot; #chunkDone ticks again
+    // else: waiting for a reply to free an in-flight slot (Redis is behind); #chunkDone ticks again
+    else if (this.inflight >= this.maxInflight) this.capSince ??= now;
   }
 
   /** Plan of chunk i for the current minute and topology, grouped by node and kind. */
@@ -254,6 +257,10 @@ export class Writer {
     record(h.intended, (now - chunk.intended) * 1000);
     record(h.sent, (now - chunk.sentAt) * 1000);
     this.inflight--;
+    if (this.capSince !== undefined) {
+      this.counters.capWaitMs += now - this.capSince;
+      this.capSince = undefined;
+    }
     if (this.stopping) this.#maybeFinish();
     else if (this.tickTimer === undefined) this.#tick();
   }

@@ -1,5 +1,6 @@
 /** Per-interval event counters of a writer; snapshot() hands them over and starts afresh. */
-export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors'];
+/** capWaitMs: time the writer could not send because maxInflight chunks awaited replies. */
+export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors', 'capWaitMs'];
 
 export class Counters {
   constructor() {

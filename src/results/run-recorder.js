@@ -57,6 +57,7 @@ export class RunRecorder {
       batch_p50_ms: b?.count ? b.p50 : null,
       batch_p99_ms: b?.count ? b.p99 : null,
       lag_p99_ms: lag ? stats(lag).p99 : null,
+      inflight_wait_ms: Math.round(c.capWaitMs || 0),
       client_cpu_pct: iv.client.cpuPct, client_cpu_max_pct: iv.client.cpuPctMax,
       loop_delay_p99_ms: iv.client.loopP99Ms, client_rss_mb: iv.client.rssMb,
     }, cpu);

@@ -21,7 +21,7 @@ export function renderSummaryMd(run, s) {
   ), '');
   out.push(`**Rate:** target ${grouped(s.target.itemsPerSec)} items/s, achieved ${grouped(s.achieved.itemsPerSec)} items/s — ${s.verdict}.`, '');
   const t = s.totals;
-  out.push(`**Items:** sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
+  out.push(`**Items:** due by the schedule ${grouped(t.intended)}, sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
   if (s.cpu.nodes.length) {
     out.push('Redis CPU per node (% of one core, sampled every second from INFO cpu):', '');
     out.push(mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max'], s.cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.avg), fixed(n.max)])), '');

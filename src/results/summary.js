@@ -44,8 +44,11 @@ export function summarize({ rows, totals, warmupS, durationS, targetRate, writer
     const [op, from] = name.includes('.') ? name.split('.') : [name, 'lag'];
     (latency[op] ??= {})[from] = stats(h);
   }
+  // share of the window the writers spent unable to send because replies were outstanding
+  const capWait = seconds ? sum((r) => r.counters.capWaitMs || 0) / (seconds * 1000 * writers) : 0;
   const out = {
     window: { fromSecond: warmupS, toSecond: durationS, seconds },
+    inflightWaitShare: round(capWait, 3),
     writers,
     target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
     achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: targetRate ? round(achieved / targetRate, 4) : null },
@@ -90,7 +93,8 @@ export function verdict(s) {
       : `rate held (${pct} of target)`;
   }
   if (clientBusy) return `client-bound: ${pct} of target; the load generator was the bottleneck (writer CPU up to ${s.client.cpuPctMaxWriter}% of a core, event-loop delay p99 up to ${s.client.loopP99MsMax} ms)`;
-  if (busiest && busiest.avg >= 85) return `server-bound: ${pct} of target; master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.avg}% of a core`;
+  const waited = s.inflightWaitShare >= 0.2 ? `; the writers waited for replies ${Math.round(s.inflightWaitShare * 100)}% of the time with every in-flight slot taken` : '';
+  if (busiest && (busiest.avg >= 85 || waited)) return `server-bound: ${pct} of target; busiest master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.avg}% of a core${waited}`;
   if ((s.totals.failed || 0) > 0) return `rate not held: ${pct} of target, ${s.totals.failed} items failed`;
   return `rate not held: ${pct} of target, neither the load generator nor a master was saturated (network or latency bound)`;
 }

@@ -6,7 +6,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 
 export const BASE_COLUMNS = [
   'second', 'time', 'intended', 'sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors',
-  'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb',
+  'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms', 'client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb',
 ];
 
 export class Timeline {
