@@ -8,6 +8,7 @@ function interval(index, values, { final = false, acked = values.length } = {}) 
   for (const v of values) record(h, v);
   return {
     index, final, intended: 10, counters: { sent: acked, acked, failed: 0, errorKinds: { MOVED: 1 } },
+    ackedDue: { [index]: acked },
     hist: { 'batch.intended': toSparse(h) }, client: { cpuPct: 10, loopP99Ms: 1, rssMb: 50, wallMs: 1000 },
   };
 }
@@ -41,6 +42,7 @@ describe('IntervalMerger', () => {
     expect(stats(merged)).toEqual(stats(one));
     expect(out[0].counters.acked).toBe(3000);
     expect(out[0].intended).toBe(30);
+    expect(out[0].ackedDue).toEqual({ 0: 3000 });
     expect(out[0].errorKinds).toEqual({ MOVED: 3 });
     expect(out[0].client.cpuPct).toBe(30);
     expect(out[0].client.cpuPctMax).toBe(10);

@@ -14,7 +14,8 @@ function rows({ acked, masterCpu, clientCpu = 20, loop = 1, capWaitMs = 0, n = 5
 function run(opts) {
   const h = newHistogram();
   record(h, 1500);
-  return summarize({ rows: rows(opts), totals: new Map([['batch.intended', h]]), warmupS: 1, durationS: 5, targetRate: 1000, writers: 2, totalCounts: { failed: 0 }, errorKinds: {} });
+  const ackedDue = new Map(Array.from({ length: 5 }, (_, i) => [i, opts.acked]));
+  return summarize({ rows: rows(opts), ackedDue, totals: new Map([['batch.intended', h]]), warmupS: 1, durationS: 5, targetRate: 1000, writers: 2, totalCounts: { failed: 0 }, errorKinds: {} });
 }
 
 describe('summary verdict', () => {

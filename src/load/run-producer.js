@@ -105,7 +105,7 @@ async function runAgainst(a, mode, storeCfg, local) {
 
     const durationS = interrupted ? Math.floor((Date.now() - t0) / 1000) : a.duration || Math.floor((Date.now() - t0) / 1000);
     const summary = summarize({
-      rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS, targetRate,
+      rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS, targetRate,
       writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
     });
     Object.assign(summary, { name, mode, interrupted: !!interrupted, writerErrors: pool.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });

@@ -32,6 +32,7 @@ const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connecti
  * @property {number} index       seconds since t0
  * @property {number} intended    items due in this second by the schedule
  * @property {object} counters    see Counters
+ * @property {Record<number, number>} ackedDue  items acknowledged in this interval, by the second they were due in
  * @property {Record<string, number[]>} hist  sparse histograms (sparse.js): '<op>.intended', '<op>.sent', 'lag'
  * @property {object} client      ClientSampler.sample()
  */
@@ -63,6 +64,8 @@ export class Writer {
     this.stopping = false;
     this.nextPurge = 0;
     this.unacked = 0;
+    /** @type {Map<number, number>} acknowledged items by the second they were due in */
+    this.ackedDue = new Map();
   }
 
   /** Items this writer sends per second at the target rate. */
@@ -252,6 +255,9 @@ export class Writer {
   #chunkDone(chunk, now) {
     const failed = chunk.failed ? chunk.failed.size : 0;
     this.counters.acked += chunk.items - failed;
+    // also credited to the second the chunk was due in: the summary's achieved rate
+    const due = Math.floor((chunk.intended - this.t0Perf) / 1000);
+    this.ackedDue.set(due, (this.ackedDue.get(due) || 0) + chunk.items - failed);
     this.counters.failed += failed;
     const h = this.#histFor('batch');
     record(h.intended, (now - chunk.intended) * 1000);
@@ -311,6 +317,8 @@ export class Writer {
     this.hist = new Map();
     const counters = this.counters.snapshot();
     if (final) counters.unacked = this.unacked;
+    const ackedDue = Object.fromEntries(this.ackedDue);
+    this.ackedDue = new Map();
     const client = this.client.sample();
     // an interrupted run was due only up to the moment it stopped
     const intended = this.#intendedIn(index, this.stoppedAt ?? Infinity);
@@ -326,7 +334,7 @@ export class Writer {
         hist[`${op}.intended`] = toSparse(h.intended);
         hist[`${op}.sent`] = toSparse(h.sent);
       }
-      this.onInterval({ index, final, intended, counters, hist, client });
+      this.onInterval({ index, final, intended, counters, ackedDue, hist, client });
     };
     if (final) return emit();
     this.pendingEmit = emit;

@@ -11,6 +11,7 @@ import { fromSparse } from './sparse.js';
  * @property {number} intended
  * @property {Record<string, number>} counters
  * @property {Record<string, number>} errorKinds
+ * @property {Record<number, number>} ackedDue  acknowledged items by the second they were due in
  * @property {Map<string, import('hdr-histogram-js').Histogram>} hist
  * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs: number, writers: number }} client  wallMs: the shortest writer interval
  */
@@ -39,6 +40,7 @@ export class IntervalMerger {
       if (k === 'errorKinds') for (const [e, n] of Object.entries(v)) m.errorKinds[e] = (m.errorKinds[e] || 0) + n;
       else m.counters[k] = (m.counters[k] || 0) + v;
     }
+    for (const [sec, n] of Object.entries(iv.ackedDue || {})) m.ackedDue[sec] = (m.ackedDue[sec] || 0) + n;
     for (const [name, pairs] of Object.entries(iv.hist)) {
       const h = fromSparse(pairs);
       const have = m.hist.get(name);
@@ -66,7 +68,7 @@ export class IntervalMerger {
   #slot(index) {
     let m = this.pending.get(index);
     if (!m) {
-      m = { index, intended: 0, counters: {}, errorKinds: {}, hist: new Map(), client: { cpuPct: 0, cpuPctMax: 0, loopP99Ms: 0, rssMb: 0, wallMs: Infinity, writers: 0 } };
+      m = { index, intended: 0, counters: {}, ackedDue: {}, errorKinds: {}, hist: new Map(), client: { cpuPct: 0, cpuPctMax: 0, loopP99Ms: 0, rssMb: 0, wallMs: Infinity, writers: 0 } };
       this.pending.set(index, m);
     }
     return m;

@@ -27,6 +27,8 @@ export class RunRecorder {
     this.rows = [];
     this.counts = {};
     this.errorKinds = {};
+    /** @type {Map<number, number>} acknowledged items by the second they were due in */
+    this.ackedDue = new Map();
   }
 
   /**
@@ -46,6 +48,7 @@ export class RunRecorder {
     for (const [k, v] of Object.entries(iv.counters)) this.counts[k] = (this.counts[k] || 0) + v;
     for (const [k, v] of Object.entries(iv.errorKinds)) this.errorKinds[k] = (this.errorKinds[k] || 0) + v;
     this.counts.intended = (this.counts.intended || 0) + iv.intended;
+    for (const [sec, n] of Object.entries(iv.ackedDue)) this.ackedDue.set(Number(sec), (this.ackedDue.get(Number(sec)) || 0) + n);
     const batch = iv.hist.get('batch.intended');
     const lag = iv.hist.get('lag');
     const b = batch ? stats(batch) : null;

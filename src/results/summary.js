@@ -23,12 +23,17 @@ import { stats } from '../measure/histogram.js';
  * @param {number} p.writers
  * @param {Record<string, number>} p.totalCounts counters summed over the whole run
  * @param {Record<string, number>} p.errorKinds
+ * @param {Map<number, number>} p.ackedDue acknowledged items by the second they were due in
  */
-export function summarize({ rows, totals, warmupS, durationS, targetRate, writers, totalCounts, errorKinds }) {
+export function summarize({ rows, totals, ackedDue, warmupS, durationS, targetRate, writers, totalCounts, errorKinds }) {
   const windowRows = rows.filter((r) => r.index >= warmupS && r.index < durationS);
   const seconds = windowRows.length;
   const sum = (f) => windowRows.reduce((a, r) => a + f(r), 0);
-  const achieved = seconds ? sum((r) => r.counters.acked || 0) / seconds : 0;
+  // achieved: items due in the window that were acknowledged (whenever the reply came), per
+  // second; counting by reply time would credit the window with the warm-up's late replies
+  let ackedInWindow = 0;
+  for (const [sec, n] of ackedDue) if (sec >= warmupS && sec < durationS) ackedInWindow += n;
+  const achieved = seconds ? ackedInWindow / seconds : 0;
   const nodes = nodeCpu(windowRows);
   const roleAvg = (role) => avg(nodes.filter((n) => n.role === role).map((n) => n.avg));
   // a writer's last interval can be a few ms long: its CPU % says nothing
