@@ -12,8 +12,9 @@ export const describe = 'write items to Redis at a held rate and measure it (see
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return outputOptions(producerOptions(connectionOptions(y)))
-    .example('$0 --local --cluster -q 300000 -t 8 --ns 10 --same-slot', '8 writers, 300k items/s, 10 sorted sets forced into one slot')
-    .example('$0 --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 -a 1', 'writer 1 of 8 (run -a 2..8 on other hosts)');
+    .example('node src/producer.js --local --cluster -q 40000 -t 2 -d 20', 'a throwaway local 3-shard cluster, 2 writers, 40k items/s')
+    .example('node src/producer.js --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 --ns 10 --same-slot', 'all 8 writers here, 10 sorted sets forced into one slot')
+    .example('rqbench produce --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 -a 1', 'writer 1 of 8 (run -a 2..8 on other hosts)');
 }
 
 /**
@@ -29,6 +30,6 @@ export async function handler(a, prog = 'rqbench produce') {
     process.exitCode = exitCode;
   } catch (e) {
     process.stderr.write(`${prog}: ${redactString(e.message.split('\n')[0])}\n`);
-    process.exitCode = e instanceof UsageError ? 2 : 1;
+    process.exitCode = e instanceof UsageError ? 2 : e.exitCode ?? 1;
   }
 }

@@ -74,12 +74,13 @@ async function runAgainst(a, mode, storeCfg, local) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    await pool.ready().catch((e) => { pool.kill(); throw e; });
+    await pool.ready();
+    if (interrupted) throw Object.assign(new Error('interrupted before the first send: nothing measured'), { exitCode: 130 });
     const sampler = await new ServerSampler(conn, topo.nodes).start();
     const name = a.name || defaultName(a, mode);
     const dir = createRunDir(a.out, name);
     const t0 = a.startAt ?? Math.ceil(Date.now() + 100);
-    const facts = runFacts({ a, mode, storeCfg, conn, topo, writers: writerNumbers, t0, dir, local });
+    const facts = runFacts({ a, mode, storeCfg, topo, writers: writerNumbers, t0, dir, local });
     writeJson(path.join(dir, 'manifest.json'), facts);
     recorder = new RunRecorder({ dir, t0, nodes: topo.nodes, warmupS: a.warmup });
     status = a.quiet || !process.stderr.isTTY ? null : new StatusLine(targetRate, a.duration);
@@ -113,6 +114,10 @@ async function runAgainst(a, mode, storeCfg, local) {
     const md = renderSummaryMd({ name, description: facts.description, interrupted: !!interrupted }, summary);
     writeText(path.join(dir, 'summary.md'), md);
     return { dir, summary, md, exitCode: interrupted ? (interrupted === 'SIGTERM' ? 143 : 130) : pool.errors.length ? 1 : 0 };
+  } catch (e) {
+    pool.kill(); // writers must not outlive a run that failed
+    if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first send: nothing measured'), { exitCode: 130 });
+    throw e;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -8,10 +8,11 @@ import { connectionFrom } from '../targets/redis.js';
 
 let writer;
 let done = false;
+let started = false;
 
 // Ctrl-C reaches the whole process group; the parent decides when writers stop.
 process.on('SIGINT', () => {});
-process.on('SIGTERM', () => writer?.stop());
+process.on('SIGTERM', () => (started ? writer.stop() : process.exit(0)));
 // the parent is gone: nobody would read the results
 process.on('disconnect', () => { if (!done) process.exit(1); });
 
@@ -28,11 +29,13 @@ process.on('message', async (msg) => {
       process.send({ type: 'ready' });
     } else if (msg.type === 'start') {
       writer.plan.t0 = msg.t0;
+      started = true;
       await writer.run();
       done = true;
       process.send({ type: 'done' }, () => process.exit(0));
     } else if (msg.type === 'stop') {
-      writer?.stop();
+      if (!started) process.exit(0); // stopped before its first send
+      writer.stop();
     }
   } catch (e) {
     process.send({ type: 'failed', message: e.message }, () => process.exit(1));

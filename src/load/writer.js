@@ -68,11 +68,6 @@ export class Writer {
     this.ackedDue = new Map();
   }
 
-  /** Items this writer sends per second at the target rate. */
-  get targetRate() {
-    return (this.range.count * 1000) / this.plan.periodMs;
-  }
-
   /** Connects to every master and loads the store's scripts. */
   async connect() {
     this.router.onOpen = (pipe) => this.#loadScripts(pipe);
@@ -105,8 +100,6 @@ export class Writer {
     this.stopping = true;
     this.stoppedAt = performance.now() - this.t0Perf;
     clearTimeout(this.tickTimer);
-    if (this.afterSend) setImmediate(this.afterSend);
-    this.afterSend = null;
     this.#maybeFinish();
   }
 
@@ -122,10 +115,6 @@ export class Writer {
         return;
       }
       this.#send(this.k++, due);
-      if (this.afterSend) {
-        setImmediate(this.afterSend);
-        this.afterSend = null;
-      }
     }
     if (this.k >= this.totalSends) this.stop();
     // else: waiting for a reply to free an in-flight slot (Redis is behind); #chunkDone ticks again
@@ -230,6 +219,7 @@ export class Writer {
   };
 
   onDone = (seg, now) => {
+    if (this.finished) return; // a reply after the drain gave up: already counted as unacknowledged
     const chunk = seg.chunk;
     if (--chunk.pending > 0) return;
     this.#chunkDone(chunk, now);
@@ -307,7 +297,7 @@ export class Writer {
 
   /**
    * Hands over this second's counters and histograms and starts the next interval. The swap
-   * is immediate; encoding waits for the check phase, so a send due at the same instant goes first.
+   * is immediate; the (small) encoding waits for the check phase, after a send due at the same instant.
    */
   #emitInterval(final) {
     const index = this.intervalIndex;
@@ -338,10 +328,7 @@ export class Writer {
     };
     if (final) return emit();
     this.pendingEmit = emit;
-    // a send due within the next few ms goes first: the encoding would make it late
-    const nextDue = intendedAt(this.t0Perf, this.plan.periodMs, this.chunks.length, this.k);
-    if (this.k < this.totalSends && nextDue - performance.now() < 20) this.afterSend = emit;
-    else setImmediate(emit);
+    setImmediate(emit);
   }
 
   /** Items the schedule puts in second `index` before offset `untilMs` (analytic: the schedule is fixed). */

@@ -37,9 +37,9 @@ function cleanFlags(a) {
 }
 
 /**
- * @param {object} p
+ * @param {object} p flags, data model, topology (from discovery), writer numbers, t0, run dir, local server
  */
-export function runFacts({ a, mode, storeCfg, conn, topo, writers, t0, dir, local }) {
+export function runFacts({ a, mode, storeCfg, topo, writers, t0, dir, local }) {
   const masters = topo.nodes.filter((n) => n.role === 'master').length;
   const replicas = topo.nodes.length - masters;
   const shape = topo.cluster ? `cluster of ${masters} shards (${masters} masters, ${replicas} replicas)` : `standalone (1 master, ${replicas} replicas)`;

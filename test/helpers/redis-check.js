@@ -35,16 +35,7 @@ export async function flushAll(c) {
 
 /** Every key matching `pattern` on every master. */
 export async function scanKeys(c, pattern) {
-  const keys = [];
-  for (const m of mastersOf(c)) {
-    let cursor = '0';
-    do {
-      const [next, batch] = await m.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      keys.push(...batch);
-      cursor = next;
-    } while (cursor !== '0');
-  }
-  return keys;
+  return [...(await scanKeysByMaster(c, pattern)).values()].flat();
 }
 
 /** Keys matching `pattern` per master: Map port → keys. */
