@@ -20,6 +20,30 @@ afterAll(async () => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
+describe('the seed\'s crashes and hangs', () => {
+  it('writes 300k members in one ZADD per period without a stack overflow (the seed needed --stack-size=2000)', async () => {
+    const dir = mkdtempSync(path.join(out, 'big-'));
+    const r = await runNode('src/producer.js', ['--port', String(server.port), '-q', '300000', '-c', '1', '-d', '2', '--warmup', '0', '--ttl', '30', '--out', dir, '--json', '--quiet'], { timeoutMs: 90_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.totals.failed).toBe(0);
+    expect(s.latency.zadd.sent.count).toBe(s.totals.acked / 300000);
+    const admin = new Redis({ host: '127.0.0.1', port: server.port });
+    expect(await admin.zcard('latest-ids')).toBe(300000);
+    await admin.flushall();
+    await admin.quit();
+  }, 120_000);
+
+  it('terminates with more chunks than items (the seed looped forever): one item per chunk', async () => {
+    const dir = mkdtempSync(path.join(out, 'chunks-'));
+    const r = await runNode('src/producer.js', ['--port', String(server.port), '-q', '10', '-c', '1000', '-d', '2', '--warmup', '0', '--out', dir, '--json', '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.totals.acked).toBe(20);
+    expect(s.latency.batch.intended.count).toBe(20);
+  }, 30_000);
+});
+
 describe('errors mid-run', () => {
   it('counts WRONGTYPE replies as failed items, names them, and still writes the run directory', async () => {
     const admin = new Redis({ host: '127.0.0.1', port: server.port });
