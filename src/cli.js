@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-/** rqbench <produce|local> … — one entry point; each command is a module in src/commands/. */
+/** rqbench <produce|consume|local> … — one entry point; each command is a module in src/commands/. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
+import * as consume from './commands/consume.js';
 import * as local from './commands/local.js';
 import { failHandler } from './options/usage-error.js';
 
@@ -10,8 +11,9 @@ const prog = 'rqbench';
 await yargs(hideBin(process.argv))
   .scriptName(prog)
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
+  .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
-  .demandCommand(1, 'a command is needed: produce or local (see --help)')
+  .demandCommand(1, 'a command is needed: produce, consume or local (see --help)')
   .strict()
   .fail(failHandler(prog))
   .wrap(Math.min(110, process.stdout.columns || 110))

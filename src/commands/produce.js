@@ -2,9 +2,8 @@
 import { connectionOptions } from '../options/connection.js';
 import { producerOptions } from '../options/producer.js';
 import { outputOptions } from '../options/output.js';
-import { UsageError } from '../options/usage-error.js';
 import { runProducer } from '../load/run-producer.js';
-import { redactString } from '../results/redact.js';
+import { reportRun } from './report-run.js';
 
 export const command = 'produce';
 export const describe = 'write items to Redis at a held rate and measure it (seed 002 producer)';
@@ -21,15 +20,6 @@ export function builder(y) {
  * @param {Record<string, any>} a
  * @param {string} prog
  */
-export async function handler(a, prog = 'rqbench produce') {
-  try {
-    const { dir, summary, md, exitCode } = await runProducer(a);
-    if (a.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else if (!a.quiet) process.stdout.write(`${md}\n`);
-    if (!a.quiet) process.stderr.write(`run directory: ${dir}\n`);
-    process.exitCode = exitCode;
-  } catch (e) {
-    process.stderr.write(`${prog}: ${redactString(e.message.split('\n')[0])}\n`);
-    process.exitCode = e instanceof UsageError ? 2 : e.exitCode ?? 1;
-  }
+export function handler(a, prog = 'rqbench produce') {
+  return reportRun(() => runProducer(a), a, prog);
 }

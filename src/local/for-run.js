@@ -2,13 +2,22 @@
 import { startRedis } from './redis.js';
 
 /**
- * @param {Record<string, any>} a parsed flags (cluster, masters, replicas, quiet)
+ * Runs `fn` against a local server when --local is set (flags pointed at it), else as given.
+ * @template T
+ * @param {Record<string, any>} a parsed flags (local, cluster, masters, replicas, quiet)
+ * @param {(flags: Record<string, any>, local: object|null) => Promise<T>} fn
+ * @returns {Promise<T>}
  */
-export async function startLocalFor(a) {
+export async function withLocal(a, fn) {
+  if (!a.local) return fn(a, null);
   const local = await startRedis({ cluster: !!a.cluster, masters: a.masters, replicas: a.replicas });
-  if (!a.quiet) {
-    const shape = a.cluster ? `cluster of ${local.nodes.length} nodes` : `standalone Redis${local.nodes.length > 1 ? ` with ${local.nodes.length - 1} replica(s)` : ''}`;
-    process.stderr.write(`rqbench: started a local ${shape} at ${local.url}\n`);
+  try {
+    if (!a.quiet) {
+      const shape = a.cluster ? `cluster of ${local.nodes.length} nodes` : `standalone Redis${local.nodes.length > 1 ? ` with ${local.nodes.length - 1} replica(s)` : ''}`;
+      process.stderr.write(`rqbench: started a local ${shape} at ${local.url}\n`);
+    }
+    return await fn({ ...a, host: local.host, port: local.port }, local);
+  } finally {
+    await local.stop();
   }
-  return local;
 }

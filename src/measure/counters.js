@@ -1,14 +1,16 @@
-/** Per-interval event counters of a writer; snapshot() hands them over and starts afresh. */
+/** Per-interval event counters (a writer's by default); snapshot() hands them over and starts afresh. */
 /** capWaitMs: time the writer could not send because maxInflight chunks awaited replies. */
 export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors', 'capWaitMs'];
 
 export class Counters {
-  constructor() {
+  /** @param {string[]} [names] */
+  constructor(names = COUNTER_NAMES) {
+    this.names = names;
     this.reset();
   }
 
   reset() {
-    for (const k of COUNTER_NAMES) this[k] = 0;
+    for (const k of this.names) this[k] = 0;
     /** @type {Record<string, number>} error replies by their first word */
     this.errorKinds = {};
   }
@@ -24,7 +26,7 @@ export class Counters {
 
   snapshot() {
     const out = { errorKinds: this.errorKinds };
-    for (const k of COUNTER_NAMES) out[k] = this[k];
+    for (const k of this.names) out[k] = this[k];
     this.reset();
     return out;
   }

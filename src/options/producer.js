@@ -3,20 +3,13 @@ import { settings } from '../settings.js';
 import { MIN_VALUE_SIZE } from '../stores/payload.js';
 import { bad, intIn } from './usage-error.js';
 
-/** @param {import('yargs').Argv} y */
-export function producerOptions(y) {
-  const g = 'Load (seed-compatible):';
+/**
+ * The data model flags, shared by the producer and the consumer (which reads what they name).
+ * @param {import('yargs').Argv} y
+ */
+export function modelOptions(y) {
   const m = 'Data model (default: ids in a sorted set, values in SETEX keys):';
   return y
-    .option('quantity', { alias: 'q', type: 'number', requiresArg: true, default: settings.quantity, group: g, describe: 'items written per period across all writers' })
-    .option('period', { alias: 'p', type: 'number', requiresArg: true, default: settings.periodMs, group: g, describe: 'period, ms' })
-    .option('chunks', { alias: 'c', type: 'number', requiresArg: true, default: 1, group: g, describe: 'chunks per period: each writer sends its items in c evenly spaced chunks' })
-    .option('writers', { alias: 't', type: 'number', requiresArg: true, default: 1, group: g, describe: 'total writers' })
-    .option('writer', { alias: 'a', type: 'number', requiresArg: true, group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' })
-    .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
-    .option('warmup', { type: 'number', requiresArg: true, default: settings.warmupSeconds, group: g, describe: 'seconds left out of the summary (kept in the timeline)' })
-    .option('start-at', { type: 'number', requiresArg: true, group: g, describe: 'epoch ms of the first send, shared by writers on several hosts' })
-    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' })
     .option('actual-value', { type: 'boolean', default: false, group: m, describe: 'the index holds the values themselves; no item keys' })
     .option('ws', { type: 'boolean', default: false, group: m, describe: 'write each chunk with the Lua script store-items.lua' })
     .option('sk', { type: 'boolean', default: false, group: m, describe: 'one Lua call (store-item.lua) per item' })
@@ -25,10 +18,60 @@ export function producerOptions(y) {
     .option('ss', { type: 'boolean', default: false, group: m, describe: 'a set per minute instead of the sorted set' })
     .option('ns', { type: 'number', requiresArg: true, default: 1, group: m, describe: 'split the items across N index structures (latest-ids:<n>)' })
     .option('same-slot', { type: 'boolean', default: false, group: m, describe: 'force the --ns structures into one slot (latest-ids:<n>{forced-slot})' })
+    .option('ttl', { type: 'number', requiresArg: true, default: settings.ttlSeconds, group: m, describe: 'item TTL and sorted-set window, s' });
+}
+
+/**
+ * Run length flags shared by the producer and the consumer.
+ * @param {import('yargs').Argv} y
+ * @param {string} g group title
+ */
+export function runOptions(y, g) {
+  return y
+    .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
+    .option('warmup', { type: 'number', requiresArg: true, default: settings.warmupSeconds, group: g, describe: 'seconds left out of the summary (kept in the timeline)' })
+    .option('start-at', { type: 'number', requiresArg: true, group: g, describe: 'epoch ms of the first operation, shared by processes on several hosts' })
+    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' });
+}
+
+/** @param {import('yargs').Argv} y */
+export function producerOptions(y) {
+  const g = 'Load (seed-compatible):';
+  const m = 'Data model (default: ids in a sorted set, values in SETEX keys):';
+  runOptions(y
+    .option('quantity', { alias: 'q', type: 'number', requiresArg: true, default: settings.quantity, group: g, describe: 'items written per period across all writers' })
+    .option('period', { alias: 'p', type: 'number', requiresArg: true, default: settings.periodMs, group: g, describe: 'period, ms' })
+    .option('chunks', { alias: 'c', type: 'number', requiresArg: true, default: 1, group: g, describe: 'chunks per period: each writer sends its items in c evenly spaced chunks' })
+    .option('writers', { alias: 't', type: 'number', requiresArg: true, default: 1, group: g, describe: 'total writers' })
+    .option('writer', { alias: 'a', type: 'number', requiresArg: true, group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' }), g);
+  return modelOptions(y)
     .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
-    .option('ttl', { type: 'number', requiresArg: true, default: settings.ttlSeconds, group: m, describe: 'item TTL and sorted-set window, s' })
     .option('value-size', { type: 'number', requiresArg: true, default: settings.valueSize, group: m, describe: 'payload bytes per item' })
     .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' });
+}
+
+/**
+ * Checks the run-length flags.
+ * @param {Record<string, any>} a
+ */
+export function checkRun(a) {
+  if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+  if (!(Number.isFinite(a.warmup) && a.warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', a.warmup);
+  if (a.duration > 0 && a.warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, a.warmup);
+  if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
+}
+
+/**
+ * Checks the data model flags.
+ * @param {Record<string, any>} a
+ */
+export function checkModel(a) {
+  // --slh implies the list of --sl, so the two may come together
+  const modes = ['ws', 'sk', 'sl', 'slh', 'ss'].filter((k) => a[k] && !(k === 'sl' && a.slh));
+  if (modes.length > 1) throw bad(`--${modes.join(' with --')}`, 'used one at a time: pick one data model');
+  intIn(a.ns, '--ns', 1, 100_000);
+  if (a.sameSlot && a.ns < 2) throw bad('--same-slot', 'used with --ns 2 or more (it forces several structures into one slot)');
+  intIn(a.ttl, '--ttl', 1, 86_400 * 365);
 }
 
 /**
@@ -42,18 +85,10 @@ export function checkProducer(a) {
   intIn(a.writers, '-t', 1, 1024);
   if (a.writer !== undefined) intIn(a.writer, '-a', 1, a.writers);
   if (a.quantity < a.writers) throw bad('-q', `at least -t (${a.writers}) so every writer has an item`, a.quantity);
-  if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
-  if (!(Number.isFinite(a.warmup) && a.warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', a.warmup);
-  if (a.duration > 0 && a.warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, a.warmup);
-  if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
-  // --slh implies the list of --sl, so the two may come together
-  const modes = ['ws', 'sk', 'sl', 'slh', 'ss'].filter((k) => a[k] && !(k === 'sl' && a.slh));
-  if (modes.length > 1) throw bad(`--${modes.join(' with --')}`, 'used one at a time: pick one data model');
-  intIn(a.ns, '--ns', 1, 100_000);
-  if (a.sameSlot && a.ns < 2) throw bad('--same-slot', 'used with --ns 2 or more (it forces several structures into one slot)');
+  checkRun(a);
+  checkModel(a);
   intIn(a.extraSets, '--extra-sets', 0, 100);
   if (a.extraSets > 0 && (a.ws || a.sk)) throw bad('--extra-sets', 'used without --ws/--sk (the Lua scripts write one sorted set)');
-  intIn(a.ttl, '--ttl', 1, 86_400 * 365);
   intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
   if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
 }
@@ -80,11 +115,12 @@ export function storeConfigOf(a) {
   return {
     cluster: !!a.cluster,
     ttl: a.ttl,
-    valueSize: a.valueSize,
+    valueSize: a.valueSize ?? settings.valueSize,
     ns: a.ns,
     sameSlot: !!a.sameSlot,
-    extraSets: a.extraSets,
+    extraSets: a.extraSets ?? 0,
     actualValue: !!a.actualValue,
-    listMax: a.listMax ?? Math.max(1, Math.ceil((a.quantity * a.ttl * 1000) / a.period)),
+    // the consumer has no -q: it only reads lists, never trims them
+    listMax: a.listMax ?? (a.quantity ? Math.max(1, Math.ceil((a.quantity * a.ttl * 1000) / a.period)) : 0),
   };
 }

@@ -37,25 +37,41 @@ function cleanFlags(a) {
 }
 
 /**
- * @param {object} p flags, data model, topology (from discovery), writer numbers, t0, run dir, local server
+ * "cluster of 3 shards (3 masters, 3 replicas), Redis 7.0.15" — for descriptions.
+ * @param {{ nodes: Array<{ role: string }>, cluster: boolean, redisVersion: string, target: string }} topo
  */
-export function runFacts({ a, mode, storeCfg, topo, writers, t0, dir, local }) {
+export function shapeOf(topo) {
   const masters = topo.nodes.filter((n) => n.role === 'master').length;
   const replicas = topo.nodes.length - masters;
   const shape = topo.cluster ? `cluster of ${masters} shards (${masters} masters, ${replicas} replicas)` : `standalone (1 master, ${replicas} replicas)`;
-  const flags = `-q ${a.quantity} -p ${a.period} -c ${a.chunks} -t ${a.writers}${a.writer ? ` -a ${a.writer}` : ''}`;
+  return `${topo.target} — ${shape}, Redis ${topo.redisVersion}`;
+}
+
+/**
+ * @param {object} p
+ * @param {'produce'|'consume'} p.command
+ * @param {string} p.description one sentence: what ran against what
+ * @param {Record<string, any>} p.a parsed flags
+ * @param {string} p.mode data model
+ * @param {object} p.storeCfg
+ * @param {object} p.topo from discoverTopology()
+ * @param {number[]} p.workers writer or reader numbers run here
+ * @param {number} p.t0
+ * @param {string} p.dir
+ */
+export function runFacts({ command, description, a, mode, storeCfg, topo, workers, t0, dir }) {
   return {
     tool: 'rqbench',
-    command: 'produce',
+    command,
     runId: a.runId ?? null,
     dir,
-    description: `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${topo.target} — ${shape}, Redis ${topo.redisVersion}${local ? ' (local, started for this run)' : ''}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`,
+    description,
     startedAt: new Date(t0).toISOString(),
     t0,
     flags: cleanFlags(a),
     mode,
     store: storeCfg,
-    writers,
+    [command === 'produce' ? 'writers' : 'readers']: workers,
     target: topo.target,
     topology: topo.nodes.map(({ id, addr, role, shard, slots, masterId }) => ({ id, addr, role, shard, masterId: masterId ?? null, slots })),
     versions: { rqbench: packageVersion('rqbench'), node: process.version, ioredis: packageVersion('ioredis'), 'hdr-histogram-js': packageVersion('hdr-histogram-js'), redis: topo.redisVersion },

@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { HlogWriter } from './hlog.js';
 import { Timeline } from './timeline.js';
-import { stats } from '../measure/histogram.js';
 
 export class RunRecorder {
   /**
@@ -14,12 +13,15 @@ export class RunRecorder {
    * @param {number} p.t0 epoch ms of second 0
    * @param {Array<{ addr: string, role: string, shard: number }>} p.nodes
    * @param {number} p.warmupS seconds left out of the totals
+   * @param {string[]} p.columns the command's timeline columns
+   * @param {(iv: import('../measure/aggregate.js').MergedInterval) => Record<string, unknown>} p.rowOf their values
    */
-  constructor({ dir, t0, nodes, warmupS }) {
+  constructor({ dir, t0, nodes, warmupS, columns, rowOf }) {
     this.dir = dir;
     this.t0 = t0;
     this.warmupS = warmupS;
-    this.timeline = new Timeline(path.join(dir, 'timeline.csv'), nodes);
+    this.rowOf = rowOf;
+    this.timeline = new Timeline(path.join(dir, 'timeline.csv'), columns, nodes);
     this.hlogs = new Map();
     /** @type {Map<string, import('hdr-histogram-js').Histogram>} */
     this.totals = new Map();
@@ -49,18 +51,11 @@ export class RunRecorder {
     for (const [k, v] of Object.entries(iv.errorKinds)) this.errorKinds[k] = (this.errorKinds[k] || 0) + v;
     this.counts.intended = (this.counts.intended || 0) + iv.intended;
     for (const [sec, n] of Object.entries(iv.ackedDue)) this.ackedDue.set(Number(sec), (this.ackedDue.get(Number(sec)) || 0) + n);
-    const batch = iv.hist.get('batch.intended');
-    const lag = iv.hist.get('lag');
-    const b = batch ? stats(batch) : null;
     const c = iv.counters;
     this.timeline.append({
       second: iv.index,
       time: new Date(this.t0 + iv.index * 1000).toISOString(),
-      intended: iv.intended, sent: c.sent, acked: c.acked, failed: c.failed, moved: c.moved, ask: c.ask, retries: c.retries, errors: c.errors,
-      batch_p50_ms: b?.count ? b.p50 : null,
-      batch_p99_ms: b?.count ? b.p99 : null,
-      lag_p99_ms: lag ? stats(lag).p99 : null,
-      inflight_wait_ms: Math.round(c.capWaitMs || 0),
+      ...this.rowOf(iv),
       client_cpu_pct: iv.client.cpuPct, client_cpu_max_pct: iv.client.cpuPctMax,
       loop_delay_p99_ms: iv.client.loopP99Ms, client_rss_mb: iv.client.rssMb,
     }, cpu);
@@ -70,7 +65,7 @@ export class RunRecorder {
   #hlog(op) {
     let w = this.hlogs.get(op);
     if (!w) {
-      w = new HlogWriter(path.join(this.dir, `${op}.hlog`), { startTimeMs: this.t0, comment: `rqbench ${op} latency, microseconds; tags: intended (from the intended start, corrected), sent (from the actual send)` });
+      w = new HlogWriter(path.join(this.dir, `${op}.hlog`), { startTimeMs: this.t0, comment: `rqbench ${op}, microseconds; tags: intended (from the intended start, corrected), sent (from the actual start, uncorrected)` });
       this.hlogs.set(op, w);
     }
     return w;

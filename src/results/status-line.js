@@ -1,35 +1,31 @@
-/** The one-line live status on stderr (TTY only): elapsed, rate, p99, errors, master CPU per shard. */
-import { stats } from '../measure/histogram.js';
-import { grouped, fixed } from './format.js';
+/** The one-line live status on stderr (TTY only), rewritten each second. */
 
 export class StatusLine {
-  /**
-   * @param {number} targetRate items/s
-   * @param {number} durationS 0: open-ended
-   */
-  constructor(targetRate, durationS) {
-    this.targetRate = targetRate;
+  /** @param {number} durationS 0: open-ended */
+  constructor(durationS) {
     this.durationS = durationS;
-    this.errors = 0;
   }
 
   /**
-   * @param {import('../measure/aggregate.js').MergedInterval} iv
-   * @param {Array<{ role: string, shard: number, cpuPct: number|null }>} cpu
+   * @param {number} index the second (0-based)
+   * @param {string} text what the command has to say about it
    */
-  update(iv, cpu) {
-    const c = iv.counters;
-    this.errors += (c.failed || 0) + (c.errors || 0);
-    const batch = iv.hist.get('batch.intended');
-    const p99 = batch ? stats(batch).p99 : NaN;
-    const masters = cpu.filter((n) => n.role === 'master').sort((x, y) => x.shard - y.shard)
-      .map((n) => `s${n.shard} ${n.cpuPct === null ? '-' : Math.round(n.cpuPct)}%`).join(' ');
-    const elapsed = `${iv.index + 1}s${this.durationS ? `/${this.durationS}s` : ''}`;
-    const line = `[${elapsed}] ${grouped(c.acked || 0)}/${grouped(this.targetRate)} items/s  p99 ${fixed(p99, 1)} ms  errors ${this.errors}  master CPU ${masters || '-'}  client ${fixed(iv.client.cpuPct, 0)}%`;
-    process.stderr.write(`\r\x1b[K${line}`);
+  show(index, text) {
+    const elapsed = `[${index + 1}s${this.durationS ? `/${this.durationS}s` : ''}]`;
+    process.stderr.write(`\r\x1b[K${elapsed} ${text}`);
   }
 
   end() {
     process.stderr.write('\r\x1b[K');
   }
+}
+
+/**
+ * Master CPU per shard, e.g. `s1 45% s2 12%`.
+ * @param {Array<{ role: string, shard: number, cpuPct: number|null }>} cpu
+ * @param {'master'|'replica'} role
+ */
+export function cpuByShard(cpu, role) {
+  return cpu.filter((n) => n.role === role).sort((x, y) => x.shard - y.shard)
+    .map((n) => `s${n.shard} ${n.cpuPct === null ? '-' : Math.round(n.cpuPct)}%`).join(' ') || '-';
 }

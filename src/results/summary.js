@@ -26,17 +26,41 @@ import { stats } from '../measure/histogram.js';
  * @param {Map<number, number>} p.ackedDue acknowledged items by the second they were due in
  */
 export function summarize({ rows, totals, ackedDue, warmupS, durationS, targetRate, writers, totalCounts, errorKinds }) {
-  const windowRows = rows.filter((r) => r.index >= warmupS && r.index < durationS);
-  const seconds = windowRows.length;
-  const sum = (f) => windowRows.reduce((a, r) => a + f(r), 0);
+  const common = commonSummary({ rows, totals, warmupS, durationS });
+  const { seconds } = common.window;
   // achieved: items due in the window that were acknowledged (whenever the reply came), per
   // second; counting by reply time would credit the window with the warm-up's late replies
   let ackedInWindow = 0;
   for (const [sec, n] of ackedDue) if (sec >= warmupS && sec < durationS) ackedInWindow += n;
   const achieved = seconds ? ackedInWindow / seconds : 0;
+  // share of the window the writers spent unable to send because replies were outstanding
+  const capWait = seconds ? common.windowRows.reduce((a, r) => a + (r.counters.capWaitMs || 0), 0) / (seconds * 1000 * writers) : 0;
+  const out = {
+    window: common.window,
+    inflightWaitShare: round(capWait, 3),
+    writers,
+    target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
+    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: targetRate ? round(achieved / targetRate, 4) : null },
+    totals: totalCounts,
+    errorKinds,
+    cpu: common.cpu,
+    client: common.client,
+    latency: common.latency,
+  };
+  out.verdict = verdict(out);
+  return out;
+}
+
+/**
+ * What every run's summary has: the window, CPU per node and role, the load generator's own
+ * figures, and the latency histograms' percentiles.
+ * @param {{ rows: SecondRow[], totals: Map<string, import('hdr-histogram-js').Histogram>, warmupS: number, durationS: number }} p
+ */
+export function commonSummary({ rows, totals, warmupS, durationS }) {
+  const windowRows = rows.filter((r) => r.index >= warmupS && r.index < durationS);
   const nodes = nodeCpu(windowRows);
   const roleAvg = (role) => avg(nodes.filter((n) => n.role === role).map((n) => n.avg));
-  // a writer's last interval can be a few ms long: its CPU % says nothing
+  // a worker's last interval can be a few ms long: its CPU % says nothing
   const full = windowRows.filter((r) => !(r.client.wallMs < 500));
   const client = {
     cpuPct: round(avg(full.map((r) => r.client.cpuPct))),
@@ -49,22 +73,13 @@ export function summarize({ rows, totals, ackedDue, warmupS, durationS, targetRa
     const [op, from] = name.includes('.') ? name.split('.') : [name, 'lag'];
     (latency[op] ??= {})[from] = stats(h);
   }
-  // share of the window the writers spent unable to send because replies were outstanding
-  const capWait = seconds ? sum((r) => r.counters.capWaitMs || 0) / (seconds * 1000 * writers) : 0;
-  const out = {
-    window: { fromSecond: warmupS, toSecond: durationS, seconds },
-    inflightWaitShare: round(capWait, 3),
-    writers,
-    target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
-    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: targetRate ? round(achieved / targetRate, 4) : null },
-    totals: totalCounts,
-    errorKinds,
+  return {
+    windowRows,
+    window: { fromSecond: warmupS, toSecond: durationS, seconds: windowRows.length },
     cpu: { master: round(roleAvg('master')), replica: round(roleAvg('replica')), nodes },
     client,
     latency,
   };
-  out.verdict = verdict(out);
-  return out;
 }
 
 /** Average and max CPU per node over the window, masters first, by shard. */
@@ -112,7 +127,7 @@ function max(xs) {
   return xs.length ? xs.reduce((a, b) => (b > a ? b : a), -Infinity) : NaN;
 }
 
-function round(x, d = 1) {
+export function round(x, d = 1) {
   if (!Number.isFinite(x)) return null;
   const f = 10 ** d;
   return Math.round(x * f) / f;

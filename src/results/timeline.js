@@ -4,20 +4,21 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 
-export const BASE_COLUMNS = [
-  'second', 'time', 'intended', 'sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors',
-  'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms', 'client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb',
-];
+/** Columns every timeline starts and ends with (the command's own go between). */
+export const LEAD_COLUMNS = ['second', 'time'];
+export const CLIENT_COLUMNS = ['client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb'];
 
 export class Timeline {
   /**
    * @param {string} file
+   * @param {string[]} columns the command's columns, between LEAD_COLUMNS and CLIENT_COLUMNS
    * @param {Array<{ addr: string, role: string, shard: number }>} nodes one CPU column each
    */
-  constructor(file, nodes) {
+  constructor(file, columns, nodes) {
     this.file = file;
+    this.base = [...LEAD_COLUMNS, ...columns, ...CLIENT_COLUMNS];
     this.nodeColumns = nodes.map((n) => ({ addr: n.addr, name: `cpu_${n.role}_s${n.shard}_${n.addr}` }));
-    this.columns = [...BASE_COLUMNS, ...this.nodeColumns.map((c) => c.name)];
+    this.columns = [...this.base, ...this.nodeColumns.map((c) => c.name)];
     writeFileSync(file, `${this.columns.join(',')}\n`);
   }
 
@@ -27,7 +28,7 @@ export class Timeline {
    */
   append(row, cpu) {
     const byAddr = new Map(cpu.map((c) => [c.addr, c.cpuPct]));
-    const cells = BASE_COLUMNS.map((c) => cell(row[c]));
+    const cells = this.base.map((c) => cell(row[c]));
     for (const c of this.nodeColumns) cells.push(cell(byAddr.get(c.addr)));
     appendFileSync(this.file, `${cells.join(',')}\n`);
   }

@@ -3,14 +3,20 @@
  * master, and follows the cluster when it changes: MOVED updates the slot and triggers a
  * topology refresh, ASK is answered with ASKING on the named node.
  */
+import calculateSlot from 'cluster-key-slot';
 import { discover, openPipe, slotTable } from './redis.js';
 
 export class RedisRouter {
   /**
    * @param {import('./redis.js').RedisConn} conn
+   * @param {{ readFrom?: 'master'|'replica', spread?: number }} [opts] reads from replicas:
+   *   each slot goes to one replica of its master, picked by `spread` (e.g. the reader's number)
+   *   so several readers share the replicas; a master without replicas serves its own reads
    */
-  constructor(conn) {
+  constructor(conn, { readFrom = 'master', spread = 0 } = {}) {
     this.conn = conn;
+    this.readFrom = readFrom;
+    this.spread = spread;
     /** @type {Map<string, import('./redis-pipe.js').RespPipe>} */
     this.pipes = new Map();
     /** @type {Map<string, Promise<import('./redis-pipe.js').RespPipe>>} */
@@ -27,8 +33,13 @@ export class RedisRouter {
   async open() {
     const seed = await this.pipe(`${this.conn.host}:${this.conn.port}`);
     await this.#load(seed);
-    await Promise.all(this.masters().map((m) => this.pipe(m.addr)));
+    await Promise.all(this.targets().map((addr) => this.pipe(addr)));
     return this;
+  }
+
+  /** Every address commands are routed to. */
+  targets() {
+    return [...new Set(this.conn.cluster ? this.table.filter(Boolean) : [this.addrFor(0)])];
   }
 
   masters() {
@@ -40,7 +51,7 @@ export class RedisRouter {
    * @param {number} slot
    */
   addrFor(slot) {
-    return this.conn.cluster ? this.table[slot] : `${this.conn.host}:${this.conn.port}`;
+    return this.conn.cluster ? this.table[slot] : this.standalone;
   }
 
   /**
@@ -52,7 +63,9 @@ export class RedisRouter {
     if (open && !open.closed) return open;
     if (!this.opening.has(addr)) {
       const cut = addr.lastIndexOf(':');
-      const p = openPipe(this.conn, addr.slice(0, cut), Number(addr.slice(cut + 1)))
+      // cluster replicas serve reads only after READONLY (standalone replicas always do)
+      const readonly = this.readFrom === 'replica' && this.conn.cluster;
+      const p = openPipe(this.conn, addr.slice(0, cut), Number(addr.slice(cut + 1)), { readonly })
         .then(async (pipe) => {
           this.pipes.set(addr, pipe);
           await this.onOpen?.(pipe);
@@ -62,6 +75,11 @@ export class RedisRouter {
       this.opening.set(addr, p);
     }
     return this.opening.get(addr);
+  }
+
+  /** Cluster slot of a key. */
+  slotOf(key) {
+    return calculateSlot(key);
   }
 
   /** Open pipe for `addr` or undefined (hot path: no promise). */
@@ -96,7 +114,7 @@ export class RedisRouter {
       try {
         const p = await this.pipe(m.addr);
         await this.#load(p);
-        await Promise.all(this.masters().map((n) => this.pipe(n.addr)));
+        await Promise.all(this.targets().map((addr) => this.pipe(addr)));
         return;
       } catch {
         // that node is gone: ask the next one
@@ -108,10 +126,28 @@ export class RedisRouter {
   async #load(pipe) {
     const nodes = await discover(pipe, this.conn);
     const table = this.conn.cluster ? slotTable(nodes) : [];
+    const seed = `${this.conn.host}:${this.conn.port}`;
+    this.standalone = this.readFrom === 'replica' ? this.#replicaOf(nodes, nodes.find((n) => n.role === 'master')?.id) ?? seed : seed;
+    if (this.readFrom === 'replica') {
+      const byAddr = new Map(nodes.map((n) => [n.addr, n]));
+      const pick = new Map();
+      for (let s = 0; s < table.length; s++) {
+        const master = byAddr.get(table[s]);
+        if (!master) continue;
+        if (!pick.has(master.addr)) pick.set(master.addr, this.#replicaOf(nodes, master.id) ?? master.addr);
+        table[s] = pick.get(master.addr);
+      }
+    }
     const changed = table.some((addr, s) => addr !== this.table[s]) || nodes.length !== this.nodes.length;
     this.nodes = nodes;
     this.table = table;
     if (changed) this.epoch++;
+  }
+
+  /** One replica of master `id` (by `spread`), or undefined when it has none. */
+  #replicaOf(nodes, id) {
+    const replicas = nodes.filter((n) => n.role === 'replica' && n.masterId === id && !n.failed).sort((a, b) => a.addr.localeCompare(b.addr));
+    return replicas.length ? replicas[this.spread % replicas.length].addr : undefined;
   }
 
   close() {

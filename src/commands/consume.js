@@ -1,0 +1,24 @@
+/** `rqbench consume` (and `node src/consumer.js`): the seed-compatible Redis consumer. */
+import { connectionOptions } from '../options/connection.js';
+import { consumerOptions } from '../options/consumer.js';
+import { outputOptions } from '../options/output.js';
+import { runConsumer } from '../load/run-consumer.js';
+import { reportRun } from './report-run.js';
+
+export const command = 'consume';
+export const describe = 'read the live items the producer writes, every period, and measure it (seed 002 consumer)';
+
+/** @param {import('yargs').Argv} y */
+export function builder(y) {
+  return outputOptions(consumerOptions(connectionOptions(y)))
+    .example('node src/consumer.js --url redis://10.0.0.5:6379 --cluster', 'every live item each second, from replicas (the seed)')
+    .example('node src/consumer.js --cluster --limit 1000 -p 250 --readers 8', 'the newest 1000, 4 times a second, 8 readers');
+}
+
+/**
+ * @param {Record<string, any>} a
+ * @param {string} prog
+ */
+export function handler(a, prog = 'rqbench consume') {
+  return reportRun(() => runConsumer(a), a, prog);
+}

@@ -1,0 +1,90 @@
+/**
+ * A consumer run from flags to files: check the flags, reach the target, run the readers on
+ * one shared schedule (run-workers.js), then summarize in the seed's words.
+ */
+import path from 'node:path';
+import { checkConnection } from '../options/connection.js';
+import { checkConsumer, readFromOf } from '../options/consumer.js';
+import { storeConfigOf, storeModeOf } from '../options/producer.js';
+import { connectionFrom } from '../targets/redis.js';
+import { discoverTopology } from '../targets/topology.js';
+import { connectionFlags, runWorkers } from './run-workers.js';
+import { stats } from '../measure/histogram.js';
+import { writeJson, writeText } from '../results/run-dir.js';
+import { summarizeConsumer } from '../results/consumer-summary.js';
+import { renderConsumerMd } from '../results/consumer-summary-md.js';
+import { cpuByShard } from '../results/status-line.js';
+import { fixed, grouped } from '../results/format.js';
+import { runFacts, shapeOf } from '../results/manifest.js';
+import { withLocal } from '../local/for-run.js';
+
+/** The consumer's timeline columns (between time and the client's). */
+const COLUMNS = ['cycles', 'overruns', 'cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors', 'cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms'];
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ */
+export async function runConsumer(a) {
+  checkConnection(a);
+  checkConsumer(a);
+  return withLocal(a, (flags, local) => consume(flags, local));
+}
+
+async function consume(a, local) {
+  const mode = storeModeOf(a);
+  const storeCfg = storeConfigOf(a);
+  const conn = connectionFrom(a);
+  const topo = await discoverTopology(conn);
+  const readFrom = readFromOf(a);
+  const readers = Array.from({ length: a.readers }, (_, i) => i + 1);
+  const plan = { periodMs: a.period, durationMs: a.duration * 1000, t0: 0, limit: a.limit, fetch: a.fetch, readFrom, ttl: a.ttl, script: a.scriptMode === 'script' };
+  const specs = readers.map((n) => ({ kind: 'reader', label: `reader ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } } }));
+  const name = a.name || defaultName(a, mode);
+  const p = (h, q) => (h ? stats(h)[q] : null);
+
+  const run = await runWorkers({
+    a, conn, topo, specs, name,
+    manifest: ({ dir, t0 }) => runFacts({ command: 'consume', description: describe(a, mode, readFrom, topo, local), a, mode, storeCfg, topo, workers: readers, t0, dir }),
+    columns: COLUMNS,
+    rowOf: (iv) => {
+      const c = iv.counters;
+      const cycle = iv.hist.get('cycle.sent');
+      return {
+        cycles: c.cycles, overruns: c.overruns, cardinality_avg: c.cycles ? Math.round(c.cardinality / c.cycles) : null,
+        items: c.items, fetched: c.fetched, missing: c.missing, duplicates: c.duplicates, mismatched: c.mismatched, errors: c.errors,
+        cycle_p50_ms: p(cycle, 'p50'), cycle_p99_ms: p(cycle, 'p99'), staleness_p99_ms: p(iv.hist.get('staleness.sent'), 'p99'),
+      };
+    },
+    statusOf: (iv, cpu) => {
+      const c = iv.counters;
+      const card = c.cycles ? grouped(c.cardinality / c.cycles) : '-';
+      return `${c.cycles} cycles  cardinality ${card}  items ${grouped(c.items)}  missing ${c.missing}  cycle p99 ${fixed(p(iv.hist.get('cycle.sent'), 'p99'), 1)} ms  ${readFrom} CPU ${cpuByShard(cpu, readFrom)}`;
+    },
+  });
+
+  const { recorder, dir } = run;
+  const summary = summarizeConsumer({
+    rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
+    readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
+  });
+  Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
+  writeJson(path.join(dir, 'summary.json'), summary);
+  const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
+  writeText(path.join(dir, 'summary.md'), md);
+  return { dir, summary, md, exitCode: run.exitCode };
+}
+
+function describe(a, mode, readFrom, topo, local) {
+  const what = a.limit ? `the newest ${a.limit} live items` : 'every live item';
+  return `Consumer, data model ${mode}, ${a.readers} reader process(es) each reading ${what} every ${a.period} ms from the ${readFrom}s (${a.scriptMode}, values by ${a.fetch}), against ${shapeOf(topo)}${local ? ' (local, started for this run)' : ''}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s.`;
+}
+
+function defaultName(a, mode) {
+  const parts = [`consume-${mode}`, `r${a.readers}`, a.fetch];
+  if (a.limit) parts.push(`limit${a.limit}`);
+  if (a.scriptMode === 'script') parts.push('script');
+  if (a.ns > 1) parts.push(`ns${a.ns}`);
+  if (a.cluster) parts.push('cluster');
+  return parts.join('-');
+}

@@ -1,0 +1,107 @@
+/**
+ * What producer and consumer runs share: start the workers on one schedule, merge their
+ * seconds with the server's CPU on the same one-second grid, write the run directory as the
+ * run goes, handle Ctrl-C (flush, mark interrupted; a second one leaves at once).
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ChildPool } from './process-pool.js';
+import { IntervalMerger } from '../measure/aggregate.js';
+import { ServerSampler } from '../measure/server-sampler.js';
+import { createRunDir, writeJson } from '../results/run-dir.js';
+import { RunRecorder } from '../results/run-recorder.js';
+import { StatusLine } from '../results/status-line.js';
+import { settings } from '../settings.js';
+
+/**
+ * @param {object} p
+ * @param {Record<string, any>} p.a parsed flags (warmup, duration, out, quiet, startAt)
+ * @param {import('../targets/redis.js').RedisConn} p.conn
+ * @param {{ nodes: import('../targets/redis.js').RedisNode[] }} p.topo
+ * @param {import('./process-pool.js').WorkerSpec[]} p.specs
+ * @param {string} p.name run name
+ * @param {(facts: { dir: string, t0: number }) => object} p.manifest manifest.json's content
+ * @param {string[]} p.columns timeline columns of this command
+ * @param {(iv: import('../measure/aggregate.js').MergedInterval) => Record<string, unknown>} p.rowOf
+ * @param {(iv: import('../measure/aggregate.js').MergedInterval, cpu: object[]) => string} p.statusOf live status text
+ * @returns {Promise<{ dir: string, t0: number, manifest: object, recorder: RunRecorder, interrupted: false|string, errors: string[], durationS: number, exitCode: number }>}
+ */
+export async function runWorkers({ a, conn, topo, specs, name, manifest, columns, rowOf, statusOf }) {
+  const merged = new Map();
+  const cpu = new Map();
+  let recorder;
+  let status;
+  let next = 0;
+  const flush = (final) => {
+    while (merged.has(next) && (cpu.has(next) || final)) {
+      const iv = merged.get(next);
+      const sample = cpu.get(next) ?? [];
+      recorder.second(iv, sample);
+      status?.show(iv.index, statusOf(iv, sample));
+      merged.delete(next);
+      cpu.delete(next);
+      next++;
+    }
+  };
+  const merger = new IntervalMerger(specs.length, (iv) => { merged.set(iv.index, iv); flush(false); });
+  const pool = new ChildPool(specs, (s, iv) => merger.add(s, iv), (s) => merger.finish(s));
+
+  let interrupted = false;
+  const onSignal = (sig) => {
+    if (interrupted) process.exit(sig === 'SIGTERM' ? 143 : 130); // second Ctrl-C: leave at once
+    interrupted = sig;
+    pool.stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await pool.ready();
+    if (interrupted) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: 130 });
+    const sampler = await new ServerSampler(conn, topo.nodes).start();
+    const dir = createRunDir(a.out, name);
+    const t0 = a.startAt ?? Math.ceil(Date.now() + 100);
+    const facts = manifest({ dir, t0 });
+    writeJson(path.join(dir, 'manifest.json'), facts);
+    recorder = new RunRecorder({ dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns, rowOf });
+    status = a.quiet || !process.stderr.isTTY ? null : new StatusLine(a.duration);
+
+    // server CPU on the same one-second grid as the workers' intervals
+    let tick = 0;
+    let samplerTimer;
+    const sampleNext = () => {
+      const i = tick++;
+      samplerTimer = setTimeout(async () => {
+        cpu.set(i, await sampler.sample());
+        flush(false);
+        sampleNext();
+      }, Math.max(0, t0 - performance.timeOrigin + (i + 1) * settings.sampleIntervalMs - performance.now()));
+    };
+    sampleNext();
+    await pool.start(t0);
+    clearTimeout(samplerTimer);
+    flush(true);
+    status?.end();
+    sampler.close();
+    recorder.close();
+    const elapsedS = Math.floor((Date.now() - t0) / 1000);
+    const durationS = interrupted || !a.duration ? elapsedS : a.duration;
+    const exitCode = interrupted ? (interrupted === 'SIGTERM' ? 143 : 130) : pool.errors.length ? 1 : 0;
+    return { dir, t0, manifest: facts, recorder, interrupted, errors: pool.errors, durationS, exitCode };
+  } catch (e) {
+    pool.kill(); // workers must not outlive a run that failed
+    if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: 130 });
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/**
+ * What a child needs to rebuild the connection; it stays in memory, never on disk.
+ * @param {Record<string, any>} a
+ */
+export function connectionFlags(a) {
+  const keep = ['url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'cluster'];
+  return Object.fromEntries(keep.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+}

@@ -1,0 +1,39 @@
+/**
+ * A consumer run's summary.md, in the seed's words first (Cardinality | Responses received |
+ * Batch processed), then the phases, staleness and the CPU of every node.
+ */
+import { fixed, grouped, mdTable } from './format.js';
+
+const PHASES = [['cycle', 'whole cycle'], ['card', 'cardinality'], ['range', 'range'], ['values', 'values'], ['staleness', 'staleness (now − newest score)']];
+
+/**
+ * @param {{ name: string, description: string, interrupted: boolean }} run
+ * @param {ReturnType<import('./consumer-summary.js').summarizeConsumer>} s
+ */
+export function renderConsumerMd(run, s) {
+  const out = [`# ${run.name}`, '', `${run.description}${run.interrupted ? ' **Interrupted** before the planned end.' : ''}`, ''];
+  const cycle = s.latency.cycle?.sent;
+  out.push(mdTable(
+    ['Cardinality', 'Responses received', 'Batch processed p50 ms', 'Batch processed p99 ms'],
+    [[grouped(s.perCycle.cardinality), grouped(s.perCycle.fetched), fixed(cycle?.p50, 1), fixed(cycle?.p99, 1)]],
+  ), '');
+  const pc = s.perCycle;
+  out.push(`**Cycles:** ${grouped(s.cycles.count)} of ${grouped(s.cycles.expected)} scheduled (${s.readers} reader(s)), ${grouped(s.cycles.overruns)} overran their period — ${s.verdict}.`, '');
+  out.push(`**Per cycle:** items returned ${grouped(pc.items)}, values fetched ${grouped(pc.fetched)}, missing ${grouped(pc.missing)}, duplicates ${grouped(pc.duplicates)}, mismatched ${grouped(pc.mismatched)}${pc.uniques !== null ? `, unique count (previous minute) ${grouped(pc.uniques)}` : ''}.`, '');
+  const rows = [];
+  for (const [op, label] of PHASES) {
+    for (const [from, fromLabel] of [['sent', 'actual start'], ['intended', 'intended start']]) {
+      const st = s.latency[op]?.[from];
+      if (st?.count) rows.push([label, fromLabel, fixed(st.p50, 3), fixed(st.p99, 3), fixed(st.p999, 3), fixed(st.max, 3), grouped(st.count)]);
+    }
+  }
+  if (rows.length) out.push('Times in ms:', '', mdTable(['Phase', 'From', 'p50', 'p99', 'p99.9', 'max', 'count'], rows), '');
+  if (s.cpu.nodes.length) {
+    out.push('Redis CPU per node (% of one core, sampled every second from INFO cpu):', '');
+    out.push(mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max'], s.cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.avg), fixed(n.max)])), '');
+  }
+  const c = s.client;
+  out.push(`**Readers:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one reader; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');
+  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s after the warm-up).`, '');
+  return out.join('\n');
+}
