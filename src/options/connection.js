@@ -12,7 +12,7 @@ export function connectionOptions(y) {
     .option('tls', { type: 'boolean', group: 'Connection:', describe: 'connect with TLS (implied by rediss://)' })
     .option('tls-ca', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'CA certificate file (PEM) to verify the server' })
     .option('tls-insecure', { type: 'boolean', group: 'Connection:', describe: 'do not verify the server certificate' })
-    .option('cluster', { type: 'boolean', default: false, group: 'Connection:', describe: 'Redis Cluster mode (follow slots across shards)' })
+    .option('cluster', { alias: 'cm', type: 'boolean', default: false, group: 'Connection:', describe: 'Redis Cluster mode (follow slots across shards)' })
     .option('local', { type: 'boolean', default: false, group: 'Connection:', describe: 'start a throwaway local Redis (or cluster with --cluster) for this run' })
     .option('masters', { type: 'number', requiresArg: true, default: 3, group: 'Connection:', describe: 'with --local --cluster: masters (shards)' })
     .option('replicas', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'with --local: replicas per master', defaultDescription: '1 with --cluster, 0 without' });

@@ -26,7 +26,7 @@ export function checkConsumer(a) {
   if (!['manual', 'script'].includes(a.scriptMode)) throw bad('-s', 'manual or script', a.scriptMode);
   intIn(a.limit, '--limit', 0, 100_000_000);
   intIn(a.readers, '--readers', 1, 256);
-  if (!FETCH_MODES.includes(a.fetch)) throw bad('--fetch', FETCH_MODES.join(', '), a.fetch);
+  if (!FETCH_MODES.includes(a.fetch)) throw bad('--fetch', `one of ${FETCH_MODES.join(', ')}`, a.fetch);
   if (a.readFrom !== undefined && !['master', 'replica'].includes(a.readFrom)) throw bad('--read-from', 'master or replica', a.readFrom);
   checkRun(a);
   checkModel(a);

@@ -29,7 +29,7 @@ export function modelOptions(y) {
 export function runOptions(y, g) {
   return y
     .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
-    .option('warmup', { type: 'number', requiresArg: true, default: settings.warmupSeconds, group: g, describe: 'seconds left out of the summary (kept in the timeline)' })
+    .option('warmup', { type: 'number', requiresArg: true, group: g, describe: 'seconds left out of the summary (kept in the timeline)', defaultDescription: `${settings.warmupSeconds} (0 for runs of 2 s or less)` })
     .option('start-at', { type: 'number', requiresArg: true, group: g, describe: 'epoch ms of the first operation, shared by processes on several hosts' })
     .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' });
 }
@@ -56,6 +56,8 @@ export function producerOptions(y) {
  */
 export function checkRun(a) {
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+  // a short run keeps every second unless told otherwise
+  if (a.warmup === undefined) a.warmup = a.duration > 0 && a.duration <= 2 ? 0 : settings.warmupSeconds;
   if (!(Number.isFinite(a.warmup) && a.warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', a.warmup);
   if (a.duration > 0 && a.warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, a.warmup);
   if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
