@@ -87,8 +87,10 @@ export class Reader {
   #next() {
     if (this.stopping) return this.#end();
     const due = this.t0Perf + this.k * this.plan.periodMs;
-    if (this.plan.durationMs && due - this.t0Perf >= this.plan.durationMs) return this.#end();
-    const wait = due - performance.now();
+    const now = performance.now();
+    // the run ends at its duration: cycles still owed by then (overruns) are not run late
+    if (this.plan.durationMs && Math.max(due, now) - this.t0Perf >= this.plan.durationMs) return this.#end();
+    const wait = due - now;
     if (wait > 0) this.timer = setTimeout(() => this.#cycle(due), wait);
     else this.#cycle(due);
   }

@@ -67,6 +67,7 @@ async function consume(a, local) {
   const summary = summarizeConsumer({
     rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
     readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
+    measuresUniques: mode === 'list-hll' || mode === 'set-per-minute',
   });
   Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
   writeJson(path.join(dir, 'summary.json'), summary);

@@ -11,8 +11,9 @@ import { commonSummary, round } from './summary.js';
  * @param {number} p.periodMs
  * @param {Record<string, number>} p.totalCounts
  * @param {Record<string, number>} p.errorKinds
+ * @param {boolean} p.measuresUniques the model counts uniques (a 0 is then a count, not a gap)
  */
-export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds }) {
+export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const w = {};
   for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
@@ -23,7 +24,7 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
     window: common.window,
     readers,
     cycles: { count: cycles, expected: round(expected), overruns: w.overruns || 0, perSecond: common.window.seconds ? round(cycles / common.window.seconds) : null },
-    perCycle: { cardinality: per('cardinality'), uniques: w.uniques ? per('uniques') : null, items: per('items'), fetched: per('fetched'), missing: per('missing'), duplicates: per('duplicates'), mismatched: per('mismatched') },
+    perCycle: { cardinality: per('cardinality'), uniques: measuresUniques ? per('uniques') : null, items: per('items'), fetched: per('fetched'), missing: per('missing'), duplicates: per('duplicates'), mismatched: per('mismatched') },
     totals: totalCounts,
     errorKinds,
     cpu: common.cpu,

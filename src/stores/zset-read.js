@@ -54,7 +54,7 @@ export function createZsetReadModel(cfg) {
      */
     async viaScript(io, cutoff, limit) {
       const per = await Promise.all(names.map((name) => io.call(name, ['EVALSHA', script.sha, 1, name, cutoff, limit])));
-      const members = limit && names.length > 1 ? per.map((p) => p[2]).flat().slice(0, limit) : per.map((p) => p[2]).flat();
+      const members = limit ? newestAcross(per.map((p) => p[2]), limit) : per.map((p) => p[2]).flat();
       return {
         count: sum(per.map((p) => Number(p[0]))),
         newest: newestOf(per.map((p) => (p[1] ? Number(p[1]) : null))),
