@@ -6,24 +6,12 @@
  * - `get`: the seed's way — one ioredis `get()` promise per key (auto-pipelined), awaited together.
  * Every strategy returns values aligned with the keys, null where the key has expired.
  */
-import calculateSlot from 'cluster-key-slot';
+import { keySlot } from '../targets/slot.js';
 import { Redis, Cluster } from 'ioredis';
 
 export const FETCH_MODES = ['mget', 'pipeline', 'get'];
 const STANDALONE_MGET_BATCH = 1000;
-
-/** RESP bytes of `verb` over keys[from..to) (keys are ASCII: rqbench names them). */
-function encodeKeys(verb, keys, idx) {
-  let s = `*${idx.length + 1}\r\n$${verb.length}\r\n${verb}\r\n`;
-  for (const i of idx) s += `$${keys[i].length}\r\n${keys[i]}\r\n`;
-  return s;
-}
-
-function encodeGets(keys, idx) {
-  let s = '';
-  for (const i of idx) s += `*2\r\n$3\r\nGET\r\n$${keys[i].length}\r\n${keys[i]}\r\n`;
-  return s;
-}
+const SLOTS = 16384;
 
 export class Fetcher {
   /**
@@ -35,8 +23,6 @@ export class Fetcher {
     this.router = router;
     this.mode = mode;
     this.seedClient = seedClient;
-    /** key → slot, kept across cycles: the same keys come back every second */
-    this.slots = new Map();
   }
 
   /**
@@ -49,63 +35,75 @@ export class Fetcher {
     return this.mode === 'mget' ? this.#mget(keys) : this.#pipeline(keys);
   }
 
-  #slot(key) {
-    let s = this.slots.get(key);
-    if (s === undefined) {
-      if (this.slots.size > 4_000_000) this.slots.clear();
-      s = calculateSlot(key);
-      this.slots.set(key, s);
+  /**
+   * Key indexes ordered by slot (a counting sort into typed arrays: no object per key), with
+   * where each slot's run starts. Standalone: one run per MGET batch, in key order.
+   */
+  #bySlot(keys) {
+    const n = keys.length;
+    const order = new Int32Array(n);
+    if (!this.router.conn.cluster) {
+      for (let i = 0; i < n; i++) order[i] = i;
+      const starts = [];
+      for (let i = 0; i <= n; i += STANDALONE_MGET_BATCH) starts.push(Math.min(i, n));
+      if (starts[starts.length - 1] !== n) starts.push(n);
+      return { order, runs: starts.slice(0, -1).map((from, r) => ({ slot: 0, from, to: starts[r + 1] })) };
     }
-    return s;
+    const slots = new Uint16Array(n);
+    const count = new Int32Array(SLOTS + 1);
+    for (let i = 0; i < n; i++) count[(slots[i] = keySlot(keys[i])) + 1]++;
+    for (let s = 0; s < SLOTS; s++) count[s + 1] += count[s];
+    const runs = [];
+    for (let s = 0; s < SLOTS; s++) if (count[s + 1] > count[s]) runs.push({ slot: s, from: count[s], to: count[s + 1] });
+    for (let i = 0; i < n; i++) order[count[slots[i]]++] = i;
+    return { order, runs };
   }
 
-  /** Groups key indexes: by slot on a cluster, in fixed batches when standalone. */
-  #groups(keys, bySlot) {
-    const groups = new Map();
-    for (let i = 0; i < keys.length; i++) {
-      const g = bySlot ? this.#slot(keys[i]) : Math.floor(i / STANDALONE_MGET_BATCH);
-      let list = groups.get(g);
-      if (!list) groups.set(g, (list = []));
-      list.push(i);
-    }
-    return groups;
-  }
-
-  /** One MGET per slot group, all of a node's MGETs written as one buffer. */
+  /** One MGET per slot, all of a node's MGETs written as one buffer. */
   #mget(keys) {
-    const cluster = this.router.conn.cluster;
+    const { order, runs } = this.#bySlot(keys);
     const byNode = new Map();
-    for (const [group, idx] of this.#groups(keys, cluster)) {
-      const addr = this.router.addrFor(cluster ? group : 0);
+    for (const run of runs) {
+      const addr = this.router.addrFor(run.slot);
       let node = byNode.get(addr);
-      if (!node) byNode.set(addr, (node = { text: '', groups: [] }));
-      node.text += encodeKeys('MGET', keys, idx);
-      node.groups.push(idx);
+      if (!node) byNode.set(addr, (node = { parts: [], runs: [] }));
+      let text = `*${run.to - run.from + 1}\r\n$4\r\nMGET\r\n`;
+      for (let j = run.from; j < run.to; j++) {
+        const k = keys[order[j]];
+        text += `$${k.length}\r\n${k}\r\n`;
+      }
+      node.parts.push(text);
+      node.runs.push(run);
     }
     const out = new Array(keys.length).fill(null);
     const sends = [];
-    for (const [addr, { text, groups }] of byNode) {
-      sends.push(this.#send(addr, Buffer.from(text, 'latin1'), groups.length, (g, reply) => {
-        const idx = groups[g];
-        for (let j = 0; j < idx.length; j++) out[idx[j]] = reply[j];
+    for (const [addr, node] of byNode) {
+      sends.push(this.#send(addr, Buffer.from(node.parts.join(''), 'latin1'), node.runs.length, (r, reply) => {
+        const { from } = node.runs[r];
+        for (let j = 0; j < reply.length; j++) out[order[from + j]] = reply[j];
       }));
     }
     return Promise.all(sends).then(() => out);
   }
 
+  /** One GET per key, each node's GETs written as one buffer. */
   #pipeline(keys) {
-    const cluster = this.router.conn.cluster;
+    const { order, runs } = this.#bySlot(keys);
     const byNode = new Map();
-    for (let i = 0; i < keys.length; i++) {
-      const addr = this.router.addrFor(cluster ? this.#slot(keys[i]) : 0);
-      let list = byNode.get(addr);
-      if (!list) byNode.set(addr, (list = []));
-      list.push(i);
+    for (const run of runs) {
+      const addr = this.router.addrFor(run.slot);
+      let node = byNode.get(addr);
+      if (!node) byNode.set(addr, (node = { parts: [], idx: [] }));
+      for (let j = run.from; j < run.to; j++) {
+        const k = keys[order[j]];
+        node.parts.push(`*2\r\n$3\r\nGET\r\n$${k.length}\r\n${k}\r\n`);
+        node.idx.push(order[j]);
+      }
     }
     const out = new Array(keys.length).fill(null);
     const sends = [];
-    for (const [addr, idx] of byNode) {
-      sends.push(this.#send(addr, Buffer.from(encodeGets(keys, idx), 'latin1'), idx.length, (i, reply) => { out[idx[i]] = reply; }));
+    for (const [addr, node] of byNode) {
+      sends.push(this.#send(addr, Buffer.from(node.parts.join(''), 'latin1'), node.idx.length, (i, reply) => { out[node.idx[i]] = reply; }));
     }
     return Promise.all(sends).then(() => out);
   }

@@ -68,16 +68,21 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     // server CPU on the same one-second grid as the workers' intervals
     let tick = 0;
     let samplerTimer;
+    let sampling = true;
     const sampleNext = () => {
       const i = tick++;
       samplerTimer = setTimeout(async () => {
-        cpu.set(i, await sampler.sample());
+        const rows = await sampler.sample();
+        // the run may have ended while INFO was in flight: no new timer, or the process never exits
+        if (!sampling) return;
+        cpu.set(i, rows);
         flush(false);
         sampleNext();
       }, Math.max(0, t0 - performance.timeOrigin + (i + 1) * settings.sampleIntervalMs - performance.now()));
     };
     sampleNext();
     await pool.start(t0);
+    sampling = false;
     clearTimeout(samplerTimer);
     flush(true);
     status?.end();

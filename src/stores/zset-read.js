@@ -40,7 +40,7 @@ export function createZsetReadModel(cfg) {
     async range(io, cutoff, limit) {
       if (!limit) {
         const parts = await Promise.all(names.map((name) => io.call(name, ['ZRANGEBYSCORE', name, cutoff, '+inf'])));
-        return parts.flat();
+        return parts.length === 1 ? parts[0] : parts.flat();
       }
       if (names.length === 1) return io.call(names[0], ['ZREVRANGEBYSCORE', names[0], '+inf', cutoff, 'LIMIT', 0, limit]);
       // the newest N across several sets: N from each, merged by score

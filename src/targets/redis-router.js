@@ -3,7 +3,7 @@
  * master, and follows the cluster when it changes: MOVED updates the slot and triggers a
  * topology refresh, ASK is answered with ASKING on the named node.
  */
-import calculateSlot from 'cluster-key-slot';
+import { keySlot } from './slot.js';
 import { discover, openPipe, slotTable } from './redis.js';
 
 export class RedisRouter {
@@ -79,7 +79,7 @@ export class RedisRouter {
 
   /** Cluster slot of a key. */
   slotOf(key) {
-    return calculateSlot(key);
+    return keySlot(key);
   }
 
   /** Open pipe for `addr` or undefined (hot path: no promise). */
