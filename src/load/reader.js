@@ -9,9 +9,9 @@ import { RedisRouter } from '../targets/redis-router.js';
 import { Fetcher, seedClient } from './fetch.js';
 import { Counters } from '../measure/counters.js';
 import { ClientSampler } from '../measure/client-sampler.js';
-import { newHistogram, record } from '../measure/histogram.js';
-import { toSparse } from '../measure/sparse.js';
-import { settings } from '../settings.js';
+import { record } from '../measure/histogram.js';
+import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
+import { IntervalClock } from './interval-clock.js';
 
 /** What a reader counts each second. */
 export const READER_COUNTERS = ['cycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
@@ -44,7 +44,7 @@ export class Reader {
     this.onInterval = onInterval;
     this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread });
     this.counters = new Counters(READER_COUNTERS);
-    this.hist = new Map();
+    this.hist = new OpHistograms();
     this.k = 0;
     this.stopping = false;
     this.io = { call: (key, args) => this.#call(key, args) };
@@ -72,7 +72,8 @@ export class Reader {
     this.client = new ClientSampler();
     return new Promise((resolve) => {
       this.finish = resolve;
-      this.#scheduleInterval(0);
+      this.clock = new IntervalClock(this.t0Perf, () => this.#emit(false));
+      this.clock.start();
       this.#next();
     });
   }
@@ -108,7 +109,7 @@ export class Reader {
     const end = performance.now();
     this.busy = false;
     this.counters.cycles++;
-    const h = this.#hist('cycle');
+    const h = this.hist.of('cycle');
     record(h.intended, (end - intended) * 1000);
     record(h.sent, (end - start) * 1000);
     // the next cycle was due before this one ended: it starts late, and that is an overrun
@@ -141,7 +142,7 @@ export class Reader {
     this.counters.cardinality += card.count;
     if (card.uniques !== undefined) this.counters.uniques += card.uniques;
     if (card.newest !== null && card.newest !== undefined) {
-      const s = this.#hist('staleness');
+      const s = this.hist.of('staleness');
       record(s.sent, (nowMs - card.newest) * 1000);
     }
     this.#check(members, values);
@@ -187,23 +188,14 @@ export class Reader {
   }
 
   #phase(name, ms) {
-    record(this.#hist(name).sent, ms * 1000);
-  }
-
-  #hist(op) {
-    let h = this.hist.get(op);
-    if (!h) {
-      h = { intended: newHistogram(), sent: newHistogram() };
-      this.hist.set(op, h);
-    }
-    return h;
+    record(this.hist.of(name).sent, ms * 1000);
   }
 
   #end() {
     if (this.finished || this.busy) return;
     this.finished = true;
     clearTimeout(this.timer);
-    clearTimeout(this.intervalTimer);
+    this.clock.stop();
     this.#emit(true);
     this.client.stop();
     this.router.close();
@@ -211,23 +203,9 @@ export class Reader {
     this.finish();
   }
 
-  #scheduleInterval(index) {
-    this.intervalIndex = index;
-    const at = this.t0Perf + (index + 1) * settings.sampleIntervalMs;
-    this.intervalTimer = setTimeout(() => {
-      this.#emit(false);
-      this.#scheduleInterval(index + 1);
-    }, Math.max(0, at - performance.now()));
-  }
-
   #emit(final) {
-    const hist = {};
-    for (const [op, h] of this.hist) {
-      if (h.intended.totalCount) hist[`${op}.intended`] = toSparse(h.intended);
-      if (h.sent.totalCount) hist[`${op}.sent`] = toSparse(h.sent);
-    }
-    this.hist = new Map();
-    this.onInterval({ index: this.intervalIndex, final, intended: 0, counters: this.counters.snapshot(), hist, client: this.client.sample() });
+    const hist = sparseOps(this.hist.take());
+    this.onInterval({ index: this.clock.index, final, intended: 0, counters: this.counters.snapshot(), hist, client: this.client.sample() });
   }
 }
 

@@ -11,6 +11,8 @@ import { Counters } from '../measure/counters.js';
 import { ClientSampler } from '../measure/client-sampler.js';
 import { newHistogram, record } from '../measure/histogram.js';
 import { toSparse } from '../measure/sparse.js';
+import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
+import { IntervalClock } from './interval-clock.js';
 import { settings } from '../settings.js';
 
 const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connection /;
@@ -56,7 +58,7 @@ export class Writer {
     this.maxInflight = plan.maxInflight ?? settings.maxInflightChunks;
     this.router = new RedisRouter(conn);
     this.counters = new Counters();
-    this.hist = new Map();
+    this.hist = new OpHistograms();
     this.lag = newHistogram();
     this.plans = new Map();
     this.k = 0;
@@ -89,7 +91,8 @@ export class Writer {
     this.nextPurge = this.plan.t0;
     return new Promise((resolve) => {
       this.finish = resolve;
-      this.#scheduleInterval(0);
+      this.clock = new IntervalClock(this.t0Perf, () => this.#emitInterval(false));
+      this.clock.start();
       this.#tick();
     });
   }
@@ -181,7 +184,7 @@ export class Writer {
       k -= skip;
       if (k === 0) return;
     }
-    const h = this.#histFor(seg.kind);
+    const h = this.hist.of(seg.kind);
     record(h.intended, (now - seg.chunk.intended) * 1000, k);
     record(h.sent, (now - seg.chunk.sentAt) * 1000, k);
   };
@@ -249,7 +252,7 @@ export class Writer {
     const due = Math.floor((chunk.intended - this.t0Perf) / 1000);
     this.ackedDue.set(due, (this.ackedDue.get(due) || 0) + chunk.items - failed);
     this.counters.failed += failed;
-    const h = this.#histFor('batch');
+    const h = this.hist.of('batch');
     record(h.intended, (now - chunk.intended) * 1000);
     record(h.sent, (now - chunk.sentAt) * 1000);
     this.inflight--;
@@ -261,15 +264,6 @@ export class Writer {
     else if (this.tickTimer === undefined) this.#tick();
   }
 
-  #histFor(op) {
-    let h = this.hist.get(op);
-    if (!h) {
-      h = { intended: newHistogram(), sent: newHistogram() };
-      this.hist.set(op, h);
-    }
-    return h;
-  }
-
   #maybeFinish() {
     if (this.finished) return;
     if (this.inflight > 0) {
@@ -279,20 +273,11 @@ export class Writer {
     }
     this.finished = true;
     clearTimeout(this.drainTimer);
-    clearTimeout(this.intervalTimer);
+    this.clock.stop();
     this.#emitInterval(true);
     this.client.stop();
     this.router.close();
     this.finish();
-  }
-
-  #scheduleInterval(index) {
-    this.intervalIndex = index;
-    const at = this.t0Perf + (index + 1) * settings.sampleIntervalMs;
-    this.intervalTimer = setTimeout(() => {
-      this.#emitInterval(false);
-      this.#scheduleInterval(index + 1);
-    }, Math.max(0, at - performance.now()));
   }
 
   /**
@@ -300,11 +285,10 @@ export class Writer {
    * is immediate; the (small) encoding waits for the check phase, after a send due at the same instant.
    */
   #emitInterval(final) {
-    const index = this.intervalIndex;
+    const index = this.clock.index;
     const lag = this.lag;
-    const ops = this.hist;
+    const ops = this.hist.take();
     this.lag = newHistogram();
-    this.hist = new Map();
     const counters = this.counters.snapshot();
     if (final) counters.unacked = this.unacked;
     const ackedDue = Object.fromEntries(this.ackedDue);
@@ -319,11 +303,7 @@ export class Writer {
       if (emitted) return;
       emitted = true;
       if (this.pendingEmit === emit) this.pendingEmit = null;
-      const hist = { lag: toSparse(lag) };
-      for (const [op, h] of ops) {
-        hist[`${op}.intended`] = toSparse(h.intended);
-        hist[`${op}.sent`] = toSparse(h.sent);
-      }
+      const hist = sparseOps(ops, { lag: toSparse(lag) });
       this.onInterval({ index, final, intended, counters, ackedDue, hist, client });
     };
     if (final) return emit();
