@@ -1,7 +1,7 @@
 /**
- * Routes pre-encoded commands to the master that owns their slot, over one raw pipe per
- * master, and follows the cluster when it changes: MOVED updates the slot and triggers a
- * topology refresh, ASK is answered with ASKING on the named node.
+ * Routes commands to the node that serves their slot — its master, or for readers one of its
+ * replicas — over one raw pipe per node, and follows the cluster when it changes: MOVED updates
+ * the slot and triggers a topology refresh; the writer answers ASK with ASKING on the named node.
  */
 import { keySlot } from './slot.js';
 import { discover, openPipe, slotTable } from './redis.js';
@@ -29,7 +29,7 @@ export class RedisRouter {
     this.onOpen = null;
   }
 
-  /** Connects to the seed node and every master. */
+  /** Connects to the seed node and every node commands are routed to. */
   async open() {
     const seed = await this.pipe(`${this.conn.host}:${this.conn.port}`);
     await this.#load(seed);
@@ -47,7 +47,7 @@ export class RedisRouter {
   }
 
   /**
-   * Address of the master that owns `slot` (the only one when standalone).
+   * Address of the node that serves `slot` (the only one when standalone).
    * @param {number} slot
    */
   addrFor(slot) {
