@@ -1,8 +1,7 @@
 // Runs the consumer (`node src/consumer.js …` or `node src/cli.js consume …`) as a child process
 // and collects what it printed, its exit code and the run directory it wrote. No mocks.
-import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, ROOT, runNode, tempDir } from './producer-run.js';
+import { CLI, ROOT, readRun, runNode, tempDir } from './producer-run.js';
 
 export const CONSUMER = path.join(ROOT, 'src/consumer.js');
 
@@ -32,14 +31,7 @@ export async function consume(o) {
     '--out', out, '--json', '--quiet', ...(o.extra ?? []),
   ];
   const res = await runNode(args, { timeoutMs: o.timeoutMs ?? 60_000 });
-  let summary = null;
-  try {
-    summary = JSON.parse(res.stdout);
-  } catch {
-    // left null: the assertions say so
-  }
-  const dirs = fs.existsSync(out) ? fs.readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()) : [];
-  const dir = dirs.length === 1 ? path.join(out, dirs[0].name) : null;
+  const { summary, dir } = readRun(out, res.stdout);
   return { ...res, args, out, dir, summary };
 }
 

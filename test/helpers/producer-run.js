@@ -105,16 +105,9 @@ export async function produce(o) {
   }
   const res = await running.finally(() => clearInterval(watcher));
   const finishedAt = Date.now();
-  let summary = null;
-  try {
-    summary = JSON.parse(res.stdout);
-  } catch {
-    // left null: the assertions say so
-  }
-  const dirs = fs.existsSync(out) ? fs.readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()) : [];
-  const dir = dirs.length === 1 ? path.join(out, dirs[0].name) : null;
+  const { summary, dirs, dir } = readRun(out, res.stdout);
   const manifest = dir && fs.existsSync(path.join(dir, 'manifest.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) : null;
-  return { ...res, args, out, dirs: dirs.map((e) => e.name), dir, summary, manifest, t0: manifest?.t0, started, finishedAt };
+  return { ...res, args, out, dirs, dir, summary, manifest, t0: manifest?.t0, started, finishedAt };
 }
 
 function readManifest(out) {
@@ -144,4 +137,20 @@ export function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * What a run left: the JSON summary it printed (null if none) and its run directory under `out`.
+ * @param {string} out
+ * @param {string} stdout
+ */
+export function readRun(out, stdout) {
+  let summary = null;
+  try {
+    summary = JSON.parse(stdout);
+  } catch {
+    // left null: the assertions say so
+  }
+  const dirs = fs.existsSync(out) ? fs.readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : [];
+  return { summary, dirs, dir: dirs.length === 1 ? path.join(out, dirs[0]) : null };
 }
