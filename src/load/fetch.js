@@ -59,27 +59,34 @@ export class Fetcher {
     return { order, runs };
   }
 
-  /** One MGET per slot, all of a node's MGETs written as one buffer. */
-  #mget(keys) {
-    const { order, runs } = this.#bySlot(keys);
+  /** Slot runs grouped by the node that serves them. */
+  #runsByNode(runs) {
     const byNode = new Map();
     for (const run of runs) {
       const addr = this.router.addrFor(run.slot);
-      let node = byNode.get(addr);
-      if (!node) byNode.set(addr, (node = { parts: [], runs: [] }));
-      let text = `*${run.to - run.from + 1}\r\n$4\r\nMGET\r\n`;
-      for (let j = run.from; j < run.to; j++) {
-        const k = keys[order[j]];
-        text += `$${k.length}\r\n${k}\r\n`;
-      }
-      node.parts.push(text);
-      node.runs.push(run);
+      const list = byNode.get(addr);
+      if (list) list.push(run);
+      else byNode.set(addr, [run]);
     }
+    return byNode;
+  }
+
+  /** One MGET per slot, all of a node's MGETs written as one buffer. */
+  #mget(keys) {
+    const { order, runs } = this.#bySlot(keys);
     const out = new Array(keys.length).fill(null);
     const sends = [];
-    for (const [addr, node] of byNode) {
-      sends.push(this.#send(addr, Buffer.from(node.parts.join(''), 'latin1'), node.runs.length, (r, reply) => {
-        const { from } = node.runs[r];
+    for (const [addr, nodeRuns] of this.#runsByNode(runs)) {
+      let text = '';
+      for (const run of nodeRuns) {
+        text += `*${run.to - run.from + 1}\r\n$4\r\nMGET\r\n`;
+        for (let j = run.from; j < run.to; j++) {
+          const k = keys[order[j]];
+          text += `$${k.length}\r\n${k}\r\n`;
+        }
+      }
+      sends.push(this.#send(addr, Buffer.from(text, 'latin1'), nodeRuns.length, (r, reply) => {
+        const { from } = nodeRuns[r];
         for (let j = 0; j < reply.length; j++) out[order[from + j]] = reply[j];
       }));
     }
@@ -89,21 +96,19 @@ export class Fetcher {
   /** One GET per key, each node's GETs written as one buffer. */
   #pipeline(keys) {
     const { order, runs } = this.#bySlot(keys);
-    const byNode = new Map();
-    for (const run of runs) {
-      const addr = this.router.addrFor(run.slot);
-      let node = byNode.get(addr);
-      if (!node) byNode.set(addr, (node = { parts: [], idx: [] }));
-      for (let j = run.from; j < run.to; j++) {
-        const k = keys[order[j]];
-        node.parts.push(`*2\r\n$3\r\nGET\r\n$${k.length}\r\n${k}\r\n`);
-        node.idx.push(order[j]);
-      }
-    }
     const out = new Array(keys.length).fill(null);
     const sends = [];
-    for (const [addr, node] of byNode) {
-      sends.push(this.#send(addr, Buffer.from(node.parts.join(''), 'latin1'), node.idx.length, (i, reply) => { out[node.idx[i]] = reply; }));
+    for (const [addr, nodeRuns] of this.#runsByNode(runs)) {
+      let text = '';
+      const idx = [];
+      for (const run of nodeRuns) {
+        for (let j = run.from; j < run.to; j++) {
+          const k = keys[order[j]];
+          text += `*2\r\n$3\r\nGET\r\n$${k.length}\r\n${k}\r\n`;
+          idx.push(order[j]);
+        }
+      }
+      sends.push(this.#send(addr, Buffer.from(text, 'latin1'), idx.length, (i, reply) => { out[idx[i]] = reply; }));
     }
     return Promise.all(sends).then(() => out);
   }

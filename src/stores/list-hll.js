@@ -23,8 +23,6 @@ export function createListHllStore(cfg) {
   const lists = indexNames(settings.keys.list, cfg);
   return {
     mode: 'list-hll',
-    zsets: [],
-    structures: lists.flat(),
     scripts: [],
     epoch: (nowMs) => minuteOf(nowMs),
     plan: (lo, hi, nowMs) => [

@@ -21,8 +21,6 @@ export function createListStore(cfg) {
   const names = indexNames(settings.keys.list, cfg);
   return {
     mode: 'list',
-    zsets: [],
-    structures: names.flat(),
     scripts: [],
     epoch: () => 0,
     plan: (lo, hi) => [...setexCommands(lo, hi, cfg), ...listCommands(names, lo, hi, cfg)],

@@ -38,8 +38,6 @@ export function createLuaStore(cfg, mode, scriptName, plan) {
   const ctx = { script, zsets, mode: cfg.actualValue ? 'value' : 'ref' };
   return {
     mode,
-    zsets,
-    structures: zsets,
     scripts: [script],
     epoch: () => 0,
     plan: (lo, hi) => plan(ctx, lo, hi),

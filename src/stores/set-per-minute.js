@@ -11,8 +11,6 @@ import { perMinuteCommands } from './list-hll.js';
 export function createSetPerMinuteStore(cfg) {
   return {
     mode: 'set-per-minute',
-    zsets: [],
-    structures: [],
     scripts: [],
     epoch: (nowMs) => minuteOf(nowMs),
     plan: (lo, hi, nowMs) => [

@@ -10,11 +10,9 @@ import { indexCommands, setexCommands, zsetPurge } from './common.js';
 /** @param {import('./keys.js').StoreConfig} cfg */
 export function createZsetStore(cfg) {
   const names = indexNames(settings.keys.zset, cfg);
-  const zsets = names.flat();
+  const zsets = names.flat(); // every set written, copies included: the purge covers them all
   return {
     mode: cfg.actualValue ? 'zset-values' : 'zset-ids',
-    zsets,
-    structures: zsets,
     scripts: [],
     epoch: () => 0,
     plan: (lo, hi) => [...setexCommands(lo, hi, cfg), ...indexCommands('ZADD', names, lo, hi, cfg, true)],
