@@ -1,17 +1,17 @@
 /**
  * Fetching the values behind a list of item keys, three ways:
  * - `mget` (default): keys grouped by slot, one MGET per slot (per batch when standalone), all
- *   in flight at once on the raw pipes of the read nodes;
+ *   in flight at once on the raw pipes of the read nodes (fetch-bytes.js does the same on bytes
+ *   when the data model's range replies can be scanned in place);
  * - `pipeline`: one GET per key, grouped per node, each node's GETs written as one buffer;
  * - `get`: the seed's way — one ioredis `get()` promise per key (auto-pipelined), awaited together.
  * Every strategy returns values aligned with the keys, null where the key has expired.
  */
 import { keySlot } from '../targets/slot.js';
 import { Redis, Cluster } from 'ioredis';
+import { runsByNode, slotRuns } from './slot-runs.js';
 
 export const FETCH_MODES = ['mget', 'pipeline', 'get'];
-const STANDALONE_MGET_BATCH = 1000;
-const SLOTS = 16384;
 
 export class Fetcher {
   /**
@@ -35,48 +35,12 @@ export class Fetcher {
     return this.mode === 'mget' ? this.#mget(keys) : this.#pipeline(keys);
   }
 
-  /**
-   * Key indexes ordered by slot (a counting sort into typed arrays: no object per key), with
-   * where each slot's run starts. Standalone: one run per MGET batch, in key order.
-   */
-  #bySlot(keys) {
-    const n = keys.length;
-    const order = new Int32Array(n);
-    if (!this.router.conn.cluster) {
-      for (let i = 0; i < n; i++) order[i] = i;
-      const starts = [];
-      for (let i = 0; i <= n; i += STANDALONE_MGET_BATCH) starts.push(Math.min(i, n));
-      if (starts[starts.length - 1] !== n) starts.push(n);
-      return { order, runs: starts.slice(0, -1).map((from, r) => ({ slot: 0, from, to: starts[r + 1] })) };
-    }
-    const slots = new Uint16Array(n);
-    const count = new Int32Array(SLOTS + 1);
-    for (let i = 0; i < n; i++) count[(slots[i] = keySlot(keys[i])) + 1]++;
-    for (let s = 0; s < SLOTS; s++) count[s + 1] += count[s];
-    const runs = [];
-    for (let s = 0; s < SLOTS; s++) if (count[s + 1] > count[s]) runs.push({ slot: s, from: count[s], to: count[s + 1] });
-    for (let i = 0; i < n; i++) order[count[slots[i]]++] = i;
-    return { order, runs };
-  }
-
-  /** Slot runs grouped by the node that serves them. */
-  #runsByNode(runs) {
-    const byNode = new Map();
-    for (const run of runs) {
-      const addr = this.router.addrFor(run.slot);
-      const list = byNode.get(addr);
-      if (list) list.push(run);
-      else byNode.set(addr, [run]);
-    }
-    return byNode;
-  }
-
   /** One MGET per slot, all of a node's MGETs written as one buffer. */
   #mget(keys) {
-    const { order, runs } = this.#bySlot(keys);
+    const { order, runs } = slotRuns(keys.length, (i) => keySlot(keys[i]), this.router.conn.cluster);
     const out = new Array(keys.length).fill(null);
     const sends = [];
-    for (const [addr, nodeRuns] of this.#runsByNode(runs)) {
+    for (const [addr, nodeRuns] of runsByNode(this.router, runs)) {
       let text = '';
       for (const run of nodeRuns) {
         text += `*${run.to - run.from + 1}\r\n$4\r\nMGET\r\n`;
@@ -95,10 +59,10 @@ export class Fetcher {
 
   /** One GET per key, each node's GETs written as one buffer. */
   #pipeline(keys) {
-    const { order, runs } = this.#bySlot(keys);
+    const { order, runs } = slotRuns(keys.length, (i) => keySlot(keys[i]), this.router.conn.cluster);
     const out = new Array(keys.length).fill(null);
     const sends = [];
-    for (const [addr, nodeRuns] of this.#runsByNode(runs)) {
+    for (const [addr, nodeRuns] of runsByNode(this.router, runs)) {
       let text = '';
       const idx = [];
       for (const run of nodeRuns) {

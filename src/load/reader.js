@@ -12,6 +12,10 @@ import { ClientSampler } from '../measure/client-sampler.js';
 import { record } from '../measure/histogram.js';
 import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
 import { IntervalClock } from './interval-clock.js';
+import { BytesReads } from './fetch-bytes.js';
+import { MemberList } from './member-list.js';
+import { SeenIds } from './seen-ids.js';
+import { leadingId, trailingId } from './item-ids.js';
 
 /** What a reader counts each second. */
 export const READER_COUNTERS = ['cycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
@@ -48,8 +52,7 @@ export class Reader {
     this.k = 0;
     this.stopping = false;
     this.io = { call: (key, args) => this.#call(key, args) };
-    this.seen = new Uint8Array(1024);
-    this.stamp = 0;
+    this.seen = new SeenIds();
   }
 
   async connect() {
@@ -64,6 +67,11 @@ export class Reader {
     }
     this.seed = client;
     this.fetcher = new Fetcher(this.router, this.plan.fetch, client);
+    // the default fetch reads item keys on bytes where the data model allows (fetch-bytes.js)
+    if (this.plan.fetch === 'mget' && !this.model.membersAreValues) {
+      this.bytes = new BytesReads(this.router);
+      this.members = new MemberList();
+    }
   }
 
   /** Runs cycles to the end (or stop()) and resolves after the last one. */
@@ -120,31 +128,53 @@ export class Reader {
   async #measuredCycle(intended, start) {
     const nowMs = performance.timeOrigin + start;
     const cutoff = Math.floor(nowMs - this.plan.ttl * 1000);
-    let card;
-    let members;
-    let t1;
     if (this.plan.script) {
       const r = await this.model.viaScript(this.io, cutoff, this.plan.limit);
-      t1 = performance.now();
-      card = r;
-      members = r.members;
-      this.#phase('range', t1 - start);
-    } else {
-      card = await this.model.cardinality(this.io, nowMs);
-      t1 = performance.now();
-      this.#phase('card', t1 - start);
-      members = await this.model.range(this.io, cutoff, this.plan.limit, nowMs);
-      this.#phase('range', performance.now() - t1);
+      this.#phase('range', performance.now() - start);
+      this.#cardinality(r, nowMs);
+      return this.#values(r.members);
     }
-    const t2 = performance.now();
-    const values = this.model.membersAreValues ? members : await this.fetcher.fetch(members);
-    if (!this.model.membersAreValues) this.#phase('values', performance.now() - t2);
+    const card = await this.model.cardinality(this.io, nowMs);
+    const t1 = performance.now();
+    this.#phase('card', t1 - start);
+    this.#cardinality(card, nowMs);
+    const cmds = this.bytes && this.model.rangeCommands?.(cutoff, this.plan.limit, nowMs);
+    if (cmds) return this.#bytesCycle(cmds, t1);
+    const members = await this.model.range(this.io, cutoff, this.plan.limit, nowMs);
+    this.#phase('range', performance.now() - t1);
+    return this.#values(members);
+  }
+
+  #cardinality(card, nowMs) {
     this.counters.cardinality += card.count;
     if (card.uniques !== undefined) this.counters.uniques += card.uniques;
-    if (card.newest !== null && card.newest !== undefined) {
-      const s = this.hist.of('staleness');
-      record(s.sent, (nowMs - card.newest) * 1000);
-    }
+    if (card.newest !== null && card.newest !== undefined) record(this.hist.of('staleness').sent, (nowMs - card.newest) * 1000);
+  }
+
+  /** Range and values on bytes (fetch-bytes.js): members and values never become strings. */
+  async #bytesCycle(cmds, t1) {
+    const list = this.members;
+    list.clear();
+    await this.bytes.range(cmds, list);
+    const t2 = performance.now();
+    this.#phase('range', t2 - t1);
+    this.seen.next();
+    const got = await this.bytes.mget(list, this.seen);
+    this.#phase('values', performance.now() - t2);
+    const c = this.counters;
+    c.items += list.count;
+    c.fetched += got.fetched;
+    c.missing += got.missing;
+    c.mismatched += got.mismatched;
+    c.duplicates += got.duplicates;
+  }
+
+  /** Fetches the values behind the members (unless members are the values) and checks them. */
+  async #values(members) {
+    if (this.model.membersAreValues) return this.#check(members, members);
+    const t2 = performance.now();
+    const values = await this.fetcher.fetch(members);
+    this.#phase('values', performance.now() - t2);
     this.#check(members, values);
   }
 
@@ -152,9 +182,7 @@ export class Reader {
   #check(members, values) {
     const c = this.counters;
     c.items += members.length;
-    // ids seen this cycle, one byte each (a Set of 300k ids is most of a cycle's garbage)
-    const stamp = (this.stamp = (this.stamp % 255) + 1);
-    if (stamp === 1) this.seen.fill(0); // stamps wrapped: older marks would read as this cycle's
+    this.seen.next();
     for (let i = 0; i < members.length; i++) {
       const v = values[i];
       if (v === null || v === undefined) {
@@ -167,18 +195,10 @@ export class Reader {
         c.mismatched++;
         continue;
       }
-      if (id >= this.seen.length) this.#grow(id);
-      if (this.seen[id] === stamp) c.duplicates++;
-      else this.seen[id] = stamp;
+      if (this.seen.seen(id)) c.duplicates++;
       // a key names its item: item:<id> or item:{tag}:<id>
       if (!this.model.membersAreValues && trailingId(members[i]) !== id) c.mismatched++;
     }
-  }
-
-  #grow(id) {
-    const bigger = new Uint8Array(Math.max(id + 1, this.seen.length * 2));
-    bigger.set(this.seen);
-    this.seen = bigger;
   }
 
   #call(key, args) {
@@ -199,6 +219,7 @@ export class Reader {
     this.#emit(true);
     this.client.stop();
     this.router.close();
+    this.bytes?.close();
     this.seed?.disconnect();
     this.finish();
   }
@@ -207,31 +228,4 @@ export class Reader {
     const hist = sparseOps(this.hist.take());
     this.onInterval({ index: this.clock.index, final, intended: 0, counters: this.counters.snapshot(), hist, client: this.client.sample() });
   }
-}
-
-/** The id a payload starts with (`<id>:`), or -1 when it is not one of ours. */
-function leadingId(v) {
-  let id = 0;
-  const n = Math.min(v.length, 17);
-  for (let i = 0; i < n; i++) {
-    const ch = v.charCodeAt(i);
-    if (ch === 58) return i > 0 ? id : -1; // ':'
-    if (ch < 48 || ch > 57) return -1;
-    id = id * 10 + (ch - 48);
-  }
-  return -1;
-}
-
-/** The id at the end of a key (`item:<id>`, `item:{tag}:<id>`), or -2 when there is none. */
-function trailingId(key) {
-  let id = 0;
-  let mul = 1;
-  for (let i = key.length - 1; i >= 0; i--) {
-    const ch = key.charCodeAt(i);
-    if (ch === 58) return mul > 1 ? id : -2;
-    if (ch < 48 || ch > 57) return -2;
-    id += (ch - 48) * mul;
-    mul *= 10;
-  }
-  return -2;
 }

@@ -29,6 +29,12 @@ export function createListReadModel(cfg, { hll }) {
       return out;
     },
 
+    /** Like zset-read's: the range as commands whose replies concatenate to range()'s result, or null. */
+    rangeCommands(_cutoff, limit) {
+      if (limit && names.length > 1) return null;
+      return names.map((name) => ({ key: name, args: ['LRANGE', name, 0, limit ? limit - 1 : -1] }));
+    },
+
     /** @param {import('./zset-read.js').ReadIO} io */
     async range(io, _cutoff, limit) {
       const parts = await Promise.all(names.map((name) => io.call(name, ['LRANGE', name, 0, limit ? limit - 1 : -1])));

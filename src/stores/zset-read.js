@@ -49,6 +49,18 @@ export function createZsetReadModel(cfg) {
     },
 
     /**
+     * The range as commands whose replies, concatenated, are exactly what range() returns (the
+     * consumer scans them in place), or null when the members need merging by score.
+     * @param {number} cutoff
+     * @param {number} limit
+     */
+    rangeCommands(cutoff, limit) {
+      if (!limit) return names.map((name) => ({ key: name, args: ['ZRANGEBYSCORE', name, cutoff, '+inf'] }));
+      if (names.length === 1) return [{ key: names[0], args: ['ZREVRANGEBYSCORE', names[0], '+inf', cutoff, 'LIMIT', 0, limit] }];
+      return null;
+    },
+
+    /**
      * -s script: cardinality, newest score and members in one call per set.
      * @param {ReadIO} io
      */

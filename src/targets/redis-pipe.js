@@ -3,11 +3,10 @@
  * resp.js); replies come back in order and are matched to the segment that asked for them.
  * This is memtier_benchmark's model: the client keeps no per-command objects on the hot path.
  */
-import net from 'node:net';
-import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import RedisParser from 'redis-parser';
 import { encodeCommand } from './resp.js';
+import { openSocket } from './socket.js';
 
 /**
  * A run of `n` commands written together whose replies belong to one owner.
@@ -54,20 +53,7 @@ export class RespPipe {
 
   /** Connects, authenticates and selects the db; rejects naming host:port. */
   async connect() {
-    const { host, port, connectTimeoutMs = 3000 } = this.opts;
-    const sock = await new Promise((resolve, reject) => {
-      const tlsOpts = this.opts.tls === true ? {} : this.opts.tls;
-      const s = tlsOpts
-        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...tlsOpts })
-        : net.connect({ host, port });
-      const timer = setTimeout(() => {
-        s.destroy();
-        reject(new Error(`cannot connect to ${this.addr}: no answer within ${connectTimeoutMs} ms`));
-      }, connectTimeoutMs);
-      s.once(tlsOpts ? 'secureConnect' : 'connect', () => { clearTimeout(timer); resolve(s); });
-      s.once('error', (e) => { clearTimeout(timer); reject(new Error(`cannot connect to ${this.addr}: ${e.code || e.message}`)); });
-    });
-    sock.setNoDelay(true);
+    const sock = await openSocket(this.opts);
     this.sock = sock;
     sock.on('data', (data) => this.#data(data));
     sock.on('error', (e) => this.#fail(e));

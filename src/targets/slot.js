@@ -35,3 +35,30 @@ export function keySlot(key) {
   }
   return crc & 16383;
 }
+
+/**
+ * Slot of the key held in buf[start, end) (the consumer's bytes path: keys never become strings).
+ * Bytes are hashed as they are, which for UTF-8 keys is what Redis does.
+ * @param {Buffer} buf
+ * @param {number} start
+ * @param {number} end
+ * @returns {number} 0..16383
+ */
+export function slotOfBytes(buf, start, end) {
+  let from = start;
+  let to = end;
+  // scan by hand: buf.indexOf would search past `end`, through the whole member list
+  let open = start;
+  while (open < end && buf[open] !== 123) open++; // '{'
+  if (open < end) {
+    let close = open + 1;
+    while (close < end && buf[close] !== 125) close++; // '}'
+    if (close < end && close > open + 1) {
+      from = open + 1;
+      to = close;
+    }
+  }
+  let crc = 0;
+  for (let i = from; i < to; i++) crc = ((crc << 8) & 0xffff) ^ TABLE[((crc >> 8) ^ buf[i]) & 0xff];
+  return crc & 16383;
+}
