@@ -32,6 +32,17 @@ import { encodeCommand } from './resp.js';
  * @property {number} [connectTimeoutMs]
  */
 
+/**
+ * Why a socket could not be opened, in one line; a certificate the client refused says so
+ * (Node's codes for those are OpenSSL's verify errors and ERR_TLS_CERT_ALTNAME_INVALID).
+ * @param {Error & { code?: string }} e
+ */
+function whyNoConnection(e) {
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(e.code ?? '')) return `TLS certificate not trusted: ${e.message} (${e.code})`;
+  if (/^ERR_SSL_/.test(e.code ?? '')) return `TLS handshake failed: ${e.message.split('\n')[0]}`;
+  return e.code || e.message;
+}
+
 export class RespPipe {
   /** @param {PipeOptions} opts */
   constructor(opts) {
@@ -65,7 +76,7 @@ export class RespPipe {
         reject(new Error(`cannot connect to ${this.addr}: no answer within ${connectTimeoutMs} ms`));
       }, connectTimeoutMs);
       s.once(tlsOpts ? 'secureConnect' : 'connect', () => { clearTimeout(timer); resolve(s); });
-      s.once('error', (e) => { clearTimeout(timer); reject(new Error(`cannot connect to ${this.addr}: ${e.code || e.message}`)); });
+      s.once('error', (e) => { clearTimeout(timer); reject(new Error(`cannot connect to ${this.addr}: ${whyNoConnection(e)}`)); });
     });
     sock.setNoDelay(true);
     this.sock = sock;
@@ -73,10 +84,21 @@ export class RespPipe {
     sock.on('error', (e) => this.#fail(e));
     sock.on('close', () => this.#fail(new Error(`connection to ${this.addr} closed`)));
     const { username, password, db, readonly } = this.opts;
-    if (password) await this.call(username ? ['AUTH', username, password] : ['AUTH', password]);
-    if (db) await this.call(['SELECT', db]);
-    if (readonly) await this.call(['READONLY']);
+    // The reply says why (WRONGPASS, NOPERM) but never what was sent: the password stays out of it.
+    if (password) await this.#setup(`cannot authenticate to ${this.addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
+    if (db) await this.#setup(`cannot select db ${db} on ${this.addr}`, ['SELECT', db]);
+    if (readonly) await this.#setup(`cannot read from replica ${this.addr}`, ['READONLY']);
     return this;
+  }
+
+  /** A setup command; on failure the socket is closed (nothing would, and the process would not exit). */
+  async #setup(what, args) {
+    try {
+      await this.call(args);
+    } catch (e) {
+      this.close();
+      throw new Error(`${what}: ${e.message}`);
+    }
   }
 
   /**
