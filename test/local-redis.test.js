@@ -131,8 +131,40 @@ describe('startRedis standalone', SLOW, () => {
     expectStopped(local);
   });
 
-  it('rejects the tls option for now', async () => {
-    await expect(startRedis({ tls: { certFile: 'a', keyFile: 'b' } })).rejects.toThrow(/not supported yet/);
+  it('tls: true makes a CA, serves TLS only (replication too), and stop() removes the certificates', async () => {
+    const local = await start({ tls: true, replicas: 1 });
+    try {
+      expect(local.url).toBe(`rediss://127.0.0.1:${local.port}`);
+      expect(local.tls.caFile.startsWith(local.dir)).toBe(true);
+      const ca = fs.readFileSync(local.tls.caFile);
+      const client = new Redis({ host: '127.0.0.1', port: local.port, tls: { ca }, lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await client.connect();
+        expect(await client.ping()).toBe('PONG');
+        expect(info(await client.info('replication')).connected_slaves).toBe('1');
+      } finally {
+        client.disconnect();
+      }
+      const replica = new Redis({ host: '127.0.0.1', port: local.nodes[1].port, tls: { ca }, lazyConnect: true });
+      try {
+        await replica.connect();
+        expect(info(await replica.info('replication')).master_link_status).toBe('up');
+      } finally {
+        replica.disconnect();
+      }
+      // no plain port: a client without TLS gets no answer
+      const plain = new Redis({ host: '127.0.0.1', port: local.port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 1000 });
+      plain.on('error', () => {});
+      await expect(plain.connect().then(() => plain.ping())).rejects.toThrow();
+      plain.disconnect();
+    } finally {
+      await stop(local);
+    }
+    expectStopped(local);
+  });
+
+  it('refuses a tls option without its CA', async () => {
+    await expect(startRedis({ tls: { certFile: 'a', keyFile: 'b' } })).rejects.toThrow(/tls must be true or \{ certFile, keyFile, caFile \}/);
   });
 });
 
@@ -174,6 +206,7 @@ describe('local command options', () => {
   it('defaults depend on the mode and bad values are named', () => {
     expect(toStartOptions({ cluster: false })).toEqual({ cluster: false });
     expect(toStartOptions({ cluster: true, masters: '4', replicas: '0' })).toEqual({ cluster: true, masters: 4, replicas: 0 });
+    expect(toStartOptions({ cluster: false, tls: true })).toEqual({ cluster: false, tls: true });
     expect(() => toStartOptions({ cluster: true, masters: 'x' })).toThrow('--masters must be an integer >= 3 (got "x")');
     expect(() => toStartOptions({ replicas: '6' })).toThrow('--replicas must be an integer from 0 to 5 (got "6")');
     expect(() => toStartOptions({ replicas: '1.5' })).toThrow(/--replicas/);
@@ -234,6 +267,25 @@ describe('rqbench local redis', SLOW, () => {
     for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false);
     expect(fs.existsSync(dir)).toBe(false);
     expect(cli.out.stderr).toBe('');
+  });
+
+  it('--tls prints a rediss:// URL and the CA to trust, and the commands that use it', async () => {
+    const cli = spawnCli(['local', 'redis', '--tls']);
+    child = cli.child;
+    const stdout = await cli.waitFor(/Ctrl-C stops/, 45_000);
+    const url = stdout.match(/^url:\s+(rediss:\/\/127\.0\.0\.1:(\d+))$/m);
+    const ca = stdout.match(/^ca:\s+(\S+)$/m)?.[1];
+    expect(url, stdout).toBeTruthy();
+    expect(ca, stdout).toBeTruthy();
+    expect(stdout).toContain(`rqbench produce --url ${url[1]} --tls-ca ${ca}`);
+    expect(stdout).toContain(`redis-cli --tls --cacert ${ca} -p ${url[2]}`);
+    const client = new Redis({ host: '127.0.0.1', port: Number(url[2]), tls: { ca: fs.readFileSync(ca) }, lazyConnect: true });
+    await client.connect();
+    expect(await client.ping()).toBe('PONG');
+    client.disconnect();
+    child.kill('SIGINT');
+    expect((await cli.exited).code).toBe(0);
+    expect(fs.existsSync(ca)).toBe(false);
   });
 
   it('--masters 2 --cluster exits 2 with exactly one line on stderr', async () => {

@@ -52,7 +52,7 @@ describe('BytesConn against a real server', () => {
     c.close();
     const bad = new BytesConn({ host: local.host, port: local.port, password: 'not-it' });
     const err = await bad.connect().then(() => null, (e) => e);
-    expect(err.message).toMatch(new RegExp(`^AUTH on ${local.host}:${local.port} failed: WRONGPASS`));
+    expect(err.message).toMatch(new RegExp(`^cannot authenticate to ${local.host}:${local.port} as default: WRONGPASS`));
     expect(err.message).not.toContain('not-it');
     bad.close();
   });

@@ -1,6 +1,6 @@
 /**
- * `rqbench local redis [--cluster] [--masters N] [--replicas R]`: starts a throwaway Redis on
- * 127.0.0.1, prints how to connect, and keeps it running until SIGINT/SIGTERM.
+ * `rqbench local redis [--cluster] [--masters N] [--replicas R] [--tls]`: starts a throwaway
+ * Redis on 127.0.0.1, prints how to connect, and keeps it running until SIGINT/SIGTERM.
  */
 import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/redis.js';
 
@@ -23,6 +23,7 @@ export function builder(yargs) {
       type: 'string',
       describe: `Replicas per master, 0..${MAX_REPLICAS} [default: 0 standalone, 1 cluster]`,
     })
+    .option('tls', { type: 'boolean', default: false, describe: 'TLS ports only, with a CA made for this start (its path is printed)' })
     .check((argv) => {
       toStartOptions(argv);
       return true;
@@ -30,12 +31,13 @@ export function builder(yargs) {
     .fail(failOneLine)
     .example('$0 local redis', 'one standalone server')
     .example('$0 local redis --replicas 2', '1 master + 2 replicas, cluster mode disabled')
-    .example('$0 local redis --cluster', '3 masters x 1 replica');
+    .example('$0 local redis --cluster', '3 masters x 1 replica')
+    .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)');
 }
 
 /**
- * @param {{ cluster?: boolean, masters?: unknown, replicas?: unknown }} argv
- * @returns {{ cluster: boolean, masters?: number, replicas?: number }}
+ * @param {{ cluster?: boolean, masters?: unknown, replicas?: unknown, tls?: boolean }} argv
+ * @returns {{ cluster: boolean, masters?: number, replicas?: number, tls?: true }}
  */
 export function toStartOptions(argv) {
   const cluster = Boolean(argv.cluster);
@@ -44,7 +46,10 @@ export function toStartOptions(argv) {
   if (masters !== undefined && !cluster) {
     throw new Error('--masters needs --cluster (a standalone Redis has one master; use --replicas)');
   }
-  return { cluster, ...(masters !== undefined && { masters }), ...(replicas !== undefined && { replicas }) };
+  return {
+    cluster, ...(masters !== undefined && { masters }), ...(replicas !== undefined && { replicas }),
+    ...(argv.tls && { tls: /** @type {true} */ (true) }),
+  };
 }
 
 /**
@@ -130,16 +135,17 @@ export function formatReady(local, elapsedMs) {
     ? `${masters.length} masters x ${replicas / masters.length} replica(s)`
     : `1 master + ${replicas} replica(s), cluster mode disabled`;
   const lines = [
-    `Local Redis ${cluster ? 'cluster' : 'standalone'} ready in ${(elapsedMs / 1000).toFixed(1)} s (${shape})`,
+    `Local Redis ${cluster ? 'cluster' : 'standalone'} ready in ${(elapsedMs / 1000).toFixed(1)} s (${shape}${local.tls ? ', TLS only' : ''})`,
     `url:   ${local.url}`,
   ];
   if (cluster) lines.push(`seeds: ${local.seeds.map((s) => `${s.host}:${s.port}`).join(' ')}`);
+  if (local.tls) lines.push(`ca:    ${local.tls.caFile}`);
   lines.push(
     `dir:   ${local.dir}`,
     '',
     'Connect:',
-    `  rqbench produce --url ${local.url}${cluster ? ' --cluster' : ''}`,
-    `  redis-cli${cluster ? ' -c' : ''} -p ${local.port}`,
+    `  rqbench produce --url ${local.url}${cluster ? ' --cluster' : ''}${local.tls ? ` --tls-ca ${local.tls.caFile}` : ''}`,
+    `  redis-cli${cluster ? ' -c' : ''}${local.tls ? ` --tls --cacert ${local.tls.caFile}` : ''} -p ${local.port}`,
     '',
     ...formatNodes(local.nodes),
     '',

@@ -8,6 +8,7 @@
  * Every strategy returns values aligned with the keys, null where the key has expired.
  */
 import { keySlot } from '../targets/slot.js';
+import { tlsFor } from '../targets/redis.js';
 import { Redis, Cluster } from 'ioredis';
 import { runsByNode, slotRuns } from './slot-runs.js';
 
@@ -99,14 +100,16 @@ export class Fetcher {
  * @param {string} standaloneAddr the node a standalone reader reads from
  */
 export function seedClient(conn, readFrom, standaloneAddr) {
-  const auth = { username: conn.username, password: conn.password, tls: conn.tls || undefined };
+  const auth = { username: conn.username, password: conn.password };
   if (!conn.cluster) {
     const cut = standaloneAddr.lastIndexOf(':');
-    return new Redis({ host: standaloneAddr.slice(0, cut), port: Number(standaloneAddr.slice(cut + 1)), db: conn.db, enableAutoPipelining: true, ...auth });
+    const host = standaloneAddr.slice(0, cut);
+    return new Redis({ host, port: Number(standaloneAddr.slice(cut + 1)), db: conn.db, enableAutoPipelining: true, ...auth, tls: tlsFor(conn, host) || undefined });
   }
+  // one set of options for every node ioredis discovers: verified as the seed's name, or by IP
   return new Cluster([{ host: conn.host, port: conn.port }], {
     scaleReads: readFrom === 'replica' ? 'slave' : 'master',
     enableAutoPipelining: true,
-    redisOptions: auth,
+    redisOptions: { ...auth, tls: tlsFor(conn, conn.host) || undefined },
   });
 }

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { findFreePorts } from './ports.js';
 import { isAlive, readPidFile, sleep, terminate } from './process.js';
+import { makeCerts } from './tls-certs.js';
 import { parseClusterNodes as parseNodes, parseInfo as parseInfoText } from '../targets/redis.js';
 
 export const INSTALL_HINT =
@@ -29,10 +30,10 @@ const PORT_ATTEMPTS = 4;
 const PIDFILE_WAIT_MS = 5000;
 
 /**
- * @typedef {{ certFile: string, keyFile: string, caFile?: string }} LocalRedisTls
+ * @typedef {{ certFile: string, keyFile: string, caFile: string }} LocalRedisTls
  * @typedef {{
  *   cluster?: boolean, masters?: number, replicas?: number, dir?: string,
- *   tls?: LocalRedisTls, enableDebug?: boolean, extraArgs?: string[], password?: string,
+ *   tls?: LocalRedisTls|true, enableDebug?: boolean, extraArgs?: string[], password?: string,
  *   readyTimeoutMs?: number, signal?: AbortSignal,
  * }} StartRedisOptions
  * @typedef {{
@@ -42,7 +43,7 @@ const PIDFILE_WAIT_MS = 5000;
  * @typedef {{
  *   mode: 'standalone'|'cluster', dir: string, nodes: LocalRedisNode[],
  *   host: string, port: number, url: string, seeds: { host: string, port: number }[],
- *   stop: () => Promise<void>,
+ *   tls?: LocalRedisTls, stop: () => Promise<void>,
  * }} LocalRedis
  */
 
@@ -79,6 +80,9 @@ export function findRedisCli() {
  * Starts a local Redis: standalone (optionally with replicas) or a cluster.
  * `dir` is the parent of the fresh per-start temp dir (default: os.tmpdir()); the temp dir
  * is removed by stop(). The node list describes roles at startup (a failover changes them).
+ * With `tls`, every node listens on a TLS port only (replication and the cluster bus too), with
+ * the given files, or (`true`) with a CA and certificate made for this start in its temp dir;
+ * the url is then rediss:// and `tls.caFile` is what a client must trust.
  * @param {StartRedisOptions} [opts]
  * @returns {Promise<LocalRedis>}
  */
@@ -98,8 +102,10 @@ export async function startRedis(opts = {}) {
   installExitHook();
   live.add(ctx);
   try {
+    if (cfg.tls === true) cfg.tls = await makeCerts({ dir: path.join(base, 'tls') });
+    if (cfg.tls) cfg.tlsCa = await fsp.readFile(cfg.tls.caFile);
     const nodes = cfg.cluster ? await startCluster(ctx) : await startStandalone(ctx);
-    return toLocalRedis(cfg.cluster ? 'cluster' : 'standalone', base, nodes, stop);
+    return toLocalRedis(cfg, base, nodes, stop);
   } catch (err) {
     await stop();
     throw err;
@@ -117,7 +123,10 @@ function normalizeOptions(opts) {
   // a password may come as an option or inside extraArgs (--requirepass X)
   const i = extraArgs.indexOf('--requirepass');
   const password = opts.password ?? (i >= 0 ? String(extraArgs[i + 1]) : undefined);
-  if (tls) throw Object.assign(new Error('startRedis: the tls option is not supported yet'), { code: 'ENOTSUP' });
+  if (tls !== undefined && tls !== true && !(tls?.certFile && tls.keyFile && tls.caFile)) {
+    // the CA is not optional: replicas and cluster peers verify each other with it, and so do our checks
+    throw new TypeError('startRedis: tls must be true or { certFile, keyFile, caFile }');
+  }
   if (!Number.isInteger(replicas) || replicas < 0) {
     throw new RangeError(`startRedis: replicas must be an integer >= 0 (got ${replicas})`);
   }
@@ -128,7 +137,9 @@ function normalizeOptions(opts) {
   if (!Array.isArray(extraArgs)) throw new TypeError('startRedis: extraArgs must be an array of strings');
   return {
     cluster, masters: cluster ? masters : 1, replicas, parentDir: dir, enableDebug,
-    extraArgs: extraArgs.map(String), readyTimeoutMs, signal, password,
+    extraArgs: extraArgs.map(String), readyTimeoutMs, signal, password, tls,
+    /** @type {Buffer|undefined} the CA's PEM, for our own connections */
+    tlsCa: undefined,
   };
 }
 
@@ -146,20 +157,21 @@ function requireBinaries(cluster) {
 }
 
 /**
- * @param {'standalone'|'cluster'} mode
+ * @param {ReturnType<typeof normalizeOptions>} cfg
  * @param {string} dir
  * @param {LocalRedisNode[]} nodes masters first
  * @param {() => Promise<void>} stop
  * @returns {LocalRedis}
  */
-function toLocalRedis(mode, dir, nodes, stop) {
+function toLocalRedis(cfg, dir, nodes, stop) {
   const first = nodes[0];
   return {
-    mode, dir, nodes,
+    mode: cfg.cluster ? 'cluster' : 'standalone', dir, nodes,
     host: HOST,
     port: first.port,
-    url: `redis://${HOST}:${first.port}`,
+    url: `${cfg.tls ? 'rediss' : 'redis'}://${HOST}:${first.port}`,
     seeds: nodes.filter((n) => n.role === 'master').map((n) => ({ host: n.host, port: n.port })),
+    ...(cfg.tls && { tls: { caFile: cfg.tls.caFile, certFile: cfg.tls.certFile, keyFile: cfg.tls.keyFile } }),
     stop,
   };
 }
@@ -226,9 +238,11 @@ async function createCluster(ctx, nodes) {
     '--cluster', 'create', ...nodes.map((n) => `${HOST}:${n.port}`),
     '--cluster-replicas', String(ctx.cfg.replicas), '--cluster-yes',
   ];
-  if (ctx.cfg.password) args.push('-a', ctx.cfg.password, '--no-auth-warning');
+  if (ctx.cfg.tls) args.push('--tls', '--cacert', ctx.cfg.tls.caFile);
+  // the password goes in the environment, not on a command line anyone can read with ps
+  const env = ctx.cfg.password ? { ...process.env, REDISCLI_AUTH: ctx.cfg.password } : undefined;
   const logFile = path.join(ctx.base, 'cluster-create.log');
-  const { code, output } = await run(ctx.bins.cli, args, remaining(ctx), ctx.cfg.signal);
+  const { code, output } = await run(ctx.bins.cli, args, remaining(ctx), ctx.cfg.signal, env);
   await fsp.writeFile(logFile, output).catch(() => {});
   if (code !== 0) {
     throw new Error(`redis-cli --cluster create failed (${code === null ? 'timed out' : `exit ${code}`}): ${tail(output)}`);
@@ -326,7 +340,7 @@ async function startNode(ctx, index, kind) {
  */
 function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
   const args = [
-    '--port', String(port), '--bind', HOST, '--daemonize', 'yes',
+    ...listenArgs(cfg, port, cluster), '--bind', HOST, '--daemonize', 'yes',
     '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log'),
     '--dir', dir, '--save', '', '--appendonly', 'no',
     // Sync replicas at once: the default diskless delay (5 s) only slows startup down.
@@ -337,12 +351,29 @@ function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
     args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000');
   }
   if (replicaOf) args.push('--replicaof', HOST, String(replicaOf));
+  // Our own checks trust the CA but do not match names: we know whom we dial on 127.0.0.1, and a
+  // certificate made for a name only (as a managed service's is) must still start.
+  adminAuth.set(port, { password: cfg.password, tls: cfg.tlsCa && { ca: cfg.tlsCa, checkServerIdentity: () => undefined } });
   if (cfg.password) {
-    passwords.set(port, cfg.password);
     if (!cfg.extraArgs.includes('--requirepass')) args.push('--requirepass', cfg.password);
     args.push('--masterauth', cfg.password);
   }
   return [...args, ...cfg.extraArgs];
+}
+
+/**
+ * The port a node serves on: plain, or TLS only (`--port 0` closes the plain one), with
+ * replication and the cluster bus over TLS too, as on a managed service with in-transit encryption.
+ * Clients are not asked for certificates.
+ * @returns {string[]}
+ */
+function listenArgs(cfg, port, cluster) {
+  if (!cfg.tls) return ['--port', String(port)];
+  return [
+    '--port', '0', '--tls-port', String(port),
+    '--tls-cert-file', cfg.tls.certFile, '--tls-key-file', cfg.tls.keyFile, '--tls-ca-cert-file', cfg.tls.caFile,
+    '--tls-auth-clients', 'no', '--tls-replication', 'yes', ...(cluster ? ['--tls-cluster', 'yes'] : []),
+  ];
 }
 
 /**
@@ -438,8 +469,9 @@ async function waitUntil(ctx, what, check) {
  * @returns {Promise<any>}
  */
 async function query(port, ...args) {
+  const auth = adminAuth.get(port);
   const client = new Redis({
-    host: HOST, port, password: passwords.get(port), lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000,
+    host: HOST, port, password: auth?.password, tls: auth?.tls, lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000,
     retryStrategy: () => null, maxRetriesPerRequest: 0, enableReadyCheck: false, enableOfflineQueue: false,
   });
   client.on('error', () => {});
@@ -454,8 +486,11 @@ async function query(port, ...args) {
   }
 }
 
-/** Passwords of the nodes started with one, by port, for the readiness checks. */
-const passwords = new Map();
+/**
+ * How the readiness checks reach each node started here, by port: its password and TLS options.
+ * @type {Map<number, { password?: string, tls?: import('node:tls').ConnectionOptions }>}
+ */
+const adminAuth = new Map();
 
 /** INFO text → fields; null when the node did not answer. */
 function parseInfo(text) {
@@ -471,9 +506,9 @@ function parseClusterNodes(text) {
  * Runs a program to completion (killed by its PID at the timeout or when `signal` aborts).
  * @returns {Promise<{ code: number|null, output: string }>} code null on timeout
  */
-function run(file, args, timeoutMs, signal) {
+function run(file, args, timeoutMs, signal, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, env });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });

@@ -1,4 +1,5 @@
 /** Where the Redis under test is: --url, or --host/--port, or --local. */
+import { accessSync, constants } from 'node:fs';
 import { bad, intIn } from './usage-error.js';
 
 /** @param {import('yargs').Argv} y */
@@ -10,8 +11,8 @@ export function connectionOptions(y) {
     .option('user', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'ACL user name' })
     .option('password', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'password (or set REDIS_PASSWORD); never written anywhere' })
     .option('tls', { type: 'boolean', group: 'Connection:', describe: 'connect with TLS (implied by rediss://)' })
-    .option('tls-ca', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'CA certificate file (PEM) to verify the server' })
-    .option('tls-insecure', { type: 'boolean', group: 'Connection:', describe: 'do not verify the server certificate' })
+    .option('tls-ca', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'CA certificate file (PEM) to verify the server with (implies --tls)' })
+    .option('tls-insecure', { type: 'boolean', group: 'Connection:', describe: 'do not verify the server certificate (implies --tls)' })
     .option('cluster', { alias: 'cm', type: 'boolean', default: false, group: 'Connection:', describe: 'Redis Cluster mode (follow slots across shards)' })
     .option('local', { type: 'boolean', default: false, group: 'Connection:', describe: 'start a throwaway local Redis (or cluster with --cluster) for this run' })
     .option('masters', { type: 'number', requiresArg: true, default: 3, group: 'Connection:', describe: 'with --local --cluster: masters (shards)' })
@@ -33,6 +34,13 @@ export function checkConnection(a) {
     if (u.pathname.length > 1 && !/^\/\d+$/.test(u.pathname)) throw bad('--url', 'a URL whose path is a db number', redactUrl(a.url));
   }
   if (a.port !== undefined) intIn(a.port, '--port', 1, 65535);
+  if (a.tlsCa !== undefined) {
+    try {
+      accessSync(a.tlsCa, constants.R_OK);
+    } catch {
+      throw bad('--tls-ca', 'a readable CA certificate file (PEM)', a.tlsCa);
+    }
+  }
   if (a.local && (a.url !== undefined || a.host !== undefined || a.port !== undefined)) {
     throw bad('--local', 'used without --url/--host/--port (it starts its own server)');
   }

@@ -37,9 +37,10 @@ export class BytesConn {
     sock.on('error', (e) => this.#fail(new Error(`connection to ${this.addr}: ${e.code || e.message}`)));
     sock.on('close', () => this.#fail(new Error(`connection to ${this.addr} closed`)));
     const { username, password, db, readonly } = this.opts;
-    if (password) await this.#expectOk(username ? ['AUTH', username, password] : ['AUTH', password], 'AUTH');
-    if (db) await this.#expectOk(['SELECT', db], 'SELECT');
-    if (readonly) await this.#expectOk(['READONLY'], 'READONLY');
+    // the reply says why (WRONGPASS, NOPERM) but never what was sent
+    if (password) await this.#setup(`cannot authenticate to ${this.addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
+    if (db) await this.#setup(`cannot select db ${db} on ${this.addr}`, ['SELECT', db]);
+    if (readonly) await this.#setup(`cannot read from replica ${this.addr}`, ['READONLY']);
     return this;
   }
 
@@ -64,11 +65,14 @@ export class BytesConn {
     this.sock?.destroy();
   }
 
-  /** A setup command that must answer +OK; the error names the command, never its arguments. */
-  async #expectOk(args, name) {
+  /** A setup command that must answer +OK; on failure the socket is closed, or the process would not exit. */
+  async #setup(what, args) {
     let failure;
     await this.request(encodeCommand(args), 1, { error: (m) => { failure = m; } });
-    if (failure) throw new Error(`${name} on ${this.addr} failed: ${failure}`);
+    if (failure) {
+      this.close();
+      throw new Error(`${what}: ${failure}`);
+    }
   }
 
   #data(chunk) {

@@ -59,10 +59,21 @@ export class RespPipe {
     sock.on('error', (e) => this.#fail(e));
     sock.on('close', () => this.#fail(new Error(`connection to ${this.addr} closed`)));
     const { username, password, db, readonly } = this.opts;
-    if (password) await this.call(username ? ['AUTH', username, password] : ['AUTH', password]);
-    if (db) await this.call(['SELECT', db]);
-    if (readonly) await this.call(['READONLY']);
+    // The reply says why (WRONGPASS, NOPERM) but never what was sent: the password stays out of it.
+    if (password) await this.#setup(`cannot authenticate to ${this.addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
+    if (db) await this.#setup(`cannot select db ${db} on ${this.addr}`, ['SELECT', db]);
+    if (readonly) await this.#setup(`cannot read from replica ${this.addr}`, ['READONLY']);
     return this;
+  }
+
+  /** A setup command; on failure the socket is closed (nothing would, and the process would not exit). */
+  async #setup(what, args) {
+    try {
+      await this.call(args);
+    } catch (e) {
+      this.close();
+      throw new Error(`${what}: ${e.message}`);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@
  * (masters and replicas with roles and shards, which master owns each slot).
  */
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { RespPipe } from './redis-pipe.js';
 import { settings } from '../settings.js';
 
@@ -16,7 +17,7 @@ export const SLOTS = 16384;
  * @property {string} [password]
  * @property {number} [db]
  * @property {boolean} cluster
- * @property {false|object} tls   tls.connect options, or false
+ * @property {false|import('node:tls').ConnectionOptions} tls   options shared by every node (ca, rejectUnauthorized), or false
  * @property {number} [connectTimeoutMs]
  */
 
@@ -36,7 +37,8 @@ export const SLOTS = 16384;
 
 /**
  * Builds the connection from --url / --host / --port / --user / --password / --tls flags.
- * A URL wins over host/port; its user and password are used but never echoed.
+ * A URL wins over host/port; its user and password are used but never echoed. TLS is on with
+ * rediss://, --tls, or a TLS flag (--tls-ca, --tls-insecure): nobody gives a CA for plain TCP.
  * @param {object} a parsed flags
  * @returns {RedisConn}
  */
@@ -51,7 +53,7 @@ export function connectionFrom(a) {
     tls: false,
     connectTimeoutMs: settings.connectTimeoutMs,
   };
-  let useTls = !!a.tls;
+  let useTls = !!(a.tls || a.tlsCa || a.tlsInsecure);
   if (a.url) {
     const u = new URL(a.url);
     useTls = useTls || u.protocol === 'rediss:';
@@ -156,14 +158,30 @@ export function parseInfo(text) {
 }
 
 /**
- * Opens a pipe to one address with the connection's credentials.
+ * tls.connect options for one node of the target, or false without TLS. A node is verified
+ * against its own name; a node known only by its IP (CLUSTER NODES and INFO replication list
+ * IPs) against the name the user connected to, when that was a name: a managed cluster's nodes
+ * share one certificate for its domain (ElastiCache), and the CA still has to vouch for that
+ * name. Otherwise an IP is verified as an IP (the certificate's IP SANs).
+ * @param {RedisConn} conn
+ * @param {string} host the node's host
+ * @returns {false|import('node:tls').ConnectionOptions}
+ */
+export function tlsFor(conn, host) {
+  if (!conn.tls) return false;
+  const name = !net.isIP(host) ? host : !net.isIP(conn.host) ? conn.host : undefined;
+  return name ? { ...conn.tls, servername: name } : { ...conn.tls };
+}
+
+/**
+ * Opens a pipe to one address with the connection's credentials and TLS options.
  * @param {RedisConn} conn
  * @param {string} host
  * @param {number} port
  * @param {{ readonly?: boolean }} [extra]
  */
 export function openPipe(conn, host, port, extra = {}) {
-  return new RespPipe({ ...conn, host, port, ...extra }).connect();
+  return new RespPipe({ ...conn, host, port, tls: tlsFor(conn, host), ...extra }).connect();
 }
 
 /**

@@ -27,7 +27,18 @@ export function openSocket({ host, port, tls: tlsOption, connectTimeoutMs = 3000
     });
     s.once('error', (e) => {
       clearTimeout(timer);
-      reject(new Error(`cannot connect to ${addr}: ${e.code || e.message}`));
+      reject(new Error(`cannot connect to ${addr}: ${whyNoConnection(e)}`));
     });
   });
+}
+
+/**
+ * Why a socket could not be opened, in one line; a certificate the client refused says so
+ * (Node's codes for those are OpenSSL's verify errors and ERR_TLS_CERT_ALTNAME_INVALID).
+ * @param {Error & { code?: string }} e
+ */
+function whyNoConnection(e) {
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(e.code ?? '')) return `TLS certificate not trusted: ${e.message} (${e.code})`;
+  if (/^ERR_SSL_/.test(e.code ?? '')) return `TLS handshake failed: ${e.message.split('\n')[0]}`;
+  return e.code || e.message;
 }
