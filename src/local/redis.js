@@ -44,7 +44,10 @@ const PIDFILE_WAIT_MS = 5000;
  *   mode: 'standalone'|'cluster', dir: string, nodes: LocalRedisNode[],
  *   host: string, port: number, url: string, seeds: { host: string, port: number }[],
  *   tls?: LocalRedisTls, stop: () => Promise<void>,
+ *   addNodes?: (count: number) => Promise<LocalRedisNode[]>,
  * }} LocalRedis
+ * addNodes (clusters only) starts `count` more cluster-enabled, empty nodes that have joined
+ * nothing yet, with the same options; they are appended to `nodes` as masters and stop() stops them.
  */
 
 /**
@@ -105,7 +108,9 @@ export async function startRedis(opts = {}) {
     if (cfg.tls === true) cfg.tls = await makeCerts({ dir: path.join(base, 'tls') });
     if (cfg.tls) cfg.tlsCa = await fsp.readFile(cfg.tls.caFile);
     const nodes = cfg.cluster ? await startCluster(ctx) : await startStandalone(ctx);
-    return toLocalRedis(cfg, base, nodes, stop);
+    const local = toLocalRedis(cfg, base, nodes, stop);
+    if (cfg.cluster) local.addNodes = (count) => addNodes(ctx, nodes, count);
+    return local;
   } catch (err) {
     await stop();
     throw err;
@@ -301,6 +306,26 @@ function withClusterRoles(started, view) {
     return node;
   });
   return [...nodes.filter((n) => n.role === 'master'), ...nodes.filter((n) => n.role === 'replica')];
+}
+
+/**
+ * More empty cluster nodes for a running cluster (adding a shard): started like the first ones,
+ * registered for stop(), joined to nothing.
+ * @param {*} ctx
+ * @param {LocalRedisNode[]} nodes the LocalRedis node list, appended to
+ * @param {number} count
+ * @returns {Promise<LocalRedisNode[]>}
+ */
+async function addNodes(ctx, nodes, count) {
+  if (!live.has(ctx)) throw new Error('addNodes: this local Redis was stopped');
+  ctx.deadline = Date.now() + ctx.cfg.readyTimeoutMs; // the start's deadline has long passed
+  const added = [];
+  for (let i = 0; i < count; i++) {
+    // started only grows, so its length is an unused node-<index> dir
+    added.push({ ...(await startNode(ctx, ctx.started.length, { cluster: true })), role: /** @type {const} */ ('master') });
+  }
+  nodes.push(...added);
+  return added;
 }
 
 // ---------------------------------------------------------------- nodes
