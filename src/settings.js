@@ -40,6 +40,8 @@ export const settings = Object.freeze({
   maxInflightChunks: 64,
   /** Redirect (MOVED/ASK) retries per command before it counts as failed. */
   maxRedirects: 16,
+  /** --verify: items must live this much longer than the run (drain, actions finishing, reading back). */
+  verifyTtlMarginSeconds: 60,
   /** Output directory for run directories. */
   outDir: 'runs',
   /** Histograms: 1 µs … 1 h at 3 significant digits, values in microseconds. */

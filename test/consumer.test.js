@@ -632,6 +632,9 @@ describe.concurrent('bad consumer flags: exit 2, one stderr line naming the flag
     [['--readers', '0'], '--readers'],
     [['-s', 'script', '--sl'], '-s'],
     [['--same-slot'], '--same-slot'],
+    [['--cluster', '--at', '2:reshard'], '--at'],
+    [['--at', '2:failover'], '--at'],
+    [['--verify'], '--verify'],
   ];
   let deadPort;
 

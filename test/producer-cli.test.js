@@ -39,6 +39,24 @@ const BAD = [
   [['--start-at', '5'], ['--start-at']],
   // beyond the brief's list: a numeric flag given without its value must not fall back to the default
   [['-q', '-t', '2'], ['-q']],
+  // unknown store modes are unknown flags: there is no --mode, each model has its own switch
+  [['--mode', 'hash'], ['--mode']],
+  [['--tls-ca', '/nonexistent/ca.pem'], ['--tls-ca']],
+  // cluster changes and --verify
+  [['--cluster', '--at', '5'], ['--at']],
+  [['--cluster', '--at', 'x:reshard:10'], ['--at']],
+  [['--cluster', '--at', '1:reshard'], ['--at']],
+  [['--cluster', '--at', '1:reshard:0'], ['--at']],
+  [['--cluster', '--at', '1:reshard:99999'], ['--at']],
+  [['--cluster', '--at', '1:explode'], ['--at']],
+  [['--cluster', '--at', '1:add-shard:nohost'], ['--at']],
+  [['--cluster', '--at', '1:kill-master:0'], ['--at']],
+  [['--cluster', '-d', '5', '--at', '5:failover'], ['--at']],
+  [['--at', '1:failover'], ['--at']],
+  [['--cluster', '--at'], ['--at']],
+  [['--verify', '-d', '5'], ['--verify']],
+  [['--verify', '-d', '0', '--ttl', '600'], ['--verify']],
+  [['--verify', '--actual-value', '-d', '5', '--ttl', '600'], ['--verify']],
 ];
 
 let deadPort;

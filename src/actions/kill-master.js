@@ -23,6 +23,8 @@ export async function killMaster({ admin, action, local, signal, detail }) {
   if (replicas.length === 0) throw new Error(`master ${master.addr} has no replica: killing it would leave its slots unserved`);
   const firstSlot = slotsOf(master)[0];
   Object.assign(detail, { killed: nodeRef(master), slots: slotCount(master) });
+  // what the replicas had not received yet is what the kill can lose (acknowledged writes included)
+  detail.replication = await replicationSnapshot(admin, master, replicas);
   const t0 = Date.now();
   detail.method = await kill(admin, master, localProcess(local, master));
   admin.drop(master.addr);
@@ -41,6 +43,24 @@ export async function killMaster({ admin, action, local, signal, detail }) {
   });
   detail.recoverMs = Date.now() - t0;
   detail.promoted = nodeRef(/** @type {any} */ (promoted));
+}
+
+/**
+ * The master's replication offset and each replica's, read together right before the kill
+ * (each from the node itself: the master's own view of its replicas lags by up to a second).
+ * @returns {Promise<{ masterOffset: number, replicas: Array<{ addr: string, offset: number }>, lagBytes: number } | { error: string }>}
+ */
+async function replicationSnapshot(admin, master, replicas) {
+  const offsetOf = (text, field) => Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(String(text))?.[1] ?? NaN);
+  try {
+    const [m, ...rs] = await Promise.all([master, ...replicas].map((n) => admin.call(n.addr, 'INFO', 'replication')));
+    const masterOffset = offsetOf(m, 'master_repl_offset');
+    const out = replicas.map((r, i) => ({ addr: r.addr, offset: offsetOf(rs[i], 'slave_repl_offset') }));
+    const best = Math.max(...out.map((r) => r.offset));
+    return { masterOffset, replicas: out, lagBytes: Math.max(0, masterOffset - best) };
+  } catch (e) {
+    return { error: e.message };
+  }
 }
 
 /**

@@ -113,6 +113,8 @@ export class Reader {
       await this.#measuredCycle(intended, start);
     } catch (e) {
       this.counters.error(e);
+      // a redirect or a lost node: the cluster changed, read its new shape before the next cycle
+      if (this.conn.cluster) this.router.refreshSoon();
     }
     const end = performance.now();
     this.busy = false;

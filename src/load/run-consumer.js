@@ -16,6 +16,7 @@ import { renderConsumerMd } from '../results/consumer-summary-md.js';
 import { cpuByShard } from '../results/status-line.js';
 import { fixed, grouped } from '../results/format.js';
 import { runFacts, shapeOf } from '../results/manifest.js';
+import { disturbances } from '../results/disturbance.js';
 import { withLocal } from '../local/for-run.js';
 
 /** The consumer's timeline columns (between time and the client's). */
@@ -44,7 +45,7 @@ async function consume(a, local) {
   const p = (h, q) => (h ? stats(h)[q] : null);
 
   const run = await runWorkers({
-    a, conn, topo, specs, name,
+    a, conn, topo, specs, name, local,
     manifest: ({ dir, t0 }) => runFacts({ command: 'consume', description: describe(a, mode, readFrom, topo, local), a, mode, storeCfg, topo, workers: readers, t0, dir }),
     columns: COLUMNS,
     rowOf: (iv) => {
@@ -70,6 +71,10 @@ async function consume(a, local) {
     measuresUniques: mode === 'list-hll' || mode === 'set-per-minute',
   });
   Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
+  if (run.actionResults.length) {
+    summary.actions = run.actionResults;
+    summary.disturbance = disturbances({ rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'overruns'] });
+  }
   writeJson(path.join(dir, 'summary.json'), summary);
   const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
   writeText(path.join(dir, 'summary.md'), md);

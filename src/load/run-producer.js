@@ -8,6 +8,9 @@ import { checkProducer, storeConfigOf, storeModeOf } from '../options/producer.j
 import { connectionFrom } from '../targets/redis.js';
 import { discoverTopology } from '../targets/topology.js';
 import { idRange } from './schedule.js';
+import { verifyAcked } from './verify.js';
+import { disturbances } from '../results/disturbance.js';
+import { itemKeyFn } from '../stores/index.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
 import { writeJson, writeText } from '../results/run-dir.js';
@@ -19,7 +22,7 @@ import { runFacts, shapeOf } from '../results/manifest.js';
 import { withLocal } from '../local/for-run.js';
 
 /** The producer's timeline columns (between time and the client's). */
-const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors', 'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms'];
+const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'errors', 'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms'];
 
 /**
  * @param {Record<string, any>} a parsed flags
@@ -37,14 +40,14 @@ async function produce(a, local) {
   const conn = connectionFrom(a);
   const topo = await discoverTopology(conn);
   const writerNumbers = a.writer ? [a.writer] : Array.from({ length: a.writers }, (_, i) => i + 1);
-  const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0 };
+  const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0, verify: !!a.verify };
   const specs = writerNumbers.map((n) => ({ kind: 'writer', label: `writer ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...basePlan, a: n } } }));
   const targetRate = writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000 / a.period;
   const name = a.name || defaultName(a, mode);
   let errors = 0;
 
   const run = await runWorkers({
-    a, conn, topo, specs, name,
+    a, conn, topo, specs, name, local,
     manifest: ({ dir, t0 }) => runFacts({ command: 'produce', description: describe(a, mode, writerNumbers, topo, local), a, mode, storeCfg, topo, workers: writerNumbers, t0, dir }),
     columns: COLUMNS,
     rowOf: (iv) => {
@@ -53,7 +56,7 @@ async function produce(a, local) {
       const lag = iv.hist.get('lag');
       const bs = b ? stats(b) : null;
       return {
-        intended: iv.intended, sent: c.sent, acked: c.acked, failed: c.failed, moved: c.moved, ask: c.ask, retries: c.retries, errors: c.errors,
+        intended: iv.intended, sent: c.sent, acked: c.acked, failed: c.failed, moved: c.moved, ask: c.ask, retries: c.retries, tryagain: c.tryagain, clusterdown: c.clusterdown, conn_retries: c.connRetries, errors: c.errors,
         batch_p50_ms: bs?.count ? bs.p50 : null, batch_p99_ms: bs?.count ? bs.p99 : null,
         lag_p99_ms: lag ? stats(lag).p99 : null, inflight_wait_ms: Math.round(c.capWaitMs || 0),
       };
@@ -72,10 +75,32 @@ async function produce(a, local) {
     writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
   });
   Object.assign(summary, { name, mode, interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
+  if (run.actionResults.length) {
+    summary.actions = run.actionResults;
+    summary.disturbance = disturbances({
+      rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'batch_p99_ms',
+      countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], ackedDue: recorder.ackedDue,
+    });
+  }
+  if (a.verify) {
+    // with --verify, period p writes ids p*q+1 … (p+1)*q: an id tells when it was written
+    const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
+    summary.verify = await verifyRun(conn, itemKeyFn(mode, storeCfg), secondOf, run, a.quiet);
+  }
   writeJson(path.join(dir, 'summary.json'), summary);
   const md = renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
   writeText(path.join(dir, 'summary.md'), md);
   return { dir, summary, md, exitCode: run.exitCode };
+}
+
+/** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */
+async function verifyRun(conn, keyOf, secondOf, run, quiet) {
+  if (!quiet) process.stderr.write(`verifying ${grouped(run.ackedIds.reduce((n, [lo, hi]) => n + hi - lo + 1, 0))} acknowledged items…\n`);
+  try {
+    return await verifyAcked({ conn, keyOf, secondOf, runs: run.ackedIds });
+  } catch (e) {
+    return { error: e.message };
+  }
 }
 
 function describe(a, mode, writers, topo, local) {

@@ -8,10 +8,11 @@ import { performance } from 'node:perf_hooks';
 import { ChildPool } from './process-pool.js';
 import { IntervalMerger } from '../measure/aggregate.js';
 import { ServerSampler } from '../measure/server-sampler.js';
-import { createRunDir, writeJson } from '../results/run-dir.js';
+import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
 import { RunRecorder } from '../results/run-recorder.js';
 import { StatusLine } from '../results/status-line.js';
 import { settings } from '../settings.js';
+import { scheduleActions } from './run-actions.js';
 
 /**
  * @param {object} p
@@ -24,9 +25,10 @@ import { settings } from '../settings.js';
  * @param {string[]} p.columns timeline columns of this command
  * @param {(iv: import('../measure/aggregate.js').MergedInterval) => Record<string, unknown>} p.rowOf
  * @param {(iv: import('../measure/aggregate.js').MergedInterval, cpu: object[]) => string} p.statusOf live status text
- * @returns {Promise<{ dir: string, t0: number, manifest: object, recorder: RunRecorder, interrupted: false|string, errors: string[], durationS: number, exitCode: number }>}
+ * @param {import('../local/redis.js').LocalRedis} [p.local] the local cluster --at actions act on
+ * @returns {Promise<{ dir: string, t0: number, manifest: object, recorder: RunRecorder, interrupted: false|string, errors: string[], durationS: number, exitCode: number, ackedIds: Array<[number, number]> }>}
  */
-export async function runWorkers({ a, conn, topo, specs, name, manifest, columns, rowOf, statusOf }) {
+export async function runWorkers({ a, conn, topo, specs, name, manifest, columns, rowOf, statusOf, local }) {
   const merged = new Map();
   const cpu = new Map();
   let recorder;
@@ -44,12 +46,28 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     }
   };
   const merger = new IntervalMerger(specs.length, (iv) => { merged.set(iv.index, iv); flush(false); });
-  const pool = new ChildPool(specs, (s, iv) => merger.add(s, iv), (s) => merger.finish(s));
+  // --verify: each writer's last interval carries the ids it had acknowledged
+  const ackedIds = [];
+  const onInterval = (s, iv) => {
+    if (iv.ackedIds) {
+      for (const run of iv.ackedIds) ackedIds.push(run);
+      delete iv.ackedIds;
+    }
+    merger.add(s, iv);
+  };
+  const pool = new ChildPool(specs, onInterval, (s) => merger.finish(s));
 
   let interrupted = false;
+  let actions = null;
+  let dir = null;
   const onSignal = (sig) => {
-    if (interrupted) process.exit(sig === 'SIGTERM' ? 143 : 130); // second Ctrl-C: leave at once
+    if (interrupted) {
+      // second Ctrl-C: leave at once, but never with a run directory that has no summary
+      if (dir) placeholderSummary(dir, { interrupted: sig, note: `a second ${sig} ended the run at once: timeline.csv and the .hlog files hold what was measured` });
+      process.exit(sig === 'SIGTERM' ? 143 : 130);
+    }
     interrupted = sig;
+    actions?.abort();
     pool.stop();
   };
   process.on('SIGINT', onSignal);
@@ -58,11 +76,22 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     await pool.ready();
     if (interrupted) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: 130 });
     const sampler = await new ServerSampler(conn, topo.nodes).start();
-    const dir = createRunDir(a.out, name);
+    dir = createRunDir(a.out, name);
     const t0 = a.startAt ?? Math.ceil(Date.now() + 100);
     const facts = manifest({ dir, t0 });
     writeJson(path.join(dir, 'manifest.json'), facts);
-    recorder = new RunRecorder({ dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns, rowOf });
+    // --at actions and anything else worth a mark on the timeline, by the second it happened in
+    const events = new Map();
+    const onEvent = (atMs, text) => {
+      const second = Math.max(0, Math.floor((atMs - t0) / 1000));
+      events.set(second, [...(events.get(second) ?? []), text]);
+      if (!a.quiet) process.stderr.write(`${status ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}\n`);
+    };
+    recorder = new RunRecorder({
+      dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns: [...columns, 'events'],
+      rowOf: (iv) => ({ ...rowOf(iv), events: (events.get(iv.index) ?? []).join('; ').replaceAll(',', ';') }),
+    });
+    if (a.actions?.length) actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent });
     status = a.quiet || !process.stderr.isTTY ? null : new StatusLine(a.duration);
 
     // server CPU on the same one-second grid as the workers' intervals
@@ -82,6 +111,8 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     };
     sampleNext();
     await pool.start(t0);
+    // a cluster action still running finishes before the run is summarized (and verified)
+    const actionResults = actions ? (await actions.finish(), actions.results) : [];
     sampling = false;
     clearTimeout(samplerTimer);
     flush(true);
@@ -91,9 +122,10 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     const elapsedS = Math.floor((Date.now() - t0) / 1000);
     const durationS = interrupted || !a.duration ? elapsedS : a.duration;
     const exitCode = interrupted ? (interrupted === 'SIGTERM' ? 143 : 130) : pool.errors.length ? 1 : 0;
-    return { dir, t0, manifest: facts, recorder, interrupted, errors: pool.errors, durationS, exitCode };
+    return { dir, t0, manifest: facts, recorder, interrupted, errors: pool.errors, durationS, exitCode, ackedIds, actionResults };
   } catch (e) {
     pool.kill(); // workers must not outlive a run that failed
+    if (dir) placeholderSummary(dir, { interrupted: interrupted || false, failed: e.message });
     if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: 130 });
     throw e;
   } finally {
@@ -109,4 +141,16 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
 export function connectionFlags(a) {
   const keep = ['url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'cluster'];
   return Object.fromEntries(keep.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+}
+
+/**
+ * summary.json and summary.md for a run that could not be summarized (it failed, or a second
+ * Ctrl-C cut it short), so no run directory is left without one.
+ * @param {string} dir
+ * @param {{ interrupted: string|false, failed?: string, note?: string }} why
+ */
+export function placeholderSummary(dir, why) {
+  const summary = { incomplete: true, ...why };
+  writeJson(path.join(dir, 'summary.json'), summary);
+  writeText(path.join(dir, 'summary.md'), `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : why.note}\n`);
 }

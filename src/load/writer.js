@@ -15,7 +15,8 @@ import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
 import { IntervalClock } from './interval-clock.js';
 import { settings } from '../settings.js';
 
-const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connection /;
+// a lost or refused connection is retried too: during a failover the old master is gone for seconds
+const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connection |^cannot connect /;
 
 /**
  * @typedef {object} WriterPlan
@@ -27,6 +28,8 @@ const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connecti
  * @property {number} durationMs   0: until stop()
  * @property {number} t0           epoch ms of the first intended send (shared by all writers)
  * @property {number} [maxInflight]
+ * @property {boolean} [verify]    --verify: every period writes fresh ids (period p: id + p*q), and
+ *                                 the ids acknowledged are handed over at the end to be read back
  */
 
 /**
@@ -68,6 +71,8 @@ export class Writer {
     this.unacked = 0;
     /** @type {Map<number, number>} acknowledged items by the second they were due in */
     this.ackedDue = new Map();
+    /** --verify: [lo, hi] runs of ids acknowledged */
+    this.acked = plan.verify ? [] : null;
   }
 
   /** Connects to every master and loads the store's scripts. */
@@ -124,22 +129,27 @@ export class Writer {
     else if (this.inflight >= this.maxInflight) this.capSince ??= now;
   }
 
-  /** Plan of chunk i for the current minute and topology, grouped by node and kind. */
-  #planFor(i, nowMs) {
+  /**
+   * Plan of chunk i for the current minute and topology, grouped by node and kind. With
+   * --verify, period p's ids are offset by p*q, so each period's plan is encoded afresh.
+   */
+  #planFor(i, nowMs, period = 0) {
     const storeEpoch = this.store.epoch(nowMs);
+    const offset = this.plan.verify ? period * this.plan.q : 0;
     const cached = this.plans.get(i);
-    if (cached && cached.storeEpoch === storeEpoch && cached.routerEpoch === this.router.epoch) return cached;
-    const { lo, hi } = this.chunks[i];
-    const built = { storeEpoch, routerEpoch: this.router.epoch, segments: groupSegments(this.store.plan(lo, hi, nowMs), this.router), items: hi - lo + 1 };
+    if (cached && cached.storeEpoch === storeEpoch && cached.routerEpoch === this.router.epoch && cached.offset === offset) return cached;
+    const lo = this.chunks[i].lo + offset;
+    const hi = this.chunks[i].hi + offset;
+    const built = { storeEpoch, routerEpoch: this.router.epoch, offset, lo, hi, segments: groupSegments(this.store.plan(lo, hi, nowMs), this.router), items: hi - lo + 1 };
     this.plans.set(i, built);
     return built;
   }
 
   #send(k, intended) {
     const nowMs = performance.timeOrigin + performance.now();
-    const plan = this.#planFor(k % this.chunks.length, nowMs);
+    const plan = this.#planFor(k % this.chunks.length, nowMs, Math.floor(k / this.chunks.length));
     const score = scoreBytes(nowMs);
-    const chunk = { intended, sentAt: performance.now(), items: plan.items, pending: 0, failed: null };
+    const chunk = { intended, sentAt: performance.now(), items: plan.items, lo: plan.lo, hi: plan.hi, pending: 0, failed: null };
     let segments = plan.segments;
     if (nowMs >= this.nextPurge) {
       this.nextPurge += settings.purgePeriodMs * Math.ceil((nowMs - this.nextPurge + 1) / settings.purgePeriodMs);
@@ -206,6 +216,9 @@ export class Writer {
     }
     if ((RETRYABLE.test(msg) || msg.startsWith('NOSCRIPT')) && seg.attempts < settings.maxRedirects) {
       this.counters.retries++;
+      if (msg.startsWith('TRYAGAIN')) this.counters.tryagain++;
+      else if (msg.startsWith('CLUSTERDOWN')) this.counters.clusterdown++;
+      else if (msg.startsWith('connection ') || msg.startsWith('cannot connect ')) this.counters.connRetries++;
       const delay = Math.min(1000, 25 * 2 ** seg.attempts);
       const addr = this.router.addrFor(seg.cmds[cmdIndex].slot);
       if (msg.startsWith('NOSCRIPT')) this.router.pipe(addr).then((p) => this.#loadScripts(p)).catch(() => {});
@@ -252,6 +265,7 @@ export class Writer {
     const due = Math.floor((chunk.intended - this.t0Perf) / 1000);
     this.ackedDue.set(due, (this.ackedDue.get(due) || 0) + chunk.items - failed);
     this.counters.failed += failed;
+    if (this.acked) this.#noteAcked(chunk);
     const h = this.hist.of('batch');
     record(h.intended, (now - chunk.intended) * 1000);
     record(h.sent, (now - chunk.sentAt) * 1000);
@@ -262,6 +276,18 @@ export class Writer {
     }
     if (this.stopping) this.#maybeFinish();
     else if (this.tickTimer === undefined) this.#tick();
+  }
+
+  /** --verify: the chunk's ids minus the ones that failed, as [lo, hi] runs. */
+  #noteAcked({ lo, hi, failed }) {
+    if (!failed) return this.acked.push([lo, hi]);
+    let from = lo;
+    for (let id = lo; id <= hi; id++) {
+      if (!failed.has(id)) continue;
+      if (id > from) this.acked.push([from, id - 1]);
+      from = id + 1;
+    }
+    if (from <= hi) this.acked.push([from, hi]);
   }
 
   #maybeFinish() {
@@ -304,7 +330,7 @@ export class Writer {
       emitted = true;
       if (this.pendingEmit === emit) this.pendingEmit = null;
       const hist = sparseOps(ops, { lag: toSparse(lag) });
-      this.onInterval({ index, final, intended, counters, ackedDue, hist, client });
+      this.onInterval({ index, final, intended, counters, ackedDue, hist, client, ...(final && this.acked ? { ackedIds: this.acked } : {}) });
     };
     if (final) return emit();
     this.pendingEmit = emit;

@@ -1,6 +1,10 @@
 /** Per-interval event counters (a writer's by default); snapshot() hands them over and starts afresh. */
-/** capWaitMs: time the writer could not send because maxInflight chunks awaited replies. */
-export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'errors', 'capWaitMs'];
+/**
+ * capWaitMs: time the writer could not send because maxInflight chunks awaited replies.
+ * retries: every resend that was not a redirect; tryagain, clusterdown and connRetries say why
+ * (the rest: LOADING, READONLY, MASTERDOWN, NOSCRIPT).
+ */
+export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'connRetries', 'errors', 'capWaitMs'];
 
 export class Counters {
   /** @param {string[]} [names] */

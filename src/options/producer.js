@@ -1,5 +1,6 @@
 /** The producer's flags: the seed's (-q -p -c -t -a --ws --sk --sl --slh --ss --ns --same-slot --actual-value) and rqbench's. */
 import { settings } from '../settings.js';
+import { parseAtList } from '../actions/index.js';
 import { MIN_VALUE_SIZE } from '../stores/payload.js';
 import { bad, intIn } from './usage-error.js';
 
@@ -31,7 +32,11 @@ export function runOptions(y, g) {
     .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
     .option('warmup', { type: 'number', requiresArg: true, group: g, describe: 'seconds left out of the summary (kept in the timeline)', defaultDescription: `${settings.warmupSeconds} (0 for runs of 2 s or less)` })
     .option('start-at', { type: 'number', requiresArg: true, group: g, describe: 'epoch ms of the first operation, shared by processes on several hosts' })
-    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' });
+    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' })
+    .option('at', {
+      type: 'string', array: true, requiresArg: true, group: 'Cluster changes during the run:',
+      describe: 'at <seconds> into the run, change the cluster (repeatable): reshard:<slots>, remove-shard[:<master>], add-shard[:<host:port>,…], kill-master[:<master>], failover[:<master>]',
+    });
 }
 
 /** @param {import('yargs').Argv} y */
@@ -47,7 +52,8 @@ export function producerOptions(y) {
   return modelOptions(y)
     .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
     .option('value-size', { type: 'number', requiresArg: true, default: settings.valueSize, group: m, describe: 'payload bytes per item' })
-    .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' });
+    .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' })
+    .option('verify', { type: 'boolean', group: g, describe: 'write fresh ids every period and, at the end, read back every acknowledged item: acked, present, lost (needs --ttl longer than the run)' });
 }
 
 /**
@@ -61,6 +67,10 @@ export function checkRun(a) {
   if (!(Number.isFinite(a.warmup) && a.warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', a.warmup);
   if (a.duration > 0 && a.warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, a.warmup);
   if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
+  a.actions = parseAtList(a.at);
+  if (a.actions.length && !a.cluster) throw bad('--at', 'used with --cluster (it changes a Redis Cluster)');
+  const late = a.actions.find((x) => a.duration > 0 && x.atSec >= a.duration);
+  if (late) throw bad('--at', `due before the end of the run (--duration ${a.duration} s)`, late.text);
 }
 
 /**
@@ -93,6 +103,15 @@ export function checkProducer(a) {
   if (a.extraSets > 0 && (a.ws || a.sk)) throw bad('--extra-sets', 'used without --ws/--sk (the Lua scripts write one sorted set)');
   intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
   if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
+  if (a.verify) checkVerify(a);
+}
+
+/** --verify reads item keys back after the run: they must exist and outlive it. */
+function checkVerify(a) {
+  if (a.actualValue) throw bad('--verify', 'used without --actual-value (it reads back the item keys, which value mode does not write)');
+  if (!a.duration) throw bad('--verify', 'used with a --duration (it reads back what a finished run acknowledged)');
+  const need = a.duration + settings.verifyTtlMarginSeconds;
+  if (a.ttl < need) throw bad('--verify', `used with --ttl of at least --duration + ${settings.verifyTtlMarginSeconds} (${need} s) so every item outlives the run`, `--ttl ${a.ttl}`);
 }
 
 /**

@@ -2,6 +2,7 @@
  * A consumer run's summary.md, in the seed's words first (Cardinality | Responses received |
  * Batch processed), then the phases, staleness and the CPU of every node.
  */
+import { actionsMd } from './actions-md.js';
 import { fixed, grouped, mdTable } from './format.js';
 
 const PHASES = [['cycle', 'whole cycle'], ['card', 'cardinality'], ['range', 'range'], ['values', 'values'], ['staleness', 'staleness (now − newest score)']];
@@ -20,6 +21,7 @@ export function renderConsumerMd(run, s) {
   const pc = s.perCycle;
   out.push(`**Cycles:** ${grouped(s.cycles.count)} of ${grouped(s.cycles.expected)} scheduled (${s.readers} reader(s)), ${grouped(s.cycles.overruns)} overran their period — ${s.verdict}.`, '');
   out.push(`**Per cycle:** items returned ${grouped(pc.items)}, values fetched ${grouped(pc.fetched)}, missing ${grouped(pc.missing)}, duplicates ${grouped(pc.duplicates)}, mismatched ${grouped(pc.mismatched)}${pc.uniques !== null ? `, unique count (previous minute) ${grouped(pc.uniques)}` : ''}.`, '');
+  out.push(...actionsMd(s.actions, s.disturbance, 'reads'));
   const rows = [];
   for (const [op, label] of PHASES) {
     for (const [from, fromLabel] of [['sent', 'actual start'], ['intended', 'intended start']]) {

@@ -52,14 +52,15 @@ export class RunRecorder {
     this.counts.intended = (this.counts.intended || 0) + iv.intended;
     for (const [sec, n] of Object.entries(iv.ackedDue)) this.ackedDue.set(Number(sec), (this.ackedDue.get(Number(sec)) || 0) + n);
     const c = iv.counters;
+    const row = this.rowOf(iv);
     this.timeline.append({
       second: iv.index,
       time: new Date(this.t0 + iv.index * 1000).toISOString(),
-      ...this.rowOf(iv),
+      ...row,
       client_cpu_pct: iv.client.cpuPct, client_cpu_max_pct: iv.client.cpuPctMax,
       loop_delay_p99_ms: iv.client.loopP99Ms, client_rss_mb: iv.client.rssMb,
     }, cpu);
-    this.rows.push({ index: iv.index, intended: iv.intended, counters: c, client: iv.client, cpu });
+    this.rows.push({ index: iv.index, intended: iv.intended, counters: c, client: iv.client, cpu, row });
   }
 
   #hlog(op) {

@@ -4,6 +4,7 @@
  * latency percentiles.
  */
 import { fixed, grouped, mdTable, short } from './format.js';
+import { actionsMd } from './actions-md.js';
 
 const LATENCY_ORDER = ['batch', 'setex', 'zadd', 'lpush', 'ltrim', 'pfadd', 'sadd', 'expire', 'evalsha', 'purge'];
 
@@ -21,7 +22,9 @@ export function renderSummaryMd(run, s) {
   ), '');
   out.push(`**Rate:** target ${grouped(s.target.itemsPerSec)} items/s, achieved ${grouped(s.achieved.itemsPerSec)} items/s — ${s.verdict}.`, '');
   const t = s.totals;
-  out.push(`**Items:** due by the schedule ${grouped(t.intended)}, sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
+  out.push(`**Items:** due by the schedule ${grouped(t.intended)}, sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}${retryKinds(t)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
+  out.push(...actionsMd(s.actions, s.disturbance, 'writes'));
+  if (s.verify) out.push(verifyLine(s.verify), '');
   if (s.cpu.nodes.length) {
     out.push('Redis CPU per node (% of one core, sampled every second from INFO cpu):', '');
     out.push(mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max'], s.cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.avg), fixed(n.max)])), '');
@@ -53,4 +56,19 @@ function rank(op) {
 function errorList(kinds) {
   const e = Object.entries(kinds || {});
   return e.length ? ` (${e.map(([k, n]) => `${k} ${n}`).join(', ')})` : '';
+}
+
+/** Why the writers retried, when they did: TRYAGAIN, CLUSTERDOWN, lost connections. */
+function retryKinds(t) {
+  const kinds = [['TRYAGAIN', t.tryagain], ['CLUSTERDOWN', t.clusterdown], ['connection lost', t.connRetries]].filter(([, n]) => n > 0);
+  return kinds.length ? ` (${kinds.map(([k, n]) => `${k} ${grouped(n)}`).join(', ')})` : '';
+}
+
+/** --verify's result in one line. */
+function verifyLine(v) {
+  if (v.error) return `**Verify:** could not read the items back: ${v.error}.`;
+  const bySecond = Object.entries(v.lostBySecond ?? {}).map(([sec, n]) => `${grouped(n)} written in second ${sec}`).join(', ');
+  const lost = v.lost ? ` (${bySecond}; first lost ids: ${v.lostSample.join(', ')})` : '';
+  const mismatched = v.mismatched ? `, holding another item's value ${grouped(v.mismatched)}` : '';
+  return `**Verify:** acknowledged ${grouped(v.acked)}, present ${grouped(v.present)}, lost ${grouped(v.lost)}${lost}${mismatched}; read back in ${grouped(v.ms)} ms.`;
 }

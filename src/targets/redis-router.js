@@ -59,6 +59,8 @@ export class RedisRouter {
    * @param {string} addr
    */
   async pipe(addr) {
+    // a slot whose master just failed has no known owner until a replica takes over
+    if (!addr) throw new Error('CLUSTERDOWN no known node serves this slot yet (the cluster is changing)');
     const open = this.pipes.get(addr);
     if (open && !open.closed) return open;
     if (!this.opening.has(addr)) {
