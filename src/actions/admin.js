@@ -9,6 +9,13 @@ import { parseClusterNodes } from '../targets/redis.js';
 /** A node that does not answer within this is treated as down (MIGRATE has its own, shorter, timeout). */
 const COMMAND_TIMEOUT_MS = 20_000;
 
+/**
+ * The addresses each cluster (by seed host:port) had when an earlier action last looked, so an
+ * action after one that killed or removed the seed node still finds the cluster.
+ * @type {Map<string, string[]>}
+ */
+const lastKnown = new Map();
+
 export class ClusterAdmin {
   /** @param {import('../targets/redis.js').RedisConn} conn */
   constructor(conn) {
@@ -17,7 +24,7 @@ export class ClusterAdmin {
     this.clients = new Map();
     this.seed = `${conn.host}:${conn.port}`;
     /** Addresses that served a full view last time, asked first: the seed may be the node just killed. */
-    this.known = [];
+    this.known = lastKnown.get(this.seed) ?? [];
   }
 
   /**
@@ -107,6 +114,7 @@ export class ClusterAdmin {
           continue;
         }
         this.known = nodes.filter((n) => !n.failed).sort((a, b) => b.slots.length - a.slots.length).map((n) => n.addr);
+        lastKnown.set(this.seed, this.known);
         return nodes;
       } catch (err) {
         if (/cluster support disabled/i.test(err.message)) throw new Error(`${addr} is not a Redis Cluster node (cluster support disabled)`);
@@ -121,12 +129,18 @@ export class ClusterAdmin {
    * @param {string} addr
    */
   drop(addr) {
-    this.clients.get(addr)?.then((c) => c.disconnect(), () => {});
-    this.clients.delete(addr);
+    this.#disconnect(addr);
     this.known = this.known.filter((a) => a !== addr);
+    lastKnown.set(this.seed, this.known);
   }
 
+  /** Closes every connection; what it learnt of the cluster stays for the next action. */
   close() {
-    for (const addr of [...this.clients.keys()]) this.drop(addr);
+    for (const addr of [...this.clients.keys()]) this.#disconnect(addr);
+  }
+
+  #disconnect(addr) {
+    this.clients.get(addr)?.then((c) => c.disconnect(), () => {});
+    this.clients.delete(addr);
   }
 }
