@@ -38,8 +38,13 @@ export const settings = Object.freeze({
   perMinuteTtlSeconds: 120,
   /** Chunks a writer may have in flight before it waits; waiting shows as schedule lag. */
   maxInflightChunks: 64,
-  /** Redirect (MOVED/ASK) retries per command before it counts as failed. */
+  /**
+   * Retries per command (redirects, TRYAGAIN, CLUSTERDOWN, lost connections) before it counts
+   * as failed; the non-redirect ones back off 25 ms doubling to 1 s: about 11.6 s in all.
+   */
   maxRedirects: 16,
+  /** After the last send, replies are awaited this long (longer than the retries' backoff), ms. */
+  drainMs: 15_000,
   /** --verify: items must live this much longer than the run (drain, actions finishing, reading back). */
   verifyTtlMarginSeconds: 60,
   /** Output directory for run directories. */

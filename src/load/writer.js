@@ -294,7 +294,7 @@ export class Writer {
     if (this.finished) return;
     if (this.inflight > 0) {
       // bounded drain: replies that never come are reported as unacknowledged
-      this.drainTimer ??= setTimeout(() => { this.unacked = this.inflight; this.inflight = 0; this.#maybeFinish(); }, 10_000);
+      this.drainTimer ??= setTimeout(() => { this.unacked = this.inflight; this.inflight = 0; this.#maybeFinish(); }, settings.drainMs);
       return;
     }
     this.finished = true;
