@@ -22,8 +22,10 @@ export function actionsMd(actions, disturbed, what) {
       continue;
     }
     const took = ((a.endMs - a.startMs) / 1000).toFixed(1);
-    const head = `- \`${a.text}\` at +${a.atSec} s: ${a.ok ? `done in ${took} s` : `**failed** after ${took} s: ${a.error}`}${facts(a.detail)}.`;
     const d = disturbed.find((x) => x.action === a.text && x.startS !== undefined);
+    // an action due while the previous one still ran started when that one ended
+    const late = d && d.startS - a.atSec >= 0.5 ? ` (started at +${d.startS} s, after the previous action)` : '';
+    const head = `- \`${a.text}\` at +${a.atSec} s${late}: ${a.ok ? `done in ${took} s` : `**failed** after ${took} s: ${a.error}`}${facts(a.detail)}.`;
     out.push(head + (d ? ` ${disturbedText(d, what)}` : ''));
   }
   out.push('');
