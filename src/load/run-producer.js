@@ -82,14 +82,20 @@ async function produce(a, local) {
       countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], ackedDue: recorder.ackedDue,
     });
   }
+  const write = () => {
+    writeJson(path.join(dir, 'summary.json'), summary);
+    const md = renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
+    writeText(path.join(dir, 'summary.md'), md);
+    return md;
+  };
+  let md = write();
   if (a.verify) {
+    // written first without it: reading back can take a while, and a Ctrl-C then must not leave no summary
     // with --verify, period p writes ids p*q+1 … (p+1)*q: an id tells when it was written
     const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
     summary.verify = await verifyRun(conn, itemKeyFn(mode, storeCfg), secondOf, run, a.quiet);
+    md = write();
   }
-  writeJson(path.join(dir, 'summary.json'), summary);
-  const md = renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
-  writeText(path.join(dir, 'summary.md'), md);
   return { dir, summary, md, exitCode: run.exitCode };
 }
 
