@@ -119,6 +119,12 @@ export class Reader {
     const end = performance.now();
     this.busy = false;
     this.counters.cycles++;
+    const card = this.pendingCard;
+    this.pendingCard = null;
+    if (card) {
+      this.counters.cardinality += card.count;
+      if (card.uniques !== undefined) this.counters.uniques += card.uniques;
+    }
     const h = this.hist.of('cycle');
     record(h.intended, (end - intended) * 1000);
     record(h.sent, (end - start) * 1000);
@@ -148,8 +154,8 @@ export class Reader {
   }
 
   #cardinality(card, nowMs) {
-    this.counters.cardinality += card.count;
-    if (card.uniques !== undefined) this.counters.uniques += card.uniques;
+    // counted when the cycle ends, with it: a long cycle's counts then land in the same second
+    this.pendingCard = card;
     if (card.newest !== null && card.newest !== undefined) record(this.hist.of('staleness').sent, (nowMs - card.newest) * 1000);
   }
 
