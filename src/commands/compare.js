@@ -24,7 +24,8 @@ export function builder(y) {
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md or json', defaultDescription: 'md' })
     .option('op', { type: 'string', requiresArg: true, describe: 'the operation whose latency is compared', defaultDescription: 'batch for producer runs, cycle for consumer runs' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
-    .example('$0 compare runs/20260101-120000-produce-zset-q100000-t4 runs/20260101-121000-produce-list-q100000-t4', 'sorted set vs list at the same rate');
+    .example('$0 compare runs/<zset-run> runs/<list-run>', 'sorted set vs list at the same rate')
+    .example('$0 compare <A> <B> --op setex --tag sent --format json', 'SETEX latency, uncorrected, as JSON');
 }
 
 /**

@@ -17,7 +17,7 @@ import { printOutput } from './report-run.js';
 const PROG = 'rqbench report';
 const FORMATS = ['md', 'json', 'csv'];
 
-export const command = 'report <dirs..>';
+export const command = 'report [dirs..]';
 export const describe = 'merge run directories exactly (writers, readers or hosts of one run) and print the summary';
 
 /** @param {import('yargs').Argv} y */
@@ -27,10 +27,10 @@ export function builder(y) {
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
     .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch for producer runs, cycle for consumer runs' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'with --spectrum: intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
-    .example('$0 report runs/20260101-120000-produce-zset-q20000-t2-a1 hostB/runs/20260101-120000-produce-zset-q20000-t2-a2', 'writers 1 and 2 of one run, from two hosts, as one result')
-    .example('$0 report runs/* --format csv > timeline.csv', 'the merged timeline, one row per second')
-    .example('$0 report runs/20260101-120000-produce-zset-q20000-t2 --spectrum', 'the batch latency spectrum, as wrk2 prints it')
-    .example('$0 report --spectrum setex --tag sent runs/…', 'one command kind, uncorrected');
+    .example('$0 report hostA/runs/<run>-a1 hostB/runs/<run>-a2', 'writers 1 and 2 of one run, run on two hosts, as one result')
+    .example('$0 report <dir> <dir> --format csv > timeline.csv', 'the merged timeline, one row per second')
+    .example('$0 report <dir> --spectrum', 'the batch (or cycle) latency spectrum, as wrk2 prints it')
+    .example('$0 report --spectrum setex --tag sent <dir>', 'one command kind, uncorrected');
 }
 
 /**
@@ -45,7 +45,8 @@ export async function handler(a) {
  * @returns {string} what goes to stdout
  */
 function report(a) {
-  const dirs = [...a.dirs];
+  // optional for yargs, so that `report --spectrum <dir>` reaches the check below
+  const dirs = [...(a.dirs ?? [])];
   let spectrum = a.spectrum;
   // `report --spectrum dirA dirB` hands dirA to --spectrum: a run directory is not an operation
   if (spectrum && fs.existsSync(path.join(spectrum, 'manifest.json'))) {

@@ -27,7 +27,10 @@ export function pickHistogram(runs, { op, tag, opFlag }) {
   }
   const chosen = op || MAIN_OP[runs[0].kind];
   const tags = tagsOf.get(chosen);
-  if (!tags?.size) throw bad(opFlag, `an operation these runs recorded: ${[...tagsOf.keys()].filter((o) => tagsOf.get(o).size).sort().join(', ')}`, chosen);
+  if (!tags?.size) {
+    const known = [...tagsOf.keys()].filter((o) => tagsOf.get(o).size).sort();
+    throw bad(opFlag, known.length ? `an operation these runs recorded: ${known.join(', ')}` : 'an operation these runs recorded (they recorded none after their warm-up)', chosen);
+  }
   // 'lag' has one tag of its own; a phase of a consumer cycle has only 'sent'
   const t = tag || (tags.has('intended') || tags.size > 1 ? 'intended' : [...tags][0]);
   if (!tags.has(t)) throw bad('--tag', `one of ${[...tags].sort().join(', ')} for ${chosen}`, t);
