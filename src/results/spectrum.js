@@ -100,19 +100,17 @@ function moments(h) {
   return { mean, stdDev: Math.sqrt(dev / h.totalCount), max: x.lowestEquivalentValue(last) };
 }
 
-/**
- * printf("%12.<d>f"): toFixed, except that an exact tie rounds to even as glibc's printf does
- * (toFixed rounds it up), and infinity prints as `inf`.
- * @param {number} v
- * @param {number} d decimals
- */
+/** printf("%12.<d>f") */
 function cf(v, d) {
   return printfFixed(v, d).padStart(12);
 }
 
 /**
+ * printf("%.<d>f"): toFixed, except that an exact tie rounds to even as glibc's printf does
+ * (toFixed rounds it up), and infinity prints as `inf`.
  * @param {number} v
- * @param {number} d
+ * @param {number} d decimals
+ * @returns {string}
  */
 export function printfFixed(v, d) {
   if (v === Infinity) return 'inf';
