@@ -5,6 +5,8 @@ import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
 import * as consume from './commands/consume.js';
 import * as local from './commands/local.js';
+import * as report from './commands/report.js';
+import * as compare from './commands/compare.js';
 import { failHandler } from './options/usage-error.js';
 
 const prog = 'rqbench';
@@ -13,7 +15,8 @@ await yargs(hideBin(process.argv))
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
-  .demandCommand(1, 'a command is needed: produce, consume or local (see --help)')
+  .command([report, compare])
+  .demandCommand(1, 'a command is needed: produce, consume, local, report or compare (see --help)')
   .strict()
   .fail(failHandler(prog))
   .wrap(Math.min(110, process.stdout.columns || 110))

@@ -15,7 +15,31 @@ export async function reportRun(run, a, prog) {
     if (!a.quiet) process.stderr.write(`run directory: ${dir}\n`);
     process.exitCode = exitCode;
   } catch (e) {
-    process.stderr.write(`${prog}: ${redactString(String(e.message).split('\n')[0])}\n`);
-    process.exitCode = e instanceof UsageError ? 2 : e.exitCode ?? 1;
+    fail(prog, e);
   }
+}
+
+/**
+ * How a command that only prints ends (report, compare): its text on stdout and exit 0, or
+ * one line on stderr.
+ * @param {string} prog for error lines
+ * @param {() => string} make the text
+ */
+export function printOutput(prog, make) {
+  try {
+    process.stdout.write(make());
+    process.exitCode = 0;
+  } catch (e) {
+    fail(prog, e);
+  }
+}
+
+/**
+ * One line on stderr; exit 2 for bad input, the error's own code or 1 otherwise.
+ * @param {string} prog
+ * @param {Error & { exitCode?: number }} e
+ */
+function fail(prog, e) {
+  process.stderr.write(`${prog}: ${redactString(String(e.message).split('\n')[0])}\n`);
+  process.exitCode = e instanceof UsageError ? 2 : e.exitCode ?? 1;
 }

@@ -17,10 +17,8 @@ import { cpuByShard } from '../results/status-line.js';
 import { fixed, grouped } from '../results/format.js';
 import { runFacts, shapeOf } from '../results/manifest.js';
 import { disturbances } from '../results/disturbance.js';
+import { CONSUMER_ROWS } from '../results/timeline-rows.js';
 import { withLocal } from '../local/for-run.js';
-
-/** The consumer's timeline columns (between time and the client's). */
-const COLUMNS = ['cycles', 'overruns', 'cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors', 'cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms'];
 
 /**
  * @param {Record<string, any>} a parsed flags
@@ -47,16 +45,8 @@ async function consume(a, local) {
   const run = await runWorkers({
     a, conn, topo, specs, name, local,
     manifest: ({ dir, t0 }) => runFacts({ command: 'consume', description: describe(a, mode, readFrom, topo, local), a, mode, storeCfg, topo, workers: readers, t0, dir }),
-    columns: COLUMNS,
-    rowOf: (iv) => {
-      const c = iv.counters;
-      const cycle = iv.hist.get('cycle.sent');
-      return {
-        cycles: c.cycles, overruns: c.overruns, cardinality_avg: c.cycles ? Math.round(c.cardinality / c.cycles) : null,
-        items: c.items, fetched: c.fetched, missing: c.missing, duplicates: c.duplicates, mismatched: c.mismatched, errors: c.errors,
-        cycle_p50_ms: p(cycle, 'p50'), cycle_p99_ms: p(cycle, 'p99'), staleness_p99_ms: p(iv.hist.get('staleness.sent'), 'p99'),
-      };
-    },
+    columns: CONSUMER_ROWS.columns,
+    rowOf: CONSUMER_ROWS.rowOf,
     statusOf: (iv, cpu) => {
       const c = iv.counters;
       const card = c.cycles ? grouped(c.cardinality / c.cycles) : '-';

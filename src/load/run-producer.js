@@ -19,10 +19,8 @@ import { renderSummaryMd } from '../results/summary-md.js';
 import { cpuByShard } from '../results/status-line.js';
 import { fixed, grouped } from '../results/format.js';
 import { runFacts, shapeOf } from '../results/manifest.js';
+import { PRODUCER_ROWS } from '../results/timeline-rows.js';
 import { withLocal } from '../local/for-run.js';
-
-/** The producer's timeline columns (between time and the client's). */
-const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'errors', 'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms'];
 
 /**
  * @param {Record<string, any>} a parsed flags
@@ -49,18 +47,8 @@ async function produce(a, local) {
   const run = await runWorkers({
     a, conn, topo, specs, name, local,
     manifest: ({ dir, t0 }) => runFacts({ command: 'produce', description: describe(a, mode, writerNumbers, topo, local), a, mode, storeCfg, topo, workers: writerNumbers, t0, dir }),
-    columns: COLUMNS,
-    rowOf: (iv) => {
-      const c = iv.counters;
-      const b = iv.hist.get('batch.intended');
-      const lag = iv.hist.get('lag');
-      const bs = b ? stats(b) : null;
-      return {
-        intended: iv.intended, sent: c.sent, acked: c.acked, failed: c.failed, moved: c.moved, ask: c.ask, retries: c.retries, tryagain: c.tryagain, clusterdown: c.clusterdown, conn_retries: c.connRetries, errors: c.errors,
-        batch_p50_ms: bs?.count ? bs.p50 : null, batch_p99_ms: bs?.count ? bs.p99 : null,
-        lag_p99_ms: lag ? stats(lag).p99 : null, inflight_wait_ms: Math.round(c.capWaitMs || 0),
-      };
-    },
+    columns: PRODUCER_ROWS.columns,
+    rowOf: PRODUCER_ROWS.rowOf,
     statusOf: (iv, cpu) => {
       const c = iv.counters;
       errors += (c.failed || 0) + (c.errors || 0);

@@ -12,11 +12,13 @@ import { commonSummary, round } from './summary.js';
  * @param {Record<string, number>} p.totalCounts
  * @param {Record<string, number>} p.errorKinds
  * @param {boolean} p.measuresUniques the model counts uniques (a 0 is then a count, not a gap)
+ * @param {Record<string, number>} [p.windowCounts] the counters summed over the window, when the
+ *   rows do not carry them all (a report merging runs has each run's sums)
  */
-export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques }) {
+export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
-  const w = {};
-  for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
+  const w = windowCounts ?? {};
+  if (!windowCounts) for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
   const cycles = w.cycles || 0;
   const per = (k) => (cycles ? round((w[k] || 0) / cycles) : null);
   const expected = common.window.seconds * readers * (1000 / periodMs);
@@ -26,6 +28,7 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
     cycles: { count: cycles, expected: round(expected), overruns: w.overruns || 0, perSecond: common.window.seconds ? round(cycles / common.window.seconds) : null },
     perCycle: { cardinality: per('cardinality'), uniques: measuresUniques ? per('uniques') : null, items: per('items'), fetched: per('fetched'), missing: per('missing'), duplicates: per('duplicates'), mismatched: per('mismatched') },
     totals: totalCounts,
+    windowCounts: w,
     errorKinds,
     cpu: common.cpu,
     client: common.client,

@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import hdr from 'hdr-histogram-js';
-import { encode, decode, mergeAll } from '../measure/histogram.js';
+import { encode, decode, newHistogram } from '../measure/histogram.js';
 
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
 /**
@@ -113,6 +113,20 @@ export class HlogWriter {
  *   startTimeMs: epoch ms from #[StartTime], null when the file has none
  */
 export function readHlog(filePath) {
+  /** @type {HlogInterval[]} */
+  const intervals = [];
+  const { startTimeMs } = eachHlogInterval(filePath, (interval) => intervals.push(interval));
+  return { startTimeMs, intervals };
+}
+
+/**
+ * Reads an .hlog file one interval at a time, as readHlog does, without holding every decoded
+ * histogram at once (a one-hour log has thousands of them, ~190 kB each once decoded).
+ * @param {string} filePath
+ * @param {(interval: HlogInterval) => void} onInterval called in file order
+ * @returns {{ startTimeMs: number|null }}
+ */
+export function eachHlogInterval(filePath, onInterval) {
   const lines = fs.readFileSync(filePath, 'utf8').split(/\r\n|\r|\n/);
   let startSec = null;
   let baseSec = null;
@@ -128,14 +142,12 @@ export function readHlog(filePath) {
   // Timestamps are relative to BaseTime when present; otherwise Java's rule: absolute unless
   // more than a year before StartTime.
   const offsetSec = relativeOffsetSec(startSec, baseSec, pending[0]?.tokens);
-  /** @type {HlogInterval[]} */
-  const intervals = [];
   pending.forEach(({ tokens, lineNo }, k) => {
     const interval = parseIntervalLine(tokens, offsetSec);
-    if (interval) intervals.push(interval);
+    if (interval) onInterval(interval);
     else if (k !== pending.length - 1) throw new Error(`${filePath}:${lineNo}: not an interval line`);
   });
-  return { startTimeMs: startSec === null ? null : Math.round(startSec * 1000), intervals };
+  return { startTimeMs: startSec === null ? null : Math.round(startSec * 1000) };
 }
 
 /** @param {string} line e.g. "#[StartTime: 1700000000.123 (seconds since epoch), ...]" */
@@ -186,16 +198,17 @@ const roundMs = (sec) => Math.round(sec * 1000) / 1000;
 /**
  * Exact sum of every interval with the given tag across files.
  * @param {string[]} paths
- * @param {{ tag?: string|null }} [options] tag undefined/null selects untagged lines
+ * @param {{ tag?: string|null, fromSec?: number }} [options] tag undefined/null selects untagged
+ *   lines; fromSec leaves out intervals that start earlier (a run's warm-up)
  * @returns {Histogram} values in µs
  */
-export function mergeHlogFiles(paths, { tag = null } = {}) {
+export function mergeHlogFiles(paths, { tag = null, fromSec = -Infinity } = {}) {
   const wanted = tag ?? null;
-  const parts = [];
+  const out = newHistogram();
   for (const p of paths) {
-    for (const interval of readHlog(p).intervals) {
-      if (interval.tag === wanted) parts.push(interval.histogram);
-    }
+    eachHlogInterval(p, (interval) => {
+      if (interval.tag === wanted && interval.startSec >= fromSec) out.add(interval.histogram);
+    });
   }
-  return mergeAll(parts);
+  return out;
 }

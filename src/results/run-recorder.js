@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { HlogWriter } from './hlog.js';
-import { Timeline } from './timeline.js';
+import { Timeline, clientColumns } from './timeline.js';
 
 export class RunRecorder {
   /**
@@ -57,8 +57,7 @@ export class RunRecorder {
       second: iv.index,
       time: new Date(this.t0 + iv.index * 1000).toISOString(),
       ...row,
-      client_cpu_pct: iv.client.cpuPct, client_cpu_max_pct: iv.client.cpuPctMax,
-      loop_delay_p99_ms: iv.client.loopP99Ms, client_rss_mb: iv.client.rssMb,
+      ...clientColumns(iv.client),
     }, cpu);
     this.rows.push({ index: iv.index, intended: iv.intended, counters: c, client: iv.client, cpu, row });
   }

@@ -23,16 +23,18 @@ import { stats } from '../measure/histogram.js';
  * @param {number} p.writers
  * @param {Record<string, number>} p.totalCounts counters summed over the whole run
  * @param {Record<string, number>} p.errorKinds
- * @param {Map<number, number>} p.ackedDue acknowledged items by the second they were due in
+ * @param {Map<number, number>} [p.ackedDue] acknowledged items by the second they were due in
+ * @param {number} [p.ackedInWindow] instead of ackedDue: their sum over the window (a report
+ *   merging runs has only each run's sum)
  */
-export function summarize({ rows, totals, ackedDue, warmupS, durationS, targetRate, writers, totalCounts, errorKinds }) {
+export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, durationS, targetRate, writers, totalCounts, errorKinds }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const { seconds } = common.window;
   // achieved: items due in the window that were acknowledged (whenever the reply came), per
   // second; counting by reply time would credit the window with the warm-up's late replies
-  let ackedInWindow = 0;
-  for (const [sec, n] of ackedDue) if (sec >= warmupS && sec < durationS) ackedInWindow += n;
-  const achieved = seconds ? ackedInWindow / seconds : 0;
+  let acked = ackedInWindow ?? 0;
+  if (ackedInWindow === undefined) for (const [sec, n] of ackedDue) if (sec >= warmupS && sec < durationS) acked += n;
+  const achieved = seconds ? acked / seconds : 0;
   // share of the window the writers spent unable to send because replies were outstanding
   const capWait = seconds ? common.windowRows.reduce((a, r) => a + (r.counters.capWaitMs || 0), 0) / (seconds * 1000 * writers) : 0;
   const out = {
@@ -40,7 +42,7 @@ export function summarize({ rows, totals, ackedDue, warmupS, durationS, targetRa
     inflightWaitShare: round(capWait, 3),
     writers,
     target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
-    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: targetRate ? round(achieved / targetRate, 4) : null },
+    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: targetRate ? round(achieved / targetRate, 4) : null, items: acked },
     totals: totalCounts,
     errorKinds,
     cpu: common.cpu,

@@ -1,12 +1,13 @@
 /**
  * timeline.csv: one row per second, appended as the run goes so an interrupted run keeps
- * every second it measured.
+ * every second it measured; read back (readTimeline) when runs are merged into a report.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** Columns every timeline starts and ends with (the command's own go between). */
 export const LEAD_COLUMNS = ['second', 'time'];
-export const CLIENT_COLUMNS = ['client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb'];
+/** client_wall_ms: the shortest worker interval of the second (a short last one gives a noisy CPU figure). */
+export const CLIENT_COLUMNS = ['client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb', 'client_wall_ms'];
 
 export class Timeline {
   /**
@@ -16,10 +17,8 @@ export class Timeline {
    */
   constructor(file, columns, nodes) {
     this.file = file;
-    this.base = [...LEAD_COLUMNS, ...columns, ...CLIENT_COLUMNS];
-    this.nodeColumns = nodes.map((n) => ({ addr: n.addr, name: `cpu_${n.role}_s${n.shard}_${n.addr}` }));
-    this.columns = [...this.base, ...this.nodeColumns.map((c) => c.name)];
-    writeFileSync(file, `${this.columns.join(',')}\n`);
+    this.layout = timelineLayout(columns, nodes);
+    writeFileSync(file, `${this.layout.columns.join(',')}\n`);
   }
 
   /**
@@ -27,14 +26,95 @@ export class Timeline {
    * @param {Array<{ addr: string, cpuPct: number|null }>} cpu
    */
   append(row, cpu) {
-    const byAddr = new Map(cpu.map((c) => [c.addr, c.cpuPct]));
-    const cells = this.base.map((c) => cell(row[c]));
-    for (const c of this.nodeColumns) cells.push(cell(byAddr.get(c.addr)));
-    appendFileSync(this.file, `${cells.join(',')}\n`);
+    appendFileSync(this.file, `${this.layout.line(row, cpu)}\n`);
   }
 }
 
+/**
+ * The columns of a timeline and how a second becomes a CSV line (the run's file and a report's
+ * merged timeline share it).
+ * @param {string[]} columns the command's columns, between LEAD_COLUMNS and CLIENT_COLUMNS
+ * @param {Array<{ addr: string, role: string, shard: number }>} nodes one CPU column each
+ */
+export function timelineLayout(columns, nodes) {
+  const base = [...LEAD_COLUMNS, ...columns, ...CLIENT_COLUMNS];
+  return {
+    columns: [...base, ...nodes.map(nodeColumn)],
+    /**
+     * @param {Record<string, unknown>} row base columns by name
+     * @param {Array<{ addr: string, cpuPct: number|null }>} cpu
+     */
+    line(row, cpu) {
+      const byAddr = new Map(cpu.map((c) => [c.addr, c.cpuPct]));
+      return [...base.map((c) => cell(row[c])), ...nodes.map((n) => cell(byAddr.get(n.addr)))].join(',');
+    },
+  };
+}
+
+/**
+ * The load generator's columns of a second.
+ * @param {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs?: number }} c
+ */
+export function clientColumns(c) {
+  return {
+    client_cpu_pct: c.cpuPct, client_cpu_max_pct: c.cpuPctMax, loop_delay_p99_ms: c.loopP99Ms, client_rss_mb: c.rssMb,
+    client_wall_ms: Number.isFinite(c.wallMs) ? c.wallMs : null,
+  };
+}
+
+/**
+ * The load generator's figures read back from a row (null where not measured).
+ * @param {Record<string, number|string|null>} row
+ */
+export function clientOf(row) {
+  const n = (v) => (typeof v === 'number' ? v : null);
+  return { cpuPct: n(row.client_cpu_pct), cpuPctMax: n(row.client_cpu_max_pct), loopP99Ms: n(row.loop_delay_p99_ms), rssMb: n(row.client_rss_mb), wallMs: n(row.client_wall_ms) };
+}
+
+/** @param {unknown} v a cell: empty for a value not measured */
 function cell(v) {
   if (v === undefined || v === null || Number.isNaN(v)) return '';
   return String(v);
+}
+
+/**
+ * The CPU column of a Redis node: role, shard and address in the name, so the file alone says
+ * what each column is.
+ * @param {{ addr: string, role: string, shard: number }} n
+ */
+export function nodeColumn(n) {
+  return `cpu_${n.role}_s${n.shard}_${n.addr}`;
+}
+
+const NODE_COLUMN_RE = /^cpu_(\w+?)_s(\d+)_(.+)$/;
+
+/**
+ * @typedef {object} TimelineFile
+ * @property {string[]} columns every column, in file order
+ * @property {Array<{ addr: string, role: string, shard: number, column: string }>} nodes the CPU columns
+ * @property {Array<Record<string, number|string|null>>} rows numbers as numbers, `time` as text, empty cells as null
+ */
+
+/**
+ * Reads a timeline.csv back. A last line cut short (a run killed mid-write) is left out.
+ * @param {string} file
+ * @returns {TimelineFile}
+ */
+export function readTimeline(file) {
+  const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const columns = head ? head.split(',') : [];
+  const nodes = [];
+  for (const column of columns) {
+    const m = NODE_COLUMN_RE.exec(column);
+    if (m) nodes.push({ role: m[1], shard: Number(m[2]), addr: m[3], column });
+  }
+  const rows = [];
+  for (const line of lines) {
+    const cells = line.split(',');
+    if (cells.length !== columns.length) continue;
+    const row = {};
+    columns.forEach((c, i) => { row[c] = c === 'time' ? cells[i] : cells[i] === '' ? null : Number(cells[i]); });
+    rows.push(row);
+  }
+  return { columns, nodes, rows };
 }

@@ -1,0 +1,72 @@
+/**
+ * `rqbench report <run-dir…>`: merges the run directories of one run (writers or readers run as
+ * separate processes, on one host or several) exactly and prints the summary, the merged
+ * timeline, or wrk2's percentile spectrum of one operation.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError, bad } from '../options/usage-error.js';
+import { readRunDirs } from '../results/run-dirs.js';
+import { mergeHistograms, mergeRuns } from '../results/merge-runs.js';
+import { renderMergedMd, summarizeMerged } from '../results/merged-summary.js';
+import { mergedTimelineCsv } from '../results/merged-csv.js';
+import { pickHistogram } from '../results/main-op.js';
+import { percentileSpectrum } from '../results/spectrum.js';
+import { printOutput } from './report-run.js';
+
+const PROG = 'rqbench report';
+const FORMATS = ['md', 'json', 'csv'];
+
+export const command = 'report [dirs..]';
+export const describe = 'merge run directories exactly (writers, readers or hosts of one run) and print the summary';
+
+/** @param {import('yargs').Argv} y */
+export function builder(y) {
+  return y
+    .positional('dirs', { type: 'string', describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files)' })
+    .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
+    .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch for producer runs, cycle for consumer runs' })
+    .option('tag', { type: 'string', requiresArg: true, describe: 'with --spectrum: intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
+    .example('$0 report hostA/runs/<run>-a1 hostB/runs/<run>-a2', 'writers 1 and 2 of one run, run on two hosts, as one result')
+    .example('$0 report <dir> <dir> --format csv > timeline.csv', 'the merged timeline, one row per second')
+    .example('$0 report <dir> --spectrum', 'the batch (or cycle) latency spectrum, as wrk2 prints it')
+    .example('$0 report --spectrum setex --tag sent <dir>', 'one command kind, uncorrected');
+}
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ */
+export async function handler(a) {
+  printOutput(PROG, () => report(a));
+}
+
+/**
+ * @param {Record<string, any>} a
+ * @returns {string} what goes to stdout
+ */
+function report(a) {
+  // optional for yargs, so that `report --spectrum <dir>` reaches the check below
+  const dirs = [...(a.dirs ?? [])];
+  let spectrum = a.spectrum;
+  // `report --spectrum dirA dirB` hands dirA to --spectrum: a run directory is not an operation
+  if (spectrum && fs.existsSync(path.join(spectrum, 'manifest.json'))) {
+    dirs.unshift(spectrum);
+    spectrum = '';
+  }
+  const format = a.format ?? 'md';
+  if (!FORMATS.includes(format)) throw bad('--format', FORMATS.join(', '), format);
+  if (spectrum !== undefined && a.format !== undefined) throw bad('--format', 'left out with --spectrum (it prints wrk2\'s text layout)');
+  if (a.tag !== undefined && spectrum === undefined) throw bad('--tag', 'used with --spectrum');
+  const runs = readRunDirs(dirs);
+  const merged = mergeRuns(runs);
+  if (spectrum !== undefined) {
+    const { op, tag, name } = pickHistogram(runs, { op: spectrum, tag: a.tag, opFlag: '--spectrum' });
+    // the window the summary covers: the warm-up is left out
+    const h = mergeHistograms(runs, { fromSec: merged.warmupS, ops: [op] }).get(name);
+    if (!h?.totalCount) throw new UsageError(`--spectrum ${op} --tag ${tag}: no values after the warm-up in ${dirs.join(', ')}`);
+    return percentileSpectrum(h);
+  }
+  if (format === 'csv') return mergedTimelineCsv(merged);
+  const summary = summarizeMerged(merged);
+  return format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : `${renderMergedMd(merged, summary)}\n`;
+}

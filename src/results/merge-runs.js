@@ -1,0 +1,179 @@
+/**
+ * Merges the run directories of one run (several writers, readers or hosts) exactly: histograms
+ * are added from the .hlog files, counters summed per second, and each Redis node's CPU is taken
+ * once per second (a node sampled by two hosts is averaged, never added).
+ */
+import { eachHlogInterval } from './hlog.js';
+import { ROWS_OF } from './timeline-rows.js';
+import { clientOf } from './timeline.js';
+import { round } from './summary.js';
+import { newHistogram } from '../measure/histogram.js';
+import { fromSparse, toSparse } from '../measure/sparse.js';
+
+/** @typedef {import('./run-dirs.js').RunDir} RunDir */
+/** @typedef {import('hdr-histogram-js').Histogram} Histogram */
+/**
+ * @typedef {import('./summary.js').SecondRow & { time: string|null }} MergedSecond
+ * @typedef {object} MergedRuns
+ * @property {'produce'|'consume'} kind
+ * @property {RunDir[]} runs
+ * @property {number} warmupS seconds left out of the totals (the longest warm-up of the runs)
+ * @property {number} durationS end of the window (the longest run's)
+ * @property {MergedSecond[]} rows one per second any run measured, in order
+ * @property {Array<{ addr: string, role: string, shard: number }>} nodes every node any run sampled
+ * @property {boolean} sharedT0 every run started its schedule at the same instant
+ * @property {string[]} notes what the reader of a merged report should know
+ */
+
+/**
+ * @param {RunDir[]} runs of one kind (readRunDirs checks it)
+ * @returns {MergedRuns}
+ */
+export function mergeRuns(runs) {
+  const warmups = runs.map((r) => r.summary.window.fromSecond);
+  const warmupS = Math.max(...warmups);
+  const durationS = Math.max(...runs.map((r) => r.summary.window.toSecond));
+  const sharedT0 = runs.every((r) => r.manifest.t0 === runs[0].manifest.t0);
+  const { rows, nodes } = mergeTimelines(runs);
+  const notes = [];
+  if (!sharedT0) notes.push("the runs did not share a start (--start-at): their seconds are aligned from each run's own start");
+  if (new Set(warmups).size > 1) notes.push(`the warm-ups differ (${warmups.join(', ')} s): the merged window starts at second ${warmupS}`);
+  const ids = [...new Set(runs.map((r) => r.manifest.runId ?? null))];
+  if (ids.length > 1) notes.push(`the run ids differ (${ids.map(String).join(', ')})`);
+  const modes = [...new Set(runs.map((r) => r.manifest.mode))];
+  if (modes.length > 1) notes.push(`the data models differ (${modes.join(', ')})`);
+  const workers = runs.flatMap((r) => r.manifest.writers ?? r.manifest.readers ?? []);
+  const twice = [...new Set(workers.filter((w, i) => workers.indexOf(w) !== i))];
+  if (runs[0].kind === 'produce' && twice.length && sharedT0) notes.push(`writer ${twice.join(', ')} is in more than one run directory: its items are counted once per directory`);
+  return { kind: runs[0].kind, runs, warmupS, durationS, rows, nodes, sharedT0, notes };
+}
+
+/**
+ * Timelines added up second by second: the command's counters summed, the load generators'
+ * CPU and memory summed (their worst event-loop delay, busiest process and shortest interval
+ * kept), each node's CPU averaged over the runs that sampled it.
+ * @param {RunDir[]} runs
+ * @returns {{ rows: MergedSecond[], nodes: Array<{ addr: string, role: string, shard: number }> }}
+ */
+export function mergeTimelines(runs) {
+  const spec = ROWS_OF[runs[0].kind];
+  /** @type {Map<number, any>} */
+  const seconds = new Map();
+  const nodes = new Map();
+  for (const run of runs) {
+    for (const n of run.timeline.nodes) if (!nodes.has(n.addr)) nodes.set(n.addr, { addr: n.addr, role: n.role, shard: n.shard });
+    for (const row of run.timeline.rows) {
+      const index = row.second;
+      let m = seconds.get(index);
+      if (!m) seconds.set(index, (m = { index, time: row.time, intended: 0, counters: {}, client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null }, cpu: new Map() }));
+      if (row.time < m.time) m.time = row.time;
+      const { intended, counters } = spec.countsOf(row);
+      m.intended += intended;
+      for (const [k, v] of Object.entries(counters)) m.counters[k] = (m.counters[k] || 0) + v;
+      const c = clientOf(row);
+      m.client.cpuPct += c.cpuPct ?? 0;
+      m.client.rssMb += c.rssMb ?? 0;
+      m.client.cpuPctMax = maxOf(m.client.cpuPctMax, c.cpuPctMax);
+      m.client.loopP99Ms = maxOf(m.client.loopP99Ms, c.loopP99Ms);
+      m.client.wallMs = c.wallMs === null ? m.client.wallMs : Math.min(m.client.wallMs ?? Infinity, c.wallMs);
+      for (const n of run.timeline.nodes) {
+        const v = row[n.column];
+        if (typeof v !== 'number') continue;
+        const s = m.cpu.get(n.addr);
+        if (s) s.push(v);
+        else m.cpu.set(n.addr, [v]);
+      }
+    }
+  }
+  const rows = [...seconds.values()].sort((a, b) => a.index - b.index).map((m) => ({
+    ...m,
+    // wallMs unknown (a run from before client_wall_ms): undefined, so the second counts as full
+    client: { ...m.client, wallMs: m.client.wallMs ?? undefined },
+    // one run's value comes back as it was; an average of two keeps its second decimal
+    cpu: [...nodes.values()].map((n) => {
+      const v = m.cpu.get(n.addr);
+      return { ...n, cpuPct: v ? round(v.reduce((a, b) => a + b, 0) / v.length, 2) : null };
+    }),
+  }));
+  return { rows, nodes: [...nodes.values()] };
+}
+
+/**
+ * The runs' histograms added up over the window, exactly, by name as summaries name them
+ * ('<op>.<tag>', or the tag alone when it is the operation's name, as for 'lag').
+ * @param {RunDir[]} runs
+ * @param {{ fromSec?: number, ops?: string[] }} [opts] fromSec: intervals starting earlier are
+ *   left out (the warm-up); ops: only these operations' files are read
+ * @returns {Map<string, Histogram>}
+ */
+export function mergeHistograms(runs, { fromSec = 0, ops } = {}) {
+  const out = new Map();
+  eachInterval(runs, ops, (name, interval) => {
+    if (interval.startSec < fromSec) return;
+    let h = out.get(name);
+    if (!h) out.set(name, (h = newHistogram()));
+    h.add(interval.histogram);
+  });
+  return out;
+}
+
+/**
+ * Some histograms second by second, across runs. They are kept as non-empty buckets only (a
+ * decoded histogram is ~190 kB, an hour of seconds of them would not fit) and rebuilt on demand.
+ * @param {RunDir[]} runs
+ * @param {string[]} names e.g. ['batch.intended', 'lag']
+ * @returns {(index: number) => Map<string, Histogram>}
+ */
+export function perSecondHistograms(runs, names) {
+  const wanted = new Set(names);
+  /** @type {Map<number, Map<string, number[][]>>} */
+  const bySecond = new Map();
+  const ops = [...new Set(names.map((n) => n.split('.')[0]))];
+  eachInterval(runs, ops, (name, interval) => {
+    if (!wanted.has(name)) return;
+    const index = Math.round(interval.startSec);
+    let m = bySecond.get(index);
+    if (!m) bySecond.set(index, (m = new Map()));
+    const parts = m.get(name);
+    if (parts) parts.push(toSparse(interval.histogram));
+    else m.set(name, [toSparse(interval.histogram)]);
+  });
+  return (index) => {
+    const out = new Map();
+    for (const [name, parts] of bySecond.get(index) ?? []) {
+      const h = fromSparse(parts[0]);
+      for (const p of parts.slice(1)) h.add(fromSparse(p));
+      out.set(name, h);
+    }
+    return out;
+  };
+}
+
+/**
+ * Every interval of the runs' .hlog files (of `ops`, or all), with its summary name.
+ * @param {RunDir[]} runs
+ * @param {string[]|undefined} ops
+ * @param {(name: string, interval: import('./hlog.js').HlogInterval) => void} fn
+ */
+function eachInterval(runs, ops, fn) {
+  for (const run of runs) {
+    for (const [op, file] of run.hlogs) {
+      if (ops && !ops.includes(op)) continue;
+      eachHlogInterval(file, (interval) => fn(histogramName(op, interval.tag), interval));
+    }
+  }
+}
+
+/**
+ * A histogram's name in summaries: '<op>.<tag>', or the operation alone for its own tag ('lag').
+ * @param {string} op
+ * @param {string|null} tag
+ */
+export function histogramName(op, tag) {
+  return !tag || tag === op ? op : `${op}.${tag}`;
+}
+
+function maxOf(a, b) {
+  if (b === null) return a;
+  return a === null || b > a ? b : a;
+}

@@ -1,0 +1,102 @@
+/**
+ * The summary of merged runs, built by the same code that wrote each run's summary.json and
+ * summary.md, so one run reported alone reads like its own summary and N runs read like one.
+ */
+import { summarize } from './summary.js';
+import { renderSummaryMd } from './summary-md.js';
+import { summarizeConsumer } from './consumer-summary.js';
+import { renderConsumerMd } from './consumer-summary-md.js';
+import { mergeHistograms } from './merge-runs.js';
+import { mdTable } from './format.js';
+
+/**
+ * @param {import('./merge-runs.js').MergedRuns} m
+ * @returns {Record<string, any>} summary.json's shape, plus `merged` (runs, run id, notes)
+ */
+export function summarizeMerged(m) {
+  const { runs, rows, warmupS, durationS } = m;
+  const sums = runs.map((r) => r.summary);
+  const totals = mergeHistograms(runs, { fromSec: warmupS });
+  const common = { rows, totals, warmupS, durationS, totalCounts: sumRecords(sums.map((s) => s.totals)), errorKinds: sumRecords(sums.map((s) => s.errorKinds)) };
+  const interrupted = sums.some((s) => s.interrupted);
+  let summary;
+  if (m.kind === 'produce') {
+    const targetRate = sumOf(sums, (s) => s.target.itemsPerSec);
+    const writers = sumOf(sums, (s) => s.writers);
+    // each run's acknowledged items due in its window (older runs: its rate x its seconds)
+    const ackedInWindow = sumOf(sums, (s) => s.achieved.items ?? Math.round(s.achieved.itemsPerSec * s.window.seconds));
+    summary = summarize({ ...common, ackedInWindow, targetRate, writers });
+    Object.assign(summary, { name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), interrupted, writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers });
+  } else {
+    const readers = sumOf(sums, (s) => s.readers);
+    // the period that gives the runs' cycles per second in total
+    const cyclesPerSec = sumOf(runs, (r) => r.summary.readers * (1000 / r.manifest.flags.period));
+    const windowCounts = sums.every((s) => s.windowCounts) ? sumRecords(sums.map((s) => s.windowCounts)) : undefined;
+    summary = summarizeConsumer({
+      ...common, readers, periodMs: (readers * 1000) / cyclesPerSec, windowCounts,
+      measuresUniques: sums.some((s) => s.perCycle?.uniques !== null && s.perCycle?.uniques !== undefined),
+    });
+    Object.assign(summary, {
+      name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), fetch: oneOf(sums.map((s) => s.fetch)), readFrom: oneOf(sums.map((s) => s.readFrom)),
+      limit: oneOf(sums.map((s) => s.limit)), interrupted, readerErrors: sums.flatMap((s) => s.readerErrors ?? []),
+    });
+  }
+  summary.merged = {
+    runId: runs[0].manifest.runId ?? null,
+    sharedT0: m.sharedT0,
+    runs: runs.map((r) => ({ dir: r.dir, host: r.manifest.host?.hostname ?? null, t0: r.manifest.t0, [workersKey(r)]: r.manifest[workersKey(r)] ?? [] })),
+    notes: m.notes,
+  };
+  return summary;
+}
+
+/**
+ * summary.md for merged runs: the run's own layout, then (for more than one) the runs merged.
+ * @param {import('./merge-runs.js').MergedRuns} m
+ * @param {Record<string, any>} summary from summarizeMerged()
+ */
+export function renderMergedMd(m, summary) {
+  const one = m.runs.length === 1;
+  const first = m.runs[0].manifest;
+  const description = one
+    ? first.description
+    : `${m.runs.length} run directories merged${summary.merged.runId ? ` (run id ${summary.merged.runId})` : ''}${m.sharedT0 ? `, on one schedule from ${first.startedAt}` : ''}: histograms added, counts summed per second, each node's CPU averaged over the runs that sampled it. First run: ${first.description}`;
+  const render = m.kind === 'produce' ? renderSummaryMd : renderConsumerMd;
+  const out = [render({ name: summary.name, description, interrupted: summary.interrupted }, summary)];
+  if (!one) {
+    const key = workersKey(m.runs[0]);
+    out.push('Runs merged:', '', mdTable(
+      ['Run directory', 'Host', key === 'writers' ? 'Writers' : 'Readers', 'Started'],
+      summary.merged.runs.map((r) => [r.dir, r.host ?? '-', r[key].join(', ') || '-', new Date(r.t0).toISOString()]),
+    ), '');
+  }
+  for (const note of m.notes) out.push(`Note: ${note}.`, '');
+  return out.join('\n');
+}
+
+function workersKey(run) {
+  return run.kind === 'produce' ? 'writers' : 'readers';
+}
+
+function nameOf(m) {
+  if (m.runs.length === 1) return m.runs[0].summary.name;
+  const id = m.runs[0].manifest.runId;
+  return id ? `run ${id} (${m.runs.length} directories merged)` : `${m.runs.length} runs merged`;
+}
+
+/** The value every run has, or all of them listed. */
+function oneOf(values) {
+  const distinct = [...new Set(values.map((v) => v ?? null))];
+  return distinct.length === 1 ? distinct[0] : distinct.join(', ');
+}
+
+function sumOf(items, f) {
+  return items.reduce((a, x) => a + f(x), 0);
+}
+
+/** Numeric fields added key by key. */
+function sumRecords(records) {
+  const out = {};
+  for (const r of records) for (const [k, v] of Object.entries(r ?? {})) if (typeof v === 'number') out[k] = (out[k] || 0) + v;
+  return out;
+}

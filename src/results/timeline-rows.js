@@ -1,0 +1,79 @@
+/**
+ * What each command's timeline rows hold between `time` and the client's columns: how a merged
+ * second fills them (rowOf), and what a row gives back (countsOf), so that `rqbench report` can
+ * merge timelines written by separate processes with the same code that wrote them.
+ */
+import { stats } from '../measure/histogram.js';
+
+/**
+ * @typedef {object} TimelineRows
+ * @property {string[]} columns
+ * @property {string[]} histograms the per-second histograms rowOf reads
+ * @property {(iv: { intended: number, counters: Record<string, number>, hist: Map<string, import('hdr-histogram-js').Histogram> }) => Record<string, number|null>} rowOf
+ * @property {(row: Record<string, number|string|null>) => { intended: number, counters: Record<string, number> }} countsOf
+ */
+
+const of = (h, q) => (h ? stats(h)[q] : null);
+const ofNonEmpty = (h, q) => (h?.totalCount ? stats(h)[q] : null);
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/**
+ * @param {object} p
+ * @param {string[]} p.columns in file order
+ * @param {string[]} p.counted columns that are a counter of the same name, summed over the second
+ * @param {string[]} p.histograms
+ * @param {(iv: any) => Record<string, number|null>} p.derived the other columns
+ * @param {(row: Record<string, any>, counters: Record<string, number>) => { intended: number, counters: Record<string, number> }} p.restore
+ *   what the other columns give back
+ * @returns {TimelineRows}
+ */
+function rows({ columns, counted, histograms, derived, restore }) {
+  return {
+    columns,
+    histograms,
+    rowOf(iv) {
+      const row = derived(iv);
+      for (const k of counted) row[k] = iv.counters[k];
+      return row;
+    },
+    countsOf(row) {
+      const counters = {};
+      for (const k of counted) counters[k] = num(row[k]);
+      return restore(row, counters);
+    },
+  };
+}
+
+export const PRODUCER_ROWS = rows({
+  columns: ['intended', 'sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'errors', 'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms'],
+  counted: ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'errors'],
+  histograms: ['batch.intended', 'lag'],
+  derived: (iv) => {
+    const b = iv.hist.get('batch.intended');
+    return {
+      intended: iv.intended, batch_p50_ms: ofNonEmpty(b, 'p50'), batch_p99_ms: ofNonEmpty(b, 'p99'),
+      lag_p99_ms: of(iv.hist.get('lag'), 'p99'), inflight_wait_ms: Math.round(iv.counters.capWaitMs || 0),
+      conn_retries: iv.counters.connRetries,
+    };
+  },
+  restore: (row, counters) => ({ intended: num(row.intended), counters: { ...counters, connRetries: num(row.conn_retries), capWaitMs: num(row.inflight_wait_ms) } }),
+});
+
+export const CONSUMER_ROWS = rows({
+  columns: ['cycles', 'overruns', 'cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors', 'cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms'],
+  counted: ['cycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors'],
+  histograms: ['cycle.sent', 'staleness.sent'],
+  derived: (iv) => {
+    const c = iv.counters;
+    const cycle = iv.hist.get('cycle.sent');
+    return {
+      cardinality_avg: c.cycles ? Math.round(c.cardinality / c.cycles) : null,
+      cycle_p50_ms: of(cycle, 'p50'), cycle_p99_ms: of(cycle, 'p99'), staleness_p99_ms: of(iv.hist.get('staleness.sent'), 'p99'),
+    };
+  },
+  // the row keeps the average; the sum comes back to within rounding (summary.json has it exactly)
+  restore: (row, counters) => ({ intended: 0, counters: { ...counters, cardinality: num(row.cardinality_avg) * counters.cycles } }),
+});
+
+/** Rows by manifest.json's `command`. */
+export const ROWS_OF = { produce: PRODUCER_ROWS, consume: CONSUMER_ROWS };
