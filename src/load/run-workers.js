@@ -88,7 +88,8 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
       if (!a.quiet) process.stderr.write(`${status ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}\n`);
     };
     recorder = new RunRecorder({
-      dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns: [...columns, 'events'],
+      dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns,
+      // a CSV cell: commas (add-shard's node list) become semicolons
       rowOf: (iv) => ({ ...rowOf(iv), events: (events.get(iv.index) ?? []).join('; ').replaceAll(',', ';') }),
     });
     if (a.actions?.length) actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent });

@@ -65,8 +65,10 @@ export function mergeTimelines(runs) {
     for (const row of run.timeline.rows) {
       const index = row.second;
       let m = seconds.get(index);
-      if (!m) seconds.set(index, (m = { index, time: row.time, intended: 0, counters: {}, client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null }, cpu: new Map() }));
+      if (!m) seconds.set(index, (m = { index, time: row.time, intended: 0, counters: {}, client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null }, cpu: new Map(), events: [] }));
       if (row.time < m.time) m.time = row.time;
+      // several hosts saw the same action: once is enough
+      for (const e of String(row.events ?? '').split('; ')) if (e && !m.events.includes(e)) m.events.push(e);
       const { intended, counters } = spec.countsOf(row);
       m.intended += intended;
       for (const [k, v] of Object.entries(counters)) m.counters[k] = (m.counters[k] || 0) + v;
@@ -87,6 +89,7 @@ export function mergeTimelines(runs) {
   }
   const rows = [...seconds.values()].sort((a, b) => a.index - b.index).map((m) => ({
     ...m,
+    events: m.events.join('; '),
     // wallMs unknown (a run from before client_wall_ms): undefined, so the second counts as full
     client: { ...m.client, wallMs: m.client.wallMs ?? undefined },
     // one run's value comes back as it was; an average of two keeps its second decimal

@@ -7,6 +7,8 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 /** Columns every timeline starts and ends with (the command's own go between). */
 export const LEAD_COLUMNS = ['second', 'time'];
 /** client_wall_ms: the shortest worker interval of the second (a short last one gives a noisy CPU figure). */
+/** Text columns after the client's: what happened in that second (--at actions start and end), '; '-separated. */
+export const TEXT_COLUMNS = ['events'];
 export const CLIENT_COLUMNS = ['client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb', 'client_wall_ms'];
 
 export class Timeline {
@@ -37,7 +39,7 @@ export class Timeline {
  * @param {Array<{ addr: string, role: string, shard: number }>} nodes one CPU column each
  */
 export function timelineLayout(columns, nodes) {
-  const base = [...LEAD_COLUMNS, ...columns, ...CLIENT_COLUMNS];
+  const base = [...LEAD_COLUMNS, ...columns, ...CLIENT_COLUMNS, ...TEXT_COLUMNS];
   return {
     columns: [...base, ...nodes.map(nodeColumn)],
     /**
@@ -113,7 +115,7 @@ export function readTimeline(file) {
     const cells = line.split(',');
     if (cells.length !== columns.length) continue;
     const row = {};
-    columns.forEach((c, i) => { row[c] = c === 'time' ? cells[i] : cells[i] === '' ? null : Number(cells[i]); });
+    columns.forEach((c, i) => { row[c] = c === 'time' || TEXT_COLUMNS.includes(c) ? cells[i] : cells[i] === '' ? null : Number(cells[i]); });
     rows.push(row);
   }
   return { columns, nodes, rows };
