@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
 import * as consume from './commands/consume.js';
 import * as local from './commands/local.js';
+import * as chart from './commands/chart.js';
 import { failHandler } from './options/usage-error.js';
 
 const prog = 'rqbench';
@@ -13,6 +14,7 @@ await yargs(hideBin(process.argv))
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
+  .command(chart)
   .demandCommand(1, 'a command is needed: produce, consume or local (see --help)')
   .strict()
   .fail(failHandler(prog))
