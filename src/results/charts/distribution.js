@@ -31,20 +31,19 @@ export function mainHistogram(run) {
 
 /**
  * Points as HdrHistogram's plotter draws them, up to the resolution the count allows
- * (1/(1-p) ≤ count), then the maximum at x = count.
+ * (1/(1-p) < count), then the maximum at x = count.
  * @param {Histogram} h values in µs
  * @returns {Array<{ x: number, percentile: number, value: number }>} value: latency in ms
  */
 export function percentilePoints(h) {
   const out = [];
   const count = h.totalCount;
-  for (let k = 0; 10 ** (k / PER_DECADE) <= count; k++) {
+  for (let k = 0; 10 ** (k / PER_DECADE) < count; k++) {
     const x = 10 ** (k / PER_DECADE);
     const percentile = 100 * (1 - 1 / x);
     out.push({ x, percentile, value: h.getValueAtPercentile(percentile) / 1000 });
   }
-  const x = Math.max(count, out.length ? out[out.length - 1].x : 1);
-  out.push({ x, percentile: 100 * (1 - 1 / x), value: /** @type {any} */ (h).highestEquivalentValue(h.maxValue) / 1000 });
+  out.push({ x: count, percentile: 100 * (1 - 1 / count), value: /** @type {any} */ (h).highestEquivalentValue(h.maxValue) / 1000 });
   return out;
 }
 
