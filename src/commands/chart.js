@@ -2,7 +2,6 @@
  * `rqbench chart <run-dir…> --out <dir>`: draws the charts of one run, or of several runs laid
  * end to end (experiment steps), as SVG and PNG, and prints the files written.
  */
-import { drawRunCharts } from '../results/charts/index.js';
 import { bad, failHandler, UsageError } from '../options/usage-error.js';
 
 const prog = 'rqbench chart';
@@ -39,6 +38,8 @@ export async function handler(a) {
     if (labels.length > a.runDir.length) throw new UsageError(`--label given ${labels.length} times for ${a.runDir.length} run director${a.runDir.length === 1 ? 'y' : 'ies'}`);
     const width = pixels(a.width, '--width', 300);
     const height = pixels(a.height, '--height', 200);
+    // Loaded here, not at the top: every other command would pay for Vega and resvg at start.
+    const { drawRunCharts } = await import('../results/charts/index.js');
     const charts = await drawRunCharts(a.runDir, a.out, { title: a.title, stepLabels: labels, width, height });
     for (const c of charts) process.stdout.write(`${c.svg}\n${c.png}\n`);
   } catch (e) {
