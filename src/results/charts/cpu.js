@@ -33,7 +33,7 @@ export function cpuSpec(seq, frame) {
   const colours = new Map();
   const nodes = seq.steps.flatMap((s) => s.run.nodes).sort((a, b) => a.shard - b.shard || (a.role === 'master' ? -1 : 1) - (b.role === 'master' ? -1 : 1));
   for (const n of nodes) {
-    const pair = PAIRS[(n.shard - 1) % PAIRS.length];
+    const pair = PAIRS[Math.max(0, n.shard - 1) % PAIRS.length];
     if (!colours.has(nodeLabel(n))) colours.set(nodeLabel(n), n.role === 'master' ? pair[0] : pair[1]);
   }
   // Legend entries on the right in as many columns as the height needs: never under the plot,
