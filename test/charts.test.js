@@ -95,6 +95,12 @@ function checkChart(chart, width, height) {
   expect(Number(doc.documentElement.getAttribute('width'))).toBe(width);
   expect(Number(doc.documentElement.getAttribute('height'))).toBe(height);
   expect(texts, chart.name).toContain(chart.title);
+  // every legend entry has a visible line (a filled stroke symbol is invisible)
+  const symbols = Array.from(doc.getElementsByTagName('g'))
+    .filter((g) => (g.getAttribute('class') ?? '').includes('role-legend-symbol'))
+    .flatMap((g) => Array.from(g.getElementsByTagName('path')));
+  expect(symbols.length, `${chart.name} legend symbols`).toBeGreaterThan(0);
+  for (const p of symbols) expect(p.getAttribute('stroke'), `${chart.name} legend symbol`).toMatch(/^#[0-9a-f]{3,6}$/i);
   const png = decodePng(chart.png);
   expect({ width: png.width, height: png.height }).toEqual({ width, height });
   // Lines, text and grid in several colours; a blank image has one.

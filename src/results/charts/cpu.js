@@ -51,7 +51,8 @@ export function cpuSpec(seq, frame) {
       strokeDash: {
         field: 'role', type: 'nominal', title: 'role',
         scale: { domain: ['master', 'replica'], range: [[1, 0], [5, 3]] },
-        legend: { symbolType: 'stroke', symbolStrokeColor: '#444' },
+        // Explicit stroke: with points on the lines Vega-Lite draws these symbols filled, i.e. invisible.
+        legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } },
       },
     }, seq, values),
     ...markerLayers(seq, frame),
