@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** rqbench <produce|consume|local|report|compare|chart> … — one entry point; each command is a module in src/commands/. */
+/** rqbench <produce|consume|local|report|compare|chart|ops> … — one entry point; each command is a module in src/commands/. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
@@ -8,6 +8,7 @@ import * as local from './commands/local.js';
 import * as report from './commands/report.js';
 import * as compare from './commands/compare.js';
 import * as chart from './commands/chart.js';
+import * as ops from './commands/ops.js';
 import { failHandler } from './options/usage-error.js';
 
 const prog = 'rqbench';
@@ -16,8 +17,8 @@ await yargs(hideBin(process.argv))
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
-  .command([report, compare, chart])
-  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare or chart (see --help)')
+  .command([report, compare, chart, ops])
+  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart or ops (see --help)')
   .strict()
   .fail(failHandler(prog))
   .wrap(Math.min(110, process.stdout.columns || 110))
