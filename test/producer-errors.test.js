@@ -1,6 +1,6 @@
 /** Command errors in the middle of a run are counted and reported, never a crash. */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -66,7 +66,23 @@ describe('errors mid-run', () => {
     const doomed = await startRedis();
     const dir = mkdtempSync(path.join(out, 'kill-'));
     const run = runNode('src/producer.js', ['--port', String(doomed.port), '-q', '1000', '-d', '5', '--warmup', '0', '--out', dir, '--json', '--quiet']);
-    await new Promise((r) => setTimeout(r, 2500));
+    // the server dies 2.5 s into the run: counted from t0 (in the manifest), not from the spawn,
+    // which on a busy machine can take seconds to connect
+    const t0 = await new Promise((resolve, reject) => {
+      const giveUp = Date.now() + 20_000;
+      const poll = setInterval(() => {
+        const run0 = readdirSync(dir)[0];
+        const file = run0 && path.join(dir, run0, 'manifest.json');
+        if (file && existsSync(file)) {
+          clearInterval(poll);
+          resolve(JSON.parse(readFileSync(file, 'utf8')).t0);
+        } else if (Date.now() > giveUp) {
+          clearInterval(poll);
+          reject(new Error('the producer never started its run'));
+        }
+      }, 50);
+    });
+    await new Promise((r) => setTimeout(r, Math.max(0, t0 + 2500 - Date.now())));
     await doomed.stop();
     const r = await run;
     expect(r.code, r.stderr).toBe(0);
