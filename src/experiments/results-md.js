@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fixed, mdTable, short } from '../results/format.js';
 import { actionsMd } from '../results/actions-md.js';
 import { evalCheck, refsOf } from './check.js';
-import { latestRun, readStep } from './layout.js';
+import { latestRun, readJson, readStep } from './layout.js';
 import { stepMetrics } from './metrics.js';
 import { drawExperimentCharts } from './charts.js';
 
@@ -67,7 +67,7 @@ export async function writeResults(spec) {
 }
 
 function setupLine(spec, done) {
-  const m = done[0] && readManifest(done[0].r.producerDir);
+  const m = done[0] && readJson(path.join(done[0].r.producerDir, 'manifest.json'));
   const host = m?.host ? `; host ${m.host.cpus} CPUs (${m.host.cpuModel}), Redis ${m.versions?.redis ?? '?'}, Node ${m.versions?.node ?? '?'}, rqbench ${m.git ? m.git.slice(0, 8) : m.versions?.rqbench}` : '';
   const where = spec.topology.local ? `${spec.topology.label} on 127.0.0.1, started by the runner` : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`;
   return `Topology: ${where}${host}. Steps: ${spec.steps.length}, each ${uniq(spec.steps.map((s) => `${s.duration} s`))} with ${uniq(spec.steps.map((s) => `${s.warmup} s`))} warm-up.`;
@@ -177,14 +177,6 @@ function commandsSection(spec, steps) {
   out.push('```');
   if (spec.topology.local) out.push('', 'The `--url` is the local server the runner started for the run (a new port each time).');
   return out;
-}
-
-function readManifest(dir) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-  } catch {
-    return null;
-  }
 }
 
 function storeOf(flags) {
