@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function gitSha() {
+export function gitSha() {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   } catch {
@@ -17,7 +17,7 @@ function gitSha() {
   }
 }
 
-function packageVersion(name) {
+export function packageVersion(name) {
   try {
     const file = name === 'rqbench' ? `${ROOT}package.json` : `${ROOT}node_modules/${name}/package.json`;
     return JSON.parse(readFileSync(file, 'utf8')).version;
@@ -27,7 +27,7 @@ function packageVersion(name) {
 }
 
 /** Flags as the user gave them, without yargs' duplicates and without secrets. */
-function cleanFlags(a) {
+export function cleanFlags(a) {
   const out = {};
   for (const [k, v] of Object.entries(a)) {
     if (k === '_' || k === '$0' || k.length === 1 || k.includes('-') || v === undefined) continue;

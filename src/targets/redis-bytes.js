@@ -5,7 +5,7 @@
  * head of the queue. Kept apart from RespPipe so the parsed path stays simple.
  */
 import { encodeCommand } from './resp.js';
-import { openSocket } from './socket.js';
+import { handshake, openSocket } from './socket.js';
 import { ReplyScanner } from './resp-scan.js';
 
 /** Bytes of a new chunk tried first when finishing an element split across chunks. */
@@ -36,11 +36,7 @@ export class BytesConn {
     sock.on('data', (data) => this.#data(data));
     sock.on('error', (e) => this.#fail(new Error(`connection to ${this.addr}: ${e.code || e.message}`)));
     sock.on('close', () => this.#fail(new Error(`connection to ${this.addr} closed`)));
-    const { username, password, db, readonly } = this.opts;
-    // the reply says why (WRONGPASS, NOPERM) but never what was sent
-    if (password) await this.#setup(`cannot authenticate to ${this.addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
-    if (db) await this.#setup(`cannot select db ${db} on ${this.addr}`, ['SELECT', db]);
-    if (readonly) await this.#setup(`cannot read from replica ${this.addr}`, ['READONLY']);
+    await handshake(this.opts, this.addr, (what, args) => this.#setup(what, args));
     return this;
   }
 

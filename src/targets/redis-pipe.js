@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import RedisParser from 'redis-parser';
 import { encodeCommand } from './resp.js';
-import { openSocket } from './socket.js';
+import { handshake, openSocket } from './socket.js';
 
 /**
  * A run of `n` commands written together whose replies belong to one owner.
@@ -58,11 +58,7 @@ export class RespPipe {
     sock.on('data', (data) => this.#data(data));
     sock.on('error', (e) => this.#fail(e));
     sock.on('close', () => this.#fail(new Error(`connection to ${this.addr} closed`)));
-    const { username, password, db, readonly } = this.opts;
-    // The reply says why (WRONGPASS, NOPERM) but never what was sent: the password stays out of it.
-    if (password) await this.#setup(`cannot authenticate to ${this.addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
-    if (db) await this.#setup(`cannot select db ${db} on ${this.addr}`, ['SELECT', db]);
-    if (readonly) await this.#setup(`cannot read from replica ${this.addr}`, ['READONLY']);
+    await handshake(this.opts, this.addr, (what, args) => this.#setup(what, args));
     return this;
   }
 

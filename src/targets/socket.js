@@ -42,3 +42,17 @@ function whyNoConnection(e) {
   if (/^ERR_SSL_/.test(e.code ?? '')) return `TLS handshake failed: ${e.message.split('\n')[0]}`;
   return e.code || e.message;
 }
+
+/**
+ * What a new connection sends before use: AUTH, SELECT, READONLY, each through `setup`, which
+ * fails with the given text. The reply says why (WRONGPASS, NOPERM), never what was sent: the
+ * password stays out of every message.
+ * @param {{ username?: string, password?: string, db?: number, readonly?: boolean }} opts
+ * @param {string} addr host:port
+ * @param {(what: string, args: Array<string|number>) => Promise<void>} setup
+ */
+export async function handshake({ username, password, db, readonly }, addr, setup) {
+  if (password) await setup(`cannot authenticate to ${addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
+  if (db) await setup(`cannot select db ${db} on ${addr}`, ['SELECT', db]);
+  if (readonly) await setup(`cannot read from replica ${addr}`, ['READONLY']);
+}

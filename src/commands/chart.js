@@ -1,0 +1,61 @@
+/**
+ * `rqbench chart <run-dir…> --out <dir>`: draws the charts of one run, or of several runs laid
+ * end to end (experiment steps), as SVG and PNG, and prints the files written.
+ */
+import { bad, failHandler, UsageError } from '../options/usage-error.js';
+
+const prog = 'rqbench chart';
+
+export const command = 'chart <run-dir..>';
+export const describe = 'Draw CPU per node, throughput, latency over time and the percentile spectrum as SVG + PNG';
+
+/**
+ * @param {import('yargs').Argv} yargs
+ * @returns {import('yargs').Argv}
+ */
+export function builder(yargs) {
+  return yargs
+    .positional('run-dir', { describe: 'Run directories, in order: several are laid end to end as steps', type: 'string' })
+    .option('out', { type: 'string', demandOption: true, describe: 'Directory the charts go to (created if missing)' })
+    .option('title', { type: 'string', describe: 'Subtitle of every chart [default: the steps\' names]' })
+    .option('label', { type: 'string', array: true, describe: 'A step label per run directory, in order [default: each directory\'s name]' })
+    // Strings, so a bad value is quoted back as typed.
+    .option('width', { type: 'string', default: '900', describe: 'Image width, px (300..4000)' })
+    .option('height', { type: 'string', default: '360', describe: 'Image height, px (200..4000)' })
+    .example('$0 chart runs/<run> --out charts/', 'the charts of one run')
+    .example('$0 chart a/ b/ --label one --label two --out charts/', 'two steps on one time axis')
+    .strict()
+    .fail(failHandler(prog));
+}
+
+/**
+ * @param {{ runDir: string[], out: string, title?: string, label?: string[], width: string, height: string }} a
+ * @returns {Promise<void>}
+ */
+export async function handler(a) {
+  try {
+    const labels = a.label ?? [];
+    if (labels.length > a.runDir.length) throw new UsageError(`--label given ${labels.length} times for ${a.runDir.length} run director${a.runDir.length === 1 ? 'y' : 'ies'}`);
+    const width = pixels(a.width, '--width', 300);
+    const height = pixels(a.height, '--height', 200);
+    // Loaded here, not at the top: every other command would pay for Vega and resvg at start.
+    const { drawRunCharts } = await import('../results/charts/index.js');
+    const charts = await drawRunCharts(a.runDir, a.out, { title: a.title, stepLabels: labels, width, height });
+    for (const c of charts) process.stdout.write(`${c.svg}\n${c.png}\n`);
+  } catch (e) {
+    const err = /** @type {Error & { code?: string }} */ (e);
+    process.stderr.write(`${prog}: ${String(err.message).split('\n')[0]}\n`);
+    process.exitCode = err instanceof UsageError || err.code === 'ENORUN' ? 2 : 1;
+  }
+}
+
+/**
+ * @param {string} text as typed
+ * @param {string} flag
+ * @param {number} min
+ */
+function pixels(text, flag, min) {
+  const v = /^\s*\d+\s*$/.test(String(text)) ? Number(text) : NaN;
+  if (!(v >= min && v <= 4000)) throw bad(flag, `an integer from ${min} to 4000`, String(text));
+  return v;
+}

@@ -1,0 +1,41 @@
+/** `rqbench ops`: per-operation latency, one call at a time, in seed 003's table. */
+import { checkConnection, connectionOptions } from '../options/connection.js';
+import { outputOptions } from '../options/output.js';
+import { bad } from '../options/usage-error.js';
+import { OPS_SERVICES, runOps } from '../ops/run-ops.js';
+import { reportRun } from './report-run.js';
+
+export const command = 'ops';
+export const describe = 'latency of single operations per service: connect, first call, warm calls (seed 003 table)';
+
+/** @param {import('yargs').Argv} y */
+export function builder(y) {
+  const g = 'Operations:';
+  return outputOptions(connectionOptions(y))
+    .option('only', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: `services, comma-separated: ${OPS_SERVICES.join(', ')}` })
+    .option('warmup', { type: 'number', requiresArg: true, default: 5, group: g, describe: 'seconds of unrecorded calls per operation first' })
+    .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: 15, group: g, describe: 'seconds of measured calls per operation' })
+    .example('rqbench ops --local', 'GET, MGET, ZRANGEBYSCORE, SET, ZADD against a throwaway local Redis')
+    .example('rqbench ops --url rediss://my-cache:6379 --cluster --warmup 2 -d 10', 'against a cluster, shorter');
+}
+
+/**
+ * @param {Record<string, any>} a
+ */
+export function handler(a) {
+  return reportRun(async () => {
+    checkConnection(a);
+    checkOps(a);
+    return runOps(a);
+  }, a, 'rqbench ops');
+}
+
+/** @param {Record<string, any>} a */
+function checkOps(a) {
+  const only = String(a.only).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const unknown = only.filter((s) => !OPS_SERVICES.includes(s));
+  if (!only.length || unknown.length) throw bad('--only', `a comma-separated list of ${OPS_SERVICES.join(', ')} (the queue services come with their targets)`, a.only);
+  a.only = only;
+  if (!(Number.isFinite(a.warmup) && a.warmup >= 0 && a.warmup <= 3600)) throw bad('--warmup', 'seconds from 0 to 3600', a.warmup);
+  if (!(Number.isFinite(a.duration) && a.duration > 0 && a.duration <= 3600)) throw bad('--duration', 'seconds, more than 0 and at most 3600', a.duration);
+}

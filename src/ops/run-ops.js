@@ -1,0 +1,109 @@
+/**
+ * `rqbench ops`: for each service, set up, then time each operation (connect, first call, warm
+ * calls), then tear down — the teardown runs even when an operation failed. Writes one run
+ * directory: manifest.json, one .hlog per operation, summary.json, summary.md.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { RedisRouter } from '../targets/redis-router.js';
+import { connectionFrom, describeConnection, openPipe } from '../targets/redis.js';
+import { stats } from '../measure/histogram.js';
+import { HlogWriter } from '../results/hlog.js';
+import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
+import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
+import { withLocal } from '../local/for-run.js';
+import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
+import { timeOp } from './time-op.js';
+import { latencyTable, phasesTable } from './ops-table.js';
+
+/** Services `--only` accepts, in table order. */
+export const OPS_SERVICES = ['redis'];
+
+/**
+ * @param {Record<string, any>} a parsed and checked flags
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ */
+export function runOps(a) {
+  return withLocal(a, async (flags) => {
+    const conn = connectionFrom(flags);
+    const t0 = Date.now();
+    const services = [];
+    if (a.only.includes('redis')) services.push(await redisService(conn, a, flags.quiet));
+    const dir = createRunDir(a.out, a.name || `ops-${a.only.join('-')}`);
+    writeJson(path.join(dir, 'manifest.json'), {
+      tool: 'rqbench', command: 'ops', dir, startedAt: new Date(t0).toISOString(), t0, flags: cleanFlags(a), target: describeConnection(conn),
+      versions: { rqbench: packageVersion('rqbench'), node: process.version, ioredis: packageVersion('ioredis') }, git: gitSha(),
+      host: { hostname: os.hostname(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null },
+    });
+    for (const s of services) {
+      for (const op of s.ops) {
+        if (!op.hist) continue;
+        const w = new HlogWriter(path.join(dir, `${s.service.toLowerCase()}-${op.name.toLowerCase()}.hlog`), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
+        w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: a.duration });
+        w.close();
+      }
+    }
+    const summary = {
+      warmupS: a.warmup, durationS: a.duration,
+      services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
+    };
+    const md = renderOps(summary, describeConnection(conn));
+    writeJson(path.join(dir, 'summary.json'), summary);
+    writeText(path.join(dir, 'summary.md'), md);
+    const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
+    return { dir, summary, md, exitCode: failed ? 1 : 0 };
+  });
+}
+
+/** Redis: the node that serves the operations' slot, set up, each operation timed, torn down. */
+async function redisService(conn, a, quiet) {
+  const router = new RedisRouter(conn);
+  await router.open();
+  const addr = router.addrFor(OPS_SLOT);
+  router.close();
+  const cut = addr.lastIndexOf(':');
+  const connect = () => openPipe(conn, addr.slice(0, cut), Number(addr.slice(cut + 1)));
+  const admin = await connect();
+  const service = { service: 'Redis', ops: [] };
+  try {
+    for (const cmd of setupCommands()) await admin.call(cmd);
+    for (const op of REDIS_OPS) {
+      if (!quiet) process.stderr.write(`Redis ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
+      try {
+        const r = await timeOp({ connect, bytes: op.bytes, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000 });
+        service.ops.push({ name: op.name, what: OP_NOTES[op.name], connectMs: round3(r.connectMs), firstMs: round3(r.firstMs), stats: stats(r.hist), hist: r.hist });
+      } catch (e) {
+        service.ops.push({ name: op.name, what: OP_NOTES[op.name], connectMs: null, firstMs: null, stats: null, error: e.message });
+      }
+    }
+  } catch (e) {
+    service.error = e.message;
+  } finally {
+    // the keys go whatever happened above
+    try {
+      for (const cmd of teardownCommands()) await admin.call(cmd);
+    } catch (e) {
+      service.error ??= `teardown: ${e.message}`;
+    }
+    admin.close();
+  }
+  return service;
+}
+
+function round3(x) {
+  return Math.round(x * 1000) / 1000;
+}
+
+/** summary.md: the seed's table, then connect / first / warm, then what each operation did. */
+function renderOps(s, target) {
+  const out = ['# rqbench ops', ''];
+  out.push(`Against ${target}; each operation on a fresh connection: connect, one first call, ${s.warmupS} s of warm-up calls (not recorded), then ${s.durationS} s of calls one after another, each timed from send to reply.`, '');
+  out.push(latencyTable(s.services), '');
+  out.push(phasesTable(s.services), '');
+  for (const svc of s.services) {
+    for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.error ? ` — **failed**: ${op.error}` : ''}.`);
+    if (svc.error) out.push(`- ${svc.service}: **${svc.error}**.`);
+  }
+  out.push('');
+  return out.join('\n');
+}

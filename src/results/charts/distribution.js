@@ -1,0 +1,88 @@
+/**
+ * Latency by percentile on HdrHistogram's percentile axis: x = 1/(1-percentile) on a log
+ * scale (labelled 0%, 90%, 99%, 99.9%, …), y = latency in ms; one line per run, from its main
+ * .hlog (batch or cycle, from the intended start), so runs can be laid over each other.
+ */
+import { readHlog } from '../hlog.js';
+import { mergeAll } from '../../measure/histogram.js';
+import { frameSpec, latencyY } from './spec.js';
+
+/** @typedef {import('./sequence.js').Sequence} Sequence */
+/** @typedef {import('hdr-histogram-js').Histogram} Histogram */
+
+/** Points per decade of 1/(1-percentile): 90, 92.1, 93.7, … 99, 99.2, … */
+const PER_DECADE = 10;
+/** The tag measured from the intended start (corrected for coordinated omission). */
+const TAG = 'intended';
+
+/**
+ * The run's main histogram after its warm-up (the summary's window), or the whole run when
+ * the warm-up left nothing.
+ * @param {import('./run-data.js').RunData} run
+ * @returns {Histogram|null} values in µs; null without an .hlog or values
+ */
+export function mainHistogram(run) {
+  if (!run.hlog) return null;
+  const intervals = readHlog(run.hlog).intervals.filter((i) => i.tag === TAG);
+  const measured = intervals.filter((i) => i.startSec >= run.warmupSec);
+  const h = mergeAll((measured.some((i) => i.histogram.totalCount > 0) ? measured : intervals).map((i) => i.histogram));
+  return h.totalCount > 0 ? h : null;
+}
+
+/**
+ * Points as HdrHistogram's plotter draws them, up to the resolution the count allows
+ * (1/(1-p) < count), then the maximum at x = count.
+ * @param {Histogram} h values in µs
+ * @returns {Array<{ x: number, percentile: number, value: number }>} value: latency in ms
+ */
+export function percentilePoints(h) {
+  const out = [];
+  const count = h.totalCount;
+  for (let k = 0; 10 ** (k / PER_DECADE) < count; k++) {
+    const x = 10 ** (k / PER_DECADE);
+    const percentile = 100 * (1 - 1 / x);
+    out.push({ x, percentile, value: h.getValueAtPercentile(percentile) / 1000 });
+  }
+  out.push({ x: count, percentile: 100 * (1 - 1 / count), value: /** @type {any} */ (h).highestEquivalentValue(h.maxValue) / 1000 });
+  return out;
+}
+
+/**
+ * @param {Sequence} seq
+ * @param {import('./spec.js').Frame} frame
+ * @returns {Record<string, any>|null} Vega-Lite spec; null when no run has a histogram
+ */
+export function distributionSpec(seq, frame) {
+  const values = [];
+  const series = [];
+  for (const step of seq.steps) {
+    const h = mainHistogram(step.run);
+    if (!h) continue;
+    const name = `${step.label} (${step.run.op}, n=${h.totalCount})`;
+    series.push(name);
+    for (const p of percentilePoints(h)) values.push({ ...p, series: name });
+  }
+  if (values.length === 0) return null;
+  // At least to 99%, and no further than the data reach.
+  const maxX = Math.max(100, ...values.map((v) => v.x));
+  const { log, y } = latencyY(values, seq);
+  const ticks = Array.from({ length: Math.floor(Math.log10(maxX) + 1e-9) + 1 }, (_, i) => 10 ** i);
+  return frameSpec(frame, [{
+    data: { values: log ? values.filter((v) => v.value > 0) : values },
+    mark: { type: 'line', strokeWidth: 1.8, point: values.length <= 80 ? { size: 14 } : false },
+    encoding: {
+      x: {
+        field: 'x', type: 'quantitative', title: 'percentile (axis: 1/(1-p), log scale)',
+        scale: { type: 'log', domain: [1, maxX], nice: false },
+        // 1/(1-p) = 10^k is the percentile with k nines: 90%, 99%, 99.9% …
+        axis: { values: ticks, labelExpr: "datum.value <= 1 ? '0%' : format(100 - 100 / datum.value, '.12~g') + '%'", grid: true },
+      },
+      y,
+      // Under the plot: run names are long, and the plot keeps its width.
+      color: {
+        field: 'series', type: 'nominal', title: null, scale: { domain: series, scheme: 'tableau10' },
+        legend: { symbolType: 'stroke', orient: 'bottom', columns: series.length > 2 ? 2 : 1, labelLimit: Math.floor(frame.width / 2) - 40 },
+      },
+    },
+  }]);
+}

@@ -1,0 +1,68 @@
+/**
+ * Charts of one run or of a sequence of runs (experiment steps laid end to end):
+ *   cpu          Redis CPU per node over time (masters and replicas), steps and cluster actions marked
+ *   throughput   achieved vs target per second (producer items, consumer cycles)
+ *   latency      p50 and p99 per second of the main operation (batch or cycle)
+ *   percentiles  latency by percentile on HdrHistogram's 1/(1-p) axis, one line per run
+ * each written as SVG and PNG.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { readRunDir } from './run-data.js';
+import { layOut } from './sequence.js';
+import { cpuSpec } from './cpu.js';
+import { throughputSpec } from './throughput.js';
+import { latencySpec } from './latency.js';
+import { distributionSpec } from './distribution.js';
+import { writeChart } from './render.js';
+
+export { NotARunDirError, readRunDir } from './run-data.js';
+
+/**
+ * @typedef {object} ChartOptions
+ * @property {string} [title] shown under each chart's own title (default: the run or step names)
+ * @property {string[]} [stepLabels] one per run directory (default: each directory's name)
+ * @property {number} [width] px of the whole image, default 900
+ * @property {number} [height] px, default 360
+ * @property {string} [prefix] put before each file name, e.g. 'step-3-' → step-3-cpu.svg
+ */
+
+/**
+ * @typedef {object} ChartFile
+ * @property {string} name cpu | throughput | latency | percentiles
+ * @property {string} title
+ * @property {string} svg path written
+ * @property {string} png path written
+ */
+
+const CHARTS = [
+  { name: 'cpu', title: 'Redis CPU per node', spec: cpuSpec },
+  { name: 'throughput', title: 'Throughput: achieved vs target', spec: throughputSpec },
+  { name: 'latency', title: 'Latency per second: p50 and p99', spec: latencySpec },
+  { name: 'percentiles', title: 'Latency by percentile, from the intended start', spec: distributionSpec },
+];
+
+/**
+ * Draws every chart the runs have data for (a run without CPU samples gets no CPU chart).
+ * @param {string[]} runDirs in order: runs are laid end to end on one time axis
+ * @param {string} outDir created if missing; existing charts of the same names are replaced
+ * @param {ChartOptions} [options]
+ * @returns {Promise<ChartFile[]>}
+ * @throws {import('./run-data.js').NotARunDirError} when a directory is missing or has no timeline.csv
+ */
+export async function drawRunCharts(runDirs, outDir, options = {}) {
+  if (runDirs.length === 0) throw new TypeError('drawRunCharts: no run directory given');
+  const { width = 900, height = 360, prefix = '' } = options;
+  const seq = layOut(runDirs.map(readRunDir), options.stepLabels);
+  const subtitle = options.title ?? seq.steps.map((s) => s.label).join(' → ');
+  await fs.mkdir(outDir, { recursive: true });
+  /** @type {ChartFile[]} */
+  const written = [];
+  for (const chart of CHARTS) {
+    const spec = chart.spec(seq, { title: chart.title, subtitle, width, height });
+    if (!spec) continue;
+    const files = await writeChart(spec, path.join(outDir, `${prefix}${chart.name}`));
+    written.push({ name: chart.name, title: chart.title, ...files });
+  }
+  return written;
+}

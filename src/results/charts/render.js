@@ -1,0 +1,57 @@
+/**
+ * Vega-Lite spec → SVG (Vega's headless SVG renderer, no canvas or browser) → PNG (resvg, a
+ * native build shipped in the npm package), with the same TrueType font for both.
+ */
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import { Resvg } from '@resvg/resvg-js';
+import { FONT } from './spec.js';
+import { advanceWidths, vegaTextWidth } from './text-width.js';
+
+const require = createRequire(import.meta.url);
+// resvg reads only the fonts it is given: the result does not depend on what the machine has.
+const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) => require.resolve(`dejavu-fonts-ttf/ttf/${f}`));
+// Vega lays text out with the same font's widths (a process-wide Vega setting).
+vega.textMetrics.width = vegaTextWidth({ regular: advanceWidths(FONT_FILES[0]), bold: advanceWidths(FONT_FILES[1]) });
+
+/**
+ * @param {Record<string, any>} spec Vega-Lite
+ * @returns {Promise<string>} SVG text
+ */
+export async function toSvg(spec) {
+  const view = new vega.View(vega.parse(compile(/** @type {any} */ (spec)).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * @param {string} svg
+ * @returns {Buffer} PNG at the SVG's own size
+ */
+export function toPng(svg) {
+  const resvg = new Resvg(svg, {
+    fitTo: { mode: 'original' },
+    background: 'white',
+    font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: FONT, sansSerifFamily: FONT },
+  });
+  return resvg.render().asPng();
+}
+
+/**
+ * Writes `<base>.svg` and `<base>.png`.
+ * @param {Record<string, any>} spec Vega-Lite
+ * @param {string} base path without extension
+ * @returns {Promise<{ svg: string, png: string }>} the paths written
+ */
+export async function writeChart(spec, base) {
+  const svgText = await toSvg(spec);
+  const files = { svg: `${base}.svg`, png: `${base}.png` };
+  await fs.writeFile(files.svg, svgText);
+  await fs.writeFile(files.png, toPng(svgText));
+  return files;
+}

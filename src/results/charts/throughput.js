@@ -1,0 +1,62 @@
+/**
+ * Achieved vs target throughput per second: a producer's acknowledged items against the
+ * items its schedule intended (and failed items, if any); a consumer's cycles against the
+ * cycles its readers were asked for.
+ */
+import { num } from './run-data.js';
+import { points } from './sequence.js';
+import { frameSpec, headroom, lineLayer, markerLayers } from './spec.js';
+
+/** @typedef {import('./sequence.js').Sequence} Sequence */
+
+const SERIES = {
+  acked: { name: 'acked items/s', colour: '#1f77b4', dash: [1, 0] },
+  intended: { name: 'intended items/s (target)', colour: '#555555', dash: [5, 3] },
+  failed: { name: 'failed items/s', colour: '#d62728', dash: [1, 0] },
+  cycles: { name: 'cycles/s', colour: '#2ca02c', dash: [1, 0] },
+  target: { name: 'target cycles/s', colour: '#555555', dash: [2, 2] },
+};
+
+/**
+ * @param {import('./sequence.js').Step} step
+ * @param {Record<string, string>} row
+ */
+function pick(step, row) {
+  if (step.run.kind === 'consume') {
+    return [
+      { series: SERIES.cycles.name, value: num(row.cycles) },
+      { series: SERIES.target.name, value: step.run.targetPerSec },
+    ];
+  }
+  const failed = num(row.failed);
+  return [
+    { series: SERIES.acked.name, value: num(row.acked) },
+    { series: SERIES.intended.name, value: num(row.intended) },
+    ...(failed ? [{ series: SERIES.failed.name, value: failed }] : []),
+  ];
+}
+
+/**
+ * @param {Sequence} seq
+ * @param {import('./spec.js').Frame} frame
+ * @returns {Record<string, any>|null} Vega-Lite spec; null when there is nothing to draw
+ */
+export function throughputSpec(seq, frame) {
+  const values = points(seq, pick);
+  if (values.length === 0) return null;
+  const present = Object.values(SERIES).filter((s) => values.some((v) => v.series === s.name));
+  const kinds = new Set(seq.steps.map((s) => s.run.kind));
+  const unit = [kinds.has('produce') && 'items/s', kinds.has('consume') && 'cycles/s'].filter(Boolean).join(', ');
+  return frameSpec(frame, [
+    lineLayer({
+      y: { field: 'value', type: 'quantitative', title: `throughput (${unit})`, scale: headroom(values, seq) },
+      color: {
+        field: 'series', type: 'nominal', title: 'per second',
+        scale: { domain: present.map((s) => s.name), range: present.map((s) => s.colour) },
+        legend: { symbolType: 'stroke' },
+      },
+      strokeDash: { field: 'series', type: 'nominal', scale: { domain: present.map((s) => s.name), range: present.map((s) => s.dash) } },
+    }, seq, values),
+    ...markerLayers(seq, frame),
+  ]);
+}

@@ -1,0 +1,87 @@
+// rqbench ops (issue 7, point 2, the Redis part): real servers, the seed's table, setup and
+// teardown around every service even when an operation fails, bad input.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis } from '../src/local/redis.js';
+import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+
+let local;
+let admin;
+
+beforeAll(async () => {
+  local = await startRedis({ password: 'ops-pass' });
+  admin = new Redis({ host: local.host, port: local.port, password: 'ops-pass' });
+  // an ACL user that may do everything but ZRANGEBYSCORE: that operation fails, the rest must not
+  await admin.call('ACL', 'SETUSER', 'noread', 'on', '>noread-pass', '~*', '&*', '+@all', '-zrangebyscore');
+}, 30_000);
+
+afterAll(async () => {
+  admin?.disconnect();
+  await local?.stop();
+  removeTempDirs();
+});
+
+async function ops(extra) {
+  const out = tempDir('rqbench-ops-');
+  const r = await runNode([CLI, 'ops', '--host', '127.0.0.1', '--port', String(local.port), '--warmup', '0.2', '-d', '0.5', '--out', out, '--json', ...extra], { timeoutMs: 30_000 });
+  return { ...r, ...readRun(out, r.stdout) };
+}
+
+const OPS = ['GET', 'MGET', 'ZRANGEBYSCORE', 'SET', 'ZADD'];
+
+describe('rqbench ops', () => {
+  it("times each operation and prints the seed's table, then leaves no key behind", async () => {
+    const r = await ops(['--password', 'ops-pass']);
+    expect(r.code, describeRun(r)).toBe(0);
+    const [redis] = r.summary.services;
+    expect(redis.ops.map((o) => o.name)).toEqual(OPS);
+    for (const o of redis.ops) {
+      const s = o.stats;
+      expect(s.count, o.name).toBeGreaterThan(50);
+      expect(s.min <= s.p50 && s.p50 <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max, JSON.stringify(s)).toBe(true);
+      expect(o.connectMs).toBeGreaterThan(0);
+      expect(o.firstMs).toBeGreaterThan(0);
+    }
+    expect(await admin.keys('{rqbench:ops}*'), 'teardown removed every key').toEqual([]);
+
+    const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
+    const table = md.split('\n').filter((l) => l.startsWith('|')).slice(0, 2 + 1 + OPS.length);
+    expect(table[0]).toMatch(/^\| +\| Overhead \(ms\) \| +n \| +min \| +avg \| +med \| +p90 \| +p99 \| +max \|$/);
+    expect(table[1]).toMatch(/^\| :---  *\|( +---: \|){8}$/);
+    expect(table[2]).toMatch(/^\| \*\*Redis\*\* +\|( +\|){8}$/);
+    OPS.forEach((name, i) => expect(table[3 + i]).toMatch(new RegExp(`^\\|   —${name} +\\| +\\| +\\d+ \\|( +\\d+\\.\\d{3} \\|){6}$`)));
+    // every line padded to the same width: the columns line up as in the seed
+    expect(new Set(table.map((l) => l.length)).size).toBe(1);
+    expect(md).toMatch(/\| +\| connect \(ms\) \| first call \(ms\) \| warm med \(ms\) \|/);
+    for (const f of ['manifest.json', 'summary.json', 'summary.md', 'redis-get.hlog', 'redis-zadd.hlog']) expect(fs.readdirSync(r.dir)).toContain(f);
+    expect(fs.readFileSync(path.join(r.dir, 'manifest.json'), 'utf8')).not.toContain('ops-pass');
+  }, 40_000);
+
+  it('an operation that fails is reported, the others are measured, and teardown still runs (exit 1)', async () => {
+    const r = await ops(['--user', 'noread', '--password', 'noread-pass']);
+    expect(r.code, describeRun(r)).toBe(1);
+    const [redis] = r.summary.services;
+    const denied = redis.ops.find((o) => o.name === 'ZRANGEBYSCORE');
+    expect(denied.error).toMatch(/NOPERM/);
+    expect(redis.ops.filter((o) => o.stats).map((o) => o.name)).toEqual(['GET', 'MGET', 'SET', 'ZADD']);
+    expect(await admin.keys('{rqbench:ops}*'), 'teardown removed every key').toEqual([]);
+    expect(r.stdout + r.stderr).not.toContain('noread-pass');
+  }, 40_000);
+
+  it.each([
+    [['--only', 'sqs'], '--only'],
+    [['--only', ''], '--only'],
+    [['-d', '0'], '--duration'],
+    [['--warmup', '-1'], '--warmup'],
+  ])('bad input %j exits 2 with one line naming %s and writes nothing', async (flags, name) => {
+    const out = tempDir('rqbench-ops-bad-');
+    const r = await runNode([CLI, 'ops', '--port', String(local.port), '--out', path.join(out, 'o'), ...flags], { timeoutMs: 15_000 });
+    expect(r.code, describeRun(r)).toBe(2);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines.length).toBe(1);
+    expect(lines[0]).toContain(name);
+    expect(fs.readdirSync(out)).toEqual([]);
+  }, 20_000);
+});
