@@ -1,6 +1,7 @@
 /**
- * THE ONE CALL SITE for an experiment's charts (branch `charts`: src/results/charts/index.js,
- * drawRunCharts). Until that module is on this branch, no charts are drawn and RESULTS.md says so.
+ * The one call site for an experiment's charts: drawRunCharts (src/results/charts/index.js) over
+ * the steps' producer run directories laid end to end, into experiments/<name>/charts/.
+ * Loaded lazily, so `experiment run` on a tree without the chart module still writes RESULTS.md.
  */
 import fs from 'node:fs';
 import path from 'node:path';
