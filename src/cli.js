@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** rqbench <produce|consume|local|report|compare|chart|ops> … — one entry point; each command is a module in src/commands/. */
+/** rqbench <produce|consume|local|report|compare|chart|ops|experiment> … — one entry point; each command is a module in src/commands/. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
@@ -9,6 +9,7 @@ import * as report from './commands/report.js';
 import * as compare from './commands/compare.js';
 import * as chart from './commands/chart.js';
 import * as ops from './commands/ops.js';
+import * as experiment from './commands/experiment.js';
 import { failHandler } from './options/usage-error.js';
 
 const prog = 'rqbench';
@@ -18,7 +19,8 @@ await yargs(hideBin(process.argv))
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
   .command([report, compare, chart, ops])
-  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart or ops (see --help)')
+  .command(experiment)
+  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart, ops or experiment (see --help)')
   .strict()
   .fail(failHandler(prog))
   .wrap(Math.min(110, process.stdout.columns || 110))

@@ -1,0 +1,55 @@
+/**
+ * `rqbench experiment run|report experiments/<name>`: runs an experiment.yaml's steps with the real
+ * CLIs and (re)generates its RESULTS.md from the run directories.
+ */
+import path from 'node:path';
+import { UsageError, bad } from '../options/usage-error.js';
+import { loadSpec } from '../experiments/spec.js';
+import { runExperiment } from '../experiments/run.js';
+import { writeResults } from '../experiments/results-md.js';
+
+const PROG = 'rqbench experiment';
+const ACTIONS = ['run', 'report'];
+
+export const command = 'experiment <action> <dir>';
+export const describe = 'run an experiment spec (experiments/<name>/experiment.yaml) step by step, or regenerate its RESULTS.md';
+
+/** @param {import('yargs').Argv} y */
+export function builder(y) {
+  return y
+    .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest runs/ only' })
+    .positional('dir', { type: 'string', describe: 'the experiment directory, holding experiment.yaml' })
+    .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping steps that completed' })
+    .example('$0 experiment run experiments/002-store-models', 'run every step, write RESULTS.md')
+    .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted step and the rest')
+    .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running');
+}
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ */
+export async function handler(a) {
+  let spec;
+  try {
+    if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
+    if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
+    spec = loadSpec(a.dir);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${PROG}: ${e.message}\n`);
+    process.exit(2);
+  }
+  let code = 0;
+  if (a.action === 'run') {
+    const o = await runExperiment(spec, { resume: a.resume });
+    if (o.failed) {
+      process.stderr.write(`${PROG}: step ${o.failed}\n`);
+      code = 1;
+    }
+    if (o.interrupted) code = 130;
+  }
+  const r = await writeResults(spec);
+  const held = r.held === null ? 'finding not known yet' : `finding ${r.held ? 'held' : 'did not hold'}`;
+  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${held})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
+  process.exitCode = code;
+}

@@ -1,0 +1,106 @@
+/**
+ * A spec's flag maps ({ q: 20000, sl: true }) → the CLIs' argv, checked by the CLIs' own yargs
+ * options and checks, so a spec accepts exactly what `node src/producer.js` accepts and a bad value
+ * gets the same words — with the spec's field path instead of the flag.
+ */
+import yargs from 'yargs';
+import { connectionOptions, checkConnection } from '../options/connection.js';
+import { producerOptions, checkProducer } from '../options/producer.js';
+import { consumerOptions, checkConsumer } from '../options/consumer.js';
+import { outputOptions } from '../options/output.js';
+
+/** Flags the runner sets itself (target, output, run length, actions): a spec sets them in its own fields. */
+const RUNNER_OWNED = new Set([
+  'url', 'host', 'h', 'port', 'user', 'password', 'tls', 'tls-ca', 'tls-insecure', 'local', 'masters', 'replicas',
+  'cluster', 'cm', 'out', 'o', 'name', 'n', 'json', 'quiet', 'duration', 'd', 'warmup', 'start-at', 'run-id', 'at',
+  'help', 'version',
+]);
+
+/** Where each runner-owned flag lives in a spec. */
+const OWNED_HINT = { duration: 'duration', d: 'duration', warmup: 'warmup', at: 'at', cluster: 'topology', url: 'topology' };
+
+/** Data-model flags the consumer takes from the producer's step (it must read what was written). */
+export const MODEL_FLAGS = ['actual-value', 'ns', 'same-slot', 'sl', 'slh', 'ss', 'ttl'];
+
+/**
+ * @typedef {Record<string, string|number|boolean|Array<string|number>>} FlagMap
+ * @typedef {{ key: string, path: string }} FlagOrigin  the spec field a flag came from
+ */
+
+/**
+ * `{ q: 20000, sl: true, at: ['5:reshard:100'] }` → `['-q', '20000', '--sl', '--at', '5:reshard:100']`.
+ * @param {FlagMap} flags
+ * @returns {string[]}
+ */
+export function toArgs(flags) {
+  const args = [];
+  for (const [k, v] of Object.entries(flags)) {
+    const flag = k.length === 1 ? `-${k}` : `--${k}`;
+    if (v === true) args.push(flag);
+    else if (v === false) args.push(`--no-${k}`);
+    else for (const one of Array.isArray(v) ? v : [v]) args.push(flag, String(one));
+  }
+  return args;
+}
+
+/**
+ * Checks one flag map's keys and value types before the CLI's checks see it.
+ * @param {unknown} flags
+ * @param {string} path e.g. 'steps[2].flags'
+ * @returns {string|null} the problem, path first, or null
+ */
+export function flagMapProblem(flags, path) {
+  if (flags === undefined || flags === null) return null;
+  if (typeof flags !== 'object' || Array.isArray(flags)) return `${path} must be a map of flags (e.g. { q: 20000, sl: true })`;
+  for (const [k, v] of Object.entries(flags)) {
+    if (RUNNER_OWNED.has(k)) {
+      const where = OWNED_HINT[k];
+      return `${path}.${k} is set by the runner${where ? ` (use the spec's ${where}: field)` : ''}`;
+    }
+    const ok = (x) => ['string', 'number', 'boolean'].includes(typeof x);
+    if (!(ok(v) || (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')))) {
+      return `${path}.${k} must be a number, a string, true/false or a list`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Parses argv with a CLI's options and runs its checks; a problem comes back as one line whose
+ * flag is replaced by the spec field it came from.
+ * @param {'producer'|'consumer'} cli
+ * @param {string[]} argv
+ * @param {(flag: string) => string} pathOf maps a flag name as the CLI names it ('q', 'quantity', 'same-slot') to a field path
+ * @returns {string|null}
+ */
+export function cliProblem(cli, argv, pathOf) {
+  const opts = (y) => outputOptions(cli === 'producer' ? producerOptions(connectionOptions(y)) : consumerOptions(connectionOptions(y)));
+  let failure = null;
+  const y = opts(yargs(argv).exitProcess(false).help(false).version(false).strict()
+    .fail((msg, err) => { failure = (err?.message || msg || 'invalid flags').split('\n')[0]; }));
+  /** @type {Record<string, any>} */
+  let a;
+  try {
+    a = y.parseSync();
+  } catch (e) {
+    failure ??= e.message.split('\n')[0];
+  }
+  if (failure) {
+    const unknown = /^Unknown arguments?: ([^,\s]+)/.exec(failure);
+    if (unknown) return `${pathOf(unknown[1])} is not a ${cli} flag (see node src/${cli}.js --help)`;
+    return failure;
+  }
+  try {
+    checkConnection(a);
+    (cli === 'producer' ? checkProducer : checkConsumer)(a);
+  } catch (e) {
+    const aliases = y.getOptions().alias;
+    // "-q must be …", "--same-slot must be …", "--sl with --ss must be …": the first flag names the field
+    return e.message.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => {
+      const group = Object.entries(aliases).find(([k, al]) => k === name || al.includes(name));
+      const names = group ? [group[0], ...group[1]] : [name];
+      return pathOf(names.join('|'));
+    });
+  }
+  return null;
+}

@@ -1,0 +1,101 @@
+/**
+ * Where an experiment's runs live: `experiments/<name>/runs/<yyyymmdd-hhmmss>/<step>/`, holding
+ * `step.json` (the commands, when, exit codes) and the CLIs' run directories `*-producer/` and
+ * `*-consumer/`. A step is complete when every run directory it needs has a summary.json of a
+ * run that was not interrupted.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * @typedef {object} StepResult
+ * @property {string} dir
+ * @property {any|null} meta          step.json
+ * @property {string|null} producerDir
+ * @property {string|null} consumerDir
+ * @property {any|null} producer      its summary.json
+ * @property {any|null} consumer
+ * @property {boolean} complete
+ */
+
+/** @param {string} expDir */
+export const runsDir = (expDir) => path.join(expDir, 'runs');
+
+/** `20261121-235307`: sorts by time. */
+export function stamp(when = new Date()) {
+  return when.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/**
+ * The newest `runs/<stamp>` directory, or null.
+ * @param {string} expDir
+ * @returns {string|null}
+ */
+export function latestRun(expDir) {
+  let names;
+  try {
+    names = fs.readdirSync(runsDir(expDir), { withFileTypes: true }).filter((d) => d.isDirectory() && /^\d{8}-\d{6}/.test(d.name)).map((d) => d.name);
+  } catch {
+    return null;
+  }
+  names.sort();
+  return names.length ? path.join(runsDir(expDir), names[names.length - 1]) : null;
+}
+
+/**
+ * What a step directory holds.
+ * @param {string} stepDir
+ * @param {{ consumer: boolean }} needs whether the step runs a consumer
+ * @returns {StepResult}
+ */
+export function readStep(stepDir, needs) {
+  const meta = readJson(path.join(stepDir, 'step.json'));
+  const producerDir = newestRunDir(stepDir, 'producer');
+  const consumerDir = newestRunDir(stepDir, 'consumer');
+  const producer = producerDir && readJson(path.join(producerDir, 'summary.json'));
+  const consumer = consumerDir && readJson(path.join(consumerDir, 'summary.json'));
+  const done = (s) => Boolean(s) && !s.interrupted;
+  return {
+    dir: stepDir, meta, producerDir, consumerDir, producer: producer ?? null, consumer: consumer ?? null,
+    complete: done(producer) && (!needs.consumer || done(consumer)) && meta?.ok === true,
+  };
+}
+
+/**
+ * Moves an incomplete step's directory aside (kept: what it measured is evidence) so the re-run starts clean.
+ * @param {string} stepDir
+ * @returns {string|null} where it went
+ */
+export function setAside(stepDir) {
+  if (!fs.existsSync(stepDir)) return null;
+  for (let n = 1; ; n++) {
+    const to = `${stepDir}.interrupted-${n}`;
+    if (!fs.existsSync(to)) {
+      fs.renameSync(stepDir, to);
+      return to;
+    }
+  }
+}
+
+function newestRunDir(stepDir, role) {
+  let names;
+  try {
+    names = fs.readdirSync(stepDir, { withFileTypes: true }).filter((d) => d.isDirectory() && new RegExp(`-${role}(-\\d+)?$`).test(d.name)).map((d) => d.name);
+  } catch {
+    return null;
+  }
+  names.sort();
+  return names.length ? path.join(stepDir, names[names.length - 1]) : null;
+}
+
+/**
+ * @param {string} file
+ * @returns {any|null} null when missing or not JSON (a run killed mid-write)
+ */
+export function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}

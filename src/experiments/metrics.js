@@ -1,0 +1,65 @@
+/**
+ * The numbers a RESULTS.md table shows and a `check:` can name, taken from a step's summary.json
+ * files (producer, and consumer when one ran alongside).
+ */
+
+/** Metric name → what it is (shown in errors and the README). */
+export const METRICS = {
+  master_cpu: 'master CPU, % of one core, averaged over the masters',
+  replica_cpu: 'replica CPU, % of one core, averaged over the replicas',
+  master_cpu_total: 'master CPU summed over every master',
+  replica_cpu_total: 'replica CPU summed over every replica',
+  top_master_cpu: 'CPU of the busiest master',
+  top_master_share: "the busiest master's share of all master CPU (0..1)",
+  target: 'target items/s (all writers)',
+  achieved: 'achieved items/s (all writers)',
+  achieved_ratio: 'achieved / target',
+  batch_p50_ms: 'batch latency p50 from the intended start, ms',
+  batch_p99_ms: 'batch latency p99 from the intended start, ms',
+  failed: 'items not acknowledged',
+  lost: 'items acknowledged but not read back (--verify)',
+  cardinality: "consumer: cardinality per cycle",
+  responses: 'consumer: values received per cycle',
+  cycle_p50_ms: 'consumer: batch processed (whole cycle) p50, ms',
+  cycle_p99_ms: 'consumer: batch processed (whole cycle) p99, ms',
+  overruns: 'consumer: cycles that overran their period',
+};
+
+/**
+ * @param {any} producer a producer summary.json
+ * @param {any} [consumer] a consumer summary.json
+ * @returns {Record<string, number|undefined>}
+ */
+export function stepMetrics(producer, consumer) {
+  const nodes = producer?.cpu?.nodes ?? [];
+  const sum = (role) => round(nodes.filter((n) => n.role === role).reduce((s, n) => s + n.avg, 0));
+  const masters = nodes.filter((n) => n.role === 'master').map((n) => n.avg);
+  const total = masters.reduce((s, x) => s + x, 0);
+  const top = masters.length ? Math.max(...masters) : undefined;
+  const batch = producer?.latency?.batch?.intended;
+  return {
+    master_cpu: producer?.cpu?.master,
+    replica_cpu: producer?.cpu?.replica,
+    master_cpu_total: nodes.length ? sum('master') : undefined,
+    replica_cpu_total: nodes.length ? sum('replica') : undefined,
+    top_master_cpu: top,
+    top_master_share: total > 0 ? round(top / total, 3) : undefined,
+    target: producer?.target?.itemsPerSec,
+    achieved: producer?.achieved?.itemsPerSec,
+    achieved_ratio: producer?.achieved?.ratio,
+    batch_p50_ms: batch?.p50,
+    batch_p99_ms: batch?.p99,
+    failed: producer?.totals?.failed,
+    lost: producer?.verify?.lost,
+    cardinality: consumer?.perCycle?.cardinality,
+    responses: consumer?.perCycle?.fetched,
+    cycle_p50_ms: consumer?.latency?.cycle?.sent?.p50,
+    cycle_p99_ms: consumer?.latency?.cycle?.sent?.p99,
+    overruns: consumer?.cycles?.overruns,
+  };
+}
+
+function round(x, d = 1) {
+  const f = 10 ** d;
+  return Math.round(x * f) / f;
+}

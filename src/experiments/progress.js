@@ -1,0 +1,53 @@
+/**
+ * Progress across steps on stderr: `[2/5] list (8 s) … ETA 0:41`, then one line per finished step.
+ * The ETA is the steps' durations left plus the overhead (start, purge, summary) seen so far per step.
+ */
+import { short } from '../results/format.js';
+
+/** Overhead per step before one has been measured: spawning, purging, summarizing. */
+const FIRST_GUESS_OVERHEAD_S = 5;
+
+export class Progress {
+  /**
+   * @param {import('./spec.js').Step[]} steps the steps that will run
+   * @param {(line: string) => void} log
+   */
+  constructor(steps, log) {
+    this.steps = steps;
+    this.log = log;
+    this.i = 0;
+    this.overheads = [];
+    this.began = 0;
+  }
+
+  /** @param {import('./spec.js').Step} step */
+  begin(step) {
+    this.i++;
+    this.began = Date.now();
+    const left = this.steps.slice(this.i - 1);
+    const over = this.overheads.length ? this.overheads.reduce((a, b) => a + b, 0) / this.overheads.length : FIRST_GUESS_OVERHEAD_S;
+    const eta = left.reduce((s, x) => s + x.duration + over, 0);
+    const what = [step.label !== step.name ? step.label : '', step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
+    this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${step.duration} s … ETA ${clock(eta)}`);
+  }
+
+  /**
+   * @param {import('./spec.js').Step} step
+   * @param {import('./layout.js').StepResult} r
+   */
+  end(step, r) {
+    const took = (Date.now() - this.began) / 1000;
+    this.overheads.push(Math.max(0, took - step.duration));
+    const p = r.producer;
+    const figures = p
+      ? `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%`
+      : 'no summary';
+    this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${figures}`);
+  }
+}
+
+/** 83 → "1:23". */
+function clock(s) {
+  const t = Math.round(s);
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,305 @@
+/**
+ * `experiments/<name>/experiment.yaml`: read, checked field by field, and expanded into steps.
+ * Every mistake is one line naming the file and the field path; nothing runs before this passes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { UsageError } from '../options/usage-error.js';
+import { MODEL_FLAGS, cliProblem, flagMapProblem, toArgs } from './flags.js';
+import { parseCheck, refsOf } from './check.js';
+import { METRICS } from './metrics.js';
+
+export const SPEC_FILE = 'experiment.yaml';
+const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', 'steps', 'matrix', 'finding', 'check', 'notes'];
+const STEP = ['name', 'label', 'flags', 'consumer', 'duration', 'warmup', 'at'];
+const TOPOLOGY = ['local', 'url', 'cluster', 'instanceType'];
+const LOCAL = ['cluster', 'masters', 'replicas'];
+const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/**
+ * @typedef {import('./flags.js').FlagMap} FlagMap
+ * @typedef {object} Topology
+ * @property {{ cluster: boolean, masters: number, replicas: number }|null} local a throwaway local Redis
+ * @property {string|null} url an endpoint
+ * @property {boolean} cluster
+ * @property {string} label the table's "Instance type"
+ * @typedef {object} Step
+ * @property {string} name       [A-Za-z][A-Za-z0-9_]*, the run directory's name and the check's reference
+ * @property {string} label      shown in tables
+ * @property {number} duration   seconds
+ * @property {number} warmup     seconds left out of the summary
+ * @property {FlagMap} flags     producer flags (fixed flags merged in)
+ * @property {FlagMap|null} consumer consumer flags when a consumer runs alongside
+ * @property {string[]} at       --at values
+ * @property {string[]} varied   the flags whose values differ between steps (table columns)
+ * @typedef {object} Spec
+ * @property {string} dir
+ * @property {string} name
+ * @property {string} file
+ * @property {string} title
+ * @property {string} seed
+ * @property {Topology} topology
+ * @property {Step[]} steps
+ * @property {string|null} finding
+ * @property {string|null} check
+ * @property {import('./check.js').Node|null} checkTree
+ * @property {string|null} notes
+ */
+
+/**
+ * @param {string} dir experiments/<name>
+ * @returns {Spec}
+ * @throws {UsageError} one line: `<file>: <field path> <problem>`
+ */
+export function loadSpec(dir) {
+  const file = path.join(dir, SPEC_FILE);
+  const fail = (msg) => new UsageError(`${file}: ${msg}`);
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw fail(`cannot read it (${e.code === 'ENOENT' ? 'no such file' : e.code || e.message})`);
+  }
+  const doc = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) throw fail(`not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+  const raw = doc.toJS();
+  try {
+    return build(raw, dir, file);
+  } catch (e) {
+    if (e instanceof SpecProblem) throw fail(e.message);
+    throw e;
+  }
+}
+
+class SpecProblem extends Error {}
+const problem = (msg) => new SpecProblem(msg);
+
+function build(raw, dir, file) {
+  if (!isMap(raw)) throw problem('must be a map of fields (title, seed, topology, flags, steps or matrix, …)');
+  unknownKeys(raw, TOP, '');
+  const title = text(raw.title, 'title');
+  const seed = text(raw.seed, 'seed');
+  const topology = readTopology(raw.topology);
+  const duration = seconds(raw.duration ?? 6, 'duration', 1);
+  const warmup = seconds(raw.warmup ?? 1, 'warmup', 0);
+  checkFlagMap(raw.flags, 'flags');
+  const consumer = readConsumer(raw.consumer, 'consumer');
+  const at = readAt(raw.at, 'at');
+  if (raw.steps !== undefined && raw.matrix !== undefined) throw problem('steps and matrix: use one of them, not both');
+  if (raw.steps === undefined && raw.matrix === undefined) throw problem('steps (a list) or matrix (flag → list of values) is needed');
+  const drafts = raw.steps !== undefined ? readSteps(raw.steps) : expandMatrix(raw.matrix);
+  const steps = drafts.map((d) => completeStep(d, { flags: raw.flags ?? {}, consumer, duration, warmup, at, topology }));
+  markVaried(steps);
+  const finding = raw.finding === undefined ? null : text(raw.finding, 'finding');
+  const check = raw.check === undefined ? null : text(raw.check, 'check');
+  const checkTree = check === null ? null : readCheck(check, steps);
+  const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
+  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes };
+}
+
+/** @returns {Topology} */
+function readTopology(t) {
+  if (!isMap(t)) throw problem('topology must be a map: { local: { cluster, masters, replicas } } or { url, cluster, instanceType }');
+  unknownKeys(t, TOPOLOGY, 'topology');
+  if ((t.local === undefined) === (t.url === undefined)) throw problem('topology needs exactly one of local: or url:');
+  const cluster = t.cluster === undefined ? undefined : bool(t.cluster, 'topology.cluster');
+  if (t.local !== undefined) {
+    const l = t.local ?? {};
+    if (!isMap(l)) throw problem('topology.local must be a map: { cluster, masters, replicas }');
+    unknownKeys(l, LOCAL, 'topology.local');
+    const isCluster = l.cluster === undefined ? false : bool(l.cluster, 'topology.local.cluster');
+    if (cluster !== undefined) throw problem('topology.cluster is for an endpoint; a local one says topology.local.cluster');
+    const masters = isCluster ? int(l.masters ?? 3, 'topology.local.masters', 3, 16) : 1;
+    if (!isCluster && l.masters !== undefined) throw problem('topology.local.masters needs topology.local.cluster: true');
+    const replicas = int(l.replicas ?? (isCluster ? 1 : 0), 'topology.local.replicas', 0, 5);
+    const shape = isCluster ? `local cluster ${masters}x${replicas}` : `local standalone${replicas ? ` +${replicas} replica${replicas > 1 ? 's' : ''}` : ''}`;
+    const label = t.instanceType === undefined ? shape : text(t.instanceType, 'topology.instanceType');
+    return { local: { cluster: isCluster, masters, replicas }, url: null, cluster: isCluster, label };
+  }
+  const url = text(t.url, 'topology.url');
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    throw problem('topology.url must be a redis:// or rediss:// URL');
+  }
+  if (!['redis:', 'rediss:'].includes(u.protocol)) throw problem('topology.url must be a redis:// or rediss:// URL');
+  // a password belongs in REDIS_PASSWORD, never in a committed spec
+  if (u.password) throw problem('topology.url must not hold a password (set REDIS_PASSWORD instead)');
+  const label = text(t.instanceType ?? u.host, 'topology.instanceType');
+  return { local: null, url, cluster: cluster ?? false, label };
+}
+
+function readConsumer(c, where) {
+  if (c === undefined || c === null || c === false) return null;
+  if (c === true) return {};
+  checkFlagMap(c, where);
+  return c;
+}
+
+function readAt(at, where) {
+  if (at === undefined || at === null) return [];
+  if (!Array.isArray(at) || !at.every((x) => typeof x === 'string' || typeof x === 'number')) {
+    throw problem(`${where} must be a list like ["5:reshard:500", "12:remove-shard"]`);
+  }
+  return at.map(String);
+}
+
+function readSteps(steps) {
+  if (!Array.isArray(steps) || !steps.length) throw problem('steps must be a non-empty list of { name, flags, … }');
+  const seen = new Set();
+  return steps.map((s, i) => {
+    const p = `steps[${i}]`;
+    if (!isMap(s)) throw problem(`${p} must be a map: { name, flags, consumer, duration, warmup, at }`);
+    unknownKeys(s, STEP, p);
+    const name = text(s.name, `${p}.name`);
+    if (!STEP_NAME.test(name)) throw problem(`${p}.name must be letters, digits and _ starting with a letter (got ${JSON.stringify(name)})`);
+    if (seen.has(name)) throw problem(`${p}.name ${JSON.stringify(name)} is used by an earlier step`);
+    seen.add(name);
+    checkFlagMap(s.flags, `${p}.flags`);
+    return {
+      name, path: p, label: s.label === undefined ? name : text(s.label, `${p}.label`),
+      flags: s.flags ?? {}, flagPaths: Object.fromEntries(Object.keys(s.flags ?? {}).map((k) => [k, `${p}.flags.${k}`])),
+      consumer: s.consumer === undefined ? undefined : readConsumer(s.consumer, `${p}.consumer`),
+      consumerPaths: isMap(s.consumer) ? pathsOf(s.consumer, `${p}.consumer`) : {},
+      duration: s.duration === undefined ? undefined : seconds(s.duration, `${p}.duration`, 1),
+      warmup: s.warmup === undefined ? undefined : seconds(s.warmup, `${p}.warmup`, 0),
+      at: s.at === undefined ? undefined : readAt(s.at, `${p}.at`),
+    };
+  });
+}
+
+/** `matrix: { t: [1, 2], q: [20000, 40000] }` → 4 steps t1_q20000 … in the order written (last key fastest). */
+function expandMatrix(m) {
+  if (!isMap(m) || !Object.keys(m).length) throw problem('matrix must be a map of flag → list of values, e.g. { t: [1, 2], q: [20000, 40000] }');
+  let combos = [{ flags: {}, consumer: {}, parts: [], flagPaths: {}, consumerPaths: {} }];
+  for (const [key, values] of Object.entries(m)) {
+    const p = `matrix.${key}`;
+    if (!Array.isArray(values) || !values.length) throw problem(`${p} must be a non-empty list of values`);
+    const isConsumer = key.startsWith('consumer.');
+    const flag = isConsumer ? key.slice('consumer.'.length) : key;
+    const probe = flagMapProblem({ [flag]: values[0] }, isConsumer ? 'matrix.consumer' : 'matrix');
+    if (probe) throw problem(probe);
+    combos = combos.flatMap((c) => values.map((v, j) => {
+      const bad = flagMapProblem({ [flag]: v }, 'matrix');
+      if (bad) throw problem(`${p}[${j}] must be a number, a string or true/false`);
+      const part = `${flag.replace(/[^A-Za-z0-9]/g, '')}${v === true ? '' : v === false ? '_off' : String(v).replace(/[^A-Za-z0-9]/g, '')}`;
+      return {
+        flags: isConsumer ? c.flags : { ...c.flags, [flag]: v },
+        consumer: isConsumer ? { ...c.consumer, [flag]: v } : c.consumer,
+        parts: [...c.parts, part],
+        flagPaths: isConsumer ? c.flagPaths : { ...c.flagPaths, [flag]: `${p}[${j}]` },
+        consumerPaths: isConsumer ? { ...c.consumerPaths, [flag]: `${p}[${j}]` } : c.consumerPaths,
+      };
+    }));
+  }
+  return combos.map((c, i) => ({
+    name: /^[A-Za-z]/.test(c.parts[0]) ? c.parts.join('_') : `s${i + 1}_${c.parts.join('_')}`,
+    path: 'matrix', label: c.parts.join(' '), flags: c.flags, flagPaths: c.flagPaths,
+    consumer: Object.keys(c.consumer).length ? c.consumer : undefined, consumerPaths: c.consumerPaths,
+  }));
+}
+
+/**
+ * Merges the spec-wide fields into a step and checks its flags with the CLIs' own checks.
+ * @returns {Step}
+ */
+function completeStep(d, common) {
+  const origins = { ...pathsOf(common.flags, 'flags'), ...d.flagPaths };
+  const flags = { ...common.flags, ...d.flags };
+  // per-writer is the seed's "items per writer per sec": q = per-writer x t
+  if (flags['per-writer'] !== undefined) {
+    const pw = flags['per-writer'];
+    const where = origins['per-writer'];
+    if (!Number.isInteger(pw) || pw < 1) throw problem(`${where} must be a positive integer`);
+    if (flags.q !== undefined || flags.quantity !== undefined) throw problem(`${where} and q: give one of them (q = per-writer x t)`);
+    const t = flags.t ?? flags.writers ?? 1;
+    flags.q = Number.isInteger(t) ? pw * t : pw;
+    origins.q = where;
+    delete flags['per-writer'];
+  }
+  const duration = d.duration ?? common.duration;
+  const warmup = d.warmup ?? common.warmup;
+  const at = d.at ?? common.at;
+  const own = { duration: d.duration !== undefined ? `${d.path}.duration` : 'duration', warmup: d.warmup !== undefined ? `${d.path}.warmup` : 'warmup', at: d.at !== undefined ? `${d.path}.at` : 'at' };
+  own.d = own.duration;
+  /** 'quantity|q' → the field it came from, or the step's flags when it is a default the step's values clash with */
+  const pathOf = (from, fallback) => (names) => {
+    const list = names.split('|');
+    const hit = list.find((n) => from[n] ?? own[n]);
+    return hit ? (from[hit] ?? own[hit]) : `${fallback} (${list.map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join('/')})`;
+  };
+  const target = ['--url', 'redis://127.0.0.1:6379', ...(common.topology.cluster ? ['--cluster'] : []), '--duration', String(duration), '--warmup', String(warmup)];
+  const bad = cliProblem('producer', [...toArgs(flags), ...target, ...at.flatMap((x) => ['--at', x])], pathOf(origins, `${d.path}.flags`));
+  if (bad) throw problem(bad);
+  const wanted = d.consumer === undefined ? common.consumer : d.consumer && { ...common.consumer, ...d.consumer };
+  if (!wanted) return { name: d.name, label: d.label, duration, warmup, flags, consumer: null, at, varied: [] };
+  // the consumer reads what this step's producer writes: the same data-model flags
+  const model = Object.fromEntries(Object.entries(flags).filter(([k]) => MODEL_FLAGS.includes(k)));
+  const consumer = { ...model, ...wanted };
+  const cOrigins = { ...Object.fromEntries(Object.keys(model).map((k) => [k, origins[k]])), ...pathsOf(common.consumer ?? {}, 'consumer'), ...d.consumerPaths };
+  const badC = cliProblem('consumer', [...toArgs(consumer), ...target], pathOf(cOrigins, `${d.path}.consumer`));
+  if (badC) throw problem(badC);
+  return { name: d.name, label: d.label, duration, warmup, flags, consumer, at, varied: [] };
+}
+
+function pathsOf(map, prefix) {
+  return Object.fromEntries(Object.keys(map).map((k) => [k, `${prefix}.${k}`]));
+}
+
+/** The flags whose values differ between steps become the table's extra columns. */
+function markVaried(steps) {
+  const keys = new Set(steps.flatMap((s) => Object.keys(s.flags)));
+  const varied = [...keys].filter((k) => new Set(steps.map((s) => JSON.stringify(s.flags[k] ?? null))).size > 1);
+  for (const s of steps) s.varied = varied;
+}
+
+function readCheck(check, steps) {
+  let tree;
+  try {
+    tree = parseCheck(check);
+  } catch (e) {
+    throw problem(`check: ${e.message}`);
+  }
+  const names = new Set(['first', 'last', ...steps.map((s) => s.name)]);
+  for (const r of refsOf(tree)) {
+    if (!names.has(r.step)) throw problem(`check: "${r.text}" names no step (steps: ${steps.map((s) => s.name).join(', ')}; or first, last)`);
+    if (!(r.metric in METRICS)) throw problem(`check: "${r.text}": ${r.metric} is not a metric (known: ${Object.keys(METRICS).join(', ')})`);
+  }
+  return tree;
+}
+
+function checkFlagMap(flags, where) {
+  const p = flagMapProblem(flags, where);
+  if (p) throw problem(p);
+}
+
+function unknownKeys(map, known, where) {
+  const extra = Object.keys(map).find((k) => !known.includes(k));
+  if (extra !== undefined) throw problem(`${where ? `${where}.` : ''}${extra} is not a field here (known: ${known.join(', ')})`);
+}
+
+function isMap(x) {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+function text(v, where) {
+  if (typeof v !== 'string' || !v.trim()) throw problem(`${where} must be a non-empty string`);
+  return v.trim();
+}
+
+function bool(v, where) {
+  if (typeof v !== 'boolean') throw problem(`${where} must be true or false`);
+  return v;
+}
+
+function int(v, where, min, max) {
+  if (!Number.isInteger(v) || v < min || v > max) throw problem(`${where} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+function seconds(v, where, min) {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min) throw problem(`${where} must be a number of seconds >= ${min} (got ${JSON.stringify(v)})`);
+  return v;
+}

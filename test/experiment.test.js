@@ -1,0 +1,155 @@
+// `rqbench experiment run|report`: a two-step spec on a real local Redis (started and stopped by
+// the runner) end to end; an interrupted run resumed; bad specs refused with one line naming the
+// field, exit 2, nothing written.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+
+afterAll(() => removeTempDirs());
+
+const TWO_STEPS = `
+title: Sorted set vs list (test)
+seed: "002 § Sorted set vs lists"
+topology: { local: { replicas: 1 } }
+duration: 3
+warmup: 1
+flags: { per-writer: 2000, t: 1 }
+steps:
+  - name: zset
+    consumer: { limit: 100 }
+  - name: list
+    flags: { sl: true }
+finding: "a list costs the master less CPU than a sorted set"
+check: "list.master_cpu < zset.master_cpu * 10"
+`;
+
+function experiment(yaml, name = 'two') {
+  const dir = path.join(tempDir('rqbench-exp-'), name);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
+  return dir;
+}
+
+const rq = (args, timeoutMs = 60_000) => runNode([CLI, ...args], { timeoutMs });
+const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-600)}`;
+const runsOf = (dir) => fs.readdirSync(path.join(dir, 'runs')).map((d) => path.join(dir, 'runs', d));
+
+/** Checks the tables of a RESULTS.md written from a complete two-step run. */
+function expectResults(dir) {
+  const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+  expect(md).toMatch(/^# Sorted set vs list \(test\)/);
+  expect(md).toContain('| Step | Instance type | Writers | Items per writer per sec | Store | master CPU | replica CPU | Achieved / target items/s | Batch p99 ms |');
+  // a measured row per step: numbers, never "not run yet"
+  expect(md).toMatch(/\| zset \| local standalone \+1 replica \| 1 \| 2k \| zset \| \d+\.\d \| \d+\.\d \| 2k \/ 2k \(\d+(\.\d)?%\) \| \d+\.\d \|/);
+  expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/);
+  expect(md).not.toContain('not run yet');
+  expect(md).toMatch(/\| zset \| --limit 100 \| \d+ \| \d+ \| \d+\.\d \| \d+\.\d \|/);
+  expect(md).toMatch(/Seed: a list costs the master less CPU than a sorted set\. Here: \*\*(held|did not hold)\*\* — `list\.master_cpu < zset\.master_cpu \* 10` \(list\.master_cpu = [\d.]+, zset\.master_cpu = [\d.]+\)\./);
+  expect(md).toMatch(/node src\/producer\.js -t 1 -q 2000 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet --out \S+\/zset --name producer/);
+  expect(md).toMatch(/node src\/consumer\.js --limit 100 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet/);
+  expect(md).toMatch(/node src\/producer\.js -t 1 --sl -q 2000 --url/);
+  if (fs.existsSync(path.join(ROOT, 'src/results/charts/index.js'))) {
+    const charts = fs.readdirSync(path.join(dir, 'charts'));
+    for (const f of charts.filter((x) => x.endsWith('.png'))) {
+      const png = fs.readFileSync(path.join(dir, 'charts', f));
+      expect(png.subarray(0, 8).toString('hex'), f).toBe('89504e470d0a1a0a');
+      expect(png.length).toBeGreaterThan(1000);
+      expect(md).toContain(`(charts/${f})`);
+    }
+    for (const f of charts.filter((x) => x.endsWith('.svg'))) expect(fs.readFileSync(path.join(dir, 'charts', f), 'utf8')).toMatch(/<svg[\s\S]+<\/svg>\s*$/);
+    expect(charts.filter((x) => x.endsWith('.png')).length).toBeGreaterThan(0);
+  } else {
+    expect(md).toContain('Charts: not drawn yet');
+  }
+  return md;
+}
+
+describe('rqbench experiment', () => {
+  it('runs a two-step spec end to end and writes RESULTS.md with its tables', async () => {
+    const dir = experiment(TWO_STEPS);
+    const r = await rq(['experiment', 'run', dir]);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.stderr).toMatch(/\[1\/2\] zset \(\+ consumer\): 3 s … ETA \d+:\d\d/);
+    expect(r.stderr).toMatch(/\[2\/2\] list done in [\d.]+ s: 2k\/2k items\/s/);
+    expect(r.ms).toBeLessThan(45_000);
+    const [run] = runsOf(dir);
+    expect(fs.readdirSync(run).sort()).toEqual(['list', 'zset']);
+    expect(fs.readdirSync(path.join(run, 'zset')).filter((d) => /-(producer|consumer)$/.test(d))).toHaveLength(2);
+    const md = expectResults(dir);
+    // report alone regenerates the same file from the run directories
+    fs.rmSync(path.join(dir, 'RESULTS.md'));
+    const again = await rq(['experiment', 'report', dir]);
+    expect(again.code, why(again)).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
+  }, 90_000);
+
+  it('stops cleanly on SIGINT during step 2, and --resume skips step 1 and re-runs step 2', async () => {
+    const dir = experiment(TWO_STEPS.replace('duration: 3', 'duration: 4'));
+    const child = spawn(process.execPath, [CLI, 'experiment', 'run', dir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const code = await new Promise((resolve) => {
+      child.stderr.on('data', (d) => {
+        err += d;
+        // one second into step 2: its CLIs are running
+        if (/\[2\/2\] list:/.test(err) && !child.sent) {
+          child.sent = true;
+          setTimeout(() => child.kill('SIGINT'), 1500);
+        }
+      });
+      child.once('close', (c) => resolve(c));
+    });
+    expect(code, err).toBe(130);
+    expect(err).toContain('interrupted; stopping the current step');
+    const [run] = runsOf(dir);
+    const listDir = path.join(run, 'list');
+    // the interrupted step's CLI wrote its summary, marked interrupted; the step is not complete
+    const meta = JSON.parse(fs.readFileSync(path.join(listDir, 'step.json'), 'utf8'));
+    expect(meta.ok).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toMatch(/\| list \| .* \| not run yet \|/);
+
+    const r = await rq(['experiment', 'run', dir, '--resume']);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.stderr).toMatch(/zset already complete in .*, skipped/);
+    expect(r.stderr).toMatch(/\[1\/1\] list: 4 s/);
+    expect(runsOf(dir)).toEqual([run]);
+    expect(fs.readdirSync(run).sort()).toEqual(['list', 'list.interrupted-1', 'zset']);
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md).not.toContain('not run yet');
+    expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d/);
+  }, 90_000);
+
+  // [what is wrong, the edit to the good spec, the one line expected]
+  const BAD = [
+    ['a flag value', ['flags: { sl: true }', 'flags: { sl: true, c: 0 }'], 'steps[1].flags.c must be an integer from 1 to 1000000 (got 0)'],
+    ['an unknown flag', ['flags: { sl: true }', 'flags: { slx: true }'], 'steps[1].flags.slx is not a producer flag'],
+    ['a spec-wide flag', ['per-writer: 2000', 'per-writer: 0'], 'flags.per-writer must be a positive integer'],
+    ['a consumer flag', ['consumer: { limit: 100 }', 'consumer: { fetch: all }'], 'steps[0].consumer.fetch must be one of mget, pipeline, get (got "all")'],
+    ['a runner-owned flag', ['flags: { sl: true }', 'flags: { out: /tmp/x }'], 'steps[1].flags.out is set by the runner'],
+    ['flags that clash', ['flags: { sl: true }', 'flags: { sl: true, ss: true }'], 'steps[1].flags.sl with --ss must be used one at a time'],
+    ['the duration', ['duration: 3', 'duration: -1'], 'duration must be a number of seconds >= 1 (got -1)'],
+    ['the warm-up', ['warmup: 1', 'warmup: 3'], 'warmup must be shorter than --duration (3 s) (got 3)'],
+    ['the topology', ['{ local: { replicas: 1 } }', '{ local: { replicas: 9 } }'], 'topology.local.replicas must be an integer from 0 to 5 (got 9)'],
+    ['actions without a cluster', ['warmup: 1', 'warmup: 1\nat: ["1:reshard:10"]'], 'at must be used with --cluster'],
+    ['a step name', ['name: list', 'name: zset'], 'steps[1].name "zset" is used by an earlier step'],
+    ['the check', ['list.master_cpu <', 'lists.master_cpu <'], 'check: "lists.master_cpu" names no step'],
+    ['a field name', ['finding:', 'findings:'], 'findings is not a field here'],
+    ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
+  ];
+  it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', async (_what, [from, to], line) => {
+    expect(TWO_STEPS).toContain(from);
+    const dir = experiment(TWO_STEPS.replace(from, to));
+    const r = await rq(['experiment', 'run', dir]);
+    expect(r.code, why(r)).toBe(2);
+    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
+    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
+  });
+
+  it('refuses a missing spec with one line, exit 2', async () => {
+    const r = await rq(['experiment', 'run', path.join(tempDir(), 'nope')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^rqbench experiment: \S+nope\/experiment\.yaml: cannot read it \(no such file\)$/);
+  });
+});

@@ -1,0 +1,75 @@
+// deploy/k8s/job.yaml, simulated: its container's very `args` script runs under `sh` as N local
+// processes (JOB_COMPLETION_INDEX = 0 … N-1, the Job's env with a local cluster's URL), and
+// `rqbench report` merges their run directories: every count is the sum of the writers'.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startRedis } from '../src/local/redis.js';
+import { CLI, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+
+const N = 3;
+/** @type {import('../src/local/redis.js').LocalRedis} */ let redis;
+
+beforeAll(async () => {
+  redis = await startRedis({ cluster: true, replicas: 0 });
+}, 60_000);
+
+afterAll(async () => {
+  await redis?.stop();
+  removeTempDirs();
+});
+
+/** Runs `sh -c <script>` with env; resolves with its exit code and stderr. */
+function sh(script, env) {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', script], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('close', (code) => { clearTimeout(timer); resolve({ code, err }); });
+  });
+}
+
+it(`the Indexed Job's pods, as ${N} local processes, merge into one run whose counts are the sums`, async () => {
+  const job = YAML.parse(fs.readFileSync(path.join(ROOT, 'deploy/k8s/job.yaml'), 'utf8'));
+  expect(job.spec.completionMode).toBe('Indexed');
+  expect(job.spec.completions).toBe(job.spec.parallelism);
+  const container = job.spec.template.spec.containers[0];
+  const env = Object.fromEntries(container.env.filter((e) => 'value' in e).map((e) => [e.name, e.value]));
+  expect(Number(env.WRITERS)).toBe(job.spec.completions);
+  expect(container.command).toEqual(['sh', '-c']);
+
+  const out = tempDir('rqbench-k8s-');
+  const runId = `k8s-sim-${process.pid}`;
+  // every process is up well before the shared start (a loaded 2-core machine needs seconds)
+  const startAt = Date.now() + 6000;
+  const local = {
+    ...env, WRITERS: String(N), QUANTITY: '3000', DURATION: '3', RUN_ID: runId, START_AT: String(startAt),
+    REDIS_URL: redis.url, EXTRA_FLAGS: '--cluster --warmup 0', OUT: out,
+  };
+  const results = await Promise.all(Array.from({ length: N }, (_, i) => sh(container.args[0], {
+    ...process.env, ...local, JOB_COMPLETION_INDEX: String(i), REDIS_PASSWORD: '',
+  })));
+  for (const r of results) expect(r.code, r.err).toBe(0);
+
+  const dirs = fs.readdirSync(path.join(out, runId)).map((d) => path.join(out, runId, d))
+    .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
+  expect(dirs.map((d) => d.replace(/.*-(writer-\d+)$/, '$1'))).toEqual(Array.from({ length: N }, (_, i) => `writer-${i + 1}`));
+  const each = dirs.map((d) => JSON.parse(fs.readFileSync(path.join(d, 'summary.json'), 'utf8')));
+  const manifests = dirs.map((d) => JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8')));
+  expect(new Set(manifests.map((m) => m.runId))).toEqual(new Set([runId]));
+  expect(new Set(manifests.map((m) => m.t0))).toEqual(new Set([startAt]));
+  for (const s of each) expect(s.totals.failed).toBe(0);
+
+  const r = await runNode([CLI, 'report', ...dirs, '--format', 'json'], { timeoutMs: 30_000 });
+  expect(r.code, r.stderr).toBe(0);
+  const merged = JSON.parse(r.stdout);
+  for (const k of ['sent', 'acked', 'failed', 'intended']) {
+    expect(merged.totals[k], k).toBe(each.reduce((s, x) => s + x.totals[k], 0));
+  }
+  expect(merged.writers).toBe(N);
+  expect(merged.totals.acked).toBe(3000 * 3);
+  expect(merged.latency.batch.intended.count).toBe(each.reduce((s, x) => s + x.latency.batch.intended.count, 0));
+}, 90_000);
