@@ -34,7 +34,11 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
   // second; counting by reply time would credit the window with the warm-up's late replies
   let acked = ackedInWindow ?? 0;
   if (ackedInWindow === undefined) for (const [sec, n] of ackedDue) if (sec >= warmupS && sec < durationS) acked += n;
-  const achieved = seconds ? acked / seconds : 0;
+  // as a share of what the schedule put in the window: with periods longer than a second the
+  // window holds a whole number of sends, not seconds x rate, and acked / seconds over- or undershoots
+  const intended = common.windowRows.reduce((a, r) => a + (r.intended || 0), 0);
+  const ratio = intended ? acked / intended : 0;
+  const achieved = targetRate * ratio;
   // share of the window the writers spent unable to send because replies were outstanding
   const capWait = seconds ? common.windowRows.reduce((a, r) => a + (r.counters.capWaitMs || 0), 0) / (seconds * 1000 * writers) : 0;
   const out = {
@@ -42,7 +46,7 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
     inflightWaitShare: round(capWait, 3),
     writers,
     target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
-    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: targetRate ? round(achieved / targetRate, 4) : null, items: acked },
+    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: intended ? round(ratio, 4) : null, items: acked, intended },
     totals: totalCounts,
     errorKinds,
     cpu: common.cpu,
