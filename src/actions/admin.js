@@ -71,7 +71,7 @@ export class ClusterAdmin {
    * @param {...(string|number|Buffer)} args
    */
   async call(addr, ...args) {
-    return (await this.client(addr)).call(String(args[0]), ...args.slice(1));
+    return whileLoading(async () => (await this.client(addr)).call(String(args[0]), ...args.slice(1)));
   }
 
   /**
@@ -80,7 +80,7 @@ export class ClusterAdmin {
    * @param {...(string|number|Buffer)} args
    */
   async callBuffer(addr, ...args) {
-    return (await this.client(addr)).callBuffer(String(args[0]), ...args.slice(1));
+    return whileLoading(async () => (await this.client(addr)).callBuffer(String(args[0]), ...args.slice(1)));
   }
 
   /**
@@ -142,5 +142,27 @@ export class ClusterAdmin {
   #disconnect(addr) {
     this.clients.get(addr)?.then((c) => c.disconnect(), () => {});
     this.clients.delete(addr);
+  }
+}
+
+/** How long a node may answer LOADING (a replica reloading after a resync) before it is an error. */
+const LOADING_WAIT_MS = 15_000;
+
+/**
+ * Runs `fn` again while the node answers LOADING: a replica that just resynced from its master
+ * (slots arrived, a failover) refuses every command until its dataset is loaded.
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+async function whileLoading(fn) {
+  const giveUp = Date.now() + LOADING_WAIT_MS;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!/^LOADING/.test(err.message) || Date.now() > giveUp) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
