@@ -25,7 +25,7 @@ export function builder(y) {
     .option('key-pattern', { type: 'string', requiresArg: true, default: 'delta:{n}', group: f, describe: 'key of each record; {n} is its index from 0' })
     .option('reader-threads', { type: 'string', requiresArg: true, default: '16', group: g, describe: 'reader threads, or a list (16,32,64) for the grid' })
     .option('connections', { type: 'string', requiresArg: true, default: '64', group: g, describe: 'connections in all, or a list (64,128); on a cluster each is one socket per master' })
-    .option('sink', { type: 'string', choices: SINKS, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
+    .option('sink', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
     .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds: SETEX instead of SET (0: SET)' })
     .option('sample', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records read back from Redis and compared to the file, per cell' })
     .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' })
@@ -60,6 +60,7 @@ export function intList(v, flag, min, max) {
 /** @param {Record<string, any>} a */
 function checkLoad(a) {
   if (a.file === undefined) throw new UsageError('a FILE to load is needed (or --generate FILE to write one)');
+  if (!SINKS.includes(a.sink)) throw bad('--sink', SINKS.join(', '), a.sink);
   a.threads = intList(a.readerThreads, '--reader-threads', 1, 256);
   a.connections = intList(a.connections, '--connections', 1, 4096);
   intIn(a.ttl, '--ttl', 0);
@@ -67,11 +68,11 @@ function checkLoad(a) {
   try {
     a.info = inspectDeltaFile(a.file);
   } catch (e) {
-    throw new UsageError(`${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code ?? e.message}`.replace(/: (.*) is (.*)$/, ': $2').slice(0, 300));
+    throw new UsageError(e.code ? `${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}` : e.message);
   }
-  if (a.sink === 'redis') {
-    const short = a.connections.find((c) => c < Math.min(...a.threads)) ?? (Math.min(...a.connections) < Math.max(...a.threads) ? Math.min(...a.connections) : undefined);
-    if (short !== undefined) throw bad('--connections', `at least --reader-threads with the redis sink (every thread needs a connection of its own; grid ${a.threads.join(',')} x ${a.connections.join(',')})`, short);
+  // every cell of the grid needs a connection per thread: sockets cannot be shared across threads
+  if (a.sink === 'redis' && Math.min(...a.connections) < Math.max(...a.threads)) {
+    throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${a.threads.join(',')} x ${a.connections.join(',')})`, Math.min(...a.connections));
   }
 }
 
