@@ -1,0 +1,108 @@
+/** `rqbench load`: generate a delta file, or load one with a grid of reader threads x connections (seed 001). */
+import fs from 'node:fs';
+import { checkConnection, connectionOptions } from '../options/connection.js';
+import { outputOptions } from '../options/output.js';
+import { bad, intIn, UsageError } from '../options/usage-error.js';
+import { generateDeltaFile, INDEX_MARK, inspectDeltaFile, keyOf } from '../loading/delta-file.js';
+import { runLoad } from '../loading/run-load.js';
+import { reportRun } from './report-run.js';
+import { grouped } from '../results/format.js';
+
+export const command = 'load [file]';
+export const describe = 'load one delta file with parallel reader threads into Redis or a noop/memory sink (seed 001 grid)';
+
+export const SINKS = ['redis', 'noop', 'memory'];
+
+/** @param {import('yargs').Argv} y */
+export function builder(y) {
+  const g = 'Loading:';
+  const f = 'Delta file (--generate):';
+  return outputOptions(connectionOptions(y))
+    .positional('file', { type: 'string', describe: 'the delta file to load' })
+    .option('generate', { type: 'string', requiresArg: true, group: f, describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit' })
+    .option('records', { type: 'number', requiresArg: true, default: 4_000_000, group: f, describe: 'records to generate' })
+    .option('record-size', { type: 'number', requiresArg: true, default: 512, group: f, describe: 'bytes per record, key + TAB + value + LF' })
+    .option('key-pattern', { type: 'string', requiresArg: true, default: 'delta:{n}', group: f, describe: 'key of each record; {n} is its index from 0' })
+    .option('reader-threads', { type: 'string', requiresArg: true, default: '16', group: g, describe: 'reader threads, or a list (16,32,64) for the grid' })
+    .option('connections', { type: 'string', requiresArg: true, default: '64', group: g, describe: 'connections in all, or a list (64,128); on a cluster each is one socket per master' })
+    .option('sink', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
+    .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds: SETEX instead of SET (0: SET)' })
+    .option('sample', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records read back from Redis and compared to the file, per cell' })
+    .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' })
+    .example('rqbench load --generate /tmp/delta.tsv', '4,000,000 records of 512 bytes')
+    .example('rqbench load /tmp/delta.tsv --sink noop --reader-threads 1,2,4 --connections 1', 'reading and parsing alone')
+    .example('rqbench load /tmp/delta.tsv --local --reader-threads 16,32,64 --connections 64,128', "the seed's grid against a throwaway Redis");
+}
+
+/** @param {Record<string, any>} a */
+export function handler(a) {
+  if (a.generate !== undefined) return generate(a);
+  return reportRun(async () => {
+    checkConnection(a);
+    checkLoad(a);
+    return runLoad(a);
+  }, a, 'rqbench load');
+}
+
+/**
+ * A comma-separated list of integers within [min, max].
+ * @param {unknown} v
+ * @param {string} flag
+ */
+export function intList(v, flag, min, max) {
+  const parts = String(v).split(',').map((s) => s.trim());
+  if (!parts.length || parts.some((p) => !/^\d+$/.test(p) || Number(p) < min || Number(p) > max)) {
+    throw bad(flag, `an integer from ${min} to ${max}, or a comma-separated list of them`, String(v));
+  }
+  return [...new Set(parts.map(Number))];
+}
+
+/** @param {Record<string, any>} a */
+function checkLoad(a) {
+  if (a.file === undefined) throw new UsageError('a FILE to load is needed (or --generate FILE to write one)');
+  if (!SINKS.includes(a.sink)) throw bad('--sink', SINKS.join(', '), a.sink);
+  a.threads = intList(a.readerThreads, '--reader-threads', 1, 256);
+  a.connections = intList(a.connections, '--connections', 1, 4096);
+  intIn(a.ttl, '--ttl', 0);
+  intIn(a.sample, '--sample', 0, 1_000_000);
+  try {
+    a.info = inspectDeltaFile(a.file);
+  } catch (e) {
+    throw new UsageError(e.code ? `${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}` : e.message);
+  }
+  // every cell of the grid needs a connection per thread: sockets cannot be shared across threads
+  if (a.sink === 'redis' && Math.min(...a.connections) < Math.max(...a.threads)) {
+    throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${a.threads.join(',')} x ${a.connections.join(',')})`, Math.min(...a.connections));
+  }
+}
+
+/** --generate: writes the file, prints one line. */
+function generate(a) {
+  try {
+    intIn(a.records, '--records', 1, 2 ** 31);
+    intIn(a.recordSize, '--record-size', 8, 1 << 20);
+    const pattern = String(a.keyPattern);
+    if (pattern.split(INDEX_MARK).length !== 2) throw bad('--key-pattern', `a key with ${INDEX_MARK} once in it (the record's index)`, pattern);
+    if (/[\t\n\r]/.test(pattern) || Buffer.byteLength(pattern) !== pattern.length) throw bad('--key-pattern', 'ASCII without TAB or line breaks', pattern);
+    const longest = Buffer.byteLength(keyOf(pattern, a.records - 1));
+    if (longest + 3 > a.recordSize) throw bad('--record-size', `at least ${longest + 3} for keys like ${keyOf(pattern, a.records - 1)} (key, TAB, one value byte, LF)`, a.recordSize);
+    if (a.file !== undefined) throw new UsageError('--generate writes a file and exits: load it with a second command');
+  } catch (e) {
+    process.stderr.write(`rqbench load: ${e.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    const r = generateDeltaFile({
+      file: a.generate, records: a.records, recordSize: a.recordSize, keyPattern: String(a.keyPattern),
+      onProgress: a.quiet ? undefined : (n) => process.stderr.write(`generating: ${grouped(n)} of ${grouped(a.records)} records\n`),
+    });
+    const line = { file: a.generate, records: a.records, recordSize: a.recordSize, keyPattern: a.keyPattern, bytes: r.bytes, seconds: Math.round(r.ms) / 1000 };
+    if (a.json) process.stdout.write(`${JSON.stringify(line)}\n`);
+    else if (!a.quiet) process.stdout.write(`wrote ${a.generate}: ${grouped(a.records)} records of ${a.recordSize} bytes (${(r.bytes / 2 ** 20).toFixed(0)} MiB) in ${line.seconds.toFixed(2)} s\n`);
+  } catch (e) {
+    fs.rmSync(a.generate, { force: true });
+    process.stderr.write(`rqbench load: cannot write ${a.generate}: ${e.code ?? e.message}\n`);
+    process.exitCode = 1;
+  }
+}

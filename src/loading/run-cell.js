@@ -1,0 +1,75 @@
+/**
+ * One cell of the grid: `threads` reader threads over one file into one sink, timed from the
+ * moment every thread is ready (file open, connections made) to the last record stored.
+ */
+import { Worker } from 'node:worker_threads';
+import { byteRanges, tilingProblems } from './ranges.js';
+
+const THREAD = new URL('./reader-thread.js', import.meta.url);
+
+/**
+ * Connections per thread: as even as possible, in order (16 threads x 64 → 4 each).
+ * @param {number} connections
+ * @param {number} threads
+ */
+export function connectionShares(connections, threads) {
+  return Array.from({ length: threads }, (_, i) => Math.floor((connections * (i + 1)) / threads) - Math.floor((connections * i) / threads));
+}
+
+/**
+ * @param {object} o
+ * @param {string} o.file
+ * @param {{ size: number, recordSize: number, records: number }} o.info from inspectDeltaFile()
+ * @param {number} o.threads
+ * @param {number} o.connections
+ * @param {'noop'|'memory'|'redis'} o.sink
+ * @param {object} [o.conn] RedisConn (redis sink)
+ * @param {number} [o.ttl]
+ * @param {(records: number) => void} [o.onProgress] records stored so far, about twice a second
+ * @returns {Promise<{ threads: number, connections: number, loadMs: number, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, firstError: string|null, problems: string[] }>}
+ */
+export async function runCell({ file, info, threads, connections, sink, conn, ttl, onProgress }) {
+  const ranges = byteRanges(info.size, threads);
+  const shares = connectionShares(connections, threads);
+  const t0 = performance.now();
+  const progress = new Float64Array(threads);
+  const workers = ranges.map((r, i) => new Worker(THREAD, {
+    workerData: { file, start: r.start, end: r.end, recordSize: info.recordSize, sink, connections: shares[i], conn, ttl },
+  }));
+  const settled = workers.map((w, i) => new Promise((resolve, reject) => {
+    let ready;
+    const readyP = new Promise((res) => { ready = res; });
+    w.on('message', (m) => {
+      if (m.type === 'ready') ready();
+      else if (m.type === 'progress') progress[i] = m.records;
+      else if (m.type === 'done') resolve(m);
+      else if (m.type === 'error') reject(new Error(`reader thread ${i + 1}: ${m.message}`));
+    });
+    w.on('error', (e) => reject(new Error(`reader thread ${i + 1}: ${e.message}`)));
+    w.on('exit', (code) => reject(new Error(`reader thread ${i + 1} exited (${code}) before it finished`)));
+    w.ready = readyP;
+  }));
+  let timer;
+  try {
+    // a thread that fails while connecting must not leave the others waiting for 'go'
+    await Promise.race([Promise.all(workers.map((w) => w.ready)), Promise.all(settled)]);
+    const start = performance.now();
+    for (const w of workers) w.postMessage({ type: 'go' });
+    if (onProgress) timer = setInterval(() => onProgress(progress.reduce((a, b) => a + b, 0)), 1000);
+    const done = await Promise.all(settled);
+    const loadMs = performance.now() - start;
+    const perThread = done.map((d, i) => ({ thread: i + 1, start: ranges[i].start, end: ranges[i].end, connections: shares[i], first: d.first, last: d.last, count: d.count, stored: d.sink.stored, ...(d.sink.keys !== undefined ? { keys: d.sink.keys } : {}), ms: Math.round(d.ms) }));
+    const problems = tilingProblems(perThread, info.records);
+    const stored = perThread.reduce((s, t) => s + t.stored, 0);
+    if (stored !== info.records) problems.push(`${stored} records stored, the file has ${info.records}`);
+    for (const t of perThread) if (t.keys !== undefined && t.keys !== t.count) problems.push(`thread ${t.thread} holds ${t.keys} keys for ${t.count} records (a duplicate key)`);
+    const errors = done.reduce((s, d) => s + (d.sink.errors ?? 0), 0);
+    return {
+      threads, connections, loadMs, setupMs: start - t0, recordsPerSec: (info.records * 1000) / loadMs,
+      perThread, stored, errors, firstError: done.find((d) => d.sink.firstError)?.sink.firstError ?? null, problems,
+    };
+  } finally {
+    clearInterval(timer);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,172 @@
+// rqbench load (issue 7, points 1 and 4): a generated delta file read by parallel reader threads
+// into real Redis servers (standalone and a 3x1 cluster) and the noop/memory sinks, every record
+// checked to arrive exactly once; the grid's rows; bad input.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis } from '../src/local/redis.js';
+import { byteRanges, tilingProblems } from '../src/loading/ranges.js';
+import { keyOf, valueOf } from '../src/loading/delta-file.js';
+import { connectionShares } from '../src/loading/run-cell.js';
+import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+
+const RECORDS = 20_000;
+let standalone;
+let cluster;
+let admin;
+let file;
+
+beforeAll(async () => {
+  const dir = tempDir('rqbench-load-file-');
+  file = path.join(dir, 'delta.tsv');
+  const [s, c, g] = await Promise.all([
+    startRedis(),
+    startRedis({ cluster: true, masters: 3, replicas: 1 }),
+    runNode([CLI, 'load', '--generate', file, '--records', String(RECORDS), '--json'], { timeoutMs: 30_000 }),
+  ]);
+  standalone = s;
+  cluster = c;
+  expect(g.code, describeRun(g)).toBe(0);
+  admin = new Redis({ host: standalone.host, port: standalone.port });
+}, 60_000);
+
+afterAll(async () => {
+  admin?.disconnect();
+  await Promise.all([standalone?.stop(), cluster?.stop()]);
+  removeTempDirs();
+});
+
+async function load(args, timeoutMs = 30_000) {
+  const out = tempDir('rqbench-load-');
+  const r = await runNode([CLI, 'load', ...args, '--out', out, '--json'], { timeoutMs });
+  return { ...r, out, ...readRun(out, r.stdout) };
+}
+
+function expectExactlyOnce(r, cells) {
+  expect(r.code, describeRun(r)).toBe(0);
+  expect(r.summary.ok).toBe(true);
+  expect(r.summary.cells.map((c) => [c.threads, c.connections])).toEqual(cells);
+  for (const c of r.summary.cells) {
+    expect(c.check.problems, JSON.stringify(c.check)).toEqual([]);
+    expect(c.stored).toBe(RECORDS);
+    expect(c.perThread.reduce((s, t) => s + t.count, 0)).toBe(RECORDS);
+    expect(c.perThread[0].first).toBe(0);
+    expect(c.perThread.at(-1).last).toBe(RECORDS - 1);
+    expect(c.recordsPerSec).toBeGreaterThan(0);
+  }
+}
+
+describe('delta file and ranges', () => {
+  it('--generate writes fixed-size key<TAB>value<LF> records with the key pattern', async () => {
+    expect(fs.statSync(file).size).toBe(RECORDS * 512);
+    const lines = fs.readFileSync(file, 'latin1').split('\n');
+    expect(lines.length).toBe(RECORDS + 1);
+    expect(lines[0].length).toBe(511);
+    expect(lines[RECORDS - 1]).toBe(`delta:${RECORDS - 1}\t${valueOf('delta:{n}', RECORDS - 1, 512).toString('latin1')}`);
+    const other = path.join(path.dirname(file), 'small.tsv');
+    const r = await runNode([CLI, 'load', '--generate', other, '--records', '100', '--record-size', '40', '--key-pattern', 'user:{n}:x', '--quiet']);
+    expect(r.code, describeRun(r)).toBe(0);
+    const small = fs.readFileSync(other, 'latin1').split('\n');
+    expect(small[42].startsWith(`${keyOf('user:{n}:x', 42)}\t`)).toBe(true);
+    expect(small[42].length).toBe(39);
+  });
+
+  it('byte ranges cover the file, connections are shared out, and the tiling check finds gaps and overlaps', () => {
+    const r = byteRanges(1000, 3);
+    expect(r).toEqual([{ start: 0, end: 333 }, { start: 333, end: 666 }, { start: 666, end: 1000 }]);
+    expect(connectionShares(10, 4)).toEqual([2, 3, 2, 3]);
+    expect(tilingProblems([{ first: 0, last: 4, count: 5 }, { first: 5, last: 9, count: 5 }], 10)).toEqual([]);
+    expect(tilingProblems([{ first: 0, last: 4, count: 5 }, { first: 6, last: 9, count: 4 }], 10).join()).toMatch(/starts at record 6, expected 5/);
+    expect(tilingProblems([{ first: 0, last: 5, count: 6 }, { first: 5, last: 9, count: 5 }], 10).join()).toMatch(/expected 6/);
+  });
+});
+
+describe('rqbench load', () => {
+  it('noop sink: a 2x2 grid gives 4 rows; ranges cut mid-record are resynced (7 threads)', async () => {
+    const r = await load([file, '--sink', 'noop', '--reader-threads', '2,7', '--connections', '1,3']);
+    expectExactlyOnce(r, [[2, 1], [7, 1], [2, 3], [7, 3]]);
+    const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
+    const table = md.split('\n').filter((l) => l.startsWith('|'));
+    expect(table[0]).toBe('| reader threads | connections | data loading time | num records per sec |');
+    expect(table.slice(2)).toHaveLength(4);
+    for (const row of table.slice(2)) expect(row).toMatch(/^\| \d+ \| \d+ \| \d+\.\d\d sec \| [\d,]+ k\/s \|$/);
+    expect(fs.readdirSync(r.dir).sort()).toEqual(['manifest.json', 'summary.json', 'summary.md']);
+  }, 30_000);
+
+  it('memory sink: every thread holds one key per record', async () => {
+    const r = await load([file, '--sink', 'memory', '--reader-threads', '3', '--connections', '3']);
+    expectExactlyOnce(r, [[3, 3]]);
+    for (const t of r.summary.cells[0].perThread) expect(t.keys).toBe(t.count);
+  }, 30_000);
+
+  it('redis sink, standalone: every record once, DBSIZE and a read-back equal to the file, in each of 4 cells', async () => {
+    await admin.flushall();
+    const r = await load([file, '--port', String(standalone.port), '--reader-threads', '1,2', '--connections', '2,4', '--sample', '500']);
+    expectExactlyOnce(r, [[1, 2], [2, 2], [1, 4], [2, 4]]);
+    for (const c of r.summary.cells) {
+      expect(c.check.keys).toBe(RECORDS);
+      expect(c.check.readBack).toMatchObject({ checked: 500, missing: 0, mismatched: 0 });
+    }
+    // checked here too, independently of the tool
+    expect(await admin.dbsize()).toBe(RECORDS);
+    expect(await admin.get('delta:12345')).toBe(valueOf('delta:{n}', 12345, 512).toString('latin1'));
+    expect(await admin.ttl('delta:1')).toBe(-1);
+  }, 40_000);
+
+  it('redis sink with --ttl writes SETEX; a target that holds keys needs --flush', async () => {
+    const refused = await load([file, '--port', String(standalone.port), '--reader-threads', '2', '--connections', '2']);
+    expect(refused.code, describeRun(refused)).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/holds 20000 keys.*--flush/);
+    const r = await load([file, '--port', String(standalone.port), '--reader-threads', '2', '--connections', '2', '--ttl', '600', '--flush']);
+    expectExactlyOnce(r, [[2, 2]]);
+    const ttl = await admin.ttl('delta:7');
+    expect(ttl).toBeGreaterThan(500);
+  }, 40_000);
+
+  it('redis sink, 3x1 cluster: slot-aware, every record once on the masters, read back', async () => {
+    const r = await load([file, '--port', String(cluster.port), '--cluster', '--reader-threads', '2', '--connections', '2,3']);
+    expectExactlyOnce(r, [[2, 2], [2, 3]]);
+    for (const c of r.summary.cells) {
+      expect(c.check.keys).toBe(RECORDS);
+      expect(c.check.readBack).toMatchObject({ checked: 1000, missing: 0, mismatched: 0 });
+    }
+    const masters = cluster.nodes.filter((n) => n.role === 'master');
+    const sizes = await Promise.all(masters.map(async (m) => {
+      const c = new Redis({ host: m.host, port: m.port });
+      try { return await c.dbsize(); } finally { c.disconnect(); }
+    }));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(RECORDS);
+    for (const s of sizes) expect(s).toBeGreaterThan(RECORDS / 5);
+  }, 40_000);
+
+  it.each([
+    [[], 'FILE'],
+    [['/nonexistent/delta.tsv', '--sink', 'noop'], 'no such file'],
+    [['FILE', '--reader-threads', '0', '--sink', 'noop'], '--reader-threads'],
+    [['FILE', '--sink', 'bogus'], 'sink'],
+    [['FILE', '--connections', '64,x', '--sink', 'noop'], '--connections'],
+    [['FILE', '--reader-threads', '4', '--connections', '2'], '--connections'],
+    [['FILE', '--sample', '-1', '--sink', 'noop'], '--sample'],
+  ])('bad input %j exits 2 with one line naming %s and writes nothing', async (args, name) => {
+    const out = tempDir('rqbench-load-bad-');
+    const r = await runNode([CLI, 'load', ...args.map((x) => (x === 'FILE' ? file : x)), '--port', String(standalone.port), '--out', path.join(out, 'o')], { timeoutMs: 15_000 });
+    expect(r.code, describeRun(r)).toBe(2);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(name);
+    expect(fs.readdirSync(out)).toEqual([]);
+  }, 20_000);
+
+  it('--generate with bad input exits 2 and writes no file', async () => {
+    const dir = tempDir('rqbench-load-gen-');
+    for (const [args, name] of [[['--record-size', '8'], '--record-size'], [['--key-pattern', 'nokey'], '--key-pattern'], [['--records', '0'], '--records']]) {
+      const r = await runNode([CLI, 'load', '--generate', path.join(dir, 'f.tsv'), ...args], { timeoutMs: 15_000 });
+      expect(r.code, describeRun(r)).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(name);
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
+  }, 30_000);
+});
