@@ -45,22 +45,6 @@ export function awsClientConfig({ endpoint, region }) {
 }
 
 /**
- * The message size limit of SQS and SNS: body plus every attribute's name, type and value.
- */
-export const AWS_MESSAGE_LIMIT = 256 * 1024;
-
-/**
- * Bytes a message counts against the SQS/SNS limit (attributes are all of type String).
- * @param {string} body
- * @param {Record<string, string>} attrs
- */
-export function awsMessageBytes(body, attrs) {
-  let n = Buffer.byteLength(body);
-  for (const [k, v] of Object.entries(attrs)) n += Buffer.byteLength(k) + 'String'.length + Buffer.byteLength(v);
-  return n;
-}
-
-/**
  * SQS/SNS message attributes, all of type String.
  * @param {Record<string, string>} attrs
  */

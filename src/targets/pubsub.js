@@ -7,19 +7,7 @@
  */
 import { PubSub } from '@google-cloud/pubsub';
 import { performance } from 'node:perf_hooks';
-
-/** Pub/Sub's request/message limit: data plus attributes. */
-export const PUBSUB_LIMIT = 10_000_000;
-
-/**
- * @param {string} body
- * @param {Record<string, string>} attrs
- */
-export function messageBytes(body, attrs) {
-  let n = Buffer.byteLength(body);
-  for (const [k, v] of Object.entries(attrs)) n += Buffer.byteLength(k) + Buffer.byteLength(v);
-  return n;
-}
+import { PUBSUB_LIMIT } from '../queues/limits.js';
 
 /**
  * @typedef {object} PubsubOptions

@@ -7,11 +7,10 @@ import {
   SNSClient, CreateTopicCommand, PublishCommand, SubscribeCommand, ListSubscriptionsByTopicCommand,
   SetSubscriptionAttributesCommand,
 } from '@aws-sdk/client-sns';
-import { awsClientConfig, awsMessageBytes, AWS_MESSAGE_LIMIT, stringAttributes } from './aws.js';
+import { awsClientConfig, stringAttributes } from './aws.js';
+import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
 import { openSqs } from './sqs.js';
 
-export const SNS_LIMIT = AWS_MESSAGE_LIMIT;
-export const messageBytes = awsMessageBytes;
 
 /**
  * @typedef {object} SnsOptions
@@ -76,7 +75,7 @@ export class SnsTopic {
   constructor(client, topicArn) {
     this.client = client;
     this.topicArn = topicArn;
-    this.limit = SNS_LIMIT;
+    this.limit = AWS_MESSAGE_LIMIT;
   }
 
   /**

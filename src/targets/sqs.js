@@ -9,10 +9,9 @@ import {
   SendMessageCommand, ReceiveMessageCommand, DeleteMessageBatchCommand,
 } from '@aws-sdk/client-sqs';
 import { performance } from 'node:perf_hooks';
-import { awsClientConfig, awsMessageBytes, AWS_MESSAGE_LIMIT, stringAttributes } from './aws.js';
+import { awsClientConfig, stringAttributes } from './aws.js';
+import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
 
-export const SQS_LIMIT = AWS_MESSAGE_LIMIT;
-export const messageBytes = awsMessageBytes;
 
 /**
  * A message as the consumer sees it, whatever the queue.
@@ -70,7 +69,7 @@ export class SqsQueue {
     this.client = client;
     this.queueUrl = queueUrl;
     this.queueArn = queueArn;
-    this.limit = SQS_LIMIT;
+    this.limit = AWS_MESSAGE_LIMIT;
   }
 
   /**
