@@ -33,13 +33,15 @@ export function summarizeConsumer({ a, run, metrics, progress, errors, complete 
   const st = (name) => (t.get(name) ? stats(t.get(name)) : null);
   const c = metrics.counts;
   const secs = run.durationS || 1;
+  // rates over the time messages were arriving, not the time spent waiting before or after
+  const active = metrics.firstAt ? Math.max(1, (metrics.lastAt - metrics.firstAt) / 1000) : secs;
   const missing = progress.reduce((n, p) => n + (p.missing ?? 0), 0);
   const unfinished = progress.filter((p) => p.last === null).map((p) => p.publisher);
   return {
     name: path.basename(run.dir), kind: 'consumer', target: a.target, threads: a.threads, cache: a.cache, interrupted: run.interrupted,
     latency: { read: st('read'), processing: st('processing'), e2e: st('e2e'), e2eCloud: st('e2e_cloud') },
     counts: { ...c },
-    messagesPerSec: c.messages / secs, rowsPerSec: c.rows / secs, bytesPerSec: c.bytes / secs,
+    messagesPerSec: c.messages / active, rowsPerSec: c.rows / active, bytesPerSec: c.bytes / active, activeS: active,
     averageBatchSize: c.messages ? c.rows / c.messages : 0,
     publishers: progress,
     nothingLost: {
@@ -77,7 +79,7 @@ export function renderConsumerMd(s, description) {
     mdTable(['Metric', 'n', 'p50', 'p90', 'p99', 'p999', 'max'], detail), '',
     mdTable(['Throughput', 'Value'], [
       ['messages (receives)', `${grouped(s.counts.messages)} (${grouped(s.counts.receives)})`],
-      ['rows updated per second', grouped(s.rowsPerSec)],
+      ['rows updated per second (while messages arrived)', grouped(s.rowsPerSec)],
       ['bytes received per second', grouped(s.bytesPerSec)],
       ['errors', `${grouped(s.errors.count)}${s.errors.last ? ` (last: ${s.errors.last})` : ''}`],
     ]), '',

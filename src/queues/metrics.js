@@ -43,6 +43,9 @@ export class QueueMetrics {
       ...(target === 'sqs' && { read: new client.Histogram({ name: 'AwsSqsReceiveMessageLatency', help: 'Reading off SQS: one ReceiveMessage that returned messages, microseconds', buckets: US_BUCKETS, registers: reg }) }),
     };
     this.counts = { messages: 0, receives: 0, rows: 0, bytes: 0, duplicates: 0 };
+    /** @type {number|null} epoch ms of the first and last messages applied: the rates are over that span */
+    this.firstAt = null;
+    this.lastAt = null;
   }
 
   #fresh() {
@@ -75,6 +78,9 @@ export class QueueMetrics {
 
   /** @param {{ messages: number, rows: number, bytes: number, duplicates: number }} n */
   applied(n) {
+    const now = Date.now();
+    this.firstAt ??= now;
+    this.lastAt = now;
     this.counts.receives++;
     this.counts.messages += n.messages;
     this.counts.rows += n.rows;
