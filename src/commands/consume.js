@@ -3,6 +3,7 @@ import { connectionOptions } from '../options/connection.js';
 import { consumerOptions } from '../options/consumer.js';
 import { outputOptions } from '../options/output.js';
 import { runConsumer } from '../load/run-consumer.js';
+import { queueConsumerOptions } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'consume';
@@ -10,9 +11,10 @@ export const describe = 'read the live items the producer writes, every period, 
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  return outputOptions(consumerOptions(connectionOptions(y)))
+  return outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))))
     .example('node src/consumer.js --url redis://10.0.0.5:6379 --cluster', 'every live item each second, from replicas (the seed)')
-    .example('node src/consumer.js --cluster --limit 1000 -p 250 --readers 8', 'the newest 1000, 4 times a second, 8 readers');
+    .example('node src/consumer.js --cluster --limit 1000 -p 250 --readers 8', 'the newest 1000, 4 times a second, 8 readers')
+    .example('node src/consumer.js --target sqs --queue updates --threads 4 --cache redis --cache-url redis://10.0.0.5:6379 --metrics-port 9100', 'the seed\'s realtime-updates server on SQS');
 }
 
 /**
@@ -20,5 +22,7 @@ export function builder(y) {
  * @param {string} prog
  */
 export function handler(a, prog = 'rqbench consume') {
-  return reportRun(() => runConsumer(a), a, prog);
+  // the queue SDKs take seconds to load: only a queue run loads them
+  const run = a.target === 'redis' ? () => runConsumer(a) : async () => (await import('../queues/run-consumer.js')).runQueueConsumer(a);
+  return reportRun(run, a, prog);
 }

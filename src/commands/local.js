@@ -1,8 +1,11 @@
 /**
  * `rqbench local redis [--cluster] [--masters N] [--replicas R] [--tls]`: starts a throwaway
  * Redis on 127.0.0.1, prints how to connect, and keeps it running until SIGINT/SIGTERM.
+ * `rqbench local sqs` and `rqbench local pubsub` do the same for the queue emulators.
  */
 import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/redis.js';
+import { runQueueEmulator } from '../local/queue-emulator.js';
+import { stopSignals, untilAborted } from '../local/process.js';
 
 export const command = 'local <what>';
 export const describe = 'Start throwaway local servers on 127.0.0.1 until Ctrl-C';
@@ -15,7 +18,7 @@ const MAX_REPLICAS = 5;
  */
 export function builder(yargs) {
   return yargs
-    .positional('what', { describe: 'What to start', choices: ['redis'] })
+    .positional('what', { describe: 'What to start', choices: ['redis', 'sqs', 'pubsub'] })
     .option('cluster', { type: 'boolean', default: false, describe: 'Redis Cluster instead of standalone' })
     // Strings, so a bad value can be quoted back as typed ("x", not NaN).
     .option('masters', { type: 'string', describe: 'Cluster masters, >= 3 [default: 3]' })
@@ -32,7 +35,9 @@ export function builder(yargs) {
     .example('$0 local redis', 'one standalone server')
     .example('$0 local redis --replicas 2', '1 master + 2 replicas, cluster mode disabled')
     .example('$0 local redis --cluster', '3 masters x 1 replica')
-    .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)');
+    .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)')
+    .example('$0 local sqs', 'an SQS + SNS emulator (fauxqs)')
+    .example('$0 local pubsub', 'the Google Cloud Pub/Sub emulator');
 }
 
 /**
@@ -86,17 +91,19 @@ function failOneLine(msg, err) {
  * @returns {Promise<void>}
  */
 export async function handler(argv) {
+  if (argv.what !== 'redis') {
+    if (argv.cluster || argv.masters !== undefined || argv.replicas !== undefined || argv.tls) {
+      failOneLine(`--cluster, --masters, --replicas and --tls are for "local redis", not "local ${argv.what}"`);
+    }
+    return runQueueEmulator(argv.what);
+  }
   const opts = toStartOptions(argv);
   if (!findRedisServer() || (opts.cluster && !findRedisCli())) {
     process.stderr.write(`${INSTALL_HINT}\n`);
     process.exitCode = 1;
     return;
   }
-  // Listen before starting: a Ctrl-C during a cluster start must not leave servers behind.
-  const stopRequested = new AbortController();
-  const onSignal = () => stopRequested.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stopRequested = stopSignals();
   try {
     const startedAt = Date.now();
     let local;
@@ -116,8 +123,7 @@ export async function handler(argv) {
     process.stderr.write(e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${oneLine(e.message)}\n`);
     process.exitCode = 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopRequested.dispose();
   }
 }
 
@@ -168,23 +174,6 @@ function formatNodes(nodes) {
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
-}
-
-/**
- * Resolves when `signal` aborts. Signal listeners alone do not keep Node running, so an
- * idle timer holds the event loop open meanwhile.
- * @param {AbortSignal} signal
- * @returns {Promise<void>}
- */
-function untilAborted(signal) {
-  if (signal.aborted) return Promise.resolve();
-  const keepAlive = setInterval(() => {}, 60_000);
-  return new Promise((resolve) => {
-    signal.addEventListener('abort', () => {
-      clearInterval(keepAlive);
-      resolve();
-    }, { once: true });
-  });
 }
 
 /** @param {string} text */

@@ -3,6 +3,7 @@ import { connectionOptions } from '../options/connection.js';
 import { producerOptions } from '../options/producer.js';
 import { outputOptions } from '../options/output.js';
 import { runProducer } from '../load/run-producer.js';
+import { publisherOptions } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'produce';
@@ -10,10 +11,11 @@ export const describe = 'write items to Redis at a held rate and measure it (see
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  return outputOptions(producerOptions(connectionOptions(y)))
+  return outputOptions(publisherOptions(producerOptions(connectionOptions(y))))
     .example('node src/producer.js --local --cluster -q 40000 -t 2 -d 20', 'a throwaway local 3-shard cluster, 2 writers, 40k items/s')
     .example('node src/producer.js --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 --ns 10 --same-slot', 'all 8 writers here, 10 sorted sets forced into one slot')
-    .example('rqbench produce --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 -a 1', 'writer 1 of 8 (run -a 2..8 on other hosts)');
+    .example('rqbench produce --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 -a 1', 'writer 1 of 8 (run -a 2..8 on other hosts)')
+    .example('rqbench produce --target sns --topic updates --queue updates --create --rate 45 --batch-size 1000', 'the seed\'s realtime updates through SNS→SQS');
 }
 
 /**
@@ -21,5 +23,7 @@ export function builder(y) {
  * @param {string} prog
  */
 export function handler(a, prog = 'rqbench produce') {
-  return reportRun(() => runProducer(a), a, prog);
+  // the queue SDKs take seconds to load: only a queue run loads them
+  const run = a.target === 'redis' ? () => runProducer(a) : async () => (await import('../queues/run-publisher.js')).runPublisher(a);
+  return reportRun(run, a, prog);
 }

@@ -115,3 +115,39 @@ export function readPidFile(file) {
     return null;
   }
 }
+
+/**
+ * An AbortSignal that aborts on SIGINT or SIGTERM, for servers kept until Ctrl-C. Listen before
+ * starting anything: a Ctrl-C during a start must not leave servers behind.
+ * @returns {{ signal: AbortSignal, dispose: () => void }} dispose removes the listeners
+ */
+export function stopSignals() {
+  const ac = new AbortController();
+  const onSignal = () => ac.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/**
+ * Resolves when `signal` aborts. Signal listeners alone do not keep Node running, so an
+ * idle timer holds the event loop open meanwhile.
+ * @param {AbortSignal} signal
+ * @returns {Promise<void>}
+ */
+export function untilAborted(signal) {
+  if (signal.aborted) return Promise.resolve();
+  const keepAlive = setInterval(() => {}, 60_000);
+  return new Promise((resolve) => {
+    signal.addEventListener('abort', () => {
+      clearInterval(keepAlive);
+      resolve();
+    }, { once: true });
+  });
+}

@@ -51,7 +51,7 @@ export function producerOptions(y) {
     .option('writer', { alias: 'a', type: 'number', requiresArg: true, group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' }), g);
   return modelOptions(y)
     .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
-    .option('value-size', { type: 'number', requiresArg: true, default: settings.valueSize, group: m, describe: 'payload bytes per item' })
+    .option('value-size', { type: 'number', requiresArg: true, group: m, describe: 'payload bytes per item (queues: characters per update value)', defaultDescription: `${settings.valueSize} (queues: 10)` })
     .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' })
     .option('verify', { type: 'boolean', group: g, describe: 'write fresh ids every period and, at the end, read back every acknowledged item: acked, present, lost (needs --ttl longer than the run)' });
 }
@@ -101,6 +101,7 @@ export function checkProducer(a) {
   checkModel(a);
   intIn(a.extraSets, '--extra-sets', 0, 100);
   if (a.extraSets > 0 && (a.ws || a.sk)) throw bad('--extra-sets', 'used without --ws/--sk (the Lua scripts write one sorted set)');
+  a.valueSize ??= settings.valueSize; // no yargs default: the queue publisher's is 10
   intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
   if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
   if (a.verify) checkVerify(a);

@@ -1,0 +1,92 @@
+/**
+ * SNS: a topic found (or made with `create`) by name or ARN, publishes with string
+ * attributes. With `create` and a queue it also makes the SNS→SQS route: the queue, the
+ * queue policy that lets the topic send, and the subscription (raw delivery on or off).
+ */
+import {
+  SNSClient, CreateTopicCommand, PublishCommand, SubscribeCommand, ListSubscriptionsByTopicCommand,
+  SetSubscriptionAttributesCommand,
+} from '@aws-sdk/client-sns';
+import { awsClientConfig, stringAttributes } from './aws.js';
+import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
+import { openSqs } from './sqs.js';
+
+
+/**
+ * @typedef {object} SnsOptions
+ * @property {string} topic name or ARN
+ * @property {string} [queue] SQS queue (name or URL) to subscribe, with `create`
+ * @property {boolean} [raw] raw message delivery on the subscription
+ * @property {string} [endpoint]
+ * @property {string} [region]
+ * @property {boolean} [create]
+ * @property {number} [visibilityTimeout] of a queue this creates
+ */
+
+/**
+ * Opens a topic (and with `create` + `queue`, the route to the queue).
+ * @param {SnsOptions} opts
+ */
+export async function openSns(opts) {
+  const client = new SNSClient(awsClientConfig(opts));
+  try {
+    const topicArn = await resolveTopic(client, opts);
+    if (opts.create && opts.queue) await subscribeQueue(client, topicArn, opts);
+    return new SnsTopic(client, topicArn);
+  } catch (e) {
+    client.destroy();
+    throw e;
+  }
+}
+
+async function resolveTopic(client, { topic, create }) {
+  if (topic.startsWith('arn:')) return topic;
+  // CreateTopic is idempotent: it returns the existing topic's ARN. Without --create, a name
+  // still needs the ARN, and asking for it this way creates nothing that was not there.
+  if (!create) throw new Error(`SNS topic "${topic}": pass its ARN, or --create to make it`);
+  return (await client.send(new CreateTopicCommand({ Name: topic }))).TopicArn;
+}
+
+/** Queue, policy, subscription: each made only when missing. */
+async function subscribeQueue(client, topicArn, opts) {
+  const queue = await openSqs({ ...opts, queue: /** @type {string} */ (opts.queue), create: true });
+  try {
+    await queue.allowTopic(topicArn);
+    const raw = opts.raw ? 'true' : 'false';
+    const subs = (await client.send(new ListSubscriptionsByTopicCommand({ TopicArn: topicArn }))).Subscriptions ?? [];
+    const existing = subs.find((s) => s.Protocol === 'sqs' && s.Endpoint === queue.queueArn);
+    if (existing?.SubscriptionArn && !/PendingConfirmation/i.test(existing.SubscriptionArn)) {
+      await client.send(new SetSubscriptionAttributesCommand({ SubscriptionArn: existing.SubscriptionArn, AttributeName: 'RawMessageDelivery', AttributeValue: raw }));
+    } else {
+      await client.send(new SubscribeCommand({
+        TopicArn: topicArn, Protocol: 'sqs', Endpoint: queue.queueArn, Attributes: { RawMessageDelivery: raw }, ReturnSubscriptionArn: true,
+      }));
+    }
+  } finally {
+    queue.close();
+  }
+}
+
+export class SnsTopic {
+  /**
+   * @param {SNSClient} client
+   * @param {string} topicArn
+   */
+  constructor(client, topicArn) {
+    this.client = client;
+    this.topicArn = topicArn;
+    this.limit = AWS_MESSAGE_LIMIT;
+  }
+
+  /**
+   * @param {string} body
+   * @param {Record<string, string>} attrs
+   */
+  async publish(body, attrs) {
+    await this.client.send(new PublishCommand({ TopicArn: this.topicArn, Message: body, MessageAttributes: stringAttributes(attrs) }));
+  }
+
+  close() {
+    this.client.destroy();
+  }
+}

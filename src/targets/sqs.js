@@ -1,0 +1,177 @@
+/**
+ * SQS: a queue found (or made with `create`) by name or URL, sends with string attributes,
+ * and consumption by `threads` long-polling loops sharing the queue, each deleting what it
+ * handled in one DeleteMessageBatch. Messages that came through SNS are unwrapped here
+ * (raw delivery on or off), so the consumer sees one shape whatever the route.
+ */
+import {
+  SQSClient, CreateQueueCommand, GetQueueUrlCommand, GetQueueAttributesCommand, SetQueueAttributesCommand,
+  SendMessageCommand, ReceiveMessageCommand, DeleteMessageBatchCommand,
+} from '@aws-sdk/client-sqs';
+import { performance } from 'node:perf_hooks';
+import { awsClientConfig, stringAttributes } from './aws.js';
+import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
+
+
+/**
+ * A message as the consumer sees it, whatever the queue.
+ * @typedef {object} QueueMessage
+ * @property {string} body the publisher's body (SNS envelope removed)
+ * @property {Record<string, string>} attrs the publisher's attributes
+ * @property {number|null} cloudMs the service's own publish time, epoch ms (SNS Timestamp,
+ *   SQS SentTimestamp, Pub/Sub publishTime), null when unknown
+ * @property {number} bytes body bytes as received
+ */
+
+/**
+ * @typedef {object} SqsOptions
+ * @property {string} queue name or URL
+ * @property {string} [endpoint]
+ * @property {string} [region]
+ * @property {boolean} [create] make the queue when missing
+ * @property {number} [visibilityTimeout] seconds, set on a queue this creates
+ */
+
+/**
+ * Opens a queue.
+ * @param {SqsOptions} opts
+ */
+export async function openSqs(opts) {
+  const client = new SQSClient(awsClientConfig(opts));
+  try {
+    const queueUrl = await resolveQueue(client, opts);
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
+    return new SqsQueue(client, queueUrl, Attributes?.QueueArn ?? '');
+  } catch (e) {
+    client.destroy();
+    throw e;
+  }
+}
+
+async function resolveQueue(client, { queue, create, visibilityTimeout }) {
+  if (/^https?:\/\//.test(queue)) return queue;
+  try {
+    return (await client.send(new GetQueueUrlCommand({ QueueName: queue }))).QueueUrl;
+  } catch (e) {
+    if (!create || !/NonExistentQueue|QueueDoesNotExist|does not exist/i.test(`${e.name} ${e.message}`)) throw e;
+  }
+  const Attributes = visibilityTimeout ? { VisibilityTimeout: String(visibilityTimeout) } : undefined;
+  return (await client.send(new CreateQueueCommand({ QueueName: queue, Attributes }))).QueueUrl;
+}
+
+export class SqsQueue {
+  /**
+   * @param {SQSClient} client
+   * @param {string} queueUrl
+   * @param {string} queueArn
+   */
+  constructor(client, queueUrl, queueArn) {
+    this.client = client;
+    this.queueUrl = queueUrl;
+    this.queueArn = queueArn;
+    this.limit = AWS_MESSAGE_LIMIT;
+  }
+
+  /**
+   * Lets an SNS topic send to this queue (the policy SNS→SQS needs on real AWS).
+   * @param {string} topicArn
+   */
+  async allowTopic(topicArn) {
+    const Policy = JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [{
+        Sid: 'rqbench-sns', Effect: 'Allow', Principal: { Service: 'sns.amazonaws.com' },
+        Action: 'sqs:SendMessage', Resource: this.queueArn, Condition: { ArnEquals: { 'aws:SourceArn': topicArn } },
+      }],
+    });
+    await this.client.send(new SetQueueAttributesCommand({ QueueUrl: this.queueUrl, Attributes: { Policy } }));
+  }
+
+  /**
+   * @param {string} body
+   * @param {Record<string, string>} attrs
+   */
+  async publish(body, attrs) {
+    await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: body, MessageAttributes: stringAttributes(attrs) }));
+  }
+
+  /**
+   * Runs `threads` pollers until `signal` aborts. Each receive that returned messages is timed
+   * (`receiveMs`); the messages are deleted (one batch) after `onMessages` resolved, so a
+   * consumer that dies before that leaves them to come back after the visibility timeout.
+   * @param {object} p
+   * @param {number} p.threads
+   * @param {number} [p.waitSeconds] long polling, 20 by default
+   * @param {number} [p.maxMessages] per receive, 10 (the SQS maximum)
+   * @param {AbortSignal} p.signal
+   * @param {(msgs: QueueMessage[], info: { receiveMs: number, receivedAt: number }) => Promise<void>} p.onMessages
+   * @param {(err: Error) => void} [p.onError]
+   */
+  async consume({ threads, waitSeconds = 20, maxMessages = 10, signal, onMessages, onError = () => {} }) {
+    const poll = async () => {
+      while (!signal.aborted) {
+        const t = performance.now();
+        let res;
+        try {
+          res = await this.client.send(new ReceiveMessageCommand({
+            QueueUrl: this.queueUrl, MaxNumberOfMessages: maxMessages, WaitTimeSeconds: waitSeconds,
+            MessageAttributeNames: ['All'], MessageSystemAttributeNames: ['SentTimestamp'],
+          }), { abortSignal: signal });
+        } catch (e) {
+          if (signal.aborted) return;
+          onError(e);
+          await new Promise((r) => setTimeout(r, 500));
+          continue;
+        }
+        const raw = res.Messages ?? [];
+        if (!raw.length) continue;
+        const receivedAt = performance.now();
+        await onMessages(raw.map(fromSqs), { receiveMs: receivedAt - t, receivedAt });
+        await this.#delete(raw).catch(onError);
+      }
+    };
+    await Promise.all(Array.from({ length: threads }, poll));
+  }
+
+  async #delete(raw) {
+    const Entries = raw.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle }));
+    const res = await this.client.send(new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries }));
+    if (res.Failed?.length) throw new Error(`DeleteMessageBatch: ${res.Failed.length} failed (${res.Failed[0].Code})`);
+  }
+
+  close() {
+    this.client.destroy();
+  }
+}
+
+/**
+ * One SQS message in the shape every consumer sees. An SNS envelope (raw delivery off) is
+ * recognised by its Type and TopicArn and unwrapped: its Message, its MessageAttributes and
+ * its Timestamp; otherwise the SQS attributes and SentTimestamp are the message's own.
+ * @param {import('@aws-sdk/client-sqs').Message} m
+ * @returns {QueueMessage}
+ */
+export function fromSqs(m) {
+  const body = m.Body ?? '';
+  const envelope = snsEnvelope(body);
+  if (envelope) {
+    const attrs = {};
+    for (const [k, v] of Object.entries(envelope.MessageAttributes ?? {})) attrs[k] = String(v.Value);
+    return { body: envelope.Message, attrs, cloudMs: Date.parse(envelope.Timestamp) || null, bytes: Buffer.byteLength(body) };
+  }
+  const attrs = {};
+  for (const [k, v] of Object.entries(m.MessageAttributes ?? {})) attrs[k] = v.StringValue ?? '';
+  const sent = Number(m.Attributes?.SentTimestamp);
+  return { body, attrs, cloudMs: Number.isFinite(sent) && sent > 0 ? sent : null, bytes: Buffer.byteLength(body) };
+}
+
+/** The parsed SNS notification when `body` is one, else null (cheap test first: bodies are large). */
+function snsEnvelope(body) {
+  if (body.charCodeAt(0) !== 123 /* { */ || !body.includes('"TopicArn"')) return null;
+  try {
+    const o = JSON.parse(body);
+    return o && o.Type === 'Notification' && typeof o.Message === 'string' ? o : null;
+  } catch {
+    return null;
+  }
+}

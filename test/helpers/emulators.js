@@ -1,0 +1,20 @@
+/**
+ * Queue emulators for tests: fauxqs (always there: an npm dependency) and the Pub/Sub emulator
+ * (a system package: tests that need it are skipped with a visible message when it is missing,
+ * except under CI=true, where they run and fail).
+ */
+import { describe } from 'vitest';
+import { findPubsubEmulator } from '../../src/local/pubsub.js';
+
+export const PUBSUB_INSTALLED = !!findPubsubEmulator();
+
+/**
+ * describe() for tests that need the Pub/Sub emulator.
+ * @param {string} name
+ * @param {() => void} fn
+ */
+export function describePubsub(name, fn) {
+  if (PUBSUB_INSTALLED || process.env.CI === 'true') return describe(name, fn);
+  process.stderr.write(`\nSKIPPED "${name}": the Google Cloud Pub/Sub emulator is not installed (apt-get install google-cloud-cli-pubsub-emulator)\n`);
+  return describe.skip(`${name} (SKIPPED: Pub/Sub emulator not installed)`, fn);
+}
