@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** rqbench <produce|consume|local|report|compare|chart|ops|load|experiment> … — one entry point; each command is a module in src/commands/. */
+/** rqbench <produce|consume|local|report|compare|chart|ops|load|experiment|generate-deltas> … — one entry point; each command is a module in src/commands/. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
@@ -11,6 +11,7 @@ import * as chart from './commands/chart.js';
 import * as ops from './commands/ops.js';
 import * as experiment from './commands/experiment.js';
 import * as load from './commands/load.js';
+import * as generateDeltas from './commands/generate-deltas.js';
 import { failHandler } from './options/usage-error.js';
 
 const prog = 'rqbench';
@@ -19,8 +20,8 @@ await yargs(hideBin(process.argv))
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
-  .command([report, compare, chart, ops, load, experiment])
-  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart, ops, load or experiment (see --help)')
+  .command([report, compare, chart, ops, load, experiment, generateDeltas])
+  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart, ops, load, experiment or generate-deltas (see --help)')
   .strict()
   .fail(failHandler(prog))
   .wrap(Math.min(110, process.stdout.columns || 110))

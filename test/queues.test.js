@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqs } from '../src/local/sqs.js';
 import { startPubsub } from '../src/local/pubsub.js';
 import { startRedis } from '../src/local/redis.js';
-import { removeTempDirs } from './helpers/producer-run.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CLI, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { consumeQueue, publish, startConsumer } from './helpers/queue-run.js';
 import { describePubsub } from './helpers/emulators.js';
 
@@ -51,6 +53,27 @@ describe('SNS → SQS', () => {
     expect(c.summary.counts.messages).toBe(80);
     expect(c.summary.counts.duplicates).toBe(40);
     expect(c.summary.nothingLost).toMatchObject({ missing: 0, duplicates: 40 });
+  });
+
+  it('generate-deltas then --from-folder: the files are the message bodies, in order, cycled', SLOW, async () => {
+    const dir = path.join(tempDir('rqbench-deltas-'), 'deltas');
+    const g = await runNode([CLI, 'generate-deltas', '--out', dir, '-n', '3', '--batch-size', '100'], { timeoutMs: 15_000 });
+    expect(g.code, g.stderr).toBe(0);
+    expect(fs.readdirSync(dir)).toEqual(['delta-000001.txt', 'delta-000002.txt', 'delta-000003.txt']);
+    expect(fs.readFileSync(path.join(dir, 'delta-000002.txt'), 'utf8').split('\n').filter(Boolean)).toHaveLength(100);
+    // 40 messages from 3 files: every file sent, over and over
+    const p = await publish(['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'folder', '--create', '--from-folder', dir, '--rate', '20', '-d', '2']);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.summary.messages).toMatchObject({ acked: 40, failed: 0 });
+    expect(p.summary.batchSize).toBe(100);
+    const c = await consumeQueue(['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'folder', '--until-complete', '-d', '20']);
+    expect(c.code, c.stderr).toBe(0);
+    expectNothingLost(c.summary, 40);
+    // a folder that does not exist is bad input
+    const bad = await publish(['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'folder', '--from-folder', path.join(dir, 'nope'), '-d', '1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('--from-folder');
   });
 
   it('a consumer killed mid-run and another started: nothing lost (redelivery after the visibility timeout), Redis cache', SLOW, async () => {

@@ -44,7 +44,8 @@ export function publisherOptions(y) {
     .option('batch-size', { type: 'number', requiresArg: true, group: q, describe: 'updates per message', defaultDescription: String(queueDefaults.batchSize) })
     .option('key-size', { type: 'number', requiresArg: true, group: q, describe: 'characters per key', defaultDescription: String(queueDefaults.keySize) })
     .option('concurrency', { type: 'number', requiresArg: true, group: q, describe: 'publishes in flight at most (more waiting shows as schedule lag)', defaultDescription: String(queueDefaults.concurrency) })
-    .option('publisher-id', { type: 'string', requiresArg: true, group: q, describe: 'this publisher\'s id in every message', defaultDescription: 'random' });
+    .option('publisher-id', { type: 'string', requiresArg: true, group: q, describe: 'this publisher\'s id in every message', defaultDescription: 'random' })
+    .option('from-folder', { type: 'string', requiresArg: true, group: q, describe: 'publish the files of this folder (rqbench generate-deltas) as message bodies, in name order, starting over when they run out' });
 }
 
 /**

@@ -12,6 +12,7 @@ import { writeJson, writeText } from '../results/run-dir.js';
 import { fixed, grouped, mdTable } from '../results/format.js';
 import { redactString } from '../results/redact.js';
 import { BodyMaker, largestAttributes } from './message.js';
+import { FolderBodies } from './delta-folder.js';
 import { Publisher } from './publisher.js';
 import { openQueueTarget, targetFacts } from './open-target.js';
 import { countedBytes, limitOf } from './limits.js';
@@ -26,7 +27,9 @@ const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'updates', 'bytes', 'pub
 export async function runPublisher(a) {
   checkPublisher(a);
   a.publisherId ??= randomBytes(4).toString('hex');
-  const maker = new BodyMaker(a);
+  const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(a);
+  // from a folder, the files say how many updates a message carries
+  if (a.fromFolder) a.batchSize = maker.batchSize;
   checkFits(a, maker);
   const target = await openQueueTarget(a, 'publish');
   const publisher = new Publisher({
@@ -73,8 +76,9 @@ export async function runPublisher(a) {
 function checkFits(a, maker) {
   const limit = limitOf(a.target);
   const attrs = largestAttributes(a.publisherId);
-  const bytes = countedBytes(a.target, maker.body(1), attrs);
+  const bytes = countedBytes(a.target, maker.largest ? maker.largest() : maker.body(1), attrs);
   if (bytes <= limit) return;
+  if (a.fromFolder) throw new UsageError(`--from-folder holds a ${grouped(bytes)}-byte message; ${a.target} allows ${grouped(limit)} bytes`);
   const perUpdate = a.keySize + a.valueSize + 2;
   const most = Math.floor((limit - countedBytes(a.target, '', attrs)) / perUpdate);
   throw new UsageError(`--batch-size ${a.batchSize} makes ${grouped(bytes)}-byte messages; ${a.target} allows ${grouped(limit)} bytes (at most ${grouped(most)} updates of ${a.keySize}+${a.valueSize} characters per message)`);
@@ -83,7 +87,8 @@ function checkFits(a, maker) {
 function describe(a) {
   const route = a.target === 'sns' ? `SNS→SQS (raw delivery ${a.raw ? 'on' : 'off'})` : a.target === 'sqs' ? 'SQS' : 'Pub/Sub';
   const where = a.endpoint ? `at ${a.endpoint}` : 'in the cloud';
-  return `Publisher ${a.publisherId}: ${a.rate} messages/s x ${a.batchSize} updates (keys ${a.keySize}, values ${a.valueSize} characters) to ${route} ${where}, ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, ${a.concurrency} in flight at most.`;
+  const from = a.fromFolder ? ` from the files of ${a.fromFolder}` : '';
+  return `Publisher ${a.publisherId}: ${a.rate} messages/s x ${a.batchSize} updates${from} (keys ${a.keySize}, values ${a.valueSize} characters) to ${route} ${where}, ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, ${a.concurrency} in flight at most.`;
 }
 
 function summarize(a, publisher, run) {
