@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../src/local/redis.js';
+import { startSqs } from '../src/local/sqs.js';
 import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 
 let local;
@@ -70,8 +71,35 @@ describe('rqbench ops', () => {
     expect(r.stdout + r.stderr).not.toContain('noread-pass');
   }, 40_000);
 
+  it('SQS and SNS on the emulator: the seed\'s table with a row per operation, and the queue and topic deleted after', async () => {
+    const sqs = await startSqs();
+    try {
+      const r = await ops(['--only', 'sqs,sns', '--endpoint', sqs.endpoint]);
+      expect(r.code, describeRun(r)).toBe(0);
+      expect(r.summary.services.map((s) => [s.service, s.ops.map((o) => o.name)])).toEqual([
+        ['SQS', ['ReceiveMessage', 'SendMessage']],
+        ['SNS', ['GetTopicAttributes', 'Publish']],
+      ]);
+      for (const s of r.summary.services) for (const o of s.ops) expect(o.stats.count, `${s.service} ${o.name}`).toBeGreaterThan(5);
+      const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
+      expect(md).toMatch(/^\| \*\*SQS\*\* +\|/m);
+      expect(md).toMatch(/^\|   —GetTopicAttributes +\| +\| +\d+ \|/m);
+      // teardown: nothing of the run's own is left on the emulator
+      const { SQSClient, ListQueuesCommand } = await import('@aws-sdk/client-sqs');
+      const { SNSClient, ListTopicsCommand } = await import('@aws-sdk/client-sns');
+      const { awsClientConfig } = await import('../src/targets/aws.js');
+      const cfg = awsClientConfig({ endpoint: sqs.endpoint });
+      const queues = (await new SQSClient(cfg).send(new ListQueuesCommand({}))).QueueUrls ?? [];
+      const topics = (await new SNSClient(cfg).send(new ListTopicsCommand({}))).Topics ?? [];
+      expect(queues.filter((q) => q.includes('rqbench-ops'))).toEqual([]);
+      expect(topics.filter((t) => t.TopicArn.includes('rqbench-ops'))).toEqual([]);
+    } finally {
+      await sqs.stop();
+    }
+  }, 60_000);
+
   it.each([
-    [['--only', 'sqs'], '--only'],
+    [['--only', 'kafka'], '--only'],
     [['--only', ''], '--only'],
     [['-d', '0'], '--duration'],
     [['--warmup', '-1'], '--warmup'],

@@ -12,12 +12,13 @@ import { HlogWriter } from '../results/hlog.js';
 import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
 import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
 import { withLocal } from '../local/for-run.js';
+import { redactString } from '../results/redact.js';
 import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
-import { timeOp } from './time-op.js';
+import { callBytes, timeOp } from './time-op.js';
 import { latencyTable, phasesTable } from './ops-table.js';
 
 /** Services `--only` accepts, in table order. */
-export const OPS_SERVICES = ['redis'];
+export const OPS_SERVICES = ['redis', 'sqs', 'sns'];
 
 /**
  * @param {Record<string, any>} a parsed and checked flags
@@ -28,7 +29,15 @@ export function runOps(a) {
     const conn = connectionFrom(flags);
     const t0 = Date.now();
     const services = [];
-    if (a.only.includes('redis')) services.push(await redisService(conn, a, flags.quiet));
+    if (a.only.includes('redis')) services.push(await timeService(await redisService(conn), a, flags.quiet));
+    if (a.only.includes('sqs') || a.only.includes('sns')) {
+      // the SDKs load only when asked for
+      const { awsServices } = await import('./aws-ops.js');
+      const name = `rqbench-ops-${process.pid}-${Date.now()}`;
+      for (const svc of awsServices({ endpoint: a.endpoint, region: a.region }, name)) {
+        if (a.only.includes(svc.service.toLowerCase())) services.push(await timeService(svc, a, flags.quiet));
+      }
+    }
     const dir = createRunDir(a.out, a.name || `ops-${a.only.join('-')}`);
     writeJson(path.join(dir, 'manifest.json'), {
       tool: 'rqbench', command: 'ops', dir, startedAt: new Date(t0).toISOString(), t0, flags: cleanFlags(a), target: describeConnection(conn),
@@ -55,39 +64,64 @@ export function runOps(a) {
   });
 }
 
-/** Redis: the node that serves the operations' slot, set up, each operation timed, torn down. */
-async function redisService(conn, a, quiet) {
+/** Redis: the node that serves the operations' slot; each operation on a fresh connection. */
+async function redisService(conn) {
   const router = new RedisRouter(conn);
   await router.open();
   const addr = router.addrFor(OPS_SLOT);
   router.close();
   const cut = addr.lastIndexOf(':');
   const connect = () => openPipe(conn, addr.slice(0, cut), Number(addr.slice(cut + 1)));
-  const admin = await connect();
-  const service = { service: 'Redis', ops: [] };
+  const admin = (cmds) => async () => {
+    const pipe = await connect();
+    try {
+      for (const cmd of cmds) await pipe.call(cmd);
+    } finally {
+      pipe.close();
+    }
+  };
+  return {
+    service: 'Redis',
+    setup: admin(setupCommands()),
+    teardown: admin(teardownCommands()),
+    ops: REDIS_OPS.map((op) => ({
+      name: op.name,
+      what: OP_NOTES[op.name],
+      open: async () => {
+        const pipe = await connect();
+        return { call: () => callBytes(pipe, op.bytes), close: () => pipe.close() };
+      },
+    })),
+  };
+}
+
+/**
+ * One service: setup, each operation timed, teardown whatever happened.
+ * @param {{ service: string, setup: () => Promise<void>, teardown: () => Promise<void>, ops: Array<{ name: string, what: string, open: () => Promise<import('./time-op.js').OpSession> }> }} svc
+ */
+async function timeService(svc, a, quiet) {
+  const out = { service: svc.service, ops: [] };
   try {
-    for (const cmd of setupCommands()) await admin.call(cmd);
-    for (const op of REDIS_OPS) {
-      if (!quiet) process.stderr.write(`Redis ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
+    await svc.setup();
+    for (const op of svc.ops) {
+      if (!quiet) process.stderr.write(`${svc.service} ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
       try {
-        const r = await timeOp({ connect, bytes: op.bytes, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000 });
-        service.ops.push({ name: op.name, what: OP_NOTES[op.name], connectMs: round3(r.connectMs), firstMs: round3(r.firstMs), stats: stats(r.hist), hist: r.hist });
+        const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000 });
+        out.ops.push({ name: op.name, what: op.what, connectMs: round3(r.connectMs), firstMs: round3(r.firstMs), stats: stats(r.hist), hist: r.hist });
       } catch (e) {
-        service.ops.push({ name: op.name, what: OP_NOTES[op.name], connectMs: null, firstMs: null, stats: null, error: e.message });
+        out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message) });
       }
     }
   } catch (e) {
-    service.error = e.message;
+    out.error = redactString(e.message);
   } finally {
-    // the keys go whatever happened above
     try {
-      for (const cmd of teardownCommands()) await admin.call(cmd);
+      await svc.teardown();
     } catch (e) {
-      service.error ??= `teardown: ${e.message}`;
+      out.error ??= `teardown: ${redactString(e.message)}`;
     }
-    admin.close();
   }
-  return service;
+  return out;
 }
 
 function round3(x) {

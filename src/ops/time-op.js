@@ -11,7 +11,7 @@ import { newHistogram, record } from '../measure/histogram.js';
  * @param {Buffer} bytes
  * @returns {Promise<void>}
  */
-function once(pipe, bytes) {
+export function callBytes(pipe, bytes) {
   return new Promise((resolve, reject) => {
     let failure;
     pipe.send(bytes, { n: 1, error: (_s, _i, err) => { failure = err; }, done: () => (failure ? reject(failure) : resolve()) });
@@ -19,33 +19,37 @@ function once(pipe, bytes) {
 }
 
 /**
+ * @typedef {{ call: () => Promise<unknown>, close: () => unknown }} OpSession one connection
+ *   (or client) and the operation it repeats
+ */
+
+/**
  * @param {object} p
- * @param {() => Promise<import('../targets/redis-pipe.js').RespPipe>} p.connect opens a fresh connection
- * @param {Buffer} p.bytes the operation
+ * @param {() => Promise<OpSession>} p.open a fresh connection or client, ready for the operation
  * @param {number} p.warmupMs
  * @param {number} p.durationMs
  * @returns {Promise<{ connectMs: number, firstMs: number, hist: import('hdr-histogram-js').Histogram }>}
  */
-export async function timeOp({ connect, bytes, warmupMs, durationMs }) {
+export async function timeOp({ open, warmupMs, durationMs }) {
   let t = performance.now();
-  const pipe = await connect();
+  const session = await open();
   const connectMs = performance.now() - t;
   try {
     t = performance.now();
-    await once(pipe, bytes);
+    await session.call();
     const firstMs = performance.now() - t;
     const warmEnd = performance.now() + warmupMs;
-    while (performance.now() < warmEnd) await once(pipe, bytes);
+    while (performance.now() < warmEnd) await session.call();
     const hist = newHistogram();
     const end = performance.now() + durationMs;
     for (let now = performance.now(); now < end;) {
-      await once(pipe, bytes);
+      await session.call();
       const after = performance.now();
       record(hist, (after - now) * 1000);
       now = after;
     }
     return { connectMs, firstMs, hist };
   } finally {
-    pipe.close();
+    await session.close();
   }
 }
