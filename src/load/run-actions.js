@@ -2,7 +2,8 @@
  * `--at` during a run: each cluster action starts at its second after t0 (one at a time, in
  * time order: an action due while the previous one still runs waits for it), and its start and
  * end go to the timeline as events. The run waits for a started action to finish; actions not
- * yet due when the run ends are dropped and reported as not run.
+ * started when the run ends (not yet due, or still waiting for the one before) are reported as
+ * not run.
  */
 import { runAction } from '../actions/index.js';
 

@@ -126,6 +126,9 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     return { dir, t0, manifest: facts, recorder, interrupted, errors: pool.errors, durationS, exitCode, ackedIds, actionResults };
   } catch (e) {
     pool.kill(); // workers must not outlive a run that failed
+    // nor may cluster actions still waiting for their second
+    actions?.abort();
+    actions?.finish();
     if (dir) placeholderSummary(dir, { interrupted: interrupted || false, failed: e.message });
     if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: 130 });
     throw e;
