@@ -89,8 +89,7 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     };
     recorder = new RunRecorder({
       dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns,
-      // a CSV cell: commas (add-shard's node list) become semicolons
-      rowOf: (iv) => ({ ...rowOf(iv), events: (events.get(iv.index) ?? []).join('; ').replaceAll(',', ';') }),
+      rowOf: (iv) => ({ ...rowOf(iv), events: (events.get(iv.index) ?? []).join('; ') }),
     });
     if (a.actions?.length) actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent });
     status = a.quiet || !process.stderr.isTTY ? null : new StatusLine(a.duration);

@@ -76,7 +76,8 @@ export function clientOf(row) {
 /** @param {unknown} v a cell: empty for a value not measured */
 function cell(v) {
   if (v === undefined || v === null || Number.isNaN(v)) return '';
-  return String(v);
+  // a text cell (events: add-shard's node list) must not split the row: commas become semicolons
+  return typeof v === 'string' ? v.replaceAll(',', ';').replaceAll('\n', ' ') : String(v);
 }
 
 /**
