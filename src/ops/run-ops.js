@@ -13,6 +13,7 @@ import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
 import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
 import { withLocal } from '../local/for-run.js';
 import { redactString } from '../results/redact.js';
+import { round } from '../results/summary.js';
 import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
 import { callBytes, timeOp } from './time-op.js';
 import { latencyTable, phasesTable } from './ops-table.js';
@@ -56,7 +57,8 @@ export function runOps(a) {
       warmupS: a.warmup, durationS: a.duration,
       services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
     };
-    const md = renderOps(summary, describeConnection(conn));
+    const where = [a.only.includes('redis') && `Redis at ${describeConnection(conn)}`, (a.only.includes('sqs') || a.only.includes('sns')) && `SQS/SNS at ${a.endpoint ?? 'AWS'}`].filter(Boolean).join(', ');
+    const md = renderOps(summary, where);
     writeJson(path.join(dir, 'summary.json'), summary);
     writeText(path.join(dir, 'summary.md'), md);
     const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
@@ -107,7 +109,7 @@ async function timeService(svc, a, quiet) {
       if (!quiet) process.stderr.write(`${svc.service} ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
       try {
         const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000 });
-        out.ops.push({ name: op.name, what: op.what, connectMs: round3(r.connectMs), firstMs: round3(r.firstMs), stats: stats(r.hist), hist: r.hist });
+        out.ops.push({ name: op.name, what: op.what, connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist), hist: r.hist });
       } catch (e) {
         out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message) });
       }
@@ -122,10 +124,6 @@ async function timeService(svc, a, quiet) {
     }
   }
   return out;
-}
-
-function round3(x) {
-  return Math.round(x * 1000) / 1000;
 }
 
 /** summary.md: the seed's table, then connect / first / warm, then what each operation did. */
