@@ -1,4 +1,4 @@
-// rqbench ops (issue 7, point 2, the Redis part): real servers, the seed's table, setup and
+// rqbench ops (issue 7, point 2): real servers and emulators, the seed's table, setup and
 // teardown around every service even when an operation fails, bad input.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,6 +6,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../src/local/redis.js';
 import { startSqs } from '../src/local/sqs.js';
+import { startPubsub } from '../src/local/pubsub.js';
+import { describePubsub } from './helpers/emulators.js';
+import { findFreePorts } from '../src/local/ports.js';
 import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 
 let local;
@@ -98,8 +101,30 @@ describe('rqbench ops', () => {
     }
   }, 60_000);
 
+  it('--local starts only what the chosen services need: the SQS/SNS emulator for --only sqs, no Redis', async () => {
+    const out = tempDir('rqbench-ops-local-');
+    const r0 = await runNode([CLI, 'ops', '--local', '--only', 'sqs', '--warmup', '0.2', '-d', '0.5', '--out', out, '--json'], { timeoutMs: 30_000 });
+    const r = { ...r0, ...readRun(out, r0.stdout) };
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(Object.keys(r.summary.targets)).toEqual(['sqs']);
+    expect(r.summary.targets.sqs).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(r.stderr).toMatch(/started a local SQS\/SNS emulator/);
+    expect(r.stderr).not.toMatch(/Redis/);
+  }, 30_000);
+
+  it('Pub/Sub on an endpoint nobody listens on: a one-line error within the 10 s call timeout, exit 1', async () => {
+    const [port] = await findFreePorts(1);
+    const r = await ops(['--only', 'pubsub', '--pubsub-endpoint', `127.0.0.1:${port}`]);
+    expect(r.code, describeRun(r)).toBe(1);
+    const [svc] = r.summary.services;
+    expect(svc.error).toMatch(/ECONNREFUSED/);
+    expect(svc.error).not.toMatch(/Previous errors|\n/);
+  }, 30_000);
+
   it.each([
     [['--only', 'kafka'], '--only'],
+    [['--only', 'pubsub', '--pubsub-endpoint', 'http://127.0.0.1:8085'], '--pubsub-endpoint'],
+    [['--only', 'sqs', '--endpoint', '127.0.0.1:4566'], '--endpoint'],
     [['--only', ''], '--only'],
     [['-d', '0'], '--duration'],
     [['--warmup', '-1'], '--warmup'],
@@ -112,4 +137,41 @@ describe('rqbench ops', () => {
     expect(lines[0]).toContain(name);
     expect(fs.readdirSync(out)).toEqual([]);
   }, 20_000);
+});
+
+describePubsub('rqbench ops on the Pub/Sub emulator', () => {
+  let ps;
+  beforeAll(async () => { ps = await startPubsub(); }, 60_000);
+  afterAll(() => ps?.stop());
+
+  it('Publish and Pull are single calls, every Pull finds a message, and the topic and subscription are deleted after', async () => {
+    const r = await ops(['--only', 'pubsub', '--pubsub-endpoint', ps.endpoint]);
+    expect(r.code, describeRun(r)).toBe(0);
+    const [svc] = r.summary.services;
+    expect([svc.service, svc.ops.map((o) => o.name)]).toEqual(['Pub/Sub', ['Publish', 'Pull']]);
+    for (const o of svc.ops) {
+      expect(o.stats.count, o.name).toBeGreaterThan(5);
+      expect(o.connectMs).toBeGreaterThan(0);
+      expect(o.firstMs).toBeGreaterThan(0);
+    }
+    // the generated client would hold every publish up to 10 ms to bundle it: no call may wait that
+    expect(svc.ops[0].stats.min, 'Publish is sent at once, not bundled').toBeLessThan(10);
+    const pulled = svc.ops[1].detail.match(/^([\d,]+) of ([\d,]+) calls/);
+    expect(pulled?.[1], svc.ops[1].detail).toBe(pulled?.[2]);
+    expect(r.summary.targets).toEqual({ pubsub: ps.endpoint });
+    const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
+    expect(md).toMatch(/^\| \*\*Pub\/Sub\*\* +\|( +\|){8}$/m);
+    expect(md).toMatch(/^\|   —Pull +\| +\| +\d+ \|( +\d+\.\d{3} \|){6}$/m);
+    for (const f of ['pubsub-publish.hlog', 'pubsub-pull.hlog']) expect(fs.readdirSync(r.dir)).toContain(f);
+    const { newPubsubClient } = await import('../src/targets/pubsub.js');
+    const client = newPubsubClient({ endpoint: ps.endpoint });
+    try {
+      const [topics] = await client.getTopics();
+      const [subs] = await client.getSubscriptions();
+      expect(topics.map((t) => t.name).filter((n) => n.includes('rqbench-ops'))).toEqual([]);
+      expect(subs.map((t) => t.name).filter((n) => n.includes('rqbench-ops'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

@@ -19,51 +19,97 @@ import { callBytes, timeOp } from './time-op.js';
 import { latencyTable, phasesTable } from './ops-table.js';
 
 /** Services `--only` accepts, in table order. */
-export const OPS_SERVICES = ['redis', 'sqs', 'sns'];
+export const OPS_SERVICES = ['redis', 'sqs', 'sns', 'pubsub'];
 
 /**
  * @param {Record<string, any>} a parsed and checked flags
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
 export function runOps(a) {
-  return withLocal(a, async (flags) => {
+  const wants = (s) => a.only.includes(s);
+  // --local starts Redis only when Redis is timed; the queue emulators below, only when asked for
+  return withLocal({ ...a, local: a.local && wants('redis') }, (flags) => withLocalQueues(a, async (q) => {
     const conn = connectionFrom(flags);
     const t0 = Date.now();
     const services = [];
-    if (a.only.includes('redis')) services.push(await timeService(await redisService(conn), a, flags.quiet));
-    if (a.only.includes('sqs') || a.only.includes('sns')) {
+    const targets = {};
+    const name = `rqbench-ops-${process.pid}-${Date.now()}`;
+    if (wants('redis')) {
+      targets.redis = describeConnection(conn);
+      services.push(await timeService(await redisService(conn), a, flags.quiet));
+    }
+    if (wants('sqs') || wants('sns')) {
       // the SDKs load only when asked for
       const { awsServices } = await import('./aws-ops.js');
-      const name = `rqbench-ops-${process.pid}-${Date.now()}`;
-      for (const svc of awsServices({ endpoint: a.endpoint, region: a.region }, name)) {
-        if (a.only.includes(svc.service.toLowerCase())) services.push(await timeService(svc, a, flags.quiet));
+      for (const svc of awsServices({ endpoint: q.endpoint, region: q.region }, name)) {
+        if (!wants(svc.service.toLowerCase())) continue;
+        targets[svc.service.toLowerCase()] = q.endpoint ?? `AWS${q.region ? ` ${q.region}` : ''}`;
+        services.push(await timeService(svc, a, flags.quiet));
       }
+    }
+    if (wants('pubsub')) {
+      const { pubsubServices } = await import('./pubsub-ops.js');
+      targets.pubsub = q.pubsubEndpoint ?? `Google Cloud${a.project ? ` project ${a.project}` : ''}`;
+      for (const svc of pubsubServices({ endpoint: q.pubsubEndpoint, project: a.project }, name)) services.push(await timeService(svc, a, flags.quiet));
     }
     const dir = createRunDir(a.out, a.name || `ops-${a.only.join('-')}`);
     writeJson(path.join(dir, 'manifest.json'), {
-      tool: 'rqbench', command: 'ops', dir, startedAt: new Date(t0).toISOString(), t0, flags: cleanFlags(a), target: describeConnection(conn),
+      tool: 'rqbench', command: 'ops', dir, startedAt: new Date(t0).toISOString(), t0, flags: cleanFlags(a), targets,
       versions: { rqbench: packageVersion('rqbench'), node: process.version, ioredis: packageVersion('ioredis') }, git: gitSha(),
       host: { hostname: os.hostname(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null },
     });
     for (const s of services) {
       for (const op of s.ops) {
         if (!op.hist) continue;
-        const w = new HlogWriter(path.join(dir, `${s.service.toLowerCase()}-${op.name.toLowerCase()}.hlog`), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
+        const file = `${s.service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.name.toLowerCase()}.hlog`;
+        const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
         w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: a.duration });
         w.close();
       }
     }
     const summary = {
-      warmupS: a.warmup, durationS: a.duration,
+      warmupS: a.warmup, durationS: a.duration, targets,
       services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
     };
-    const where = [a.only.includes('redis') && `Redis at ${describeConnection(conn)}`, (a.only.includes('sqs') || a.only.includes('sns')) && `SQS/SNS at ${a.endpoint ?? 'AWS'}`].filter(Boolean).join(', ');
-    const md = renderOps(summary, where);
+    const md = renderOps(summary);
     writeJson(path.join(dir, 'summary.json'), summary);
     writeText(path.join(dir, 'summary.md'), md);
     const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
     return { dir, summary, md, exitCode: failed ? 1 : 0 };
-  });
+  }));
+}
+
+/**
+ * With --local, the queue emulators the chosen services need and no endpoint names: fauxqs for
+ * SQS/SNS, the Pub/Sub emulator for Pub/Sub; each stopped after the run.
+ * @template T
+ * @param {Record<string, any>} a
+ * @param {(q: { endpoint?: string, region?: string, pubsubEndpoint?: string }) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+async function withLocalQueues(a, fn) {
+  const q = { endpoint: a.endpoint, region: a.region, pubsubEndpoint: a.pubsubEndpoint };
+  const stops = [];
+  const say = (line) => { if (!a.quiet) process.stderr.write(`rqbench: ${line}\n`); };
+  try {
+    if (a.local && !q.endpoint && (a.only.includes('sqs') || a.only.includes('sns'))) {
+      const { startSqs } = await import('../local/sqs.js');
+      const sqs = await startSqs();
+      stops.push(sqs.stop);
+      Object.assign(q, { endpoint: sqs.endpoint, region: q.region ?? sqs.region });
+      say(`started a local SQS/SNS emulator (fauxqs, in this process) at ${sqs.endpoint}`);
+    }
+    if (a.local && !q.pubsubEndpoint && a.only.includes('pubsub')) {
+      const { startPubsub } = await import('../local/pubsub.js');
+      const ps = await startPubsub();
+      stops.push(ps.stop);
+      q.pubsubEndpoint = ps.endpoint;
+      say(`started a local Pub/Sub emulator at ${ps.endpoint}`);
+    }
+    return await fn(q);
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+  }
 }
 
 /** Redis: the node that serves the operations' slot; each operation on a fresh connection. */
@@ -109,7 +155,7 @@ async function timeService(svc, a, quiet) {
       if (!quiet) process.stderr.write(`${svc.service} ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
       try {
         const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000 });
-        out.ops.push({ name: op.name, what: op.what, connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist), hist: r.hist });
+        out.ops.push({ name: op.name, what: op.what, ...(r.detail && { detail: r.detail }), connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist), hist: r.hist });
       } catch (e) {
         out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message) });
       }
@@ -127,13 +173,15 @@ async function timeService(svc, a, quiet) {
 }
 
 /** summary.md: the seed's table, then connect / first / warm, then what each operation did. */
-function renderOps(s, target) {
+function renderOps(s) {
+  const NAMES = { redis: 'Redis', sqs: 'SQS', sns: 'SNS', pubsub: 'Pub/Sub' };
+  const where = Object.entries(s.targets).map(([k, v]) => `${NAMES[k]} at ${v}`).join(', ');
   const out = ['# rqbench ops', ''];
-  out.push(`Against ${target}; each operation on a fresh connection: connect, one first call, ${s.warmupS} s of warm-up calls (not recorded), then ${s.durationS} s of calls one after another, each timed from send to reply.`, '');
+  out.push(`Against ${where}; each operation on a fresh connection: connect, one first call, ${s.warmupS} s of warm-up calls (not recorded), then ${s.durationS} s of calls one after another, each timed from send to reply.`, '');
   out.push(latencyTable(s.services), '');
   out.push(phasesTable(s.services), '');
   for (const svc of s.services) {
-    for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.error ? ` — **failed**: ${op.error}` : ''}.`);
+    for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **failed**: ${op.error}` : ''}.`);
     if (svc.error) out.push(`- ${svc.service}: **${svc.error}**.`);
   }
   out.push('');

@@ -19,8 +19,9 @@ export function callBytes(pipe, bytes) {
 }
 
 /**
- * @typedef {{ call: () => Promise<unknown>, close: () => unknown }} OpSession one connection
- *   (or client) and the operation it repeats
+ * @typedef {{ call: () => Promise<unknown>, close: () => unknown, detail?: () => string }} OpSession
+ *   one connection (or client) and the operation it repeats; `detail` says what the calls got
+ *   back when that varies (e.g. how many pulls found a message)
  */
 
 /**
@@ -28,7 +29,7 @@ export function callBytes(pipe, bytes) {
  * @param {() => Promise<OpSession>} p.open a fresh connection or client, ready for the operation
  * @param {number} p.warmupMs
  * @param {number} p.durationMs
- * @returns {Promise<{ connectMs: number, firstMs: number, hist: import('hdr-histogram-js').Histogram }>}
+ * @returns {Promise<{ connectMs: number, firstMs: number, hist: import('hdr-histogram-js').Histogram, detail: string|null }>}
  */
 export async function timeOp({ open, warmupMs, durationMs }) {
   let t = performance.now();
@@ -48,7 +49,7 @@ export async function timeOp({ open, warmupMs, durationMs }) {
       record(hist, (after - now) * 1000);
       now = after;
     }
-    return { connectMs, firstMs, hist };
+    return { connectMs, firstMs, hist, detail: session.detail?.() ?? null };
   } finally {
     await session.close();
   }

@@ -23,12 +23,7 @@ import { PUBSUB_LIMIT } from '../queues/limits.js';
  * @param {PubsubOptions} opts
  */
 export async function openPubsub(opts) {
-  const project = opts.project ?? process.env.GOOGLE_CLOUD_PROJECT ?? process.env.PUBSUB_PROJECT_ID ?? (opts.endpoint ? 'rqbench' : undefined);
-  // An explicit endpoint needs no Google credentials: keep google-auth-library from probing the
-  // GCE metadata server (a link-local address) for them.
-  if (opts.endpoint) process.env.METADATA_SERVER_DETECTION ??= 'none';
-  // A non-Google apiEndpoint makes the client use plain gRPC without credentials (emulator mode).
-  const client = new PubSub({ ...(project && { projectId: project }), ...(opts.endpoint && { apiEndpoint: opts.endpoint }) });
+  const client = newPubsubClient(opts);
   try {
     const topic = client.topic(opts.topic, { batching: { maxMessages: 1, maxMilliseconds: 0 } });
     if (opts.create) {
@@ -48,6 +43,21 @@ export async function openPubsub(opts) {
     await client.close().catch(() => {});
     throw e;
   }
+}
+
+/**
+ * A PubSub client for `endpoint` (an emulator: plain gRPC, no credentials) or, without one, the
+ * real service with the standard credential chain (ADC). It connects on its first call.
+ * @param {{ project?: string, endpoint?: string }} opts
+ * @returns {PubSub}
+ */
+export function newPubsubClient(opts) {
+  const project = opts.project ?? process.env.GOOGLE_CLOUD_PROJECT ?? process.env.PUBSUB_PROJECT_ID ?? (opts.endpoint ? 'rqbench' : undefined);
+  // An explicit endpoint needs no Google credentials: keep google-auth-library from probing the
+  // GCE metadata server (a link-local address) for them.
+  if (opts.endpoint) process.env.METADATA_SERVER_DETECTION ??= 'none';
+  // A non-Google apiEndpoint makes the client use plain gRPC without credentials (emulator mode).
+  return new PubSub({ ...(project && { projectId: project }), ...(opts.endpoint && { apiEndpoint: opts.endpoint }) });
 }
 
 /** Two processes creating the same resource: the second one's ALREADY_EXISTS (gRPC 6) is fine. */

@@ -1,0 +1,116 @@
+/**
+ * Google Cloud Pub/Sub operations for `rqbench ops`: Publish and a synchronous Pull, each a single
+ * unary call through the generated v1 clients (the handwritten client batches publishes and pulls
+ * by streaming, neither of which is one call). A topic and subscription of the run's own are made
+ * first and deleted last. As with the AWS SDKs, a client connects on its first call, so "connect"
+ * is making the client (and, on the real service, finding the project through ADC).
+ */
+import { v1 } from '@google-cloud/pubsub';
+import { newPubsubClient } from '../targets/pubsub.js';
+
+const BODY = Buffer.from('x'.repeat(128));
+/** Messages put on the subscription before the operations, in publishes of 1,000, so Pull finds some. */
+const STOCK = 10_000;
+const STOCK_BATCH = 1000;
+/** The longest ack deadline: a pulled message (never acked) does not come back during the run. */
+const ACK_DEADLINE_S = 600;
+/**
+ * The generated PublisherClient bundles publishes (up to 10 ms or 100 messages, from its client
+ * config) unless told not to per call: timed with bundling, every Publish would include that wait.
+ */
+const UNBUNDLED = { isBundling: false };
+/** Each call (retries included) gives up after 10 s, not the client config's 60 s: a dead endpoint fails fast. */
+const TIMEOUT = { timeout: 10_000 };
+const SEND = { ...UNBUNDLED, ...TIMEOUT };
+
+/**
+ * @param {{ endpoint?: string, project?: string }} where
+ * @param {string} name topic and subscription name
+ * @returns {Array<{ service: string, setup: () => Promise<void>, teardown: () => Promise<void>,
+ *   ops: Array<{ name: string, what: string, open: () => Promise<import('./time-op.js').OpSession> }> }>}
+ */
+export function pubsubServices(where, name) {
+  let topicPath;
+  let subscriptionPath;
+  /** @param {'PublisherClient'|'SubscriberClient'} kind */
+  const client = async (kind) => {
+    const ps = newPubsubClient(where);
+    try {
+      const gapic = new v1[kind](await ps.getClientConfig());
+      return { gapic, close: async () => { await gapic.close(); await ps.close(); } };
+    } catch (e) {
+      await ps.close().catch(() => {});
+      throw e;
+    }
+  };
+  const admin = newPubsubClient(where);
+  let made = { topic: false, subscription: false };
+  return [{
+    service: 'Pub/Sub',
+    setup: async () => {
+      const [topic] = await admin.createTopic(name, TIMEOUT).catch(shorten);
+      made.topic = true;
+      await topic.createSubscription(name, { ackDeadlineSeconds: ACK_DEADLINE_S, gaxOpts: TIMEOUT }).catch(shorten);
+      made.subscription = true;
+      topicPath = topic.name;
+      subscriptionPath = topic.subscription(name).name;
+      const pub = await client('PublisherClient');
+      try {
+        const messages = Array.from({ length: STOCK_BATCH }, () => ({ data: BODY }));
+        for (let n = 0; n < STOCK; n += STOCK_BATCH) await pub.gapic.publish({ topic: topicPath, messages }, SEND).catch(shorten);
+      } finally {
+        await pub.close();
+      }
+    },
+    teardown: async () => {
+      // both deletions are tried; the first failure is the one reported
+      const results = await Promise.allSettled([
+        made.subscription && admin.subscription(name).delete(TIMEOUT),
+        made.topic && admin.topic(name).delete(TIMEOUT),
+      ]);
+      made = { topic: false, subscription: false };
+      await admin.close();
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) shorten(failed.reason);
+    },
+    ops: [
+      {
+        name: 'Publish',
+        what: '128 B message, one per call; it lands on the run\'s subscription',
+        open: async () => {
+          const { gapic, close } = await client('PublisherClient');
+          return { call: () => gapic.publish({ topic: topicPath, messages: [{ data: BODY }] }, SEND).catch(shorten), close };
+        },
+      },
+      {
+        name: 'Pull',
+        what: `one message at most, returnImmediately (no waiting on an empty subscription), not acked (ack deadline ${ACK_DEADLINE_S} s); the subscription holds ${STOCK.toLocaleString('en-US')} messages from setup and those Publish sent`,
+        open: async () => {
+          const { gapic, close } = await client('SubscriberClient');
+          let calls = 0;
+          let empty = 0;
+          return {
+            call: async () => {
+              const [reply] = await gapic.pull({ subscription: subscriptionPath, maxMessages: 1, returnImmediately: true }, TIMEOUT).catch(shorten);
+              calls++;
+              if (!reply.receivedMessages?.length) empty++;
+            },
+            close,
+            detail: () => `${(calls - empty).toLocaleString('en-US')} of ${calls.toLocaleString('en-US')} calls (warm-up included) returned a message`,
+          };
+        },
+      },
+    ],
+  }];
+}
+
+/**
+ * google-gax appends every retried attempt's error to the message of the one it throws
+ * (" : Previous errors : [...]", one per retry): keep the first, in one line.
+ * @param {any} e
+ * @returns {never}
+ */
+function shorten(e) {
+  const msg = String(e?.message ?? e).split(' : Previous errors')[0].replace(/\s+/g, ' ').trim();
+  throw Object.assign(new Error(msg), { code: e?.code });
+}
