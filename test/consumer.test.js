@@ -635,6 +635,9 @@ describe.concurrent('bad consumer flags: exit 2, one stderr line naming the flag
     [['--cluster', '--at', '2:reshard'], '--at'],
     [['--at', '2:failover'], '--at'],
     [['--verify'], '--verify'],
+    [['--threads', '4'], '--threads'],
+    [['--until-complete'], '--until-complete'],
+    [['--cache', 'redis'], '--cache'],
   ];
   let deadPort;
 

@@ -57,6 +57,10 @@ const BAD = [
   [['--verify', '-d', '5'], ['--verify']],
   [['--verify', '-d', '0', '--ttl', '600'], ['--verify']],
   [['--verify', '--actual-value', '-d', '5', '--ttl', '600'], ['--verify']],
+  // queue flags on a Redis run (--target redis is the default): refused, not ignored
+  [['--rate', '45'], ['--rate']],
+  [['--topic', 'updates', '--create'], ['--topic']],
+  [['--target', 'redis', '--batch-size', '1000'], ['--batch-size']],
 ];
 
 let deadPort;

@@ -3,7 +3,7 @@ import { connectionOptions } from '../options/connection.js';
 import { consumerOptions } from '../options/consumer.js';
 import { outputOptions } from '../options/output.js';
 import { runConsumer } from '../load/run-consumer.js';
-import { queueConsumerOptions } from '../options/queue.js';
+import { queueConsumerOptions, rejectQueueFlags, QUEUE_CONSUMER_ONLY } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'consume';
@@ -23,6 +23,6 @@ export function builder(y) {
  */
 export function handler(a, prog = 'rqbench consume') {
   // the queue SDKs take seconds to load: only a queue run loads them
-  const run = a.target === 'redis' ? () => runConsumer(a) : async () => (await import('../queues/run-consumer.js')).runQueueConsumer(a);
+  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, QUEUE_CONSUMER_ONLY, ['sqs', 'pubsub']); return runConsumer(a); } : async () => (await import('../queues/run-consumer.js')).runQueueConsumer(a);
   return reportRun(run, a, prog);
 }

@@ -3,7 +3,7 @@ import { connectionOptions } from '../options/connection.js';
 import { producerOptions } from '../options/producer.js';
 import { outputOptions } from '../options/output.js';
 import { runProducer } from '../load/run-producer.js';
-import { publisherOptions } from '../options/queue.js';
+import { publisherOptions, rejectQueueFlags, PUBLISHER_ONLY, QUEUE_TARGETS } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'produce';
@@ -24,6 +24,6 @@ export function builder(y) {
  */
 export function handler(a, prog = 'rqbench produce') {
   // the queue SDKs take seconds to load: only a queue run loads them
-  const run = a.target === 'redis' ? () => runProducer(a) : async () => (await import('../queues/run-publisher.js')).runPublisher(a);
+  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, PUBLISHER_ONLY, QUEUE_TARGETS); return runProducer(a); } : async () => (await import('../queues/run-publisher.js')).runPublisher(a);
   return reportRun(run, a, prog);
 }

@@ -28,8 +28,8 @@ export function queueTargetOptions(y, targets) {
     .option('topic', { type: 'string', requiresArg: true, group: q, describe: 'SNS topic (name with --create, or ARN) or Pub/Sub topic', defaultDescription: queueDefaults.topic })
     .option('queue', { type: 'string', requiresArg: true, group: q, describe: 'SQS queue name or URL (with --target sns --create: subscribed to the topic)', defaultDescription: queueDefaults.queue })
     .option('subscription', { type: 'string', requiresArg: true, group: q, describe: 'Pub/Sub subscription', defaultDescription: queueDefaults.subscription })
-    .option('create', { type: 'boolean', default: false, group: q, describe: 'create the topic, queue, policy and subscription when missing' })
-    .option('raw', { type: 'boolean', default: false, group: q, describe: 'SNS→SQS raw message delivery (with --create)' })
+    .option('create', { type: 'boolean', group: q, describe: 'create the topic, queue, policy and subscription when missing' })
+    .option('raw', { type: 'boolean', group: q, describe: 'SNS→SQS raw message delivery (with --create)' })
     .option('visibility-timeout', { type: 'number', requiresArg: true, group: q, describe: 'SQS visibility timeout of a queue --create makes, s', defaultDescription: '30 (the SQS default)' })
     .option('ack-deadline', { type: 'number', requiresArg: true, group: q, describe: 'Pub/Sub ack deadline of a subscription --create makes, s (10..600)', defaultDescription: '10' });
 }
@@ -56,10 +56,10 @@ export function queueConsumerOptions(y) {
   return queueTargetOptions(y, ['sqs', 'pubsub'])
     .option('threads', { type: 'number', requiresArg: true, group: q, describe: 'SQS pollers sharing the queue; Pub/Sub streams (flow control: threads x 10 messages)', defaultDescription: String(queueDefaults.threads) })
     .option('wait-seconds', { type: 'number', requiresArg: true, group: q, describe: 'SQS long polling WaitTimeSeconds (0..20)', defaultDescription: String(queueDefaults.waitSeconds) })
-    .option('cache', { type: 'string', requiresArg: true, default: 'memory', group: q, describe: 'where updates are applied: memory (a Map) or redis (--cache-url, or --local)' })
+    .option('cache', { type: 'string', requiresArg: true, group: q, describe: 'where updates are applied: memory (a Map) or redis (--cache-url, or --local)', defaultDescription: 'memory' })
     .option('cache-url', { type: 'string', requiresArg: true, group: q, describe: 'redis:// or rediss:// URL of the cache (with --cluster for a cluster)' })
     .option('metrics-port', { type: 'number', requiresArg: true, group: q, describe: 'serve Prometheus metrics on 127.0.0.1:PORT/metrics under the seed\'s names (0: any free port)' })
-    .option('until-complete', { type: 'boolean', default: false, group: q, describe: 'stop once every publisher seen has sent its last message and nothing is missing (--duration still caps the run)' });
+    .option('until-complete', { type: 'boolean', group: q, describe: 'stop once every publisher seen has sent its last message and nothing is missing (--duration still caps the run)' });
 }
 
 /**
@@ -105,10 +105,30 @@ export function checkQueueConsumer(a) {
   a.waitSeconds ??= queueDefaults.waitSeconds;
   intIn(a.threads, '--threads', 1, 256);
   intIn(a.waitSeconds, '--wait-seconds', 0, 20);
+  a.cache ??= 'memory';
   if (!['memory', 'redis'].includes(a.cache)) throw bad('--cache', 'memory or redis', a.cache);
   if (a.cache === 'redis' && !a.cacheUrl && !a.local) throw new UsageError('--cache redis needs --cache-url redis://host:port or --local');
   if (a.cache !== 'redis' && (a.cacheUrl || a.local)) throw bad(a.cacheUrl ? '--cache-url' : '--local', 'used with --cache redis');
   if (a.cacheUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(a.cacheUrl)) throw bad('--cache-url', 'a redis:// or rediss:// URL', a.cacheUrl.replace(/\/\/[^@/]*@/, '//***@'));
   if (a.metricsPort !== undefined) intIn(a.metricsPort, '--metrics-port', 0, 65535);
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+}
+
+/** Flags only a queue run reads (camelCase keys, as yargs gives them), per command. */
+const QUEUE_ONLY_SHARED = ['endpoint', 'region', 'project', 'topic', 'queue', 'subscription', 'create', 'raw', 'visibilityTimeout', 'ackDeadline'];
+export const PUBLISHER_ONLY = [...QUEUE_ONLY_SHARED, 'rate', 'batchSize', 'keySize', 'concurrency', 'publisherId', 'fromFolder'];
+export const QUEUE_CONSUMER_ONLY = [...QUEUE_ONLY_SHARED, 'threads', 'waitSeconds', 'cache', 'cacheUrl', 'metricsPort', 'untilComplete'];
+
+/**
+ * A Redis run (--target redis, the default) refuses queue flags rather than ignore them: a
+ * `--rate 45` that did nothing would be read as a result.
+ * @param {Record<string, any>} a
+ * @param {string[]} keys PUBLISHER_ONLY or QUEUE_CONSUMER_ONLY
+ * @param {string[]} targets the queue targets that read them
+ */
+export function rejectQueueFlags(a, keys, targets) {
+  const given = keys.find((k) => a[k] !== undefined);
+  if (given === undefined) return;
+  const flag = `--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  throw new UsageError(`${flag} is a queue flag: it needs --target ${targets.join('|')} (this run is on Redis)`);
 }
