@@ -4,6 +4,7 @@
 // Real redis-server processes on 127.0.0.1, stopped by PID.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../src/local/redis.js';
+import { readTimeline } from '../src/results/timeline.js';
 import { describeRun, produce, removeTempDirs } from './helpers/producer-run.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
 
@@ -73,6 +74,23 @@ describe('the cluster changes under load', () => {
     expect(md).toMatch(/\*\*Verify:\*\* acknowledged/);
     const timeline = (await import('node:fs')).readFileSync(`${p.dir}/timeline.csv`, 'utf8');
     for (const a of ACTIONS(addShard)) expect(timeline).toContain(`${a.replaceAll(',', ';')} started`);
+
+    // Redis CPU follows the cluster: the added nodes get columns, a promoted replica a master column
+    const lines = timeline.trim().split('\n');
+    const tl = readTimeline(`${p.dir}/timeline.csv`);
+    expect(tl.rows.length, 'every line has the header\'s columns (earlier rows padded when columns joined)').toBe(lines.length - 1);
+    const secondOf = (ms) => Math.floor((ms - p.t0) / 1000);
+    const cpuAfter = (addr, role, fromSecond) => tl.nodes
+      .filter((n) => n.addr === addr && (role === 'any' || n.role === role))
+      .flatMap((n) => tl.rows.filter((r) => r.second > fromSecond && typeof r[n.column] === 'number'));
+    for (const n of at['add-shard'].detail.added) {
+      // a master, or a replica of the new master (it joins as an empty master first)
+      expect(cpuAfter(n.addr, 'any', secondOf(at['add-shard'].endMs)).length, `CPU of the added ${n.addr}: ${tl.columns.join(' ')}`).toBeGreaterThan(3);
+    }
+    const promoted = at.failover.detail.to.addr;
+    expect(cpuAfter(promoted, 'master', secondOf(at.failover.endMs)).length, `CPU of ${promoted} as master after the failover: ${tl.columns.join(' ')}`).toBeGreaterThan(3);
+    expect(cpuAfter(promoted, 'replica', -1).length, `CPU of ${promoted} as a replica before`).toBeGreaterThan(3);
+    expect(s.cpu.nodes.filter((n) => n.addr === promoted).map((n) => n.role).sort()).toEqual(['master', 'replica']);
 
     // the consumer kept cycling through all of it, to the end
     const cw = describeConsumer(c);

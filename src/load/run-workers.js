@@ -85,6 +85,8 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     const onEvent = (atMs, text) => {
       const second = Math.max(0, Math.floor((atMs - t0) / 1000));
       events.set(second, [...(events.get(second) ?? []), text]);
+      // an action changed the cluster: the CPU columns follow it now, not at the next periodic read
+      sampler.refreshSoon();
       if (!a.quiet) process.stderr.write(`${status ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}\n`);
     };
     recorder = new RunRecorder({

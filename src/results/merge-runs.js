@@ -61,7 +61,8 @@ export function mergeTimelines(runs) {
   const seconds = new Map();
   const nodes = new Map();
   for (const run of runs) {
-    for (const n of run.timeline.nodes) if (!nodes.has(n.addr)) nodes.set(n.addr, { addr: n.addr, role: n.role, shard: n.shard });
+    // a node and role: a replica promoted during a run has a column for each
+    for (const n of run.timeline.nodes) if (!nodes.has(n.column)) nodes.set(n.column, { addr: n.addr, role: n.role, shard: n.shard });
     for (const row of run.timeline.rows) {
       const index = row.second;
       let m = seconds.get(index);
@@ -81,9 +82,9 @@ export function mergeTimelines(runs) {
       for (const n of run.timeline.nodes) {
         const v = row[n.column];
         if (typeof v !== 'number') continue;
-        const s = m.cpu.get(n.addr);
+        const s = m.cpu.get(n.column);
         if (s) s.push(v);
-        else m.cpu.set(n.addr, [v]);
+        else m.cpu.set(n.column, [v]);
       }
     }
   }
@@ -93,8 +94,8 @@ export function mergeTimelines(runs) {
     // wallMs unknown (a run from before client_wall_ms): undefined, so the second counts as full
     client: { ...m.client, wallMs: m.client.wallMs ?? undefined },
     // one run's value comes back as it was; an average of two keeps its second decimal
-    cpu: [...nodes.values()].map((n) => {
-      const v = m.cpu.get(n.addr);
+    cpu: [...nodes.entries()].map(([column, n]) => {
+      const v = m.cpu.get(column);
       return { ...n, cpuPct: v ? round(v.reduce((a, b) => a + b, 0) / v.length, 2) : null };
     }),
   }));

@@ -3,6 +3,7 @@
  * words whether the rate was held and, if not, whether the client or the server was the limit.
  */
 import { stats } from '../measure/histogram.js';
+import { nodeColumn } from './timeline.js';
 
 /**
  * @typedef {object} SecondRow
@@ -88,13 +89,14 @@ export function commonSummary({ rows, totals, warmupS, durationS }) {
   };
 }
 
-/** Average and max CPU per node over the window, masters first, by shard. */
+/** Average and max CPU per node and role over the window (a promoted replica is in both), masters first, by shard. */
 function nodeCpu(rows) {
   const by = new Map();
   for (const r of rows) {
     for (const c of r.cpu || []) {
-      let n = by.get(c.addr);
-      if (!n) by.set(c.addr, (n = { addr: c.addr, role: c.role, shard: c.shard, values: [] }));
+      const key = nodeColumn(c);
+      let n = by.get(key);
+      if (!n) by.set(key, (n = { addr: c.addr, role: c.role, shard: c.shard, values: [] }));
       if (c.cpuPct !== null && c.cpuPct !== undefined) n.values.push(c.cpuPct);
     }
   }

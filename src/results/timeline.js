@@ -2,7 +2,7 @@
  * timeline.csv: one row per second, appended as the run goes so an interrupted run keeps
  * every second it measured; read back (readTimeline) when runs are merged into a report.
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 /** Columns every timeline starts and ends with (the command's own go between). */
 export const LEAD_COLUMNS = ['second', 'time'];
@@ -15,20 +15,44 @@ export class Timeline {
   /**
    * @param {string} file
    * @param {string[]} columns the command's columns, between LEAD_COLUMNS and CLIENT_COLUMNS
-   * @param {Array<{ addr: string, role: string, shard: number }>} nodes one CPU column each
+   * @param {Array<{ addr: string, role: string, shard: number }>} nodes one CPU column each (more
+   *   join when a second brings a node, or a node in a new role, not seen before)
    */
   constructor(file, columns, nodes) {
     this.file = file;
-    this.layout = timelineLayout(columns, nodes);
+    this.columns = columns;
+    this.nodes = nodes.map(({ addr, role, shard }) => ({ addr, role, shard }));
+    this.known = new Set(this.nodes.map(nodeColumn));
+    this.layout = timelineLayout(columns, this.nodes);
     writeFileSync(file, `${this.layout.columns.join(',')}\n`);
   }
 
   /**
    * @param {Record<string, number|string|null|undefined>} row base columns by name
-   * @param {Array<{ addr: string, cpuPct: number|null }>} cpu
+   * @param {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
    */
   append(row, cpu) {
+    const added = cpu.filter((c) => !this.known.has(nodeColumn(c)));
+    if (added.length) this.#grow(added);
     appendFileSync(this.file, `${this.layout.line(row, cpu)}\n`);
+  }
+
+  /**
+   * New CPU columns at the end: the file is rewritten (to a temp file, then renamed) with the
+   * longer header and the earlier rows padded, so every line keeps the header's column count.
+   */
+  #grow(added) {
+    const before = this.layout.columns.length;
+    for (const { addr, role, shard } of added) {
+      this.nodes.push({ addr, role, shard });
+      this.known.add(nodeColumn({ addr, role, shard }));
+    }
+    this.layout = timelineLayout(this.columns, this.nodes);
+    const pad = ','.repeat(this.layout.columns.length - before);
+    const [, ...rows] = readFileSync(this.file, 'utf8').split('\n').filter((l) => l !== '');
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, [this.layout.columns.join(','), ...rows.map((r) => r + pad)].map((l) => `${l}\n`).join(''));
+    renameSync(tmp, this.file);
   }
 }
 
@@ -40,15 +64,17 @@ export class Timeline {
  */
 export function timelineLayout(columns, nodes) {
   const base = [...LEAD_COLUMNS, ...columns, ...CLIENT_COLUMNS, ...TEXT_COLUMNS];
+  const nodeColumns = nodes.map(nodeColumn);
   return {
-    columns: [...base, ...nodes.map(nodeColumn)],
+    columns: [...base, ...nodeColumns],
     /**
      * @param {Record<string, unknown>} row base columns by name
-     * @param {Array<{ addr: string, cpuPct: number|null }>} cpu
+     * @param {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
      */
     line(row, cpu) {
-      const byAddr = new Map(cpu.map((c) => [c.addr, c.cpuPct]));
-      return [...base.map((c) => cell(row[c])), ...nodes.map((n) => cell(byAddr.get(n.addr)))].join(',');
+      // by column, not address: a node whose role changed fills its new column from then on
+      const byColumn = new Map(cpu.map((c) => [nodeColumn(c), c.cpuPct]));
+      return [...base.map((c) => cell(row[c])), ...nodeColumns.map((c) => cell(byColumn.get(c)))].join(',');
     },
   };
 }
