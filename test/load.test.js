@@ -141,6 +141,63 @@ describe('rqbench load', () => {
     for (const s of sizes) expect(s).toBeGreaterThan(RECORDS / 5);
   }, 40_000);
 
+  it('redis sink on a cluster whose slots move under it: MOVED and ASK are followed, every record stored once', async () => {
+    const { redisSink } = await import('../src/loading/redis-sink.js');
+    const { connectionFrom } = await import('../src/targets/redis.js');
+    const { keySlot } = await import('../src/targets/slot.js');
+    const masters = cluster.nodes.filter((n) => n.role === 'master');
+    const clients = masters.map((m) => new Redis({ host: m.host, port: m.port }));
+    try {
+      // the slots must be empty to move without migrating keys: the test above filled them
+      await Promise.all(clients.map((c) => c.flushall()));
+      const ids = await Promise.all(clients.map((c) => c.call('CLUSTER', 'MYID')));
+      const slots = await clients[0].call('CLUSTER', 'SLOTS');
+      const ownerOf = (slot) => masters.findIndex((m) => slots.some(([lo, hi, [, port]]) => slot >= lo && slot <= hi && port === m.port));
+      const MOVED_SLOT = keySlot('{mv}');
+      const ASK_SLOT = keySlot('{ask}');
+      const sink = await redisSink({ conn: connectionFrom({ host: cluster.host, port: cluster.port, cluster: true }), connections: 2 });
+      // after the sink read the topology: one empty slot moves to another master, another is being migrated
+      const from = ownerOf(MOVED_SLOT);
+      const to = (from + 1) % masters.length;
+      for (const i of [to, from, ...masters.keys()]) await clients[i].call('CLUSTER', 'SETSLOT', MOVED_SLOT, 'NODE', ids[to]);
+      const askFrom = ownerOf(ASK_SLOT);
+      const askTo = (askFrom + 1) % masters.length;
+      await clients[askTo].call('CLUSTER', 'SETSLOT', ASK_SLOT, 'IMPORTING', ids[askFrom]);
+      await clients[askFrom].call('CLUSTER', 'SETSLOT', ASK_SLOT, 'MIGRATING', ids[askTo]);
+
+      const batch = (keys) => {
+        const buf = Buffer.from(keys.map((k) => `${k}\tvalue-of-${k}\n`).join(''), 'latin1');
+        const offs = new Int32Array(keys.length * 4);
+        let p = 0;
+        keys.forEach((k, i) => {
+          offs.set([p, p + k.length, p + k.length + 1, p + k.length + 1 + `value-of-${k}`.length], i * 4);
+          p += k.length + 1 + `value-of-${k}`.length + 1;
+        });
+        return [buf, offs, keys.length];
+      };
+      const keys = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+      await sink.write(...batch([...keys('{mv}:', 100), ...keys('{ask}:', 100), ...keys('plain:', 100)]));
+      const first = await sink.finish();
+      expect(first, JSON.stringify(first)).toMatchObject({ stored: 300, errors: 0, moved: 100, ask: 100 });
+      // a batch written after the MOVED replies goes straight to the slot's new master
+      await sink.write(...batch(keys('{mv}:again:', 50)));
+      const r = await sink.finish();
+      sink.close();
+      expect(r, JSON.stringify(r)).toMatchObject({ stored: 350, errors: 0, moved: 100, ask: 100 });
+      const { checkLines } = await import('../src/loading/load-table.js');
+      const line = checkLines([{ threads: 1, connections: 2, stored: 350, check: { ok: true, problems: [] }, redirects: { moved: r.moved, ask: r.ask, retries: r.retries } }]);
+      expect(line).toMatch(/the cluster changed during the load: 100 MOVED and 100 ASK followed, 0 commands retried/);
+
+      for (const i of masters.keys()) await clients[i].call('CLUSTER', 'SETSLOT', ASK_SLOT, 'NODE', ids[askTo]);
+      expect(Number(await clients[to].call('CLUSTER', 'COUNTKEYSINSLOT', MOVED_SLOT))).toBe(150);
+      expect(Number(await clients[askTo].call('CLUSTER', 'COUNTKEYSINSLOT', ASK_SLOT))).toBe(100);
+      expect(await clients[askTo].get('{ask}:42')).toBe('value-of-{ask}:42');
+    } finally {
+      await Promise.all(clients.map((c) => c.flushall().catch(() => {})));
+      for (const c of clients) c.disconnect();
+    }
+  }, 30_000);
+
   it.each([
     [[], 'FILE'],
     [['/nonexistent/delta.tsv', '--sink', 'noop'], 'no such file'],

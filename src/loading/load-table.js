@@ -22,6 +22,8 @@ export function checkLines(cells) {
     const parts = [`${grouped(c.stored)} records read and stored once each (${c.threads} ranges tile the file)`];
     if (c.check.keys !== undefined) parts.push(`${grouped(c.check.keys)} keys on the target`);
     if (c.check.readBack) parts.push(`${grouped(c.check.readBack.checked)} sampled records read back equal to the file`);
+    const rd = c.redirects;
+    if (rd && rd.moved + rd.ask + rd.retries > 0) parts.push(`the cluster changed during the load: ${grouped(rd.moved)} MOVED and ${grouped(rd.ask)} ASK followed, ${grouped(rd.retries)} commands retried`);
     return `${head} ${parts.join(', ')}.`;
   }).join('\n');
 }

@@ -26,7 +26,7 @@ export function connectionShares(connections, threads) {
  * @param {object} [o.conn] RedisConn (redis sink)
  * @param {number} [o.ttl]
  * @param {(records: number) => void} [o.onProgress] records stored so far, about twice a second
- * @returns {Promise<{ threads: number, connections: number, loadMs: number, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, firstError: string|null, problems: string[] }>}
+ * @returns {Promise<{ threads: number, connections: number, loadMs: number, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, redirects: { moved: number, ask: number, retries: number }, firstError: string|null, problems: string[] }>}
  */
 export async function runCell({ file, info, threads, connections, sink, conn, ttl, onProgress }) {
   const ranges = byteRanges(info.size, threads);
@@ -63,10 +63,12 @@ export async function runCell({ file, info, threads, connections, sink, conn, tt
     const stored = perThread.reduce((s, t) => s + t.stored, 0);
     if (stored !== info.records) problems.push(`${stored} records stored, the file has ${info.records}`);
     for (const t of perThread) if (t.keys !== undefined && t.keys !== t.count) problems.push(`thread ${t.thread} holds ${t.keys} keys for ${t.count} records (a duplicate key)`);
-    const errors = done.reduce((s, d) => s + (d.sink.errors ?? 0), 0);
+    const sum = (k) => done.reduce((s, d) => s + (d.sink[k] ?? 0), 0);
+    // the cluster changed during the load: commands followed there (redis sink only)
+    const redirects = { moved: sum('moved'), ask: sum('ask'), retries: sum('retries') };
     return {
       threads, connections, loadMs, setupMs: start - t0, recordsPerSec: (info.records * 1000) / loadMs,
-      perThread, stored, errors, firstError: done.find((d) => d.sink.firstError)?.sink.firstError ?? null, problems,
+      perThread, stored, errors: sum('errors'), redirects, firstError: done.find((d) => d.sink.firstError)?.sink.firstError ?? null, problems,
     };
   } finally {
     clearInterval(timer);

@@ -49,7 +49,7 @@ export function runLoad(a) {
         check.ok = check.problems.length === 0;
         const cell = {
           threads, connections, loadS: r.loadMs / 1000, recordsPerSec: r.recordsPerSec, setupMs: Math.round(r.setupMs),
-          stored: r.stored, errors: r.errors, check, perThread: r.perThread,
+          stored: r.stored, errors: r.errors, redirects: r.redirects, check, perThread: r.perThread,
         };
         cells.push(cell);
         if (!a.quiet) process.stderr.write(`${label}: ${cell.loadS.toFixed(2)} s, ${grouped(cell.recordsPerSec)} records/s${check.ok ? '' : ' — CHECK FAILED'}\n`);
