@@ -147,6 +147,17 @@ describe('rqbench experiment', () => {
     expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
   });
 
+  it('report with no runs (a fresh clone) says so in one line, exit 1, and leaves RESULTS.md as it is', async () => {
+    const dir = experiment(TWO_STEPS, 'no-runs');
+    fs.writeFileSync(path.join(dir, 'RESULTS.md'), '# committed results\n');
+    const r = await rq(['experiment', 'report', dir]);
+    expect(r.code, why(r)).toBe(1);
+    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toMatch(/no runs under .*runs: "rqbench experiment run .*" makes them/);
+    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe('# committed results\n');
+    expect(fs.readdirSync(dir).sort()).toEqual(['RESULTS.md', 'experiment.yaml']);
+  });
+
   it('refuses a missing spec with one line, exit 2', async () => {
     const r = await rq(['experiment', 'run', path.join(tempDir(), 'nope')]);
     expect(r.code).toBe(2);

@@ -7,6 +7,7 @@ import { UsageError, bad } from '../options/usage-error.js';
 import { loadSpec } from '../experiments/spec.js';
 import { runExperiment } from '../experiments/run.js';
 import { writeResults } from '../experiments/results-md.js';
+import { latestRun, runsDir } from '../experiments/layout.js';
 
 const PROG = 'rqbench experiment';
 const ACTIONS = ['run', 'report'];
@@ -40,6 +41,12 @@ export async function handler(a) {
     process.exit(2);
   }
   let code = 0;
+  if (a.action === 'report' && !latestRun(spec.dir)) {
+    // a fresh clone has the committed RESULTS.md but no runs: never overwrite it with an empty one
+    process.stderr.write(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'}: "rqbench experiment run ${a.dir}" makes them (RESULTS.md is left as it is)\n`);
+    process.exitCode = 1;
+    return;
+  }
   if (a.action === 'run') {
     const o = await runExperiment(spec, { resume: a.resume });
     if (o.failed) {

@@ -44,7 +44,7 @@ export function cpuSpec(seq, frame) {
     lineLayer({
       y: { field: 'value', type: 'quantitative', title: 'Redis CPU (% of one core)', scale: headroom(values, seq) },
       color: {
-        field: 'series', type: 'nominal', title: 'node (role at start)',
+        field: 'series', type: 'nominal', title: 'shard, role, node',
         scale: { domain: [...colours.keys()], range: [...colours.values()] },
         legend: { symbolType: 'stroke', columns, ...(columns > 1 && { labelFontSize: 10, columnPadding: 8 }) },
       },
