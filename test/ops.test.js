@@ -101,6 +101,16 @@ describe('rqbench ops', () => {
     }
   }, 60_000);
 
+  it('--local --cluster: every operation, MGET included, on the master that owns the keys\' slot', async () => {
+    const out = tempDir('rqbench-ops-cluster-');
+    const r0 = await runNode([CLI, 'ops', '--local', '--cluster', '--warmup', '0.2', '-d', '0.5', '--out', out, '--json'], { timeoutMs: 40_000 });
+    const r = { ...r0, ...readRun(out, r0.stdout) };
+    expect(r.code, describeRun(r)).toBe(0);
+    const [redis] = r.summary.services;
+    expect(redis.ops.map((o) => [o.name, o.error ?? null, o.stats.count > 20])).toEqual(OPS.map((name) => [name, null, true]));
+    expect(r.summary.targets.redis).toMatch(/cluster/);
+  }, 45_000);
+
   it('--local starts only what the chosen services need: the SQS/SNS emulator for --only sqs, no Redis', async () => {
     const out = tempDir('rqbench-ops-local-');
     const r0 = await runNode([CLI, 'ops', '--local', '--only', 'sqs', '--warmup', '0.2', '-d', '0.5', '--out', out, '--json'], { timeoutMs: 30_000 });

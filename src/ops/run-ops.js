@@ -35,7 +35,7 @@ export function runOps(a) {
     const targets = {};
     const name = `rqbench-ops-${process.pid}-${Date.now()}`;
     if (wants('redis')) {
-      targets.redis = describeConnection(conn);
+      targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
       services.push(await timeService(await redisService(conn), a, flags.quiet));
     }
     if (wants('sqs') || wants('sns')) {
