@@ -61,6 +61,10 @@ const BAD = [
   [['--rate', '45'], ['--rate']],
   [['--topic', 'updates', '--create'], ['--topic']],
   [['--target', 'redis', '--batch-size', '1000'], ['--batch-size']],
+  // and Redis flags on a queue run: refused when they differ from their default
+  [['--target', 'sqs', '-q', '45'], ['-q']],
+  [['--target', 'sns', '--ns', '10', '--same-slot'], ['--ns']],
+  [['--target', 'pubsub', '--cluster'], ['--cluster']],
 ];
 
 let deadPort;

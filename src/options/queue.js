@@ -132,3 +132,21 @@ export function rejectQueueFlags(a, keys, targets) {
   const flag = `--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   throw new UsageError(`${flag} is a queue flag: it needs --target ${targets.join('|')} (this run is on Redis)`);
 }
+
+/** Redis producer flags a queue publisher never reads (camelCase keys), with their short names. */
+export const REDIS_PRODUCER_ONLY = [
+  ['quantity', '-q'], ['period', '-p'], ['chunks', '-c'], ['writers', '-t'], ['writer', '-a'],
+  'actualValue', 'ws', 'sk', 'sl', 'slh', 'ss', 'ns', 'sameSlot', 'ttl', 'extraSets', 'listMax', 'verify', 'at', 'startAt',
+  'cluster', 'url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'local', 'masters', 'replicas',
+].map((k) => (Array.isArray(k) ? k : [k, `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`]));
+
+/**
+ * A queue publisher refuses Redis flags rather than ignore them (`--target sqs -q 45` would
+ * otherwise publish at the default --rate). A flag counts as given when it differs from its default.
+ * @param {Record<string, any>} a
+ * @param {Record<string, unknown>} defaults the defaults yargs was given
+ */
+export function rejectRedisFlags(a, defaults) {
+  const given = REDIS_PRODUCER_ONLY.find(([k]) => a[k] !== undefined && a[k] !== defaults[k]);
+  if (given) throw new UsageError(`${given[1]} is a Redis flag: --target ${a.target} publishes messages (its flags: --rate, --batch-size, --topic, …; see --help)`);
+}
