@@ -638,6 +638,8 @@ describe.concurrent('bad consumer flags: exit 2, one stderr line naming the flag
     [['--threads', '4'], '--threads'],
     [['--until-complete'], '--until-complete'],
     [['--cache', 'redis'], '--cache'],
+    [['--target', 'sqs', '--readers', '4'], '-r'],
+    [['--target', 'pubsub', '--fetch', 'get'], '--fetch'],
   ];
   let deadPort;
 

@@ -3,7 +3,7 @@ import { connectionOptions } from '../options/connection.js';
 import { consumerOptions } from '../options/consumer.js';
 import { outputOptions } from '../options/output.js';
 import { runConsumer } from '../load/run-consumer.js';
-import { queueConsumerOptions, rejectQueueFlags, QUEUE_CONSUMER_ONLY } from '../options/queue.js';
+import { flagDefaults, queueConsumerOptions, rejectQueueFlags, rejectRedisFlags, QUEUE_CONSUMER_ONLY, REDIS_CONSUMER_ONLY } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'consume';
@@ -11,11 +11,17 @@ export const describe = 'read the live items the producer writes, every period, 
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  return outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))))
+  const built = outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))));
+  // what each flag is when not given: a queue run refuses the Redis flags that differ from it
+  defaults = flagDefaults(built);
+  return built
     .example('node src/consumer.js --url redis://10.0.0.5:6379 --cluster', 'every live item each second, from replicas (the seed)')
     .example('node src/consumer.js --cluster --limit 1000 -p 250 --readers 8', 'the newest 1000, 4 times a second, 8 readers')
     .example('node src/consumer.js --target sqs --queue updates --threads 4 --cache redis --cache-url redis://10.0.0.5:6379 --metrics-port 9100', 'the seed\'s realtime-updates server on SQS');
 }
+
+/** @type {Record<string, unknown>} */
+let defaults = {};
 
 /**
  * @param {Record<string, any>} a
@@ -23,6 +29,9 @@ export function builder(y) {
  */
 export function handler(a, prog = 'rqbench consume') {
   // the queue SDKs take seconds to load: only a queue run loads them
-  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, QUEUE_CONSUMER_ONLY, ['sqs', 'pubsub']); return runConsumer(a); } : async () => (await import('../queues/run-consumer.js')).runQueueConsumer(a);
+  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, QUEUE_CONSUMER_ONLY, ['sqs', 'pubsub']); return runConsumer(a); } : async () => {
+    rejectRedisFlags(a, defaults, REDIS_CONSUMER_ONLY);
+    return (await import('../queues/run-consumer.js')).runQueueConsumer(a);
+  };
   return reportRun(run, a, prog);
 }

@@ -3,7 +3,7 @@ import { connectionOptions } from '../options/connection.js';
 import { producerOptions } from '../options/producer.js';
 import { outputOptions } from '../options/output.js';
 import { runProducer } from '../load/run-producer.js';
-import { publisherOptions, rejectQueueFlags, rejectRedisFlags, PUBLISHER_ONLY, QUEUE_TARGETS } from '../options/queue.js';
+import { flagDefaults, publisherOptions, rejectQueueFlags, rejectRedisFlags, PUBLISHER_ONLY, QUEUE_TARGETS, REDIS_PRODUCER_ONLY } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'produce';
@@ -13,7 +13,7 @@ export const describe = 'write items to Redis at a held rate and measure it (see
 export function builder(y) {
   const built = outputOptions(publisherOptions(producerOptions(connectionOptions(y))));
   // what each flag is when not given: a queue run refuses the Redis flags that differ from it
-  defaults = Object.fromEntries(Object.entries(built.getOptions().default).map(([k, v]) => [k.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), v]));
+  defaults = flagDefaults(built);
   return built
     .example('node src/producer.js --local --cluster -q 40000 -t 2 -d 20', 'a throwaway local 3-shard cluster, 2 writers, 40k items/s')
     .example('node src/producer.js --url redis://10.0.0.5:6379 --cluster -q 300000 -t 8 --ns 10 --same-slot', 'all 8 writers here, 10 sorted sets forced into one slot')
@@ -31,7 +31,7 @@ let defaults = {};
 export function handler(a, prog = 'rqbench produce') {
   // the queue SDKs take seconds to load: only a queue run loads them
   const run = a.target === 'redis' ? () => { rejectQueueFlags(a, PUBLISHER_ONLY, QUEUE_TARGETS); return runProducer(a); } : async () => {
-    rejectRedisFlags(a, defaults);
+    rejectRedisFlags(a, defaults, REDIS_PRODUCER_ONLY);
     return (await import('../queues/run-publisher.js')).runPublisher(a);
   };
   return reportRun(run, a, prog);

@@ -133,20 +133,40 @@ export function rejectQueueFlags(a, keys, targets) {
   throw new UsageError(`${flag} is a queue flag: it needs --target ${targets.join('|')} (this run is on Redis)`);
 }
 
-/** Redis producer flags a queue publisher never reads (camelCase keys), with their short names. */
-export const REDIS_PRODUCER_ONLY = [
-  ['quantity', '-q'], ['period', '-p'], ['chunks', '-c'], ['writers', '-t'], ['writer', '-a'],
-  'actualValue', 'ws', 'sk', 'sl', 'slh', 'ss', 'ns', 'sameSlot', 'ttl', 'extraSets', 'listMax', 'verify', 'at', 'startAt',
+/** `[camelCase key, flag as shown]` for each name; single-letter aliases shown as such. */
+const shown = (names) => names.map((k) => (Array.isArray(k) ? k : [k, `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`]));
+const REDIS_MODEL = ['actualValue', 'ws', 'sk', 'sl', 'slh', 'ss', 'ns', 'sameSlot', 'ttl', 'verify', 'at', 'startAt'];
+
+/** Redis producer flags a queue publisher never reads. */
+export const REDIS_PRODUCER_ONLY = shown([
+  ['quantity', '-q'], ['period', '-p'], ['chunks', '-c'], ['writers', '-t'], ['writer', '-a'], ...REDIS_MODEL, 'extraSets', 'listMax',
   'cluster', 'url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'local', 'masters', 'replicas',
-].map((k) => (Array.isArray(k) ? k : [k, `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`]));
+]);
+
+/** Redis consumer flags a queue consumer never reads (the connection flags serve its --cache redis). */
+export const REDIS_CONSUMER_ONLY = shown([
+  ['period', '-p'], ['scriptMode', '-s'], ['readers', '-r'], 'limit', 'fetch', 'readFrom', ...REDIS_MODEL, 'url', 'host', 'port',
+]);
 
 /**
- * A queue publisher refuses Redis flags rather than ignore them (`--target sqs -q 45` would
+ * A queue run refuses Redis flags rather than ignore them (`produce --target sqs -q 45` would
  * otherwise publish at the default --rate). A flag counts as given when it differs from its default.
  * @param {Record<string, any>} a
- * @param {Record<string, unknown>} defaults the defaults yargs was given
+ * @param {Record<string, unknown>} defaults the defaults yargs was given, by camelCase key
+ * @param {Array<[string, string]>} flags REDIS_PRODUCER_ONLY or REDIS_CONSUMER_ONLY
  */
-export function rejectRedisFlags(a, defaults) {
-  const given = REDIS_PRODUCER_ONLY.find(([k]) => a[k] !== undefined && a[k] !== defaults[k]);
-  if (given) throw new UsageError(`${given[1]} is a Redis flag: --target ${a.target} publishes messages (its flags: --rate, --batch-size, --topic, …; see --help)`);
+export function rejectRedisFlags(a, defaults, flags) {
+  const given = flags.find(([k]) => a[k] !== undefined && a[k] !== defaults[k]);
+  if (!given) return;
+  const doing = flags === REDIS_CONSUMER_ONLY ? 'reads messages (its flags: --threads, --cache, --queue or --subscription, …' : 'publishes messages (its flags: --rate, --batch-size, --topic, …';
+  throw new UsageError(`${given[1]} is a Redis flag: --target ${a.target} ${doing}; see --help)`);
+}
+
+/**
+ * The defaults a command's flags were given, by camelCase key (as the parsed flags are).
+ * @param {import('yargs').Argv} y
+ * @returns {Record<string, unknown>}
+ */
+export function flagDefaults(y) {
+  return Object.fromEntries(Object.entries(y.getOptions().default).map(([k, v]) => [k.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), v]));
 }
