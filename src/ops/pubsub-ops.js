@@ -6,7 +6,10 @@
  * is making the client (and, on the real service, finding the project through ADC).
  */
 import { v1 } from '@google-cloud/pubsub';
-import { newPubsubClient } from '../targets/pubsub.js';
+import { newPubsubClient, shortGaxError } from '../targets/pubsub.js';
+
+/** @returns {never} */
+const shorten = (e) => { throw shortGaxError(e); };
 
 const BODY = Buffer.from('x'.repeat(128));
 /** Messages put on the subscription before the operations, in publishes of 1,000, so Pull finds some. */
@@ -102,15 +105,4 @@ export function pubsubServices(where, name) {
       },
     ],
   }];
-}
-
-/**
- * google-gax appends every retried attempt's error to the message of the one it throws
- * (" : Previous errors : [...]", one per retry): keep the first, in one line.
- * @param {any} e
- * @returns {never}
- */
-function shorten(e) {
-  const msg = String(e?.message ?? e).split(' : Previous errors')[0].replace(/\s+/g, ' ').trim();
-  throw Object.assign(new Error(msg), { code: e?.code });
 }

@@ -114,6 +114,9 @@ export function checkQueueConsumer(a) {
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
 }
 
+/** A parsed flag's camelCase key as typed: sameSlot → same-slot. */
+const kebab = (k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 /** Flags only a queue run reads (camelCase keys, as yargs gives them), per command. */
 const QUEUE_ONLY_SHARED = ['endpoint', 'region', 'project', 'topic', 'queue', 'subscription', 'create', 'raw', 'visibilityTimeout', 'ackDeadline'];
 export const PUBLISHER_ONLY = [...QUEUE_ONLY_SHARED, 'rate', 'batchSize', 'keySize', 'concurrency', 'publisherId', 'fromFolder'];
@@ -129,12 +132,12 @@ export const QUEUE_CONSUMER_ONLY = [...QUEUE_ONLY_SHARED, 'threads', 'waitSecond
 export function rejectQueueFlags(a, keys, targets) {
   const given = keys.find((k) => a[k] !== undefined);
   if (given === undefined) return;
-  const flag = `--${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  const flag = `--${kebab(given)}`;
   throw new UsageError(`${flag} is a queue flag: it needs --target ${targets.join('|')} (this run is on Redis)`);
 }
 
 /** `[camelCase key, flag as shown]` for each name; single-letter aliases shown as such. */
-const shown = (names) => names.map((k) => (Array.isArray(k) ? k : [k, `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`]));
+const shown = (names) => names.map((k) => (Array.isArray(k) ? k : [k, `--${kebab(k)}`]));
 const REDIS_MODEL = ['actualValue', 'ws', 'sk', 'sl', 'slh', 'ss', 'ns', 'sameSlot', 'ttl', 'verify', 'at', 'startAt'];
 
 /** Redis producer flags a queue publisher never reads. */

@@ -41,7 +41,7 @@ export async function openPubsub(opts) {
     return new PubsubTopic(client, topic, opts.subscription ?? null);
   } catch (e) {
     await client.close().catch(() => {});
-    throw e;
+    throw shortGaxError(e);
   }
 }
 
@@ -58,6 +58,17 @@ export function newPubsubClient(opts) {
   if (opts.endpoint) process.env.METADATA_SERVER_DETECTION ??= 'none';
   // A non-Google apiEndpoint makes the client use plain gRPC without credentials (emulator mode).
   return new PubSub({ ...(project && { projectId: project }), ...(opts.endpoint && { apiEndpoint: opts.endpoint }) });
+}
+
+/**
+ * google-gax appends every retried attempt's error to the message of the one it gives up with
+ * (" : Previous errors : [...]", one per retry, kilobytes): the first, in one line, keeping the code.
+ * @param {any} e
+ * @returns {Error}
+ */
+export function shortGaxError(e) {
+  const msg = String(e?.message ?? e).split(' : Previous errors')[0].replace(/\s+/g, ' ').trim();
+  return Object.assign(new Error(msg), { code: e?.code });
 }
 
 /** Two processes creating the same resource: the second one's ALREADY_EXISTS (gRPC 6) is fine. */
@@ -87,7 +98,7 @@ export class PubsubTopic {
    * @param {Record<string, string>} attrs
    */
   async publish(body, attrs) {
-    await this.topic.publishMessage({ data: Buffer.from(body), attributes: attrs });
+    await this.topic.publishMessage({ data: Buffer.from(body), attributes: attrs }).catch((e) => { throw shortGaxError(e); });
   }
 
   /**
