@@ -1,4 +1,23 @@
 /**
+ * Backoff before retry `attempt` (0-based) of a command: retryBaseMs doubling, at most retryMaxMs.
+ * @param {number} attempt
+ * @param {{ retryBaseMs: number, retryMaxMs: number }} [s]
+ */
+export function retryDelayMs(attempt, s = settings) {
+  return Math.min(s.retryMaxMs, s.retryBaseMs * 2 ** attempt);
+}
+
+/**
+ * The time a command's retries take in all before it counts as failed.
+ * @param {{ retryBaseMs: number, retryMaxMs: number, maxRedirects: number }} s
+ */
+function retryBudgetMs(s) {
+  let ms = 0;
+  for (let i = 0; i < s.maxRedirects; i++) ms += retryDelayMs(i, s);
+  return ms;
+}
+
+/**
  * Every default in one place. The seed (luciopaiva/redis-nodejs-test, 2021) used these values;
  * rqbench keeps them so `node src/producer.js -q 300000 -t 8 -a 1` means what it meant there.
  */
@@ -43,8 +62,24 @@ export const settings = Object.freeze({
    * as failed; the non-redirect ones back off 25 ms doubling to 1 s: about 11.6 s in all.
    */
   maxRedirects: 16,
+  /** The retries' backoff: the first waits this long, ms, each next one twice as long… */
+  retryBaseMs: 25,
+  /** …up to this, ms. */
+  retryMaxMs: 1000,
+  /**
+   * How long a run goes on when no node of the target answers at all (neither the workers'
+   * commands nor the CPU sampler) before it stops and says so: the retries' whole budget
+   * (retryBudgetMs below, ~11.6 s), so no write that could still have landed is given up early.
+   */
+  get unreachableStopMs() {
+    return retryBudgetMs(this);
+  },
   /** After the last send, replies are awaited this long (longer than the retries' backoff), ms. */
   drainMs: 15_000,
+  /** A run stopped because the target is unreachable waits this long for replies still owed, ms. */
+  unreachableDrainMs: 1000,
+  /** A consumer cycle still running when the run ends is awaited this long, then counted as failed, ms. */
+  readerDrainMs: 5000,
   /** --verify: items must live this much longer than the run (drain, actions finishing, reading back). */
   verifyTtlMarginSeconds: 60,
   /** Output directory for run directories. */

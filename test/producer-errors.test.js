@@ -50,9 +50,11 @@ describe('errors mid-run', () => {
     await admin.set('latest-ids', 'not a sorted set'); // every ZADD now fails
     const r = await runNode('src/producer.js', ['--port', String(server.port), '-q', '500', '-d', '3', '--warmup', '0', '--out', out, '--json', '--quiet']);
     await admin.quit();
-    expect(r.code, r.stderr).toBe(0);
+    // the run did not do what was asked (write the items): exit 1, and the summary says why
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).not.toMatch(/Unhandled|TypeError|at .*\.js:\d+/);
     const s = JSON.parse(r.stdout);
+    expect(s.outcome).toEqual({ exitCode: 1, problems: ['1500 items failed'] });
     expect(s.totals.sent).toBe(1500);
     expect(s.totals.failed).toBe(1500); // the SETEX landed but the index did not: the item is not fully written
     expect(s.totals.acked).toBe(0);
@@ -85,8 +87,11 @@ describe('errors mid-run', () => {
     await new Promise((r) => setTimeout(r, Math.max(0, t0 + 2500 - Date.now())));
     await doomed.stop();
     const r = await run;
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(1);
+    // said as it happened, even with --quiet
+    expect(r.stderr).toMatch(/no node of redis:\/\/127\.0\.0\.1:\d+ has answered for \d+\.\d s; retrying/);
     const s = JSON.parse(r.stdout);
+    expect(s.outcome.problems.join('; ')).toMatch(/items failed/);
     expect(s.totals.sent).toBe(5000);
     expect(s.totals.acked + s.totals.failed + (s.totals.unacked || 0)).toBe(5000);
     expect(s.totals.failed).toBeGreaterThanOrEqual(2000);

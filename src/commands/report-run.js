@@ -1,18 +1,20 @@
 /** How a command ends: summary on stdout (markdown, or JSON with --json), run directory on stderr, exit code. */
-import { UsageError } from '../options/usage-error.js';
+import { UsageError, printable } from '../options/usage-error.js';
 import { redactString } from '../results/redact.js';
 
 /**
- * @param {() => Promise<{ dir: string, summary: object, md: string, exitCode: number }>} run
+ * @param {() => Promise<{ dir: string, summary: object, md: string, exitCode: number, failure?: string }>} run
  * @param {Record<string, any>} a parsed flags (json, quiet)
  * @param {string} prog for error lines
  */
 export async function reportRun(run, a, prog) {
   try {
-    const { dir, summary, md, exitCode } = await run();
+    const { dir, summary, md, exitCode, failure } = await run();
     if (a.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else if (!a.quiet) process.stdout.write(`${md}\n`);
     if (!a.quiet) process.stderr.write(`run directory: ${dir}\n`);
+    // a run that measured but could not keep its files says so last, in one line
+    if (failure) process.stderr.write(`${prog}: ${printable(redactString(failure))}\n`);
     process.exitCode = exitCode;
   } catch (e) {
     fail(prog, e);
@@ -40,6 +42,6 @@ export function printOutput(prog, make) {
  * @param {Error & { exitCode?: number }} e
  */
 function fail(prog, e) {
-  process.stderr.write(`${prog}: ${redactString(String(e.message).split('\n')[0])}\n`);
+  process.stderr.write(`${prog}: ${printable(redactString(String(e.message).split('\n')[0]))}\n`);
   process.exitCode = e instanceof UsageError ? 2 : e.exitCode ?? 1;
 }

@@ -61,8 +61,9 @@ export class ChildPool {
     return this.finished;
   }
 
-  stop() {
-    for (const c of this.children) if (c.connected) c.send({ type: 'stop' });
+  /** @param {number} [drainMs] how long replies still owed are awaited (default: the worker's own) */
+  stop(drainMs) {
+    for (const c of this.children) if (c.connected) c.send({ type: 'stop', drainMs });
   }
 
   kill() {

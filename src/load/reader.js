@@ -16,9 +16,11 @@ import { BytesReads } from './fetch-bytes.js';
 import { MemberList } from './member-list.js';
 import { SeenIds } from './seen-ids.js';
 import { leadingId, trailingId } from './item-ids.js';
+import { settings } from '../settings.js';
 
 /** What a reader counts each second. */
-export const READER_COUNTERS = ['cycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
+/** failedCycles: cycles that ended in an error; emptyCycles: cycles that found the index empty (or missing). */
+export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
 
 /**
  * @typedef {object} ReaderPlan
@@ -86,7 +88,22 @@ export class Reader {
     });
   }
 
-  stop() {
+  /**
+   * Ends after the cycle in progress, waiting for it at most `drainMs` (a node that froze would
+   * hold it for ever): a cycle given up on counts as failed.
+   * @param {number} [drainMs]
+   */
+  stop(drainMs = settings.readerDrainMs) {
+    clearTimeout(this.drainTimer);
+    if (this.busy) {
+      this.drainTimer = setTimeout(() => {
+        this.counters.cycles++;
+        this.counters.failedCycles++;
+        this.counters.error(new Error('connection: the cycle was still waiting for replies when the run ended'));
+        this.busy = false;
+        this.#end();
+      }, drainMs);
+    }
     if (this.stopping) return;
     this.stopping = true;
     clearTimeout(this.timer);
@@ -109,18 +126,24 @@ export class Reader {
     this.k++;
     this.busy = true;
     const start = performance.now();
+    let failed = false;
     try {
       await this.#measuredCycle(intended, start);
     } catch (e) {
+      failed = true;
       this.counters.error(e);
-      // a redirect or a lost node: the cluster changed, read its new shape before the next cycle
-      if (this.conn.cluster) this.router.refreshSoon();
+      // a redirect or a lost node: the cluster changed (or a server restarted), read its shape again
+      this.router.refreshSoon();
     }
+    // given up on by stop() while it waited: already counted as failed
+    if (this.finished) return;
     const end = performance.now();
+    if (failed) this.counters.failedCycles++;
     this.busy = false;
     this.counters.cycles++;
     const card = this.pendingCard;
     this.pendingCard = null;
+    if (card && !failed && card.count === 0) this.counters.emptyCycles++;
     if (card) {
       this.counters.cardinality += card.count;
       if (card.uniques !== undefined) this.counters.uniques += card.uniques;
@@ -223,6 +246,7 @@ export class Reader {
     if (this.finished || this.busy) return;
     this.finished = true;
     clearTimeout(this.timer);
+    clearTimeout(this.drainTimer);
     this.clock.stop();
     this.#emit(true);
     this.client.stop();

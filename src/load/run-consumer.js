@@ -2,21 +2,25 @@
  * A consumer run from flags to files: check the flags, reach the target, run the readers on
  * one shared schedule (run-workers.js), then summarize in the seed's words.
  */
-import path from 'node:path';
 import { checkConnection } from '../options/connection.js';
 import { checkConsumer, readFromOf } from '../options/consumer.js';
 import { storeConfigOf, storeModeOf } from '../options/producer.js';
-import { connectionFrom } from '../targets/redis.js';
+import { connectionFrom, describeConnection } from '../targets/redis.js';
 import { discoverTopology } from '../targets/topology.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
-import { writeJson, writeText } from '../results/run-dir.js';
+import { saveSummary } from '../results/run-dir.js';
 import { summarizeConsumer } from '../results/consumer-summary.js';
 import { renderConsumerMd } from '../results/consumer-summary-md.js';
 import { cpuByShard } from '../results/status-line.js';
 import { fixed, grouped } from '../results/format.js';
 import { runFacts, shapeOf } from '../results/manifest.js';
-import { disturbances } from '../results/disturbance.js';
+import { disturbances, episodes } from '../results/disturbance.js';
+import { outcome, runProblems } from '../results/outcome.js';
+import { checkOutput } from '../options/output.js';
+import { createReadModel } from '../stores/read-index.js';
+import { EmptyIndexWatch } from './empty-index.js';
+import { settings } from '../settings.js';
 import { CONSUMER_ROWS } from '../results/timeline-rows.js';
 import { withLocal } from '../local/for-run.js';
 
@@ -27,6 +31,7 @@ import { withLocal } from '../local/for-run.js';
 export async function runConsumer(a) {
   checkConnection(a);
   checkConsumer(a);
+  checkOutput(a);
   return withLocal(a, (flags, local) => consume(flags, local));
 }
 
@@ -41,13 +46,16 @@ async function consume(a, local) {
   const specs = readers.map((n) => ({ kind: 'reader', label: `reader ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } } }));
   const name = a.name || defaultName(a, mode);
   const p = (h, q) => (h ? stats(h)[q] : null);
+  const empty = new EmptyIndexWatch({ names: createReadModel(mode, storeCfg).names ?? [`${settings.keys.set}:<minute>`], mode, target: describeConnection(conn), quiet: a.quiet, warmupS: a.warmup });
 
   const run = await runWorkers({
     a, conn, topo, specs, name, local,
     manifest: ({ dir, t0 }) => runFacts({ command: 'consume', description: describe(a, mode, readFrom, topo, local), a, mode, storeCfg, topo, workers: readers, t0, dir }),
     columns: CONSUMER_ROWS.columns,
     rowOf: CONSUMER_ROWS.rowOf,
+    progressOf: (iv) => (iv.counters.cycles || 0) > (iv.counters.failedCycles || 0),
     statusOf: (iv, cpu) => {
+      empty.second(iv);
       const c = iv.counters;
       const card = c.cycles ? grouped(c.cardinality / c.cycles) : '-';
       return `${c.cycles} cycles  cardinality ${card}  items ${grouped(c.items)}  missing ${c.missing}  cycle p99 ${fixed(p(iv.hist.get('cycle.sent'), 'p99'), 1)} ms  ${readFrom} CPU ${cpuByShard(cpu, readFrom)}`;
@@ -58,17 +66,24 @@ async function consume(a, local) {
   const summary = summarizeConsumer({
     rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
     readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
-    measuresUniques: mode === 'list-hll' || mode === 'set-per-minute',
+    measuresUniques: mode === 'list-hll' || mode === 'set-per-minute', ttlS: a.ttl, limit: a.limit, readFrom,
   });
   Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
+  summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'], actions: run.actionResults });
   if (run.actionResults.length) {
     summary.actions = run.actionResults;
     summary.disturbance = disturbances({ rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'overruns'] });
   }
-  writeJson(path.join(dir, 'summary.json'), summary);
+  const warning = empty.warning(summary);
+  if (warning) summary.warnings = [warning];
+  const t = summary.totals;
+  const problems = runProblems(run, dir);
+  if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
+  if (t.cycles && t.emptyCycles === t.cycles) problems.push('every cycle found the index empty: nothing was read');
+  summary.outcome = outcome({ interrupted: run.interrupted, problems });
   const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
-  writeText(path.join(dir, 'summary.md'), md);
-  return { dir, summary, md, exitCode: run.exitCode };
+  const saved = saveSummary(dir, summary, md, run.writeError);
+  return { dir, summary, md, exitCode: saved.failure ? Math.max(summary.outcome.exitCode, 1) : summary.outcome.exitCode, failure: saved.failure };
 }
 
 function describe(a, mode, readFrom, topo, local) {

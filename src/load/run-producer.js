@@ -9,11 +9,13 @@ import { connectionFrom } from '../targets/redis.js';
 import { discoverTopology } from '../targets/topology.js';
 import { idRange } from './schedule.js';
 import { verifyAcked } from './verify.js';
-import { disturbances } from '../results/disturbance.js';
+import { disturbances, episodes } from '../results/disturbance.js';
+import { outcome, runProblems } from '../results/outcome.js';
+import { checkOutput } from '../options/output.js';
 import { itemKeyFn } from '../stores/index.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
-import { writeJson, writeText } from '../results/run-dir.js';
+import { saveSummary } from '../results/run-dir.js';
 import { summarize } from '../results/summary.js';
 import { renderSummaryMd } from '../results/summary-md.js';
 import { cpuByShard } from '../results/status-line.js';
@@ -29,6 +31,7 @@ import { withLocal } from '../local/for-run.js';
 export async function runProducer(a) {
   checkConnection(a);
   checkProducer(a);
+  checkOutput(a);
   return withLocal(a, (flags, local) => produce(flags, local));
 }
 
@@ -49,6 +52,7 @@ async function produce(a, local) {
     manifest: ({ dir, t0 }) => runFacts({ command: 'produce', description: describe(a, mode, writerNumbers, topo, local), a, mode, storeCfg, topo, workers: writerNumbers, t0, dir }),
     columns: PRODUCER_ROWS.columns,
     rowOf: PRODUCER_ROWS.rowOf,
+    progressOf: (iv) => (iv.counters.acked || 0) > 0,
     statusOf: (iv, cpu) => {
       const c = iv.counters;
       errors += (c.failed || 0) + (c.errors || 0);
@@ -60,32 +64,38 @@ async function produce(a, local) {
   const { recorder, dir } = run;
   const summary = summarize({
     rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
-    writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
+    writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
   });
   Object.assign(summary, { name, mode, interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
+  const seconds = { rows: recorder.rows, t0: run.t0, p99Column: 'batch_p99_ms', ackedDue: recorder.ackedDue, ackedColumn: 'acked' };
+  summary.disturbances = episodes({ ...seconds, countColumns: DISTURBED_BY, actions: run.actionResults });
   if (run.actionResults.length) {
     summary.actions = run.actionResults;
-    summary.disturbance = disturbances({
-      rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'batch_p99_ms',
-      countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], ackedDue: recorder.ackedDue,
-    });
+    summary.disturbance = disturbances({ ...seconds, countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], actions: run.actionResults });
   }
-  const write = () => {
-    writeJson(path.join(dir, 'summary.json'), summary);
-    const md = renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
-    writeText(path.join(dir, 'summary.md'), md);
-    return md;
+  const finish = () => {
+    const t = summary.totals;
+    const problems = runProblems(run, dir);
+    if (t.failed) problems.push(`${t.failed} items failed`);
+    if (t.unacked) problems.push(`${t.unacked} items were not acknowledged when the run ended`);
+    if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
+    if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
+    summary.outcome = outcome({ interrupted: run.interrupted, problems });
+    return saveSummary(dir, summary, renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary), run.writeError);
   };
-  let md = write();
-  if (a.verify) {
+  let saved = finish();
+  if (a.verify && !run.writeError) {
     // written first without it: reading back can take a while, and a Ctrl-C then must not leave no summary
     // with --verify, period p writes ids p*q+1 … (p+1)*q: an id tells when it was written
     const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
     summary.verify = await verifyRun(conn, itemKeyFn(mode, storeCfg), secondOf, run, a.quiet);
-    md = write();
+    saved = finish();
   }
-  return { dir, summary, md, exitCode: run.exitCode };
+  return { dir, summary, md: saved.md, exitCode: saved.failure ? Math.max(summary.outcome.exitCode, 1) : summary.outcome.exitCode, failure: saved.failure };
 }
+
+/** What marks a writer's second as disturbed, besides its acknowledgements and p99. */
+const DISTURBED_BY = ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'];
 
 /** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */
 async function verifyRun(conn, keyOf, secondOf, run, quiet) {

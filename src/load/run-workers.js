@@ -1,14 +1,17 @@
 /**
  * What producer and consumer runs share: start the workers on one schedule, merge their
  * seconds with the server's CPU on the same one-second grid, write the run directory as the
- * run goes, handle Ctrl-C (flush, mark interrupted; a second one leaves at once).
+ * run goes, handle Ctrl-C (flush, mark interrupted; a second one leaves at once), and stop
+ * early, saying why, when the target stops answering altogether or the disk fills up.
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ChildPool } from './process-pool.js';
 import { IntervalMerger } from '../measure/aggregate.js';
 import { ServerSampler } from '../measure/server-sampler.js';
-import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
+import { createRunDir, isFsError, outputError, writeJson, writeText } from '../results/run-dir.js';
+import { describeConnection } from '../targets/redis.js';
+import { Reachability } from './reachability.js';
 import { RunRecorder } from '../results/run-recorder.js';
 import { StatusLine } from '../results/status-line.js';
 import { settings } from '../settings.js';
@@ -25,24 +28,33 @@ import { scheduleActions } from './run-actions.js';
  * @param {string[]} p.columns timeline columns of this command
  * @param {(iv: import('../measure/aggregate.js').MergedInterval) => Record<string, unknown>} p.rowOf
  * @param {(iv: import('../measure/aggregate.js').MergedInterval, cpu: object[]) => string} p.statusOf live status text
+ * @param {(iv: import('../measure/aggregate.js').MergedInterval) => boolean} p.progressOf the second shows the target answering
  * @param {import('../local/redis.js').LocalRedis} [p.local] the local cluster --at actions act on
- * @returns {Promise<{ dir: string, t0: number, manifest: object, recorder: RunRecorder, interrupted: false|string, errors: string[], durationS: number, exitCode: number, ackedIds: Array<[number, number]> }>}
+ * @returns {Promise<{ dir: string, t0: number, manifest: object, recorder: RunRecorder, interrupted: false|string, errors: string[],
+ *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
+ *   writeError: NodeJS.ErrnoException|null }>} durationS: the window's end (the planned end, or the second the run was stopped in)
  */
-export async function runWorkers({ a, conn, topo, specs, name, manifest, columns, rowOf, statusOf, local }) {
+export async function runWorkers({ a, conn, topo, specs, name, manifest, columns, rowOf, statusOf, progressOf, local }) {
   const merged = new Map();
   const cpu = new Map();
   let recorder;
   let status;
+  let reach;
   let next = 0;
+  /** why the run stopped early: a signal, or the run's own decision */
+  let stopped = null;
   const flush = (final) => {
     while (merged.has(next) && (cpu.has(next) || final)) {
       const iv = merged.get(next);
       const sample = cpu.get(next) ?? [];
       recorder.second(iv, sample);
+      if (progressOf(iv)) reach?.progress();
       status?.show(iv.index, statusOf(iv, sample));
       merged.delete(next);
       cpu.delete(next);
       next++;
+      // the disk filled up (or the directory went): measuring on would be for nothing
+      if (recorder.writeError && !stopped) stop('output', settings.unreachableDrainMs);
     }
   };
   const merger = new IntervalMerger(specs.length, (iv) => { merged.set(iv.index, iv); flush(false); });
@@ -57,48 +69,65 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
   };
   const pool = new ChildPool(specs, onInterval, (s) => merger.finish(s));
 
-  let interrupted = false;
   let actions = null;
   let dir = null;
+  let sampler = null;
+  let t0 = 0;
+  /** The run stops now: the window ends with the last whole second before this moment. */
+  const stop = (why, drainMs) => {
+    stopped = why;
+    if (t0) recorder?.endWindowAt(Math.floor((Date.now() - t0) / 1000));
+    actions?.abort();
+    pool.stop(drainMs);
+  };
   const onSignal = (sig) => {
-    if (interrupted) {
+    if (stopped === 'SIGINT' || stopped === 'SIGTERM') {
       // second Ctrl-C: leave at once, but never with a run directory that has no summary
       if (dir) placeholderSummary(dir, { interrupted: sig, note: `a second ${sig} ended the run at once: timeline.csv and the .hlog files hold what was measured` });
       process.exit(sig === 'SIGTERM' ? 143 : 130);
     }
-    interrupted = sig;
-    actions?.abort();
-    pool.stop();
+    stop(sig);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let samplerTimer;
   try {
     await pool.ready();
-    if (interrupted) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: 130 });
-    const sampler = await new ServerSampler(conn, topo.nodes).start();
+    if (stopped) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: stopped === 'SIGTERM' ? 143 : 130 });
+    // the directory first: a sampler started before a directory that cannot be made kept the process alive
     dir = createRunDir(a.out, name);
-    const t0 = a.startAt ?? Math.ceil(Date.now() + 100);
+    t0 = a.startAt ?? Math.ceil(Date.now() + 100);
     const facts = manifest({ dir, t0 });
     writeJson(path.join(dir, 'manifest.json'), facts);
-    // --at actions and anything else worth a mark on the timeline, by the second it happened in
+    // --at actions, topology changes and anything else worth a mark on the timeline, by the second it happened in
     const events = new Map();
-    const onEvent = (atMs, text) => {
+    const note = (atMs, text, { refresh = false, always = false } = {}) => {
       const second = Math.max(0, Math.floor((atMs - t0) / 1000));
       events.set(second, [...(events.get(second) ?? []), text]);
       // an action changed the cluster: the CPU columns follow it now, not at the next periodic read
-      sampler.refreshSoon();
-      if (!a.quiet) process.stderr.write(`${status ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}\n`);
+      if (refresh) sampler?.refreshSoon();
+      if (!a.quiet || always) process.stderr.write(`${status ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}\n`);
     };
+    sampler = await new ServerSampler(conn, topo.nodes, { onChange: (text) => note(Date.now(), text) }).start();
     recorder = new RunRecorder({
       dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns,
       rowOf: (iv) => ({ ...rowOf(iv), events: (events.get(iv.index) ?? []).join('; ') }),
     });
-    if (a.actions?.length) actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent });
+    if (a.duration) recorder.endWindowAt(a.duration);
+    if (a.actions?.length) actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent: (atMs, text) => note(atMs, text, { refresh: true }) });
     status = a.quiet || !process.stderr.isTTY ? null : new StatusLine(a.duration);
+    // said even with --quiet: a target that went away is not a status, it is what the run is about
+    reach = new Reachability({
+      sampler, target: describeConnection(conn), stopAfterMs: settings.unreachableStopMs,
+      say: (text) => note(Date.now(), text, { always: true }),
+      onStop: () => stop('unreachable', settings.unreachableDrainMs),
+    });
 
     // server CPU on the same one-second grid as the workers' intervals
     let tick = 0;
-    let samplerTimer;
+    let sampled = -1;
+    /** @type {((i: number) => void)|null} */
+    let lastSample = null;
     let sampling = true;
     const sampleNext = () => {
       const i = tick++;
@@ -107,6 +136,9 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
         // the run may have ended while INFO was in flight: no new timer, or the process never exits
         if (!sampling) return;
         cpu.set(i, rows);
+        sampled = i;
+        lastSample?.(i);
+        if (Date.now() >= t0) reach.check();
         flush(false);
         sampleNext();
       }, Math.max(0, t0 - performance.timeOrigin + (i + 1) * settings.sampleIntervalMs - performance.now()));
@@ -115,23 +147,46 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     await pool.start(t0);
     // a cluster action still running finishes before the run is summarized (and verified)
     const actionResults = actions ? (await actions.finish(), actions.results) : [];
+    // the workers' last send can go out early in the window's last second: its CPU sample is a moment away
+    const lastInWindow = Math.min(recorder.windowEnd, Math.floor((Date.now() - t0) / 1000) + 1) - 1;
+    if (!stopped && sampled < lastInWindow) {
+      await new Promise((resolve) => {
+        const giveUp = setTimeout(resolve, settings.sampleIntervalMs * 2);
+        lastSample = (i) => { if (i >= lastInWindow) { clearTimeout(giveUp); resolve(undefined); } };
+      });
+    }
     sampling = false;
     clearTimeout(samplerTimer);
+    // an open-ended run that ended by itself (every worker failed): the window ends here; a run
+    // with a duration ends its window there, even when its last send went out early in the last second
+    if (!a.duration) recorder.endWindowAt(Math.floor((Date.now() - t0) / 1000));
     flush(true);
     status?.end();
     sampler.close();
     recorder.close();
-    const elapsedS = Math.floor((Date.now() - t0) / 1000);
-    const durationS = interrupted || !a.duration ? elapsedS : a.duration;
-    const exitCode = interrupted ? (interrupted === 'SIGTERM' ? 143 : 130) : pool.errors.length ? 1 : 0;
-    return { dir, t0, manifest: facts, recorder, interrupted, errors: pool.errors, durationS, exitCode, ackedIds, actionResults };
+    const interrupted = stopped === 'SIGINT' || stopped === 'SIGTERM' ? stopped : false;
+    return {
+      dir, t0, manifest: facts, recorder, interrupted, errors: pool.errors, durationS: recorder.windowEnd, ackedIds, actionResults,
+      unreachable: reach.stopped, writeError: recorder.writeError,
+    };
   } catch (e) {
     pool.kill(); // workers must not outlive a run that failed
+    clearTimeout(samplerTimer);
+    sampler?.close();
+    recorder?.close();
     // nor may cluster actions still waiting for their second
     actions?.abort();
     actions?.finish();
-    if (dir) placeholderSummary(dir, { interrupted: interrupted || false, failed: e.message });
-    if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: 130 });
+    const interrupted = stopped === 'SIGINT' || stopped === 'SIGTERM' ? stopped : false;
+    if (dir) {
+      try {
+        placeholderSummary(dir, { interrupted, failed: e.message });
+      } catch {
+        // the directory cannot be written either: the error line says what happened
+      }
+    }
+    if (isFsError(e)) throw outputError(/** @type {NodeJS.ErrnoException} */ (e), dir ?? a.out);
+    if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: interrupted === 'SIGTERM' ? 143 : 130 });
     throw e;
   } finally {
     process.off('SIGINT', onSignal);

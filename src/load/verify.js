@@ -11,6 +11,8 @@ import { leadingId } from './item-ids.js';
 
 const BATCH = 20_000;
 const ATTEMPTS = 10;
+/** One batch's read-back; a frozen node must not hold the run for ever. */
+const FETCH_TIMEOUT_MS = 5000;
 const LOST_SAMPLE = 20;
 
 /**
@@ -82,11 +84,20 @@ function* batches(runs) {
 async function fetchWithRetry(router, fetcher, keys) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fetcher.fetch(keys);
+      return await withTimeout(fetcher.fetch(keys), FETCH_TIMEOUT_MS);
     } catch (e) {
-      if (attempt >= ATTEMPTS) throw new Error(`--verify could not read the items back: ${e.message}`);
+      if (attempt >= ATTEMPTS) throw new Error(`after ${ATTEMPTS} attempts: ${e.message}`);
+      // a node that did not answer in time keeps its replies coming late: fresh connections
+      if (e === TIMEOUT) router.close();
       await new Promise((r) => setTimeout(r, 100 * attempt));
       await router.refresh().catch(() => {});
     }
   }
+}
+
+const TIMEOUT = new Error(`no answer within ${FETCH_TIMEOUT_MS / 1000} s`);
+
+function withTimeout(p, ms) {
+  let t;
+  return Promise.race([p, new Promise((_, rej) => { t = setTimeout(() => rej(TIMEOUT), ms); })]).finally(() => clearTimeout(t));
 }

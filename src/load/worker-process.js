@@ -38,7 +38,7 @@ process.on('message', async (msg) => {
       process.send({ type: 'done' }, () => process.exit(0));
     } else if (msg.type === 'stop') {
       if (!started) process.exit(0); // stopped before its first operation
-      worker.stop();
+      worker.stop(msg.drainMs);
     }
   } catch (e) {
     process.send({ type: 'failed', message: e.message }, () => process.exit(1));

@@ -13,7 +13,7 @@ import { newHistogram, record } from '../measure/histogram.js';
 import { toSparse } from '../measure/sparse.js';
 import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
 import { IntervalClock } from './interval-clock.js';
-import { settings } from '../settings.js';
+import { retryDelayMs, settings } from '../settings.js';
 
 // a lost or refused connection is retried too: during a failover the old master is gone for seconds
 const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connection |^cannot connect /;
@@ -68,6 +68,8 @@ export class Writer {
     this.inflight = 0;
     this.stopping = false;
     this.nextPurge = 0;
+    /** items of the chunks in flight: what is unacknowledged if the drain gives up */
+    this.inflightItems = 0;
     this.unacked = 0;
     /** @type {Map<number, number>} acknowledged items by the second they were due in */
     this.ackedDue = new Map();
@@ -102,9 +104,22 @@ export class Writer {
     });
   }
 
-  /** Stops scheduling; in-flight chunks are still awaited (bounded). */
-  stop() {
-    if (this.stopping) return;
+  /**
+   * Stops scheduling; in-flight chunks are still awaited, for at most `drainMs` (a target that
+   * is gone gets a short one: its replies will not come).
+   * @param {number} [drainMs]
+   */
+  stop(drainMs) {
+    if (drainMs !== undefined) this.drainMs = Math.min(this.drainMs ?? Infinity, drainMs);
+    if (this.stopping) {
+      // already draining: a shorter drain asked for now takes over
+      if (drainMs !== undefined && this.drainTimer) {
+        clearTimeout(this.drainTimer);
+        this.drainTimer = undefined;
+        this.#maybeFinish();
+      }
+      return;
+    }
     this.stopping = true;
     this.stoppedAt = performance.now() - this.t0Perf;
     clearTimeout(this.tickTimer);
@@ -156,6 +171,7 @@ export class Writer {
       segments = segments.concat(groupSegments(this.store.purge(nowMs), this.router));
     }
     this.inflight++;
+    this.inflightItems += plan.items;
     this.counters.sent += plan.items;
     record(this.lag, (chunk.sentAt - intended) * 1000);
     for (const seg of segments) {
@@ -219,7 +235,7 @@ export class Writer {
       if (msg.startsWith('TRYAGAIN')) this.counters.tryagain++;
       else if (msg.startsWith('CLUSTERDOWN')) this.counters.clusterdown++;
       else if (msg.startsWith('connection ') || msg.startsWith('cannot connect ')) this.counters.connRetries++;
-      const delay = Math.min(1000, 25 * 2 ** seg.attempts);
+      const delay = retryDelayMs(seg.attempts);
       const addr = this.router.addrFor(seg.cmds[cmdIndex].slot);
       if (msg.startsWith('NOSCRIPT')) this.router.pipe(addr).then((p) => this.#loadScripts(p)).catch(() => {});
       else this.router.refreshSoon();
@@ -270,6 +286,7 @@ export class Writer {
     record(h.intended, (now - chunk.intended) * 1000);
     record(h.sent, (now - chunk.sentAt) * 1000);
     this.inflight--;
+    this.inflightItems -= chunk.items;
     if (this.capSince !== undefined) {
       this.counters.capWaitMs += now - this.capSince;
       this.capSince = undefined;
@@ -294,7 +311,7 @@ export class Writer {
     if (this.finished) return;
     if (this.inflight > 0) {
       // bounded drain: replies that never come are reported as unacknowledged
-      this.drainTimer ??= setTimeout(() => { this.unacked = this.inflight; this.inflight = 0; this.#maybeFinish(); }, settings.drainMs);
+      this.drainTimer ??= setTimeout(() => { this.unacked = this.inflightItems; this.inflight = 0; this.#maybeFinish(); }, this.drainMs ?? settings.drainMs);
       return;
     }
     this.finished = true;

@@ -12,7 +12,7 @@
  */
 import { RedisRouter } from '../targets/redis-router.js';
 import { slotOfBytes } from '../targets/slot.js';
-import { settings } from '../settings.js';
+import { retryDelayMs, settings } from '../settings.js';
 
 const SET_HEAD = Buffer.from('*3\r\n$3\r\nSET\r\n$');
 const SETEX_HEAD = Buffer.from('*4\r\n$5\r\nSETEX\r\n$');
@@ -165,7 +165,7 @@ export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes =
     setTimeout(() => {
       inflight[c] -= cmd.length;
       send(c, routers[c].addrFor(slotOfCommand(cmd)), cmd, 1, Uint32Array.of(0, cmd.length), attempts);
-    }, Math.min(1000, 25 * 2 ** attempts));
+    }, retryDelayMs(attempts));
     return true;
   }
 

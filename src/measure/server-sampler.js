@@ -3,14 +3,23 @@
  * every master and every replica, over its own connections so the load never delays it. Works
  * on ElastiCache too; it replaces the seed's per-minute CloudWatch screenshots.
  *
- * A cluster may change under the run (--at actions, a failover, someone resharding): every few
- * seconds, and when asked, CLUSTER NODES is read again. A node that joins is sampled from then
- * on; a node whose role changed is reported in its new role; a node no longer listed is dropped;
- * a lost connection to a node that is still listed is opened again. Shard numbers stay as first seen, so a column keeps its meaning:
- * a new master takes the next number, a replica its master's.
+ * It heals, because a headline figure that silently stops is worse than none: a connection
+ * that was dropped (CLIENT KILL, a restarted server, a failover) is opened again at the next
+ * sample, and one that does not answer within the second (a frozen node) is closed and opened
+ * again with backoff. A second without a figure is an empty cell (a gap), never a zero; the
+ * summary counts the gaps per node. A server that restarted counts its CPU from zero again: no
+ * figure for the second it came back.
+ *
+ * The topology is read again every few seconds and when asked (an --at action, a node that
+ * answers again), on a cluster (CLUSTER NODES) and standalone (INFO replication) alike: a node
+ * that joins is sampled from then on; a node whose role changed is reported in its new role; a
+ * node no longer listed is dropped. Shard numbers stay as first seen, so a column keeps its
+ * meaning: a new master takes the next number, a replica its master's. Every change is told to
+ * `onChange` in words, for the timeline's events and the summary's disturbances.
  */
 import { performance } from 'node:perf_hooks';
-import { openPipe, parseClusterNodes, parseInfo } from '../targets/redis.js';
+import { discover, openPipe, parseClusterNodes, parseInfo } from '../targets/redis.js';
+import { diffTopology } from './topology-diff.js';
 
 /**
  * @typedef {object} NodeCpu
@@ -20,20 +29,27 @@ import { openPipe, parseClusterNodes, parseInfo } from '../targets/redis.js';
  * @property {number|null} cpuPct  % of one core since the previous sample (null: no answer)
  */
 
-/** Samples between two topology reads in a cluster. */
+/** Samples between two topology reads. */
 const REFRESH_EVERY = 5;
+/** A call (or a connect) that takes longer has missed its second. */
 const CALL_TIMEOUT_MS = 900;
+/** Reconnect backoff after a failed connect: doubling from the first to the last, ms. */
+const BACKOFF_MS = [0, 500, 1000, 2000, 4000];
+/** Seconds without an answer before a node is reported as not answering. */
+const MISSES_TO_REPORT = 2;
 
 export class ServerSampler {
   /**
    * @param {import('../targets/redis.js').RedisConn} conn credentials for every node
    * @param {import('../targets/redis.js').RedisNode[]} nodes
+   * @param {{ onChange?: (text: string) => void }} [opts] told of every change seen, in words
    */
-  constructor(conn, nodes) {
+  constructor(conn, nodes, { onChange = () => {} } = {}) {
     this.conn = conn;
-    this.nodes = nodes.map((n) => ({ addr: n.addr, host: n.host, port: n.port, role: n.role, shard: n.shard }));
-    /** @type {Map<string, import('../targets/redis-pipe.js').RespPipe>} */
-    this.pipes = new Map();
+    this.onChange = onChange;
+    this.nodes = nodes.map((n) => ({ addr: n.addr, host: n.host, port: n.port, role: n.role, shard: n.shard, failed: !!n.failed }));
+    /** @type {Map<string, { pipe: import('../targets/redis-pipe.js').RespPipe|null, opening: Promise<any>|null, fails: number, nextTryAt: number, misses: number }>} */
+    this.links = new Map();
     this.last = new Map();
     this.samples = 0;
     /** @type {Map<string, number>} every node's shard number, kept when it leaves (it may come back) */
@@ -41,67 +57,98 @@ export class ServerSampler {
     /** @type {Promise<void>|null} */
     this.refreshing = null;
     this.closed = false;
+    /** performance.now() of the last answer from any node: how long the target has been silent */
+    this.lastAnswerAt = performance.now();
   }
 
-  /** Connects to every node and takes the baseline reading. */
+  /** Connects to every node it can and takes the baseline reading. */
   async start() {
-    await Promise.all(this.nodes.map(async (n) => {
-      this.pipes.set(n.addr, await openPipe(this.conn, n.host, n.port));
-    }));
     await this.sample();
     return this;
   }
 
   /** @returns {Promise<NodeCpu[]>} */
   async sample() {
-    if (this.conn.cluster && ++this.samples % REFRESH_EVERY === 0) this.refreshSoon();
-    return Promise.all(this.nodes.map(async (n) => {
-      const pipe = this.pipes.get(n.addr);
-      let cpuPct = null;
-      try {
-        if (!pipe || pipe.closed) throw new Error('not connected');
-        const info = parseInfo(await withTimeout(pipe.call(['INFO', 'cpu']), CALL_TIMEOUT_MS));
-        const at = performance.now();
-        const used = Number(info.used_cpu_user) + Number(info.used_cpu_sys);
-        const prev = this.last.get(n.addr);
-        // a restarted node counts from zero again: no figure for the second it came back
-        if (prev && at > prev.at && used >= prev.used) cpuPct = Math.round(((used - prev.used) / ((at - prev.at) / 1000)) * 1000) / 10;
-        this.last.set(n.addr, { used, at });
-      } catch {
-        // a node that does not answer within the second shows as an empty cell, not a zero
+    if (++this.samples % REFRESH_EVERY === 0) this.refreshSoon();
+    return Promise.all(this.nodes.map(async (n) => ({ addr: n.addr, role: n.role, shard: n.shard, cpuPct: await this.#cpuOf(n) })));
+  }
+
+  /** Milliseconds since any node last answered. */
+  silentForMs() {
+    return performance.now() - this.lastAnswerAt;
+  }
+
+  async #cpuOf(n) {
+    const link = this.#link(n.addr);
+    try {
+      // connect (when needed) and answer within one budget: the sample is due again in a second
+      const info = parseInfo(await withTimeout(this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])), CALL_TIMEOUT_MS));
+      const at = performance.now();
+      this.lastAnswerAt = at;
+      if (link.misses >= MISSES_TO_REPORT) {
+        this.onChange(`${n.addr} answers again`);
+        // it may come back in another role (a frozen master is a replica after the failover)
+        this.refreshSoon();
       }
-      return { addr: n.addr, role: n.role, shard: n.shard, cpuPct };
-    }));
+      link.misses = 0;
+      const used = Number(info.used_cpu_user) + Number(info.used_cpu_sys);
+      const prev = this.last.get(n.addr);
+      this.last.set(n.addr, { used, at });
+      // a restarted node counts from zero again: no figure for the second it came back
+      if (prev && at > prev.at && used >= prev.used) return Math.round(((used - prev.used) / ((at - prev.at) / 1000)) * 1000) / 10;
+      return null;
+    } catch {
+      // a frozen node's replies would come later and queue behind the next calls: a fresh connection instead
+      link.pipe?.close();
+      link.pipe = null;
+      if (++link.misses === MISSES_TO_REPORT) this.onChange(`${n.addr} (${n.role}, shard ${n.shard}) is not answering`);
+      return null;
+    }
+  }
+
+  #link(addr) {
+    let link = this.links.get(addr);
+    if (!link) this.links.set(addr, (link = { pipe: null, opening: null, fails: 0, nextTryAt: 0, misses: 0 }));
+    return link;
+  }
+
+  /** The node's open connection, or a new one when its backoff allows (one at a time); throws otherwise. */
+  #pipe(n, link) {
+    if (link.pipe && !link.pipe.closed) return Promise.resolve(link.pipe);
+    // the sample and a topology read may both find the connection gone: they share one reconnect
+    if (link.opening) return link.opening;
+    if (performance.now() < link.nextTryAt) return Promise.reject(new Error('backing off'));
+    link.opening = openPipe(this.conn, n.host, n.port, { connectTimeoutMs: CALL_TIMEOUT_MS / 2 }).then((pipe) => {
+      if (this.closed) {
+        pipe.close();
+        throw new Error('closed');
+      }
+      link.pipe = pipe;
+      link.fails = 0;
+      return pipe;
+    }, (e) => {
+      link.nextTryAt = performance.now() + BACKOFF_MS[Math.min(link.fails++, BACKOFF_MS.length - 1)];
+      throw e;
+    }).finally(() => { link.opening = null; });
+    return link.opening;
   }
 
   /** Reads the topology again in the background (one read at a time); sample() never waits for it. */
   refreshSoon() {
-    if (this.conn.cluster && !this.closed) this.refreshing ??= this.refresh().catch(() => {}).finally(() => { this.refreshing = null; });
+    if (!this.closed) this.refreshing ??= this.refresh().catch(() => {}).finally(() => { this.refreshing = null; });
   }
 
-  /** CLUSTER NODES from the first node that answers, then nodes, roles, shards and connections brought up to date. */
+  /** The nodes as the target lists them now, then nodes, roles and shards brought up to date. */
   async refresh() {
-    let listed = null;
-    for (const n of this.nodes) {
-      const pipe = this.pipes.get(n.addr);
-      if (!pipe || pipe.closed) continue;
-      try {
-        const view = parseClusterNodes(await withTimeout(pipe.call(['CLUSTER', 'NODES']), CALL_TIMEOUT_MS));
-        // a node just reset (remove-shard) knows only itself, with no slots: ask another
-        if (!view.some((f) => f.role === 'master' && f.slots.length > 0 && !f.failed)) continue;
-        listed = view;
-        break;
-      } catch {
-        // the next node
-      }
-    }
+    const listed = await this.#listed();
     if (!listed || this.closed) return;
-    // a node the cluster no longer lists (a removed shard, reset or shut down) is no longer
+    const before = this.nodes.map((n) => ({ ...n }));
+    // a node the target no longer lists (a removed shard, reset or shut down) is no longer
     // sampled: an idle ex-master would pull the masters' average down
     const listedAddrs = new Set(listed.map((f) => f.addr));
     for (const n of this.nodes.filter((x) => !listedAddrs.has(x.addr))) {
-      this.pipes.get(n.addr)?.close();
-      this.pipes.delete(n.addr);
+      this.links.get(n.addr)?.pipe?.close();
+      this.links.delete(n.addr);
       this.last.delete(n.addr);
     }
     this.nodes = this.nodes.filter((x) => listedAddrs.has(x.addr));
@@ -112,38 +159,41 @@ export class ServerSampler {
     // masters first, so a replica finds its master's number
     for (const f of [...listed.filter((x) => x.role === 'master'), ...listed.filter((x) => x.role !== 'master')]) {
       let n = known.get(f.addr);
-      const before = n?.shard ?? this.everShard.get(f.addr);
-      const shard = f.role === 'master' ? before ?? nextShard++ : shardById.get(f.masterId) ?? before ?? 0;
+      const prior = n?.shard ?? this.everShard.get(f.addr);
+      const shard = f.role === 'master' ? prior ?? nextShard++ : shardById.get(f.masterId) ?? prior ?? 0;
       if (!n) {
-        n = { addr: f.addr, host: f.host, port: f.port, role: f.role, shard };
+        n = { addr: f.addr, host: f.host, port: f.port, role: f.role, shard, failed: !!f.failed };
         this.nodes.push(n);
         known.set(n.addr, n);
-      } else {
-        n.role = f.role;
-        n.shard = shard;
-      }
+      } else Object.assign(n, { role: f.role, shard, failed: !!f.failed });
       shardById.set(f.id, n.shard);
       this.everShard.set(n.addr, n.shard);
-      if (!f.failed && !(this.pipes.get(n.addr)?.closed === false)) await this.#connect(n);
     }
+    for (const text of diffTopology(before, this.nodes)) this.onChange(text);
   }
 
-  async #connect(n) {
-    try {
-      const pipe = await openPipe(this.conn, n.host, n.port, { connectTimeoutMs: CALL_TIMEOUT_MS });
-      if (this.closed) pipe.close();
-      else {
-        this.pipes.get(n.addr)?.close();
-        this.pipes.set(n.addr, pipe);
+  /** CLUSTER NODES from the first node that answers (cluster), or INFO replication from the target (standalone). */
+  async #listed() {
+    const seed = { addr: `${this.conn.host}:${this.conn.port}`, host: this.conn.host, port: this.conn.port };
+    const candidates = this.conn.cluster ? [...this.nodes.filter((n) => !n.failed), seed] : [seed];
+    for (const n of candidates) {
+      try {
+        const ask = (pipe) => (this.conn.cluster ? pipe.call(['CLUSTER', 'NODES']).then(parseClusterNodes) : discover(pipe, this.conn));
+        const view = await withTimeout(this.#pipe(n, this.#link(n.addr)).then(ask), CALL_TIMEOUT_MS);
+        this.lastAnswerAt = performance.now();
+        if (!this.conn.cluster) return view;
+        // a node just reset (remove-shard) knows only itself, with no slots: ask another
+        if (view.some((f) => f.role === 'master' && f.slots.length > 0 && !f.failed)) return view;
+      } catch {
+        // the next node
       }
-    } catch {
-      // not reachable yet: the next refresh tries again
     }
+    return null;
   }
 
   close() {
     this.closed = true;
-    for (const p of this.pipes.values()) p.close();
+    for (const link of this.links.values()) link.pipe?.close();
   }
 }
 

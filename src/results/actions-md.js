@@ -1,11 +1,15 @@
 /**
- * The summary's account of --at cluster actions: what each did, how long it took, and how long
- * the run was disturbed around it (disturbance.js).
+ * The summary's account of --at cluster actions (what each did, how long it took, and how long
+ * the run was disturbed around it) and of every disturbed episode, scripted or not
+ * (disturbance.js).
  */
 import { fixed, grouped } from './format.js';
 
 /** Counter columns as the summary names them. */
-const COUNT_NAMES = { moved: 'MOVED', ask: 'ASK', retries: 'retries', failed: 'failed', errors: 'errors', overruns: 'overruns' };
+const COUNT_NAMES = {
+  moved: 'MOVED', ask: 'ASK', retries: 'retries', tryagain: 'TRYAGAIN', clusterdown: 'CLUSTERDOWN', conn_retries: 'connection lost',
+  failed: 'failed', errors: 'errors', overruns: 'overruns', failed_cycles: 'failed cycles',
+};
 
 /**
  * @param {Array<object>} actions ActionResult plus text/atSec, or skipped entries
@@ -27,6 +31,30 @@ export function actionsMd(actions, disturbed, what) {
     const late = d && d.startS - a.atSec >= 0.5 ? ` (started at +${d.startS} s, after the previous action)` : '';
     const head = `- \`${a.text}\` at +${a.atSec} s${late}: ${a.ok ? `done in ${took} s` : `**failed** after ${took} s: ${a.error}`}${facts(a.detail)}.`;
     out.push(head + (d ? ` ${disturbedText(d, what)}` : ''));
+  }
+  out.push('');
+  return out;
+}
+
+/**
+ * @param {ReturnType<import('./disturbance.js').episodes>|undefined} list
+ * @param {string} what 'writes' or 'reads'
+ * @returns {string[]} markdown lines
+ */
+export function episodesMd(list, what) {
+  if (!list) return [];
+  if (!list.length) return [`**Disturbances:** none: no second with redirects, retries, errors${what === 'writes' ? ', unacknowledged items' : ''} or a p99 far above the calm one.`, ''];
+  const out = [`**Disturbances:** ${list.length} episode(s) when ${what} were disturbed:`, ''];
+  for (const e of list) {
+    const counts = Object.entries(e.counts).filter(([, n]) => n > 0).map(([k, n]) => `${COUNT_NAMES[k] ?? k} ${grouped(n)}`);
+    const parts = [];
+    if (counts.length) parts.push(counts.join(', '));
+    if (e.noneAckedS) parts.push(`nothing acknowledged in ${e.noneAckedS} s`);
+    if (e.minAckedPct !== null && e.minAckedPct < 99.9) parts.push(`worst second ${fixed(e.minAckedPct, 1)}% of its items acknowledged`);
+    if (e.p99MaxMs !== null) parts.push(`p99 up to ${fixed(e.p99MaxMs, 1)} ms${e.p99CalmMs === null ? '' : ` (calm: ${fixed(e.p99CalmMs, 1)} ms)`}`);
+    const cause = e.actions.length ? ` During \`${e.actions.join('`, `')}\`.` : ' Not scripted.';
+    const seen = e.events.length ? ` Seen meanwhile: ${e.events.join('; ')}.` : '';
+    out.push(`- seconds ${e.fromS}–${e.toS} (${e.seconds} s): ${parts.join('; ') || 'slow'}.${cause}${seen}`);
   }
   out.push('');
   return out;

@@ -2,7 +2,8 @@
  * A consumer run's summary.md, in the seed's words first (Cardinality | Responses received |
  * Batch processed), then the phases, staleness and the CPU of every node.
  */
-import { actionsMd } from './actions-md.js';
+import { actionsMd, episodesMd } from './actions-md.js';
+import { nodeCpuMd, outcomeMd } from './cpu-md.js';
 import { fixed, grouped, mdTable } from './format.js';
 
 const PHASES = [['cycle', 'whole cycle'], ['card', 'cardinality'], ['range', 'range'], ['values', 'values'], ['staleness', 'staleness (now − newest score)']];
@@ -18,10 +19,13 @@ export function renderConsumerMd(run, s) {
     ['Cardinality', 'Responses received', 'Batch processed p50 ms', 'Batch processed p99 ms'],
     [[grouped(s.perCycle.cardinality), grouped(s.perCycle.fetched), fixed(cycle?.p50, 1), fixed(cycle?.p99, 1)]],
   ), '');
+  out.push(...(s.warnings ?? []).map((w) => `**Warning:** ${w}\n`), ...outcomeMd(s.outcome));
   const pc = s.perCycle;
   out.push(`**Cycles:** ${grouped(s.cycles.count)} of ${grouped(s.cycles.expected)} scheduled (${s.readers} reader(s)), ${grouped(s.cycles.overruns)} overran their period — ${s.verdict}.`, '');
   out.push(`**Per cycle:** items returned ${grouped(pc.items)}, values fetched ${grouped(pc.fetched)}, missing ${grouped(pc.missing)}, duplicates ${grouped(pc.duplicates)}, mismatched ${grouped(pc.mismatched)}${pc.uniques !== null ? `, unique count (previous minute) ${grouped(pc.uniques)}` : ''}.`, '');
+  if (s.missingWhy) out.push(`**Missing values:** ${s.missingWhy}.`, '');
   out.push(...actionsMd(s.actions, s.disturbance, 'reads'));
+  out.push(...episodesMd(s.disturbances, 'reads'));
   const rows = [];
   for (const [op, label] of PHASES) {
     for (const [from, fromLabel] of [['sent', 'actual start'], ['intended', 'intended start']]) {
@@ -30,12 +34,9 @@ export function renderConsumerMd(run, s) {
     }
   }
   if (rows.length) out.push('Times in ms:', '', mdTable(['Phase', 'From', 'p50', 'p99', 'p99.9', 'max', 'count'], rows), '');
-  if (s.cpu.nodes.length) {
-    out.push('Redis CPU per node (% of one core, sampled every second from INFO cpu):', '');
-    out.push(mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max'], s.cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.avg), fixed(n.max)])), '');
-  }
+  out.push(...nodeCpuMd(s.cpu));
   const c = s.client;
   out.push(`**Readers:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one reader; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');
-  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s after the warm-up).`, '');
+  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s after the warm-up, up to the planned end or the stop): cycles, times and CPU all cover these seconds.`, '');
   return out.join('\n');
 }

@@ -14,8 +14,11 @@ import { commonSummary, round } from './summary.js';
  * @param {boolean} p.measuresUniques the model counts uniques (a 0 is then a count, not a gap)
  * @param {Record<string, number>} [p.windowCounts] the counters summed over the window, when the
  *   rows do not carry them all (a report merging runs has each run's sums)
+ * @param {number} [p.ttlS] the items' TTL: whether expiry can explain values gone missing
+ * @param {number} [p.limit] --limit (0: every live item)
+ * @param {string} [p.readFrom] 'master' or 'replica'
  */
-export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts }) {
+export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts, ttlS, limit = 0, readFrom }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const w = windowCounts ?? {};
   if (!windowCounts) for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
@@ -25,7 +28,10 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
   const out = {
     window: common.window,
     readers,
-    cycles: { count: cycles, expected: round(expected), overruns: w.overruns || 0, perSecond: common.window.seconds ? round(cycles / common.window.seconds) : null },
+    cycles: {
+      count: cycles, expected: round(expected), overruns: w.overruns || 0, failed: w.failedCycles || 0, empty: w.emptyCycles || 0,
+      perSecond: common.window.seconds ? round(cycles / common.window.seconds) : null,
+    },
     perCycle: { cardinality: per('cardinality'), uniques: measuresUniques ? per('uniques') : null, items: per('items'), fetched: per('fetched'), missing: per('missing'), duplicates: per('duplicates'), mismatched: per('mismatched') },
     totals: totalCounts,
     windowCounts: w,
@@ -34,18 +40,43 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
     client: common.client,
     latency: common.latency,
   };
+  out.missingWhy = ttlS === undefined ? null : missingWhy(out, { ttlS, limit, readFrom });
   out.verdict = consumerVerdict(out);
   return out;
+}
+
+/**
+ * Why values were missing, as far as the numbers tell. A value can expire between the range and
+ * the fetch only if its item was among the oldest live ones: those written within one cycle's
+ * length of the TTL. More missing than that is not expiry.
+ * @param {{ perCycle: Record<string, number|null>, latency: Record<string, any> }} s
+ * @param {{ ttlS: number, limit: number, readFrom?: string }} p
+ */
+function missingWhy(s, { ttlS, limit, readFrom }) {
+  const missing = s.perCycle.missing;
+  if (!missing) return null;
+  const cycleMs = s.latency.cycle?.sent?.p99 ?? 0;
+  const card = s.perCycle.cardinality ?? 0;
+  const share = Math.min(1, cycleMs / (ttlS * 1000));
+  // the items within a cycle of their expiry, among those read (the newest --limit may hold none)
+  const expirable = limit ? Math.max(0, (s.perCycle.items ?? 0) - card * (1 - share)) : card * share;
+  if (missing <= Math.max(1, 2 * expirable)) return `expired between range and fetch: with a TTL of ${ttlS} s and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry`;
+  const where = readFrom === 'replica' ? 'not yet on the replica read, or lost' : 'lost';
+  return `not expiry: with a TTL of ${ttlS} s and cycles of up to ${round(cycleMs)} ms, at most about ${round(expirable)} items per cycle can expire between range and fetch; the rest were ${where}`;
 }
 
 /** @param {ReturnType<typeof summarizeConsumer>} s */
 function consumerVerdict(s) {
   if (!s.cycles.count) return 'no cycle completed in the window';
   const notes = [];
-  if (s.cycles.overruns) notes.push(`${s.cycles.overruns} of ${s.cycles.count} cycles overran their period`);
-  else notes.push('every cycle finished within its period');
+  const c = s.cycles;
+  if (c.failed) notes.push(`${c.failed} of ${c.count} cycles failed`);
+  if (c.empty === c.count) notes.push('every cycle found the index empty');
+  else if (c.empty) notes.push(`${c.empty} of ${c.count} cycles found the index empty`);
+  if (c.overruns) notes.push(`${c.overruns} of ${c.count} cycles overran their period`);
+  else if (!c.failed) notes.push('every cycle finished within its period');
   if (s.perCycle.mismatched) notes.push(`${s.perCycle.mismatched} values per cycle did not match their key`);
-  if (s.perCycle.missing) notes.push(`${s.perCycle.missing} items per cycle expired between range and fetch`);
+  if (s.perCycle.missing) notes.push(`${s.perCycle.missing} items per cycle missing${s.missingWhy ? `: ${s.missingWhy}` : ''}`);
   if (s.totals.errors) notes.push(`${s.totals.errors} errors`);
   return notes.join('; ');
 }

@@ -1,7 +1,7 @@
 /**
  * One directory per run, never overwritten: `<out>/<yyyymmdd-hhmmss>-<name>[-n]/`.
  */
-import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { redact } from './redact.js';
 
@@ -14,7 +14,7 @@ import { redact } from './redact.js';
  */
 export function createRunDir(outDir, name, when = new Date()) {
   const stamp = when.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  const safe = String(name).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'run';
+  const safe = runDirBase(name);
   mkdirSync(outDir, { recursive: true });
   for (let n = 0; ; n++) {
     const dir = path.join(outDir, `${stamp}-${safe}${n ? `-${n}` : ''}`);
@@ -28,14 +28,21 @@ export function createRunDir(outDir, name, when = new Date()) {
 }
 
 /**
+ * The part of a run directory's name that comes from the run name: anything but letters,
+ * digits, '.', '_' and '-' becomes '-'.
+ * @param {string} name
+ */
+export function runDirBase(name) {
+  return String(name).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'run';
+}
+
+/**
  * Writes JSON atomically (temp file + rename), secrets removed.
  * @param {string} file
  * @param {unknown} data
  */
 export function writeJson(file, data) {
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(redact(data), null, 2)}\n`);
-  renameSync(tmp, file);
+  writeText(file, `${JSON.stringify(redact(data), null, 2)}\n`);
 }
 
 /**
@@ -45,6 +52,51 @@ export function writeJson(file, data) {
  */
 export function writeText(file, text) {
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (e) {
+    // a full disk leaves a cut-off temp file: gone, so the directory holds only whole files
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** File-system failures that mean the run directory cannot be written any more. */
+const WHY = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EIO: 'I/O error', EFBIG: 'file too large', ENOENT: 'it was removed', EACCES: 'permission denied', EPERM: 'not permitted' };
+
+/**
+ * The one line a run ends with when its directory could not be written (exit 1).
+ * @param {NodeJS.ErrnoException} e
+ * @param {string} dir
+ * @returns {Error & { exitCode: number, code?: string }}
+ */
+export function outputError(e, dir) {
+  const why = WHY[e.code ?? ''] ?? e.message;
+  return Object.assign(new Error(`cannot write the run directory ${dir}: ${why}${e.code ? ` (${e.code})` : ''}`), { exitCode: 1, code: e.code });
+}
+
+/** @param {unknown} e @returns {boolean} a file-system error (it has an errno code), not a bug */
+export function isFsError(e) {
+  return !!e && typeof e === 'object' && typeof (/** @type {any} */ (e).code) === 'string' && typeof (/** @type {any} */ (e).syscall) === 'string';
+}
+
+/**
+ * summary.json and summary.md at the end of a run. A directory that can no longer be written
+ * (full disk) does not lose the summary: it is still printed, and the failure is one line.
+ * @param {string} dir
+ * @param {object} summary
+ * @param {string} md
+ * @param {NodeJS.ErrnoException|null} [earlier] a write that already failed during the run
+ * @returns {{ md: string, failure?: string }}
+ */
+export function saveSummary(dir, summary, md, earlier = null) {
+  try {
+    writeJson(path.join(dir, 'summary.json'), summary);
+    writeText(path.join(dir, 'summary.md'), md);
+  } catch (e) {
+    if (!isFsError(e)) throw e;
+    return { md, failure: `${outputError(earlier ?? /** @type {NodeJS.ErrnoException} */ (e), dir).message}; the run stopped there, and its summary (printed above) could not be saved: timeline.csv and the .hlog files hold what was written before` };
+  }
+  return earlier ? { md, failure: `${outputError(earlier, dir).message}; the run stopped there (summary.json says what was measured until then)` } : { md };
 }

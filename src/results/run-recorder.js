@@ -1,10 +1,19 @@
 /**
  * Writes a run as it goes: each merged second becomes .hlog intervals and a timeline row,
- * and is added to the totals the summary is computed from.
+ * and is added to the totals the summary is computed from when it lies in the window.
+ *
+ * The window is the seconds [warmupS, windowEnd): the summary's rate, CPU and latency all cover
+ * exactly these. windowEnd is the planned duration, or the second a stop was asked for (a
+ * Ctrl-C): that second and the drain after it are in the files, not in the totals. It is set
+ * before any second at or past it arrives (a second is handed over only once it is over).
+ *
+ * A failed write (full disk, the directory removed) never throws: it is kept in `writeError`,
+ * writing stops there (what is on disk stays readable), and the run decides to stop.
  */
 import path from 'node:path';
 import { HlogWriter } from './hlog.js';
 import { Timeline, clientColumns } from './timeline.js';
+import { isFsError } from './run-dir.js';
 
 export class RunRecorder {
   /**
@@ -31,6 +40,15 @@ export class RunRecorder {
     this.errorKinds = {};
     /** @type {Map<number, number>} acknowledged items by the second they were due in */
     this.ackedDue = new Map();
+    /** First second after the window (see above). */
+    this.windowEnd = Infinity;
+    /** @type {NodeJS.ErrnoException|null} the write that failed; nothing is written after it */
+    this.writeError = null;
+  }
+
+  /** @param {number} second first second no longer in the window */
+  endWindowAt(second) {
+    this.windowEnd = Math.min(this.windowEnd, Math.max(second, this.warmupS));
   }
 
   /**
@@ -38,10 +56,16 @@ export class RunRecorder {
    * @param {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
    */
   second(iv, cpu) {
+    const row = this.rowOf(iv);
+    this.#write(() => {
+      for (const [name, h] of iv.hist) {
+        const [op, tag] = name.includes('.') ? name.split('.') : [name, name];
+        this.#hlog(op).writeInterval(h, { tag, startSec: iv.index, endSec: iv.index + 1 });
+      }
+      this.timeline.append({ second: iv.index, time: new Date(this.t0 + iv.index * 1000).toISOString(), ...row, ...clientColumns(iv.client) }, cpu);
+    });
     for (const [name, h] of iv.hist) {
-      const [op, tag] = name.includes('.') ? name.split('.') : [name, name];
-      this.#hlog(op).writeInterval(h, { tag, startSec: iv.index, endSec: iv.index + 1 });
-      if (iv.index >= this.warmupS) {
+      if (iv.index >= this.warmupS && iv.index < this.windowEnd) {
         const total = this.totals.get(name);
         if (total) total.add(h);
         else this.totals.set(name, h);
@@ -51,15 +75,19 @@ export class RunRecorder {
     for (const [k, v] of Object.entries(iv.errorKinds)) this.errorKinds[k] = (this.errorKinds[k] || 0) + v;
     this.counts.intended = (this.counts.intended || 0) + iv.intended;
     for (const [sec, n] of Object.entries(iv.ackedDue)) this.ackedDue.set(Number(sec), (this.ackedDue.get(Number(sec)) || 0) + n);
-    const c = iv.counters;
-    const row = this.rowOf(iv);
-    this.timeline.append({
-      second: iv.index,
-      time: new Date(this.t0 + iv.index * 1000).toISOString(),
-      ...row,
-      ...clientColumns(iv.client),
-    }, cpu);
-    this.rows.push({ index: iv.index, intended: iv.intended, counters: c, client: iv.client, cpu, row });
+    this.rows.push({ index: iv.index, intended: iv.intended, counters: iv.counters, client: iv.client, cpu, row });
+  }
+
+  /** Runs one second's file writes unless an earlier one failed; a failure is kept, not thrown. */
+  #write(fn) {
+    if (this.writeError) return;
+    try {
+      fn();
+    } catch (e) {
+      if (!isFsError(e)) throw e;
+      this.writeError = /** @type {NodeJS.ErrnoException} */ (e);
+      this.close();
+    }
   }
 
   #hlog(op) {
@@ -72,6 +100,12 @@ export class RunRecorder {
   }
 
   close() {
-    for (const w of this.hlogs.values()) w.close();
+    for (const w of this.hlogs.values()) {
+      try {
+        w.close();
+      } catch {
+        // closing a file on a full disk can fail too; what was written stays
+      }
+    }
   }
 }

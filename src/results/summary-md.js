@@ -4,7 +4,8 @@
  * latency percentiles.
  */
 import { fixed, grouped, mdTable, short } from './format.js';
-import { actionsMd } from './actions-md.js';
+import { actionsMd, episodesMd } from './actions-md.js';
+import { coverageNote, cpuCell, nodeCpuMd, outcomeMd } from './cpu-md.js';
 
 const LATENCY_ORDER = ['batch', 'setex', 'zadd', 'lpush', 'ltrim', 'pfadd', 'sadd', 'expire', 'evalsha', 'purge'];
 
@@ -18,17 +19,16 @@ export function renderSummaryMd(run, s) {
   out.push(`${run.description}${run.interrupted ? ' **Interrupted** before the planned end.' : ''}`, '');
   out.push(mdTable(
     ['Writers', 'Items per writer per sec', 'master CPU', 'replica CPU'],
-    [[s.writers, short(s.target.itemsPerWriterPerSec), fixed(s.cpu.master), fixed(s.cpu.replica)]],
+    [[s.writers, short(s.target.itemsPerWriterPerSec), cpuCell(s.cpu, 'master'), cpuCell(s.cpu, 'replica')]],
   ), '');
+  out.push(...coverageNote(s.cpu), ...outcomeMd(s.outcome));
   out.push(`**Rate:** target ${grouped(s.target.itemsPerSec)} items/s, achieved ${grouped(s.achieved.itemsPerSec)} items/s — ${s.verdict}.`, '');
   const t = s.totals;
   out.push(`**Items:** due by the schedule ${grouped(t.intended)}, sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}${retryKinds(t)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
   out.push(...actionsMd(s.actions, s.disturbance, 'writes'));
+  out.push(...episodesMd(s.disturbances, 'writes'));
   if (s.verify) out.push(verifyLine(s.verify), '');
-  if (s.cpu.nodes.length) {
-    out.push('Redis CPU per node (% of one core, sampled every second from INFO cpu):', '');
-    out.push(mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max'], s.cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.avg), fixed(n.max)])), '');
-  }
+  out.push(...nodeCpuMd(s.cpu));
   const ops = Object.keys(s.latency).sort((a, b) => rank(a) - rank(b));
   const rows = [];
   for (const op of ops) {
@@ -44,7 +44,7 @@ export function renderSummaryMd(run, s) {
   }
   const c = s.client;
   out.push(`**Load generator:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one writer; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');
-  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s; the first ${s.window.fromSecond} s of warm-up are in timeline.csv but not in these averages). CPU is % of one core: on a 2-vCPU ElastiCache node, CloudWatch's CPUUtilization shows about half of it.`, '');
+  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s; the first ${s.window.fromSecond} s of warm-up, and any second after the planned end or the stop, are in timeline.csv and the .hlog files but not in these figures): the rate counts the items due in these seconds, the latency the replies that arrived in them, the CPU their samples. CPU is % of one core: on a 2-vCPU ElastiCache node, CloudWatch's CPUUtilization shows about half of it.`, '');
   return out.join('\n');
 }
 

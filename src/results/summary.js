@@ -28,7 +28,7 @@ import { nodeColumn } from './timeline.js';
  * @param {number} [p.ackedInWindow] instead of ackedDue: their sum over the window (a report
  *   merging runs has only each run's sum)
  */
-export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, durationS, targetRate, writers, totalCounts, errorKinds }) {
+export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, durationS, targetRate, writers, totalCounts, errorKinds, unreachable = null }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const { seconds } = common.window;
   // achieved: items due in the window that were acknowledged (whenever the reply came), per
@@ -42,9 +42,15 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
   const achieved = targetRate * ratio;
   // share of the window the writers spent unable to send because replies were outstanding
   const capWait = seconds ? common.windowRows.reduce((a, r) => a + (r.counters.capWaitMs || 0), 0) / (seconds * 1000 * writers) : 0;
+  // resends per item sent in the window: a load generator this busy retrying is not the bottleneck
+  const w = (k) => common.windowRows.reduce((n, r) => n + (r.counters[k] || 0), 0);
+  const sentInWindow = w('sent');
+  const resends = w('retries') + w('moved') + w('ask');
   const out = {
     window: common.window,
     inflightWaitShare: round(capWait, 3),
+    retrying: { resends, sent: sentInWindow, perItem: sentInWindow ? round(resends / sentInWindow, 3) : null },
+    unreachable,
     writers,
     target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
     achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: intended ? round(ratio, 4) : null, items: acked, intended },
@@ -66,7 +72,9 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
 export function commonSummary({ rows, totals, warmupS, durationS }) {
   const windowRows = rows.filter((r) => r.index >= warmupS && r.index < durationS);
   const nodes = nodeCpu(windowRows);
-  const roleAvg = (role) => avg(nodes.filter((n) => n.role === role).map((n) => n.avg));
+  const roleAvg = (role) => avg(nodes.filter((n) => n.role === role && n.samples > 0).map((n) => n.avg));
+  // a role's figure built from a node sampled in less than MIN_COVERAGE of its seconds is marked
+  const partial = (role) => nodes.filter((n) => n.role === role && n.coverage < MIN_COVERAGE).map((n) => n.addr);
   // a worker's last interval can be a few ms long: its CPU % says nothing
   const full = windowRows.filter((r) => !(r.client.wallMs < 500));
   const client = {
@@ -83,47 +91,73 @@ export function commonSummary({ rows, totals, warmupS, durationS }) {
   return {
     windowRows,
     window: { fromSecond: warmupS, toSecond: durationS, seconds: windowRows.length },
-    cpu: { master: round(roleAvg('master')), replica: round(roleAvg('replica')), nodes },
+    cpu: {
+      master: round(roleAvg('master')), replica: round(roleAvg('replica')), nodes,
+      partial: { master: partial('master'), replica: partial('replica') }, gaps: nodes.reduce((n, x) => n + x.gaps, 0),
+    },
     client,
     latency,
   };
 }
 
-/** Average and max CPU per node and role over the window (a promoted replica is in both), masters first, by shard. */
+/** A CPU figure from fewer of its seconds than this share is marked as partial. */
+export const MIN_COVERAGE = 0.9;
+
+/**
+ * Average and max CPU per node and role over the window (a promoted replica is in both), masters
+ * first, by shard; and each node's coverage: the seconds it was listed in that have a sample (a
+ * second without one is a gap: the node did not answer, or its connection was being reopened).
+ */
 function nodeCpu(rows) {
   const by = new Map();
   for (const r of rows) {
     for (const c of r.cpu || []) {
       const key = nodeColumn(c);
       let n = by.get(key);
-      if (!n) by.set(key, (n = { addr: c.addr, role: c.role, shard: c.shard, values: [] }));
+      if (!n) by.set(key, (n = { addr: c.addr, role: c.role, shard: c.shard, values: [], seconds: 0 }));
+      n.seconds++;
       if (c.cpuPct !== null && c.cpuPct !== undefined) n.values.push(c.cpuPct);
     }
   }
   return [...by.values()]
-    .map((n) => ({ addr: n.addr, role: n.role, shard: n.shard, avg: round(avg(n.values)), max: round(max(n.values)), samples: n.values.length }))
+    .map((n) => ({
+      addr: n.addr, role: n.role, shard: n.shard, avg: round(avg(n.values)), max: round(max(n.values)),
+      samples: n.values.length, gaps: n.seconds - n.values.length, coverage: n.seconds ? round(n.values.length / n.seconds, 3) : 0,
+    }))
     .sort((a, b) => (a.role === b.role ? a.shard - b.shard || a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
 }
 
+/** Resends per item sent from which a busy load generator is said to be busy retrying. */
+const RETRYING_PER_ITEM = 0.1;
+
 /**
- * One sentence: was the rate held, and who was the bottleneck?
+ * One sentence: was the rate held, and who was the bottleneck? A load generator whose CPU went
+ * into resending (a cluster that was down, a node that was gone) was busy retrying: that is not
+ * the same as a load generator too small for the rate.
  * @param {ReturnType<typeof summarize>} s
  */
 export function verdict(s) {
   const ratio = s.achieved.ratio ?? 0;
   const pct = `${(ratio * 100).toFixed(1)}%`;
-  const busiest = s.cpu.nodes.filter((n) => n.role === 'master').sort((a, b) => b.avg - a.avg)[0];
+  const busiest = s.cpu.nodes.filter((n) => n.role === 'master' && n.samples > 0).sort((a, b) => b.avg - a.avg)[0];
   const clientBusy = s.client.cpuPctMaxWriter >= 90 || s.client.loopP99MsMax >= 100;
+  const failed = s.totals.failed || 0;
+  const lost = failed ? `, ${failed} items failed` : '';
+  const r = s.retrying ?? { perItem: 0, resends: 0, sent: 0 };
+  const retrying = (r.perItem ?? 0) >= RETRYING_PER_ITEM;
+  const busyRetrying = `the load generator was busy retrying (${r.resends} resends for ${r.sent} items sent), not the bottleneck`;
+  if (s.unreachable) return `target unreachable: no node answered for ${s.unreachable.silentS} s and the run stopped; ${pct} of the window's items acknowledged${lost}`;
   if (s.window.seconds === 0) return 'too short to judge: no full second after the warm-up';
   if (ratio >= 0.95) {
-    return clientBusy
-      ? `rate held (${pct} of target), but the load generator was near its limit (CPU ${s.client.cpuPctMaxWriter}% of a core)`
-      : `rate held (${pct} of target)`;
+    const held = `rate held (${pct} of target)${failed ? `, but ${failed} items failed` : ''}`;
+    if (!clientBusy) return held;
+    return retrying ? `${held}; ${busyRetrying}` : `${held}, but the load generator was near its limit (CPU ${s.client.cpuPctMaxWriter}% of a core)`;
   }
+  if (clientBusy && retrying) return `rate not held: ${pct} of target${lost}; ${busyRetrying}`;
   if (clientBusy) return `client-bound: ${pct} of target; the load generator was the bottleneck (writer CPU up to ${s.client.cpuPctMaxWriter}% of a core, event-loop delay p99 up to ${s.client.loopP99MsMax} ms)`;
   const waited = s.inflightWaitShare >= 0.2 ? `; the writers waited for replies ${Math.round(s.inflightWaitShare * 100)}% of the time with every in-flight slot taken` : '';
   if (busiest && (busiest.avg >= 85 || waited)) return `server-bound: ${pct} of target; busiest master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.avg}% of a core${waited}`;
-  if ((s.totals.failed || 0) > 0) return `rate not held: ${pct} of target, ${s.totals.failed} items failed`;
+  if (failed > 0) return `rate not held: ${pct} of target, ${failed} items failed`;
   return `rate not held: ${pct} of target, neither the load generator nor a master was saturated (network or latency bound)`;
 }
 

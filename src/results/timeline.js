@@ -2,7 +2,9 @@
  * timeline.csv: one row per second, appended as the run goes so an interrupted run keeps
  * every second it measured; read back (readTimeline) when runs are merged into a report.
  */
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeText } from './run-dir.js';
+import { UsageError, shown } from '../options/usage-error.js';
 
 /** Columns every timeline starts and ends with (the command's own go between). */
 export const LEAD_COLUMNS = ['second', 'time'];
@@ -50,9 +52,7 @@ export class Timeline {
     this.layout = timelineLayout(this.columns, this.nodes);
     const pad = ','.repeat(this.layout.columns.length - before);
     const [, ...rows] = readFileSync(this.file, 'utf8').split('\n').filter((l) => l !== '');
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, [this.layout.columns.join(','), ...rows.map((r) => r + pad)].map((l) => `${l}\n`).join(''));
-    renameSync(tmp, this.file);
+    writeText(this.file, [this.layout.columns.join(','), ...rows.map((r) => r + pad)].map((l) => `${l}\n`).join(''));
   }
 }
 
@@ -116,34 +116,77 @@ export function nodeColumn(n) {
 }
 
 const NODE_COLUMN_RE = /^cpu_(\w+?)_s(\d+)_(.+)$/;
+/** Every other column: a lower-case name, as the writers name them. */
+const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
 /**
  * @typedef {object} TimelineFile
  * @property {string[]} columns every column, in file order
  * @property {Array<{ addr: string, role: string, shard: number, column: string }>} nodes the CPU columns
  * @property {Array<Record<string, number|string|null>>} rows numbers as numbers, `time` as text, empty cells as null
+ * @property {number} lines how many lines the file has, header included
  */
 
 /**
- * Reads a timeline.csv back. A last line cut short (a run killed mid-write) is left out.
+ * Reads a timeline.csv back. A last line cut short (a run killed mid-write: no newline after it)
+ * is left out; anything else that is not what the writer writes throws, naming the file and line.
  * @param {string} file
  * @returns {TimelineFile}
+ * @throws {UsageError} on a missing or malformed header, a row with other cells than the header's,
+ *   a number column that does not hold a number, or seconds out of order
  */
 export function readTimeline(file) {
-  const [head, ...lines] = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-  const columns = head ? head.split(',') : [];
+  const text = readFileSync(file, 'utf8');
+  if (text === '') throw new UsageError(`${file}: empty (not even the header line)`);
+  const lines = text.split('\n');
+  // each row is one append ending in its newline: only the text after the last one can be cut
+  const tail = lines.at(-1) === '' ? (lines.pop(), null) : lines.length;
+  const columns = readHeader(file, lines[0]);
   const nodes = [];
   for (const column of columns) {
     const m = NODE_COLUMN_RE.exec(column);
     if (m) nodes.push({ role: m[1], shard: Number(m[2]), addr: m[3], column });
   }
   const rows = [];
-  for (const line of lines) {
-    const cells = line.split(',');
-    if (cells.length !== columns.length) continue;
+  for (let i = 1; i < lines.length; i++) {
+    const at = `${file}:${i + 1}`;
+    const cells = lines[i].split(',');
+    if (cells.length !== columns.length) {
+      if (i + 1 === tail) break;
+      throw new UsageError(`${at}: ${cells.length} cell${cells.length === 1 ? '' : 's'} where the header has ${columns.length}`);
+    }
     const row = {};
-    columns.forEach((c, i) => { row[c] = c === 'time' || TEXT_COLUMNS.includes(c) ? cells[i] : cells[i] === '' ? null : Number(cells[i]); });
+    columns.forEach((c, k) => {
+      const v = cells[k];
+      if (c === 'time' || TEXT_COLUMNS.includes(c)) row[c] = v;
+      else if (v === '') row[c] = null;
+      else if (Number.isFinite(Number(v))) row[c] = Number(v);
+      else throw new UsageError(`${at}: ${c} is not a number (got ${shown(v.slice(0, 40))})`);
+    });
+    const before = rows.at(-1)?.second ?? -1;
+    if (!Number.isInteger(row.second) || row.second <= before) {
+      throw new UsageError(`${at}: second must be a whole number after the previous row's ${before} (got ${shown(cells[0].slice(0, 40))})`);
+    }
     rows.push(row);
   }
-  return { columns, nodes, rows };
+  return { columns, nodes, rows, lines: lines.length };
+}
+
+/**
+ * @param {string} file
+ * @param {string} head the first line
+ * @returns {string[]} the columns
+ */
+function readHeader(file, head) {
+  const columns = head.split(',');
+  if (columns[0] !== LEAD_COLUMNS[0] || columns[1] !== LEAD_COLUMNS[1]) {
+    throw new UsageError(`${file}:1: not a timeline header: it starts with ${LEAD_COLUMNS.join(',')} (got ${shown(head.slice(0, 40))})`);
+  }
+  const seen = new Set();
+  for (const c of columns) {
+    if (!NAME_RE.test(c) && !NODE_COLUMN_RE.test(c)) throw new UsageError(`${file}:1: ${shown(c.slice(0, 40))} is not a column name`);
+    if (seen.has(c)) throw new UsageError(`${file}:1: column ${c} appears twice`);
+    seen.add(c);
+  }
+  return columns;
 }

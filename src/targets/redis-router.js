@@ -126,7 +126,11 @@ export class RedisRouter {
   }
 
   async #load(pipe) {
-    const nodes = await discover(pipe, this.conn);
+    // a node that accepts the connection but never answers (frozen) fails like one that refuses it
+    const limit = this.conn.connectTimeoutMs ?? 3000;
+    let timer;
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => { pipe.close(); reject(new Error(`cannot connect to ${pipe.addr}: no answer within ${limit} ms`)); }, limit); });
+    const nodes = await Promise.race([discover(pipe, this.conn), timeout]).finally(() => clearTimeout(timer));
     const table = this.conn.cluster ? slotTable(nodes) : [];
     const seed = `${this.conn.host}:${this.conn.port}`;
     this.standalone = this.readFrom === 'replica' ? this.#replicaOf(nodes, nodes.find((n) => n.role === 'master')?.id) ?? seed : seed;
