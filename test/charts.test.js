@@ -155,7 +155,7 @@ describe('charts of real runs', () => {
     const out = path.join(base, 'out');
     const cases = [
       [[path.join(base, 'missing'), '--out', out], /no such directory/],
-      [[empty, '--out', out], /not a run directory \(no timeline\.csv\)/],
+      [[empty, '--out', out], /not-a-run-\w+: no manifest\.json \(not an rqbench run directory\)$/m],
       [[prod.dir, '--out', out, '--colour', 'red'], /unknown flag --colour/],
       [[prod.dir], /out/],
       [[prod.dir, '--out', out, '--width', 'wide'], /--width must be an integer/],

@@ -449,6 +449,12 @@ describe('every data model the producer has, read back on the cluster', () => {
       expect(r.summary.perCycle.items, describeConsumer(r)).toBe(0);
       expect(r.summary.perCycle.cardinality, describeConsumer(r)).toBe(0);
     }
+    // an empty index is not an error, but it is suspicious: said once, and in the summary
+    for (const r of [zset, slh, ss]) {
+      expect((r.stderr.match(/warning: .*found the index empty/g) ?? []).length, describeConsumer(r)).toBeLessThanOrEqual(1);
+      expect(r.summary.warnings?.[0], describeConsumer(r)).toMatch(/^every cycle found the index empty or missing \(.+ on redis:\/\/127\.0\.0\.1:\d+, data model/);
+      expect(r.summary.verdict).toMatch(/every cycle found the index empty/);
+    }
     // a model that measures unique counts measured 0: "0", not "not measured"
     expect(slh.summary.perCycle.uniques, `--slh, empty previous minute: ${describeConsumer(slh)}`).toBe(0);
     expect(ss.summary.perCycle.uniques, `--ss, empty previous minute: ${describeConsumer(ss)}`).toBe(0);
@@ -498,7 +504,9 @@ describe('fetching values', () => {
       expect(perCycle.items, describeConsumer(r)).toBe(2000);
       expect(totals.missing, describeConsumer(r)).toBe(totals.items);
       expect(totals.fetched, describeConsumer(r)).toBe(0);
-      expect(r.summary.verdict, describeConsumer(r)).toMatch(/expired/);
+      // the consumer was told --ttl 60, the keys had 1 s: expiry during a cycle cannot explain
+      // every value missing, and the summary says what can
+      expect(r.summary.verdict, describeConsumer(r)).toMatch(/2000 items per cycle missing: more than expiry explains with --ttl 60 .*their keys expire sooner than --ttl says/);
     }
   }, 30_000);
 });
@@ -541,13 +549,13 @@ describe('counting what a cycle could not do cleanly', () => {
     const Q = 20_000;
     expectProducerOk(await cluWrite({ q: Q, d: 1, ttl: 60 }));
     await replicasInSync(clu);
-    // 20k items take tens of ms a cycle (40-180 ms here): a 25 ms period cannot be kept
-    const r = await cluRead({ ttl: 60, d: 2, extra: ['-p', '25'] });
+    // 20k items take tens of ms a cycle (20-180 ms here, depending on the machine's load): a 5 ms period cannot be kept
+    const r = await cluRead({ ttl: 60, d: 2, extra: ['-p', '5'] });
     expectCleanRun(r);
     expectAccounted(r);
     const { cycles, latency, totals } = r.summary;
     const why = describeConsumer(r);
-    expect(cycles.expected, why).toBe(40);
+    expect(cycles.expected, why).toBe(200);
     expect(cycles.count, `cycles run back to back, fewer than scheduled: ${why}`).toBeLessThan(cycles.expected);
     expect(cycles.overruns, why).toBeGreaterThan(0);
     expect(cycles.overruns, why).toBeLessThanOrEqual(cycles.count);
@@ -558,7 +566,7 @@ describe('counting what a cycle could not do cleanly', () => {
     // -d 2: no cycle starts after second 2, however late the schedule is
     const rows = fs.readFileSync(path.join(r.dir, 'timeline.csv'), 'utf8').trim().split('\n').slice(1);
     const lastSecond = Math.max(...rows.map((row) => Number(row.split(',')[0])));
-    expect(lastSecond, `timeline seconds 0..${lastSecond} for a 2 s run (${totals.cycles} cycles run, 80 scheduled in 2 s): ${why}`).toBeLessThanOrEqual(2);
+    expect(lastSecond, `timeline seconds 0..${lastSecond} for a 2 s run (${totals.cycles} cycles run, 400 scheduled in 2 s): ${why}`).toBeLessThanOrEqual(2);
   }, 40_000);
 });
 

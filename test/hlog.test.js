@@ -5,6 +5,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import hdr from 'hdr-histogram-js';
 import { newHistogram, record, stats, mergeAll, encode } from '../src/measure/histogram.js';
 import { HlogWriter, readHlog, mergeHlogFiles } from '../src/results/hlog.js';
+import { UsageError } from '../src/options/usage-error.js';
 
 const START_MS = 1_700_000_000_123;
 let dir;
@@ -119,24 +120,58 @@ describe('readHlog', () => {
     const full = fs.readFileSync(file, 'utf8');
     const lastStart = full.lastIndexOf('Tag=');
     const lastLine = full.slice(lastStart, -1);
+    const lastLineNo = full.slice(0, lastStart).split('\n').length;
     for (const cut of [3, 8, 16, lastLine.length - 40, lastLine.length - 3, lastLine.length - 1]) {
       fs.writeFileSync(file, full.slice(0, lastStart + cut));
-      const { intervals } = readHlog(file);
+      const { intervals, cutLine, lines } = readHlog(file);
       expect(intervals).toHaveLength(9);
       expect(intervals.at(-1).tag).toBe('corrected');
+      expect({ cutLine, lines }).toEqual({ cutLine: lastLineNo, lines: lastLineNo });
     }
     // Only the newline missing: the line is complete and counts.
     fs.writeFileSync(file, full.slice(0, -1));
+    expect(readHlog(file)).toMatchObject({ cutLine: null, lines: lastLineNo });
     expect(readHlog(file).intervals).toHaveLength(10);
   });
 
-  it('throws on a damaged line that is not the last one', () => {
+  it('throws on a damaged line that is not the last one, naming the file and the line', () => {
     const file = writeLog('d.hlog', interleaved());
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     const i = lines.findIndex((l) => l.startsWith('Tag='));
     lines[i] = lines[i].slice(0, 30);
     fs.writeFileSync(file, lines.join('\n'));
-    expect(() => readHlog(file)).toThrow(/not an interval line/);
+    expect(() => readHlog(file)).toThrow(UsageError);
+    expect(() => readHlog(file)).toThrow(`${file}:${i + 1}: not an interval line: 3 fields after the tag, where 4 are expected (start, length, max, histogram)`);
+  });
+
+  it('a bad last line is a cut only without a newline after it, and only of what interval lines hold', () => {
+    const file = writeLog('e.hlog', interleaved());
+    const full = fs.readFileSync(file, 'utf8');
+    const n = full.split('\n').length; // the line after the last newline
+    // a whole line was written (its newline too): it is damage, not a write cut short
+    fs.writeFileSync(file, `${full}Tag=corrected,5.000,1.0\n`);
+    expect(() => readHlog(file)).toThrow(`${file}:${n}: not an interval line: 2 fields after the tag, where 4 are expected`);
+    // bytes no interval line holds: damage too, even as the last line
+    fs.writeFileSync(file, `${full}\u0000\u001b[2J\u0089PNG`);
+    expect(() => readHlog(file)).toThrow(`${file}:${n}: not an interval line`);
+    fs.writeFileSync(file, `${full}Tag=corrected,5.000,1.0`);
+    expect(readHlog(file)).toMatchObject({ cutLine: n, lines: n });
+  });
+
+  it('says what is wrong with a line: fields, numbers, histogram', () => {
+    const h = encode(sample(3, 10));
+    for (const [line, why] of [
+      ['1.000,1.000,1.000', '3 fields, where 4 are expected (start, length, max, histogram)'],
+      [`Tag=a,x,1.000,1.000,${h}`, 'the start is not a number'],
+      [`Tag=a,1.000,,1.000,${h}`, 'the length is not a number >= 0'],
+      [`Tag=a,1.000,-1,1.000,${h}`, 'the length is not a number >= 0'],
+      [`Tag=a,1.000,1.000,max,${h}`, 'the max is not a number'],
+      ['Tag=a,1.000,1.000,1.000,HISTFAAAAxyz', 'the histogram does not decode'],
+    ]) {
+      const file = path.join(dir, 'l.hlog');
+      fs.writeFileSync(file, `#[StartTime: 1700000000.123 (seconds since epoch), x]\n${line}\n`);
+      expect(() => readHlog(file), line).toThrow(`${file}:2: not an interval line: ${why}`);
+    }
   });
 
   it('writes files that hdr-histogram-js HistogramLogReader reads the same way', () => {

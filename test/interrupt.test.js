@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../src/local/redis.js';
 import { CONSUMER } from './helpers/consumer-run.js';
-import { PRODUCER, ROOT, removeTempDirs, tempDir } from './helpers/producer-run.js';
+import { CLI, PRODUCER, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { readHlog } from '../src/results/hlog.js';
 
 let local;
 
@@ -67,6 +68,31 @@ describe('interrupts', () => {
     expect(s.totals.acked).toBeGreaterThanOrEqual(2000 * 2);
     expect(s.totals.acked).toBe(s.totals.sent);
     expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(/\*\*Interrupted\*\*/);
+  }, 40_000);
+
+  it('after a SIGINT the rate, latency, CPU and spectrum cover the same seconds: the partial last one is in the files only', async () => {
+    // 20 chunks a second: the second the signal lands in has batches, so leaving it out shows
+    const r = await interrupted(PRODUCER, ['-q', '2000', '-c', '20', '-d', '30', '--warmup', '1'], ['SIGINT'], 3300);
+    expect(r.code, r.stderr).toBe(130);
+    const s = readJson(path.join(r.dir, 'summary.json'));
+    const { fromSecond, toSecond, seconds } = s.window;
+    expect(fromSecond).toBe(1);
+    expect(seconds).toBe(toSecond - fromSecond);
+    // batches per interval of batch.hlog, by second
+    const byStart = new Map();
+    for (const iv of readHlog(path.join(r.dir, 'batch.hlog')).intervals.filter((x) => x.tag === 'intended')) byStart.set(iv.startSec, iv.histogram.totalCount);
+    const inWindow = [...byStart].filter(([sec]) => sec >= fromSecond && sec < toSecond).reduce((n, [, c]) => n + c, 0);
+    const after = [...byStart].filter(([sec]) => sec >= toSecond).reduce((n, [, c]) => n + c, 0);
+    expect(after, 'the partial second the signal landed in had batches').toBeGreaterThan(0);
+    expect(s.latency.batch.intended.count, 'latency covers the window, not the partial second').toBe(inWindow);
+    // the rate's items are the window's: 20 chunks of 100 a second
+    expect(s.achieved.intended).toBe(seconds * 2000);
+    // one CPU sample per node per second of the window at most
+    for (const n of s.cpu.nodes) expect(n.samples + n.gaps).toBe(seconds);
+    // and rqbench report --spectrum reads the same seconds back
+    const rep = await runNode([CLI, 'report', '--spectrum', 'batch', r.dir]);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(rep.stdout).toMatch(new RegExp(`Total count += +${inWindow}\\]`));
   }, 40_000);
 
   it('a consumer run stopped by SIGINT keeps its cycles and exits 130', async () => {

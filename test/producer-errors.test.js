@@ -89,7 +89,7 @@ describe('errors mid-run', () => {
     const r = await run;
     expect(r.code, r.stderr).toBe(1);
     // said as it happened, even with --quiet
-    expect(r.stderr).toMatch(/no node of redis:\/\/127\.0\.0\.1:\d+ has answered for \d+\.\d s; retrying/);
+    expect(r.stderr).toMatch(/no node of redis:\/\/127\.0\.0\.1:\d+ has answered for \d+\.\d s, retrying/);
     const s = JSON.parse(r.stdout);
     expect(s.outcome.problems.join('; ')).toMatch(/items failed/);
     expect(s.totals.sent).toBe(5000);

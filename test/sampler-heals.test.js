@@ -102,7 +102,7 @@ describe('the server CPU sampler heals', () => {
       expect(r.summary.cpu.partial.master).toEqual([node.addr]);
       const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
       expect(md).toMatch(/\| 1 \| 2k \| [\d.]+† \|/);
-      expect(md).toMatch(new RegExp(`† built from less than 90% of the window's seconds for ${node.addr}`));
+      expect(md).toMatch(new RegExp(`† built from less than 90% of the window's seconds for ${node.addr} \\(master\\)`));
       // the writes of the seconds it was down were retried until it came back: none failed
       expect(r.summary.totals.failed, describeRun(r)).toBe(0);
       expect(r.summary.totals.connRetries ?? r.summary.totals.retries).toBeGreaterThan(0);

@@ -3,11 +3,11 @@ import { summarize } from '../src/results/summary.js';
 import { renderSummaryMd } from '../src/results/summary-md.js';
 import { newHistogram, record } from '../src/measure/histogram.js';
 
-function rows({ acked, masterCpu, clientCpu = 20, loop = 1, capWaitMs = 0, n = 5 }) {
+function rows({ acked, masterCpu, clientCpu = 20, loop = 1, capWaitMs = 0, n = 5, retries = 0, cpuOf = () => masterCpu }) {
   return Array.from({ length: n }, (_, index) => ({
-    index, intended: 1000, counters: { acked, capWaitMs },
+    index, intended: 1000, counters: { acked, capWaitMs, sent: 1000, retries },
     client: { cpuPct: clientCpu, cpuPctMax: clientCpu, loopP99Ms: loop, rssMb: 80, wallMs: 1000 },
-    cpu: [{ addr: 'a:1', role: 'master', shard: 1, cpuPct: masterCpu }, { addr: 'b:2', role: 'replica', shard: 1, cpuPct: masterCpu / 2 }],
+    cpu: [{ addr: 'a:1', role: 'master', shard: 1, cpuPct: cpuOf(index) }, { addr: 'b:2', role: 'replica', shard: 1, cpuPct: masterCpu / 2 }],
   }));
 }
 
@@ -15,7 +15,7 @@ function run(opts) {
   const h = newHistogram();
   record(h, 1500);
   const ackedDue = new Map(Array.from({ length: 5 }, (_, i) => [i, opts.acked]));
-  return summarize({ rows: rows(opts), ackedDue, totals: new Map([['batch.intended', h]]), warmupS: 1, durationS: 5, targetRate: 1000, writers: 2, totalCounts: { failed: 0 }, errorKinds: {} });
+  return summarize({ rows: rows(opts), ackedDue, totals: new Map([['batch.intended', h]]), warmupS: 1, durationS: 5, targetRate: 1000, writers: 2, totalCounts: { failed: opts.failed ?? 0 }, errorKinds: {}, unreachable: opts.unreachable });
 }
 
 describe('summary verdict', () => {
@@ -36,6 +36,27 @@ describe('summary verdict', () => {
     const waited = run({ acked: 500, masterCpu: 60, capWaitMs: 1200 });
     expect(waited.inflightWaitShare).toBe(0.6);
     expect(waited.verdict).toMatch(/^server-bound.*waited for replies 60%/);
+  });
+  it('tells a load generator busy retrying from one that is too small', () => {
+    // a tenth of a resend per item sent or more: the CPU went into retries
+    const retrying = run({ acked: 500, masterCpu: 20, clientCpu: 96, retries: 1500, failed: 300 });
+    expect(retrying.retrying).toEqual({ resends: 6000, sent: 4000, perItem: 1.5 });
+    expect(retrying.verdict).toBe('rate not held: 50.0% of target, 300 items failed; the load generator was busy retrying (6000 resends for 4000 items sent), not the bottleneck');
+    expect(run({ acked: 500, masterCpu: 20, clientCpu: 96, retries: 50 }).verdict).toMatch(/^client-bound: 50\.0% of target; the load generator was the bottleneck/);
+  });
+  it('a target that stopped answering is the verdict, whatever else', () => {
+    const s = run({ acked: 400, masterCpu: 20, clientCpu: 96, retries: 9000, failed: 2400, unreachable: { silentS: 11.8 } });
+    expect(s.verdict).toBe("target unreachable: no node answered for 11.8 s and the run stopped; 40.0% of the window's items acknowledged, 2400 items failed");
+  });
+  it('gives each node its coverage and marks a role built from less than 90% of its seconds', () => {
+    const s = run({ acked: 1000, masterCpu: 40, cpuOf: (i) => (i === 3 ? null : 40) });
+    expect(s.cpu.nodes.find((n) => n.role === 'master')).toMatchObject({ samples: 3, gaps: 1, coverage: 0.75, avg: 40 });
+    expect(s.cpu.partial).toEqual({ master: ['a:1'], replica: [] });
+    expect(s.cpu.gaps).toBe(1);
+    const md = renderSummaryMd({ name: 'x', description: 'd' }, s);
+    expect(md).toContain('| 2 | 500 | 40.0† | 20.0 |');
+    expect(md).toContain('† built from less than 90% of the window\'s seconds for a:1 (master)');
+    expect(md).toContain('| a:1 | master | 1 | 40.0 | 40.0 | 75% (1 gap) † |');
   });
   it('renders the seed table first', () => {
     const md = renderSummaryMd({ name: 'x', description: 'd' }, run({ acked: 1000, masterCpu: 44.5 }));

@@ -2,7 +2,7 @@
  * `rqbench chart <run-dir…> --out <dir>`: draws the charts of one run, or of several runs laid
  * end to end (experiment steps), as SVG and PNG, and prints the files written.
  */
-import { bad, failHandler, UsageError } from '../options/usage-error.js';
+import { bad, failHandler, printable, UsageError } from '../options/usage-error.js';
 
 const prog = 'rqbench chart';
 
@@ -43,9 +43,10 @@ export async function handler(a) {
     const charts = await drawRunCharts(a.runDir, a.out, { title: a.title, stepLabels: labels, width, height });
     for (const c of charts) process.stdout.write(`${c.svg}\n${c.png}\n`);
   } catch (e) {
-    const err = /** @type {Error & { code?: string }} */ (e);
-    process.stderr.write(`${prog}: ${String(err.message).split('\n')[0]}\n`);
-    process.exitCode = err instanceof UsageError || err.code === 'ENORUN' ? 2 : 1;
+    const err = /** @type {Error} */ (e);
+    // a file name or a value read from a damaged file can hold control characters
+    process.stderr.write(`${prog}: ${printable(String(err.message).split('\n')[0])}\n`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
   }
 }
 

@@ -48,8 +48,9 @@ function report(a) {
   // optional for yargs, so that `report --spectrum <dir>` reaches the check below
   const dirs = [...(a.dirs ?? [])];
   let spectrum = a.spectrum;
-  // `report --spectrum dirA dirB` hands dirA to --spectrum: a run directory is not an operation
-  if (spectrum && fs.existsSync(path.join(spectrum, 'manifest.json'))) {
+  // `report --spectrum dirA dirB` hands dirA to --spectrum: a run directory (or a path, which no
+  // operation's name is) is not an operation, and is checked as the directory it was meant to be
+  if (spectrum && (/[/\\]/.test(spectrum) || fs.existsSync(path.join(spectrum, 'manifest.json')))) {
     dirs.unshift(spectrum);
     spectrum = '';
   }
@@ -61,9 +62,9 @@ function report(a) {
   const merged = mergeRuns(runs);
   if (spectrum !== undefined) {
     const { op, tag, name } = pickHistogram(runs, { op: spectrum, tag: a.tag, opFlag: '--spectrum' });
-    // the window the summary covers: the warm-up is left out
-    const h = mergeHistograms(runs, { fromSec: merged.warmupS, ops: [op] }).get(name);
-    if (!h?.totalCount) throw new UsageError(`--spectrum ${op} --tag ${tag}: no values after the warm-up in ${dirs.join(', ')}`);
+    // the window the summary covers: the warm-up, a second cut short and the drain are left out
+    const h = mergeHistograms(runs, { fromSec: merged.warmupS, toSec: merged.durationS, ops: [op] }).get(name);
+    if (!h?.totalCount) throw new UsageError(`--spectrum ${op} --tag ${tag}: no values in seconds ${merged.warmupS} to ${merged.durationS} (the summary's window) in ${dirs.join(', ')}`);
     return percentileSpectrum(h);
   }
   if (format === 'csv') return mergedTimelineCsv(merged);

@@ -77,7 +77,7 @@ export function setAside(stepDir) {
   }
 }
 
-function newestRunDir(stepDir, role) {
+export function newestRunDir(stepDir, role) {
   let names;
   try {
     names = fs.readdirSync(stepDir, { withFileTypes: true }).filter((d) => d.isDirectory() && new RegExp(`-${role}(-\\d+)?$`).test(d.name)).map((d) => d.name);

@@ -48,7 +48,7 @@ export class Reachability {
       this.onStop();
       return;
     }
-    if (!this.warned) this.say(`no node of ${this.target} has answered for ${s} s; retrying for up to ${(this.stopAfterMs / 1000).toFixed(1)} s`);
+    if (!this.warned) this.say(`no node of ${this.target} has answered for ${s} s, retrying for up to ${(this.stopAfterMs / 1000).toFixed(1)} s`);
     this.warned = true;
   }
 }

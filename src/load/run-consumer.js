@@ -54,8 +54,8 @@ async function consume(a, local) {
     columns: CONSUMER_ROWS.columns,
     rowOf: CONSUMER_ROWS.rowOf,
     progressOf: (iv) => (iv.counters.cycles || 0) > (iv.counters.failedCycles || 0),
+    onSecond: (iv) => empty.second(iv),
     statusOf: (iv, cpu) => {
-      empty.second(iv);
       const c = iv.counters;
       const card = c.cycles ? grouped(c.cardinality / c.cycles) : '-';
       return `${c.cycles} cycles  cardinality ${card}  items ${grouped(c.items)}  missing ${c.missing}  cycle p99 ${fixed(p(iv.hist.get('cycle.sent'), 'p99'), 1)} ms  ${readFrom} CPU ${cpuByShard(cpu, readFrom)}`;
@@ -66,7 +66,7 @@ async function consume(a, local) {
   const summary = summarizeConsumer({
     rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
     readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
-    measuresUniques: mode === 'list-hll' || mode === 'set-per-minute', ttlS: a.ttl, limit: a.limit, readFrom,
+    measuresUniques: mode === 'list-hll' || mode === 'set-per-minute', ttlS: a.ttl, limit: a.limit, readFrom, unreachable: run.unreachable,
   });
   Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
   summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'], actions: run.actionResults });
@@ -79,7 +79,6 @@ async function consume(a, local) {
   const t = summary.totals;
   const problems = runProblems(run, dir);
   if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
-  if (t.cycles && t.emptyCycles === t.cycles) problems.push('every cycle found the index empty: nothing was read');
   summary.outcome = outcome({ interrupted: run.interrupted, problems });
   const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
   const saved = saveSummary(dir, summary, md, run.writeError);

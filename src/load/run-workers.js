@@ -29,12 +29,13 @@ import { scheduleActions } from './run-actions.js';
  * @param {(iv: import('../measure/aggregate.js').MergedInterval) => Record<string, unknown>} p.rowOf
  * @param {(iv: import('../measure/aggregate.js').MergedInterval, cpu: object[]) => string} p.statusOf live status text
  * @param {(iv: import('../measure/aggregate.js').MergedInterval) => boolean} p.progressOf the second shows the target answering
+ * @param {(iv: import('../measure/aggregate.js').MergedInterval) => void} [p.onSecond] told of every merged second
  * @param {import('../local/redis.js').LocalRedis} [p.local] the local cluster --at actions act on
  * @returns {Promise<{ dir: string, t0: number, manifest: object, recorder: RunRecorder, interrupted: false|string, errors: string[],
  *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
  *   writeError: NodeJS.ErrnoException|null }>} durationS: the window's end (the planned end, or the second the run was stopped in)
  */
-export async function runWorkers({ a, conn, topo, specs, name, manifest, columns, rowOf, statusOf, progressOf, local }) {
+export async function runWorkers({ a, conn, topo, specs, name, manifest, columns, rowOf, statusOf, progressOf, onSecond, local }) {
   const merged = new Map();
   const cpu = new Map();
   let recorder;
@@ -49,6 +50,7 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
       const sample = cpu.get(next) ?? [];
       recorder.second(iv, sample);
       if (progressOf(iv)) reach?.progress();
+      onSecond?.(iv);
       status?.show(iv.index, statusOf(iv, sample));
       merged.delete(next);
       cpu.delete(next);

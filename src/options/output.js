@@ -42,7 +42,8 @@ export function checkOutput(a) {
       st = fs.statSync(dir);
     } catch (e) {
       const err = /** @type {NodeJS.ErrnoException} */ (e);
-      if (err.code === 'ENOENT' && path.dirname(dir) !== dir) {
+      // not there yet (or a path through a file): the nearest existing ancestor decides
+      if ((err.code === 'ENOENT' || err.code === 'ENOTDIR') && path.dirname(dir) !== dir) {
         dir = path.dirname(dir);
         continue;
       }

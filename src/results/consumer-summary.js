@@ -17,8 +17,9 @@ import { commonSummary, round } from './summary.js';
  * @param {number} [p.ttlS] the items' TTL: whether expiry can explain values gone missing
  * @param {number} [p.limit] --limit (0: every live item)
  * @param {string} [p.readFrom] 'master' or 'replica'
+ * @param {null|{ silentS: number }} [p.unreachable] the run stopped because no node answered
  */
-export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts, ttlS, limit = 0, readFrom }) {
+export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts, ttlS, limit = 0, readFrom, unreachable = null }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const w = windowCounts ?? {};
   if (!windowCounts) for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
@@ -35,6 +36,7 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
     perCycle: { cardinality: per('cardinality'), uniques: measuresUniques ? per('uniques') : null, items: per('items'), fetched: per('fetched'), missing: per('missing'), duplicates: per('duplicates'), mismatched: per('mismatched') },
     totals: totalCounts,
     windowCounts: w,
+    unreachable,
     errorKinds,
     cpu: common.cpu,
     client: common.client,
@@ -60,15 +62,16 @@ function missingWhy(s, { ttlS, limit, readFrom }) {
   const share = Math.min(1, cycleMs / (ttlS * 1000));
   // the items within a cycle of their expiry, among those read (the newest --limit may hold none)
   const expirable = limit ? Math.max(0, (s.perCycle.items ?? 0) - card * (1 - share)) : card * share;
-  if (missing <= Math.max(1, 2 * expirable)) return `expired between range and fetch: with a TTL of ${ttlS} s and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry`;
-  const where = readFrom === 'replica' ? 'not yet on the replica read, or lost' : 'lost';
-  return `not expiry: with a TTL of ${ttlS} s and cycles of up to ${round(cycleMs)} ms, at most about ${round(expirable)} items per cycle can expire between range and fetch; the rest were ${where}`;
+  if (missing <= Math.max(1, 2 * expirable)) return `expired between range and fetch (with --ttl ${ttlS} and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry)`;
+  const where = readFrom === 'replica' ? 'not yet on the replica read, lost, or their keys expire sooner than --ttl says' : 'lost, or their keys expire sooner than --ttl says';
+  return `more than expiry explains with --ttl ${ttlS} (cycles of up to ${round(cycleMs)} ms: at most about ${round(expirable)} items per cycle are that close to expiry): the rest were ${where}`;
 }
 
 /** @param {ReturnType<typeof summarizeConsumer>} s */
 function consumerVerdict(s) {
-  if (!s.cycles.count) return 'no cycle completed in the window';
+  if (!s.cycles.count) return s.unreachable ? `the target stopped answering (nothing for ${s.unreachable.silentS} s); no cycle completed in the window` : 'no cycle completed in the window';
   const notes = [];
+  if (s.unreachable) notes.push(`the target stopped answering (nothing for ${s.unreachable.silentS} s) and the run stopped`);
   const c = s.cycles;
   if (c.failed) notes.push(`${c.failed} of ${c.count} cycles failed`);
   if (c.empty === c.count) notes.push('every cycle found the index empty');

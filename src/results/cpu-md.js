@@ -19,7 +19,7 @@ export function cpuCell(cpu, role) {
 
 /** The note under the seed's table that explains the mark. */
 export function coverageNote(cpu) {
-  const nodes = [...(cpu.partial?.master ?? []), ...(cpu.partial?.replica ?? [])];
+  const nodes = [...(cpu.partial?.master ?? []).map((a) => `${a} (master)`), ...(cpu.partial?.replica ?? []).map((a) => `${a} (replica)`)];
   if (!nodes.length) return [];
   return [`${MARK} built from less than ${MIN_COVERAGE * 100}% of the window's seconds for ${nodes.join(', ')} (the node did not answer, or was being reconnected: see the coverage per node below).`, ''];
 }

@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import hdr from 'hdr-histogram-js';
 import { encode, decode, newHistogram } from '../measure/histogram.js';
+import { UsageError } from '../options/usage-error.js';
 
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
 /**
@@ -106,48 +107,62 @@ export class HlogWriter {
 }
 
 /**
- * Reads an .hlog file. A last interval line that does not parse (a write cut short by a crash)
- * is ignored; a bad line anywhere else throws.
+ * Reads an .hlog file. A last line cut short by a crash (no newline after it, and only the
+ * characters an interval line is made of) is left out; any other line that is not a header, the
+ * legend or an interval line throws, naming the file and the line.
  * @param {string} filePath
- * @returns {{ startTimeMs: number|null, intervals: HlogInterval[] }}
- *   startTimeMs: epoch ms from #[StartTime], null when the file has none
+ * @returns {{ startTimeMs: number|null, intervals: HlogInterval[], lines: number, cutLine: number|null }}
+ *   startTimeMs: epoch ms from #[StartTime], null when the file has none; lines, cutLine: as
+ *   eachHlogInterval returns them
  */
 export function readHlog(filePath) {
   /** @type {HlogInterval[]} */
   const intervals = [];
-  const { startTimeMs } = eachHlogInterval(filePath, (interval) => intervals.push(interval));
-  return { startTimeMs, intervals };
+  const read = eachHlogInterval(filePath, (interval) => intervals.push(interval));
+  return { ...read, intervals };
 }
+
+/** The legend line, as Java's HistogramLogWriter starts it. */
+const LEGEND = '"StartTimestamp"';
+/** What a cut-short line can hold: a crash ends a line anywhere, but never adds other bytes. */
+const CUT_LINE_RE = /^[A-Za-z0-9+/=.,_:-]*$/;
 
 /**
  * Reads an .hlog file one interval at a time, as readHlog does, without holding every decoded
  * histogram at once (a one-hour log has thousands of them, ~190 kB each once decoded).
  * @param {string} filePath
  * @param {(interval: HlogInterval) => void} onInterval called in file order
- * @returns {{ startTimeMs: number|null }}
+ * @returns {{ startTimeMs: number|null, lines: number, cutLine: number|null }} lines: how many
+ *   the file has; cutLine: the cut-short last line left out, null when there is none
+ * @throws {UsageError} on a line that is not a header, the legend or an interval line
  */
 export function eachHlogInterval(filePath, onInterval) {
-  const lines = fs.readFileSync(filePath, 'utf8').split(/\r\n|\r|\n/);
+  const text = fs.readFileSync(filePath, 'utf8');
+  const lines = text.split(/\r\n|\r|\n/);
+  // each line is one write(2) ending in its newline: only the text after the last one can be cut
+  const tailLineNo = lines.at(-1) === '' ? null : lines.length;
   let startSec = null;
   let baseSec = null;
-  /** @type {{ tokens: string[], lineNo: number }[]} */
+  /** @type {{ tokens: string[], lineNo: number, raw: string }[]} */
   const pending = [];
   lines.forEach((raw, i) => {
     const line = raw.trim();
     if (line.startsWith('#[StartTime:')) startSec = parseHeaderSeconds(line);
     else if (line.startsWith('#[BaseTime:')) baseSec = parseHeaderSeconds(line);
-    else if (line === '' || line.startsWith('#') || line.startsWith('"')) return;
-    else pending.push({ tokens: line.split(','), lineNo: i + 1 });
+    else if (line === '' || line.startsWith('#') || line.startsWith(LEGEND)) return;
+    else pending.push({ tokens: line.split(','), lineNo: i + 1, raw });
   });
   // Timestamps are relative to BaseTime when present; otherwise Java's rule: absolute unless
   // more than a year before StartTime.
   const offsetSec = relativeOffsetSec(startSec, baseSec, pending[0]?.tokens);
-  pending.forEach(({ tokens, lineNo }, k) => {
+  let cutLine = null;
+  for (const { tokens, lineNo, raw } of pending) {
     const interval = parseIntervalLine(tokens, offsetSec);
-    if (interval) onInterval(interval);
-    else if (k !== pending.length - 1) throw new Error(`${filePath}:${lineNo}: not an interval line`);
-  });
-  return { startTimeMs: startSec === null ? null : Math.round(startSec * 1000) };
+    if (typeof interval !== 'string') onInterval(interval);
+    else if (lineNo === tailLineNo && CUT_LINE_RE.test(raw)) cutLine = lineNo;
+    else throw new UsageError(`${filePath}:${lineNo}: not an interval line: ${interval}`);
+  }
+  return { startTimeMs: startSec === null ? null : Math.round(startSec * 1000), lines: tailLineNo ?? lines.length - 1, cutLine };
 }
 
 /** @param {string} line e.g. "#[StartTime: 1700000000.123 (seconds since epoch), ...]" */
@@ -172,21 +187,24 @@ function relativeOffsetSec(startSec, baseSec, firstTokens) {
 /**
  * @param {string[]} tokens
  * @param {number} offsetSec
- * @returns {HlogInterval|null} null when the line is malformed or truncated
+ * @returns {HlogInterval|string} the interval, or what is wrong with the line
  */
 function parseIntervalLine(tokens, offsetSec) {
   let tag = null;
   if (tokens[0].startsWith(TAG_PREFIX)) tag = tokens.shift().slice(TAG_PREFIX.length);
-  if (tokens.length !== 4) return null;
+  if (tokens.length !== 4) return `${tokens.length} field${tokens.length === 1 ? '' : 's'}${tag === null ? '' : ' after the tag'}, where 4 are expected (start, length, max, histogram)`;
   const [start, length, max, base64] = tokens;
   const ts = Number(start);
   const len = Number(length);
-  if (!Number.isFinite(ts) || !Number.isFinite(len) || !Number.isFinite(Number(max))) return null;
+  // Number('') is 0: an empty field is not a zero
+  if (start === '' || !Number.isFinite(ts)) return 'the start is not a number';
+  if (length === '' || !(len >= 0)) return 'the length is not a number >= 0';
+  if (max === '' || !Number.isFinite(Number(max))) return 'the max is not a number';
   let histogram;
   try {
     histogram = decode(base64);
   } catch {
-    return null; // cut-off base64 or deflate stream
+    return 'the histogram does not decode'; // cut-off base64 or deflate stream
   }
   const startSec = roundMs(ts + offsetSec);
   return { tag, startSec, endSec: roundMs(startSec + len), histogram };

@@ -17,8 +17,10 @@ import { fromSparse, toSparse } from '../measure/sparse.js';
  * @typedef {object} MergedRuns
  * @property {'produce'|'consume'} kind
  * @property {RunDir[]} runs
- * @property {number} warmupS seconds left out of the totals (the longest warm-up of the runs)
- * @property {number} durationS end of the window (the longest run's)
+ * @property {number} warmupS start of the window: seconds before it are left out of the totals
+ *   (the longest warm-up of the runs)
+ * @property {number} durationS end of the window, the first second after it (the longest run's);
+ *   rows and histograms alike cover [warmupS, durationS)
  * @property {MergedSecond[]} rows one per second any run measured, in order
  * @property {Array<{ addr: string, role: string, shard: number }>} nodes every node any run sampled
  * @property {boolean} sharedT0 every run started its schedule at the same instant
@@ -66,7 +68,10 @@ export function mergeTimelines(runs) {
     for (const row of run.timeline.rows) {
       const index = row.second;
       let m = seconds.get(index);
-      if (!m) seconds.set(index, (m = { index, time: row.time, intended: 0, counters: {}, client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null }, cpu: new Map(), events: [] }));
+      if (!m) seconds.set(index, (m = { index, time: row.time, intended: 0, counters: {}, client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null }, cpu: new Map(), gaps: new Set(), events: [] }));
+      // listed by the sampler but not sampled: a gap (older timelines have no such column)
+      for (const g of String(row.unsampled ?? '').split(' ')) if (g) m.gaps.add(g);
+      if ('unsampled' in row) m.hasGapColumn = true;
       if (row.time < m.time) m.time = row.time;
       // several hosts saw the same action: once is enough
       for (const e of String(row.events ?? '').split('; ')) if (e && !m.events.includes(e)) m.events.push(e);
@@ -88,15 +93,18 @@ export function mergeTimelines(runs) {
       }
     }
   }
-  const rows = [...seconds.values()].sort((a, b) => a.index - b.index).map((m) => ({
+  const rows = [...seconds.values()].sort((a, b) => a.index - b.index).map(({ gaps, hasGapColumn, ...m }) => ({
     ...m,
     events: m.events.join('; '),
     // wallMs unknown (a run from before client_wall_ms): undefined, so the second counts as full
     client: { ...m.client, wallMs: m.client.wallMs ?? undefined },
-    // one run's value comes back as it was; an average of two keeps its second decimal
-    cpu: [...nodes.entries()].map(([column, n]) => {
+    // a node that second: sampled (by one run or several: one run's value comes back as it was, an
+    // average of two keeps its second decimal), or listed without a figure (a gap); a node no run
+    // listed that second is not in it, as in the run's own summary (older timelines cannot tell)
+    cpu: [...nodes.entries()].flatMap(([column, n]) => {
       const v = m.cpu.get(column);
-      return { ...n, cpuPct: v ? round(v.reduce((a, b) => a + b, 0) / v.length, 2) : null };
+      if (v) return [{ ...n, cpuPct: round(v.reduce((a, b) => a + b, 0) / v.length, 2) }];
+      return gaps.has(column) || !hasGapColumn ? [{ ...n, cpuPct: null }] : [];
     }),
   }));
   return { rows, nodes: [...nodes.values()] };
@@ -106,14 +114,17 @@ export function mergeTimelines(runs) {
  * The runs' histograms added up over the window, exactly, by name as summaries name them
  * ('<op>.<tag>', or the tag alone when it is the operation's name, as for 'lag').
  * @param {RunDir[]} runs
- * @param {{ fromSec?: number, ops?: string[] }} [opts] fromSec: intervals starting earlier are
- *   left out (the warm-up); ops: only these operations' files are read
+ * @param {{ fromSec: number, toSec: number, ops?: string[] }} window the seconds [fromSec, toSec)
+ *   the summary's rows cover: intervals starting before (the warm-up) or at toSec and after (a
+ *   second cut short by Ctrl-C, the drain after the planned end) are left out, as the run's own
+ *   summary left them out; ops: only these operations' files are read
  * @returns {Map<string, Histogram>}
  */
-export function mergeHistograms(runs, { fromSec = 0, ops } = {}) {
+export function mergeHistograms(runs, { fromSec, toSec, ops }) {
+  if (!Number.isFinite(fromSec) || !(toSec >= fromSec)) throw new RangeError(`mergeHistograms: a window [fromSec, toSec) is needed (got ${fromSec}, ${toSec})`);
   const out = new Map();
   eachInterval(runs, ops, (name, interval) => {
-    if (interval.startSec < fromSec) return;
+    if (interval.startSec < fromSec || interval.startSec >= toSec) return;
     let h = out.get(name);
     if (!h) out.set(name, (h = newHistogram()));
     h.add(interval.histogram);

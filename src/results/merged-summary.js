@@ -6,7 +6,9 @@ import { summarize } from './summary.js';
 import { renderSummaryMd } from './summary-md.js';
 import { summarizeConsumer } from './consumer-summary.js';
 import { renderConsumerMd } from './consumer-summary-md.js';
-import { mergeHistograms } from './merge-runs.js';
+import { mergeHistograms, perSecondHistograms } from './merge-runs.js';
+import { episodes } from './disturbance.js';
+import { ROWS_OF } from './timeline-rows.js';
 import { mdTable } from './format.js';
 
 /**
@@ -16,7 +18,8 @@ import { mdTable } from './format.js';
 export function summarizeMerged(m) {
   const { runs, rows, warmupS, durationS } = m;
   const sums = runs.map((r) => r.summary);
-  const totals = mergeHistograms(runs, { fromSec: warmupS });
+  // the rows' window: histograms of a second past it (a Ctrl-C, the drain) are left out as the rows are
+  const totals = mergeHistograms(runs, { fromSec: warmupS, toSec: durationS });
   const common = { rows, totals, warmupS, durationS, totalCounts: sumRecords(sums.map((s) => s.totals)), errorKinds: sumRecords(sums.map((s) => s.errorKinds)) };
   const interrupted = sums.some((s) => s.interrupted);
   let summary;
@@ -40,6 +43,19 @@ export function summarizeMerged(m) {
       name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), fetch: oneOf(sums.map((s) => s.fetch)), readFrom: oneOf(sums.map((s) => s.readFrom)),
       limit: oneOf(sums.map((s) => s.limit)), interrupted, readerErrors: sums.flatMap((s) => s.readerErrors ?? []),
     });
+  }
+  if (runs.length === 1) {
+    // one run read back: what only the run itself could know (acknowledgements by the second they
+    // were due in, the read-back, how it ended) comes from its own summary
+    for (const k of ['disturbances', 'actions', 'disturbance', 'verify', 'outcome', 'unreachable', 'warnings', 'missingWhy']) {
+      if (sums[0][k] !== undefined) summary[k] = sums[0][k];
+    }
+    if (m.kind === 'produce') summary.verdict = sums[0].verdict;
+  } else {
+    summary.disturbances = mergedEpisodes(m);
+    const problems = sums.flatMap((s, i) => (s.outcome?.problems ?? []).map((p) => `${runs[i].dir}: ${p}`));
+    const codes = sums.map((s) => s.outcome?.exitCode ?? 0);
+    summary.outcome = { exitCode: codes.find((c) => c > 1) ?? Math.max(...codes), problems };
   }
   summary.merged = {
     runId: runs[0].manifest.runId ?? null,
@@ -99,4 +115,19 @@ function sumRecords(records) {
   const out = {};
   for (const r of records) for (const [k, v] of Object.entries(r ?? {})) if (typeof v === 'number') out[k] = (out[k] || 0) + v;
   return out;
+}
+
+/**
+ * The disturbed episodes of merged runs, by the same rules as a run's own, from the merged
+ * seconds (each second's p99 from the runs' histograms of it added up). Acknowledgements by the
+ * second they were due in are each run's own: here a second with nothing acknowledged counts.
+ * @param {import('./merge-runs.js').MergedRuns} m
+ */
+function mergedEpisodes(m) {
+  const spec = ROWS_OF[m.kind];
+  const histogramsAt = perSecondHistograms(m.runs, spec.histograms);
+  const rows = m.rows.map((r) => ({ ...r, row: { ...spec.rowOf({ intended: r.intended, counters: r.counters, hist: histogramsAt(r.index) }), events: r.events } }));
+  return m.kind === 'produce'
+    ? episodes({ rows, t0: 0, p99Column: 'batch_p99_ms', countColumns: ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'], ackedColumn: 'acked' })
+    : episodes({ rows, t0: 0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'] });
 }

@@ -1,14 +1,21 @@
 /**
  * Run directories read back for reports: manifest.json, summary.json, timeline.csv and the
- * .hlog files. Anything that is not a finished rqbench run directory is a usage error naming it.
+ * .hlog files, each checked whole before any report is computed from them, so that a damaged or
+ * foreign directory ends in one line naming the file (and line) and what is wrong, and nothing
+ * is printed or drawn half-way. Anything that is not a finished rqbench run directory of a Redis
+ * producer or consumer is a usage error naming it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../options/usage-error.js';
+import { UsageError, shown } from '../options/usage-error.js';
 import { readTimeline } from './timeline.js';
+import { checkManifest, checkSummary, commandOf } from './run-shape.js';
+import { checkHlogs, checkTimeline, readable } from './run-coverage.js';
 
 /** What each command writes, in the words of error messages. */
 const KINDS = { produce: 'producer', consume: 'consumer' };
+/** Queue runs (--target) in the words of error messages. */
+const QUEUES = { sqs: 'an SQS', sns: 'an SNS', pubsub: 'a Pub/Sub' };
 
 /**
  * @typedef {object} RunDir
@@ -21,7 +28,7 @@ const KINDS = { produce: 'producer', consume: 'consumer' };
  */
 
 /**
- * Reads one run directory.
+ * Reads one run directory and checks every file of it.
  * @param {string} dir
  * @returns {RunDir}
  */
@@ -34,13 +41,18 @@ export function readRunDir(dir) {
   }
   if (!st.isDirectory()) throw new UsageError(`${dir}: not a directory`);
   const manifest = readJson(dir, 'manifest.json', 'not an rqbench run directory');
-  if (!KINDS[manifest.command]) throw new UsageError(`${dir}: manifest.json names command ${JSON.stringify(manifest.command)}; reports read produce and consume runs`);
+  const kind = kindOf(dir, manifest);
+  checkManifest(manifest, kind, path.join(dir, 'manifest.json'));
   const summary = readJson(dir, 'summary.json', 'the run did not finish');
+  checkSummary(summary, kind, path.join(dir, 'summary.json'));
   const timelineFile = path.join(dir, 'timeline.csv');
   if (!fs.existsSync(timelineFile)) throw new UsageError(`${dir}: no timeline.csv`);
+  const timeline = readable(timelineFile, () => readTimeline(timelineFile));
+  checkTimeline(timelineFile, timeline, kind, summary);
   const hlogs = new Map();
   for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.hlog')) hlogs.set(f.slice(0, -'.hlog'.length), path.join(dir, f));
-  return { dir, kind: manifest.command, manifest, summary, timeline: readTimeline(timelineFile), hlogs };
+  checkHlogs(dir, hlogs, summary);
+  return { dir, kind, manifest, summary, timeline, hlogs };
 }
 
 /**
@@ -71,18 +83,37 @@ export function checkOneKind(runs) {
   return runs;
 }
 
+/**
+ * The command that wrote the directory, if reports read its runs.
+ * @param {string} dir
+ * @param {unknown} manifest
+ * @returns {'produce'|'consume'}
+ */
+function kindOf(dir, manifest) {
+  const command = commandOf(manifest, path.join(dir, 'manifest.json'));
+  if (!Object.hasOwn(KINDS, command)) throw new UsageError(`${dir}: manifest.json names command ${shown(command)}; reports read produce and consume runs`);
+  // a queue run has its own summary (messages, not items): until reports read them, a clear no
+  const flags = /** @type {Record<string, any>} */ (manifest).flags;
+  const target = flags !== null && typeof flags === 'object' ? flags.target : undefined;
+  if (target !== undefined && target !== 'redis') {
+    const what = Object.hasOwn(QUEUES, target) ? QUEUES[target] : `a ${shown(String(target))}`;
+    throw new UsageError(`${dir}: ${what} ${command === 'produce' ? 'publisher' : 'consumer'} run; reports read Redis producer and consumer runs`);
+  }
+  return /** @type {'produce'|'consume'} */ (command);
+}
+
 function readJson(dir, name, missing) {
   const file = path.join(dir, name);
-  let text;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new UsageError(`${dir}: no ${name} (${missing})`);
-  }
+  if (!fs.existsSync(file)) throw new UsageError(`${dir}: no ${name} (${missing})`);
+  const text = readable(file, () => fs.readFileSync(file, 'utf8'));
+  if (text.trim() === '') throw new UsageError(`${file}: empty`);
   try {
     return JSON.parse(text);
-  } catch {
-    throw new UsageError(`${file}: not valid JSON`);
+  } catch (e) {
+    // V8 says where: "… in JSON at position 12"; a line number is what an editor goes to
+    const at = /at position (\d+)/.exec(String(/** @type {Error} */ (e).message));
+    const line = at ? `:${text.slice(0, Number(at[1])).split('\n').length}` : '';
+    throw new UsageError(`${file}${line}: not valid JSON`);
   }
 }
 

@@ -9,8 +9,13 @@ import { UsageError, shown } from '../options/usage-error.js';
 /** Columns every timeline starts and ends with (the command's own go between). */
 export const LEAD_COLUMNS = ['second', 'time'];
 /** client_wall_ms: the shortest worker interval of the second (a short last one gives a noisy CPU figure). */
-/** Text columns after the client's: what happened in that second (--at actions start and end), '; '-separated. */
-export const TEXT_COLUMNS = ['events'];
+/**
+ * Text columns after the client's: what happened in that second (--at actions, topology changes,
+ * a target not answering), '; '-separated; and unsampled, the CPU columns of the nodes the sampler
+ * had listed but got no figure from that second, ' '-separated (an empty CPU cell alone cannot
+ * tell a gap from a node not listed yet or any more: a report recomputes coverage from this).
+ */
+export const TEXT_COLUMNS = ['events', 'unsampled'];
 export const CLIENT_COLUMNS = ['client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms', 'client_rss_mb', 'client_wall_ms'];
 
 export class Timeline {
@@ -74,7 +79,8 @@ export function timelineLayout(columns, nodes) {
     line(row, cpu) {
       // by column, not address: a node whose role changed fills its new column from then on
       const byColumn = new Map(cpu.map((c) => [nodeColumn(c), c.cpuPct]));
-      return [...base.map((c) => cell(row[c])), ...nodeColumns.map((c) => cell(byColumn.get(c)))].join(',');
+      const gaps = cpu.filter((c) => c.cpuPct === null || c.cpuPct === undefined).map(nodeColumn).join(' ');
+      return [...base.map((c) => cell(c === 'unsampled' ? gaps : row[c])), ...nodeColumns.map((c) => cell(byColumn.get(c)))].join(',');
     },
   };
 }
@@ -101,7 +107,7 @@ export function clientOf(row) {
 
 /** @param {unknown} v a cell: empty for a value not measured */
 function cell(v) {
-  if (v === undefined || v === null || Number.isNaN(v)) return '';
+  if (v === undefined || v === null || v === '' || Number.isNaN(v)) return '';
   // a text cell (events: add-shard's node list) must not split the row: commas become semicolons
   return typeof v === 'string' ? v.replaceAll(',', ';').replaceAll('\n', ' ') : String(v);
 }

@@ -3,8 +3,8 @@
  * scale (labelled 0%, 90%, 99%, 99.9%, …), y = latency in ms; one line per run, from its main
  * .hlog (batch or cycle, from the intended start), so runs can be laid over each other.
  */
-import { readHlog } from '../hlog.js';
-import { mergeAll } from '../../measure/histogram.js';
+import { eachHlogInterval } from '../hlog.js';
+import { newHistogram } from '../../measure/histogram.js';
 import { frameSpec, latencyY } from './spec.js';
 
 /** @typedef {import('./sequence.js').Sequence} Sequence */
@@ -16,16 +16,20 @@ const PER_DECADE = 10;
 const TAG = 'intended';
 
 /**
- * The run's main histogram after its warm-up (the summary's window), or the whole run when
- * the warm-up left nothing.
+ * The run's main histogram over the summary's window [fromSecond, toSecond): the warm-up, a
+ * second cut short by Ctrl-C and the drain after the planned end are left out, as the summary
+ * and the reports leave them out.
  * @param {import('./run-data.js').RunData} run
- * @returns {Histogram|null} values in µs; null without an .hlog or values
+ * @returns {Histogram|null} values in µs; null without an .hlog or values in the window
  */
 export function mainHistogram(run) {
   if (!run.hlog) return null;
-  const intervals = readHlog(run.hlog).intervals.filter((i) => i.tag === TAG);
-  const measured = intervals.filter((i) => i.startSec >= run.warmupSec);
-  const h = mergeAll((measured.some((i) => i.histogram.totalCount > 0) ? measured : intervals).map((i) => i.histogram));
+  const { fromSecond, toSecond } = run.window;
+  const h = newHistogram();
+  // one interval at a time: an hour's log decoded at once would take gigabytes
+  eachHlogInterval(run.hlog, (i) => {
+    if (i.tag === TAG && i.startSec >= fromSecond && i.startSec < toSecond) h.add(i.histogram);
+  });
   return h.totalCount > 0 ? h : null;
 }
 

@@ -14,9 +14,9 @@ import { cpuSpec } from './cpu.js';
 import { throughputSpec } from './throughput.js';
 import { latencySpec } from './latency.js';
 import { distributionSpec } from './distribution.js';
-import { writeChart } from './render.js';
+import { renderChart, writeCharts } from './render.js';
 
-export { NotARunDirError, readRunDir } from './run-data.js';
+export { readRunDir } from './run-data.js';
 
 /**
  * @typedef {object} ChartOptions
@@ -43,26 +43,27 @@ const CHARTS = [
 ];
 
 /**
- * Draws every chart the runs have data for (a run without CPU samples gets no CPU chart).
+ * Draws every chart the runs have data for (a run without CPU samples gets no CPU chart). Every
+ * run directory is read and checked, and every chart drawn in memory, before a file is written:
+ * bad input leaves --out as it was.
  * @param {string[]} runDirs in order: runs are laid end to end on one time axis
  * @param {string} outDir created if missing; existing charts of the same names are replaced
  * @param {ChartOptions} [options]
  * @returns {Promise<ChartFile[]>}
- * @throws {import('./run-data.js').NotARunDirError} when a directory is missing or has no timeline.csv
+ * @throws {import('../../options/usage-error.js').UsageError} when a directory is not a finished
+ *   run directory of a Redis producer or consumer, or a file of it is damaged
  */
 export async function drawRunCharts(runDirs, outDir, options = {}) {
   if (runDirs.length === 0) throw new TypeError('drawRunCharts: no run directory given');
   const { width = 900, height = 360, prefix = '' } = options;
   const seq = layOut(runDirs.map(readRunDir), options.stepLabels);
   const subtitle = options.title ?? seq.steps.map((s) => s.label).join(' → ');
-  await fs.mkdir(outDir, { recursive: true });
-  /** @type {ChartFile[]} */
-  const written = [];
+  const drawn = [];
   for (const chart of CHARTS) {
     const spec = chart.spec(seq, { title: chart.title, subtitle, width, height });
-    if (!spec) continue;
-    const files = await writeChart(spec, path.join(outDir, `${prefix}${chart.name}`));
-    written.push({ name: chart.name, title: chart.title, ...files });
+    if (spec) drawn.push({ chart, image: await renderChart(spec), base: path.join(outDir, `${prefix}${chart.name}`) });
   }
-  return written;
+  await fs.mkdir(outDir, { recursive: true });
+  const files = await writeCharts(drawn.map((d) => ({ base: d.base, ...d.image })));
+  return drawn.map((d, i) => ({ name: d.chart.name, title: d.chart.title, ...files[i] }));
 }

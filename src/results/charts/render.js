@@ -43,15 +43,43 @@ export function toPng(svg) {
 }
 
 /**
- * Writes `<base>.svg` and `<base>.png`.
+ * Draws a chart in memory: nothing is written until every chart of a call has been drawn.
  * @param {Record<string, any>} spec Vega-Lite
- * @param {string} base path without extension
- * @returns {Promise<{ svg: string, png: string }>} the paths written
+ * @returns {Promise<{ svgText: string, pngBytes: Buffer }>}
  */
-export async function writeChart(spec, base) {
+export async function renderChart(spec) {
   const svgText = await toSvg(spec);
-  const files = { svg: `${base}.svg`, png: `${base}.png` };
-  await fs.writeFile(files.svg, svgText);
-  await fs.writeFile(files.png, toPng(svgText));
-  return files;
+  return { svgText, pngBytes: toPng(svgText) };
+}
+
+/**
+ * Writes `<base>.svg` and `<base>.png` of each chart, each file whole or not at all (a temp file
+ * renamed into place: a full disk leaves no cut-off image behind).
+ * @param {Array<{ base: string, svgText: string, pngBytes: Buffer }>} charts base: path without extension
+ * @returns {Promise<Array<{ svg: string, png: string }>>} the paths written, in order
+ */
+export async function writeCharts(charts) {
+  const out = [];
+  for (const { base, svgText, pngBytes } of charts) {
+    const files = { svg: `${base}.svg`, png: `${base}.png` };
+    await writeWhole(files.svg, svgText);
+    await writeWhole(files.png, pngBytes);
+    out.push(files);
+  }
+  return out;
+}
+
+/**
+ * @param {string} file
+ * @param {string|Buffer} data
+ */
+async function writeWhole(file, data) {
+  const tmp = `${file}.tmp`;
+  try {
+    await fs.writeFile(tmp, data);
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
 }

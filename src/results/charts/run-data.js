@@ -1,9 +1,12 @@
 /**
  * What the charts need from one run directory: its timeline (one row per second), the CPU
- * column of every Redis node, the main operation's .hlog and a few manifest facts.
+ * column of every Redis node, the main operation's .hlog, the summary's window and a few
+ * manifest facts. The directory is read and checked by results/run-dirs.js, as the reports
+ * read it, so a chart never starts from a file a report would refuse.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { readRunDir as readChecked } from '../run-dirs.js';
+import { MAIN_OP } from '../main-op.js';
 
 /**
  * @typedef {object} NodeColumn
@@ -18,111 +21,72 @@ import path from 'node:path';
  * @property {string} dir
  * @property {string} name the directory's name without its timestamp
  * @property {'produce'|'consume'} kind
- * @property {Record<string, any>|null} manifest
- * @property {Array<Record<string, string>>} rows timeline cells by column name
+ * @property {Record<string, any>} manifest
+ * @property {Array<Record<string, number|string|null>>} rows timeline cells by column name (numbers, or null when empty)
  * @property {NodeColumn[]} nodes
  * @property {number} seconds length of the run on the time axis (last second + 1)
  * @property {string} op the main operation: 'batch' (producer) or 'cycle' (consumer)
  * @property {string|null} hlog path of `<op>.hlog`, null when the run has none
- * @property {number} warmupSec seconds the summary leaves out
+ * @property {{ fromSecond: number, toSecond: number }} window the seconds [fromSecond, toSecond) the summary covers
  * @property {number|null} targetPerSec consumer: cycles per second asked for (readers x 1000 / period)
  */
 
-const NODE_COLUMN = /^cpu_(master|replica)_s(\d+)_(.+)$/;
-
-/** A directory that is not a run directory: the command turns this into exit 2. */
-export class NotARunDirError extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.code = 'ENORUN';
-  }
-}
-
 /**
- * Reads one run directory (its manifest is optional: a timeline alone still charts).
+ * Reads one run directory.
  * @param {string} dir
  * @returns {RunData}
- * @throws {NotARunDirError} when dir or its timeline.csv is missing or has no rows
+ * @throws {import('../../options/usage-error.js').UsageError} when dir is not a finished run
+ *   directory of a Redis producer or consumer, or a file of it is damaged
  */
 export function readRunDir(dir) {
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new NotARunDirError(`${dir}: no such directory`);
-  const timeline = path.join(dir, 'timeline.csv');
-  if (!fs.existsSync(timeline)) throw new NotARunDirError(`${dir}: not a run directory (no timeline.csv)`);
-  const { columns, rows } = parseCsv(fs.readFileSync(timeline, 'utf8'));
-  if (rows.length === 0) throw new NotARunDirError(`${timeline}: no rows`);
-  const manifest = readJson(path.join(dir, 'manifest.json'));
-  const kind = manifest?.command === 'consume' || (!manifest && columns.includes('cycles')) ? 'consume' : 'produce';
-  const op = kind === 'consume' ? 'cycle' : 'batch';
-  const hlog = path.join(dir, `${op}.hlog`);
-  const last = Number(rows[rows.length - 1].second);
+  const run = readChecked(dir);
+  const { rows } = run.timeline;
+  const op = MAIN_OP[run.kind];
+  const last = rows.at(-1)?.second;
   return {
     dir,
     name: path.basename(path.resolve(dir)).replace(/^\d{8}-\d{6}-/, ''),
-    kind,
-    manifest,
+    kind: run.kind,
+    manifest: run.manifest,
     rows,
-    nodes: nodeColumns(columns),
-    seconds: (Number.isFinite(last) ? last : rows.length - 1) + 1,
+    nodes: nodeColumns(run.timeline.nodes),
+    seconds: typeof last === 'number' ? last + 1 : 0,
     op,
-    hlog: fs.existsSync(hlog) ? hlog : null,
-    warmupSec: Number(manifest?.flags?.warmup) || 0,
-    targetPerSec: kind === 'consume' ? consumerTarget(manifest) : null,
+    hlog: run.hlogs.get(op) ?? null,
+    window: { fromSecond: run.summary.window.fromSecond, toSecond: run.summary.window.toSecond },
+    targetPerSec: run.kind === 'consume' ? consumerTarget(run.manifest) : null,
   };
 }
 
 /**
- * CPU columns, masters before replicas within a shard, shards in order: the legend's order.
- * @param {string[]} columns
+ * The master and replica CPU columns, masters before replicas within a shard, shards in order:
+ * the legend's order.
+ * @param {Array<{ column: string, role: string, shard: number, addr: string }>} columns
  * @returns {NodeColumn[]}
  */
 function nodeColumns(columns) {
   /** @type {NodeColumn[]} */
   const nodes = [];
-  for (const column of columns) {
-    const m = NODE_COLUMN.exec(column);
-    if (m) nodes.push({ column, role: /** @type {'master'|'replica'} */ (m[1]), shard: Number(m[2]), addr: m[3] });
+  for (const { column, role, shard, addr } of columns) {
+    if (role === 'master' || role === 'replica') nodes.push({ column, role, shard, addr });
   }
   return nodes.sort((a, b) => a.shard - b.shard || (a.role === b.role ? a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
 }
 
-/** @param {Record<string, any>|null} manifest */
+/** @param {Record<string, any>} manifest */
 function consumerTarget(manifest) {
-  const period = Number(manifest?.flags?.period);
-  const readers = Array.isArray(manifest?.readers) ? manifest.readers.length : Number(manifest?.flags?.readers) || 1;
+  const period = Number(manifest.flags.period);
+  const readers = Array.isArray(manifest.readers) ? manifest.readers.length : Number(manifest.flags.readers) || 1;
   return period > 0 ? (readers * 1000) / period : null;
 }
 
 /**
- * timeline.csv has no quoting: the writer replaces commas in event text.
- * @param {string} text
- */
-function parseCsv(text) {
-  const lines = text.split(/\r?\n/).filter((l) => l !== '');
-  const columns = (lines[0] ?? '').split(',');
-  const rows = lines.slice(1).map((line) => {
-    const cells = line.split(',');
-    return Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? '']));
-  });
-  return { columns, rows };
-}
-
-/** @param {string} file */
-function readJson(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
-/**
  * A timeline cell as a number; null when empty (a second without a sample).
- * @param {string|undefined} cell
+ * @param {number|string|null|undefined} cell
  * @returns {number|null}
  */
 export function num(cell) {
-  if (cell === undefined || cell === '') return null;
+  if (cell === undefined || cell === null || cell === '') return null;
   const v = Number(cell);
   return Number.isFinite(v) ? v : null;
 }

@@ -56,7 +56,7 @@ export function layOut(runs, stepLabels = []) {
 /**
  * One point per row and value, on the shared axis; rows without a value are left out.
  * @param {Sequence} seq
- * @param {(step: Step, row: Record<string, string>) => Array<{ series: string, value: number|null } & Record<string, unknown>>} pick
+ * @param {(step: Step, row: Record<string, number|string|null>) => Array<{ series: string, value: number|null } & Record<string, unknown>>} pick
  * @returns {Array<{ x: number, step: string, series: string, value: number } & Record<string, unknown>>}
  */
 export function points(seq, pick) {

@@ -19,7 +19,7 @@ const SERIES = {
 
 /**
  * @param {import('./sequence.js').Step} step
- * @param {Record<string, string>} row
+ * @param {Record<string, number|string|null>} row
  */
 function pick(step, row) {
   if (step.run.kind === 'consume') {

@@ -1,0 +1,79 @@
+/**
+ * The files of a run directory agree with its summary.json: the timeline and the .hlog files
+ * hold every second and every value the summary counted. A file cut short or emptied would
+ * otherwise give a report with smaller numbers than the run's own, and no word about it.
+ */
+import { UsageError } from '../options/usage-error.js';
+import { eachHlogInterval } from './hlog.js';
+
+/** Timeline columns a report cannot do without, by command. */
+const NEEDED_COLUMNS = { produce: ['intended', 'sent', 'acked', 'failed', 'errors'], consume: ['cycles', 'overruns', 'items', 'errors'] };
+
+/**
+ * The timeline holds the command's columns and, in the summary's window, as many seconds as
+ * the summary counted: fewer means rows were lost, and every figure recomputed from it would be off.
+ * @param {string} file
+ * @param {import('./timeline.js').TimelineFile} timeline
+ * @param {'produce'|'consume'} kind
+ * @param {Record<string, any>} summary checked by checkSummary
+ */
+export function checkTimeline(file, timeline, kind, summary) {
+  const missing = NEEDED_COLUMNS[kind].find((c) => !timeline.columns.includes(c));
+  if (missing) throw new UsageError(`${file}:1: no ${missing} column: not a ${kind === 'produce' ? 'producer' : 'consumer'} run's timeline`);
+  const { fromSecond, toSecond, seconds } = summary.window;
+  const inWindow = timeline.rows.filter((r) => r.second >= fromSecond && r.second < toSecond).length;
+  if (inWindow !== seconds) {
+    throw new UsageError(`${file}: ${inWindow} rows in seconds ${fromSecond} to ${toSecond}, where summary.json's window has ${seconds} (the file has ${timeline.lines} lines)`);
+  }
+}
+
+/**
+ * Reads every .hlog once: a line that is not an interval throws, naming the file and line; and
+ * each tag must hold at least the values the summary counted from its window's start (it counts
+ * [fromSecond, toSecond), an older rqbench everything after fromSecond): fewer means the file
+ * was cut short. A last line cut by a crash is left out; it is refused here only when the
+ * summary counted its values.
+ * @param {string} dir
+ * @param {Map<string, string>} hlogs
+ * @param {Record<string, any>} summary checked by checkSummary
+ */
+export function checkHlogs(dir, hlogs, summary) {
+  const from = summary.window.fromSecond;
+  for (const [op, file] of hlogs) {
+    /** @type {Map<string|null, number>} */
+    const counts = new Map();
+    const read = readable(file, () => eachHlogInterval(file, (iv) => {
+      if (iv.startSec >= from) counts.set(iv.tag, (counts.get(iv.tag) ?? 0) + iv.histogram.totalCount);
+    }));
+    if (read.lines === 0) throw new UsageError(`${file}: empty (an HdrHistogram log starts with its header)`);
+    if (read.startTimeMs === null) throw new UsageError(`${file}: no #[StartTime: …] line: not an HdrHistogram log written by rqbench`);
+    for (const [tag, st] of Object.entries(summary.latency[op] ?? {})) {
+      const have = counts.get(tag) ?? 0;
+      if (have >= st.count) continue;
+      const end = read.cutLine ? `line ${read.cutLine} is cut short` : `the file ends at line ${read.lines}`;
+      throw new UsageError(`${file}: ${have} values tagged ${tag} from second ${from} on, where summary.json counts ${st.count}: ${end}`);
+    }
+  }
+  for (const [op, byTag] of Object.entries(summary.latency)) {
+    const counted = Object.values(byTag).reduce((n, st) => n + st.count, 0);
+    if (counted && !hlogs.has(op)) throw new UsageError(`${dir}: no ${op}.hlog, where summary.json has ${counted} ${op} values`);
+  }
+}
+
+/**
+ * Runs a read; a file-system error (a directory where a file should be, no permission) becomes
+ * a usage error naming the file.
+ * @template T
+ * @param {string} file
+ * @param {() => T} read
+ * @returns {T}
+ */
+export function readable(file, read) {
+  try {
+    return read();
+  } catch (e) {
+    const err = /** @type {NodeJS.ErrnoException} */ (e);
+    if (typeof err?.code === 'string' && typeof err.syscall === 'string') throw new UsageError(`${file}: cannot be read (${err.code})`);
+    throw e;
+  }
+}
