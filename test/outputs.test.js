@@ -82,6 +82,12 @@ describe('an output that cannot be written is refused before anything runs', () 
     }, 30_000);
   }
 
+  it('rqbench ops checks --out before it sets anything up', async () => {
+    const r = await runNode([CLI, 'ops', '--port', String(deadPort), '--only', 'redis', '--out', '/dev/null'], { timeoutMs: 20_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe('rqbench ops: --out must be a directory rqbench can write ("/dev/null" is not a directory)');
+  }, 30_000);
+
   it('--out on a read-only file system: exit 2, one line naming it', async (ctx) => {
     if (!canMount) return ctx.skip();
     const r = await runNode([PRODUCER, '--port', String(local.port), '--out', path.join(readOnly, 'runs'), '-d', '2'], { timeoutMs: 20_000 });

@@ -6,22 +6,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { findRedisServer, startRedis } from '../src/local/redis.js';
+import { findRedisServer } from '../src/local/redis.js';
 import { readTimeline } from '../src/results/timeline.js';
-import { describeRun, freePort, produce, removeTempDirs } from './helpers/producer-run.js';
+import { describeRun, freePort, produce } from './helpers/producer-run.js';
+import { useLocalRedis } from './helpers/local-server.js';
 
-let local;
-
-beforeAll(async () => {
-  local = await startRedis();
-}, 30_000);
-
-afterAll(async () => {
-  await local?.stop();
-  removeTempDirs();
-});
+const local = useLocalRedis();
 
 /** Resolves at epoch ms `at`. */
 const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
@@ -37,10 +29,10 @@ describe('the server CPU sampler heals', () => {
   it('after CLIENT KILL TYPE normal drops every connection, CPU is sampled again the next second', async () => {
     let killed;
     const run = produce({
-      port: local.port, q: 4000, d: 10, extra: ['-c', '10'],
+      port: local.server.port, q: 4000, d: 10, extra: ['-c', '10'],
       onT0: (t0) => {
         killed = until(t0 + 3500).then(async () => {
-          const admin = new Redis({ host: '127.0.0.1', port: local.port });
+          const admin = new Redis({ host: '127.0.0.1', port: local.server.port });
           // every normal client but this one: the writer's and the sampler's connections
           const n = await admin.client('KILL', 'TYPE', 'normal');
           await admin.quit();

@@ -2,27 +2,18 @@
 // match the producer's reads an empty index every cycle. It still exits 0 (an empty index is not
 // an error), but it warns once, as it happens, naming the keys it read and the flags to check,
 // and the summary says so. Real redis-server on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
-import { produce, describeRun, removeTempDirs } from './helpers/producer-run.js';
+import { describe, expect, it } from 'vitest';
+import { produce, describeRun } from './helpers/producer-run.js';
+import { useLocalRedis } from './helpers/local-server.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
 
-let local;
-
-beforeAll(async () => {
-  local = await startRedis();
-}, 30_000);
-
-afterAll(async () => {
-  await local?.stop();
-  removeTempDirs();
-});
+const local = useLocalRedis();
 
 describe('a consumer reading what nobody writes', () => {
   it('the producer writes sorted sets, the consumer reads lists (--sl): one warning naming the keys and flags', async () => {
     const [p, c] = await Promise.all([
-      produce({ port: local.port, q: 1000, d: 7 }),
-      consume({ port: local.port, d: 6, extra: ['--sl', '-p', '500'] }),
+      produce({ port: local.server.port, q: 1000, d: 7 }),
+      consume({ port: local.server.port, d: 6, extra: ['--sl', '-p', '500'] }),
     ]);
     expect(p.code, describeRun(p)).toBe(0);
     const why = describeConsumer(c);
@@ -34,7 +25,7 @@ describe('a consumer reading what nobody writes', () => {
     expect(c.summary.verdict).toMatch(/every cycle found the index empty/);
     expect(c.summary.cycles.empty).toBe(c.summary.cycles.count);
     // the same consumer with the producer's flags reads the items, and says nothing of the kind
-    const ok = await consume({ port: local.port, d: 2, warmup: 0 });
+    const ok = await consume({ port: local.server.port, d: 2, warmup: 0 });
     expect(ok.stderr).not.toMatch(/warning/);
     expect(ok.summary.warnings).toBeUndefined();
   }, 40_000);

@@ -10,6 +10,7 @@ import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
 import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
 import { grouped } from '../results/format.js';
 import { withLocal } from '../local/for-run.js';
+import { checkOutput } from '../options/output.js';
 import { runCell } from './run-cell.js';
 import { flushMasters, keyCount, openRouter, readBack } from './redis-check.js';
 import { checkLines, loadTable } from './load-table.js';
@@ -19,6 +20,8 @@ import { checkLines, loadTable } from './load-table.js';
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
 export function runLoad(a) {
+  // before any connection or load: a directory that cannot be written would waste the grid
+  checkOutput(a);
   return withLocal(a.sink === 'redis' ? a : { ...a, local: false }, async (flags) => {
     const conn = a.sink === 'redis' ? connectionFrom(flags) : null;
     const admin = conn ? await openRouter(conn) : null;

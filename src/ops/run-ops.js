@@ -12,6 +12,7 @@ import { HlogWriter } from '../results/hlog.js';
 import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
 import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
 import { withLocal } from '../local/for-run.js';
+import { checkOutput } from '../options/output.js';
 import { redactString } from '../results/redact.js';
 import { round } from '../results/summary.js';
 import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
@@ -26,6 +27,8 @@ export const OPS_SERVICES = ['redis', 'sqs', 'sns', 'pubsub'];
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
 export function runOps(a) {
+  // before any connection or setup: a directory that cannot be written would waste the run
+  checkOutput(a);
   const wants = (s) => a.only.includes(s);
   // --local starts Redis only when Redis is timed; the queue emulators below, only when asked for
   return withLocal({ ...a, local: a.local && wants('redis') }, (flags) => withLocalQueues(a, async (q) => {
