@@ -106,6 +106,10 @@ describe('SNS → SQS', () => {
     await new Promise((r) => run.child.on('close', r));
     const m = parseProm(text);
     expect(m.get('ReceivedLowLatencyNotificationsE2E_count')).toBe(40);
+    // the seed's name keeps the seed's meaning (from the actual send); the corrected one is new, and says so
+    expect(m.get('ReceivedLowLatencyNotificationsE2EIntended_count')).toBe(40);
+    expect(text).toMatch(/^# HELP ReceivedLowLatencyNotificationsE2E E2E from the actual send \(time_sent/m);
+    expect(text).toMatch(/^# HELP ReceivedLowLatencyNotificationsE2EIntended E2E from the intended send \(time_intended/m);
     expect(m.get('ReceivedLowLatencyNotificationsE2EAwsProvided_count')).toBe(40);
     expect(m.get('AwsSqsReceiveMessageLatency_count')).toBeGreaterThan(0);
     expect(m.get('Latency_count{event="ReceivedLowLatencyNotifications"}')).toBe(m.get('ReceivedLowLatencyNotifications_count'));

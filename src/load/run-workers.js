@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { ChildPool } from './process-pool.js';
 import { IntervalMerger } from '../measure/aggregate.js';
 import { ServerSampler } from '../measure/server-sampler.js';
-import { createRunDir, isFsError, outputError, writeJson, writeText } from '../results/run-dir.js';
+import { createRunDir, isFsError, outputError, placeholderSummary, writeJson } from '../results/run-dir.js';
 import { describeConnection } from '../targets/redis.js';
 import { Reachability } from './reachability.js';
 import { RunRecorder } from '../results/run-recorder.js';
@@ -180,13 +180,7 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     actions?.abort();
     actions?.finish();
     const interrupted = stopped === 'SIGINT' || stopped === 'SIGTERM' ? stopped : false;
-    if (dir) {
-      try {
-        placeholderSummary(dir, { interrupted, failed: e.message });
-      } catch {
-        // the directory cannot be written either: the error line says what happened
-      }
-    }
+    if (dir) placeholderSummary(dir, { interrupted, failed: e.message });
     if (isFsError(e)) throw outputError(/** @type {NodeJS.ErrnoException} */ (e), dir ?? a.out);
     if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: interrupted === 'SIGTERM' ? 143 : 130 });
     throw e;
@@ -203,16 +197,4 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
 export function connectionFlags(a) {
   const keep = ['url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'cluster'];
   return Object.fromEntries(keep.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
-}
-
-/**
- * summary.json and summary.md for a run that could not be summarized (it failed, or a second
- * Ctrl-C cut it short), so no run directory is left without one.
- * @param {string} dir
- * @param {{ interrupted: string|false, failed?: string, note?: string }} why
- */
-export function placeholderSummary(dir, why) {
-  const summary = { incomplete: true, ...why };
-  writeJson(path.join(dir, 'summary.json'), summary);
-  writeText(path.join(dir, 'summary.md'), `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : why.note}\n`);
 }

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BodyMaker } from './message.js';
+import { BodyMaker, lineProblem } from './message.js';
 import { UsageError } from '../options/usage-error.js';
 
 /**
@@ -26,7 +26,11 @@ export function writeDeltas({ dir, count, batchSize, keySize, valueSize }) {
   return files;
 }
 
-/** Message bodies read from a folder's files (all read up front: a send never waits on the disk). */
+/**
+ * Message bodies read from a folder's files (all read up front: a send never waits on the disk),
+ * every line checked first: a line that is not `key\tvalue` is bad input, refused before
+ * anything connects, so no consumer ever applies half a delta and calls it nothing lost.
+ */
 export class FolderBodies {
   /** @param {string} dir */
   constructor(dir) {
@@ -39,8 +43,8 @@ export class FolderBodies {
     if (!names.length) throw new UsageError(`--from-folder must hold at least one delta file (none in ${dir})`);
     this.dir = dir;
     this.bodies = names.map((n) => fs.readFileSync(path.join(dir, n), 'utf8'));
-    const lines = this.bodies.map((b) => b.split('\n').filter(Boolean).length);
-    if (lines.some((n) => n === 0)) throw new UsageError(`--from-folder: ${names[lines.indexOf(0)]} holds no update`);
+    const lines = this.bodies.map((b, i) => countUpdates(b, path.join(dir, names[i])));
+    if (lines.some((n) => n === 0)) throw new UsageError(`--from-folder: ${path.join(dir, names[lines.indexOf(0)])} holds no update`);
     /** Updates per message (the first file's; generate-deltas makes them all the same). */
     this.batchSize = lines[0];
     this.largestIndex = this.bodies.reduce((best, b, i) => (Buffer.byteLength(b) > Buffer.byteLength(this.bodies[best]) ? i : best), 0);
@@ -59,4 +63,20 @@ export class FolderBodies {
   get count() {
     return this.bodies.length;
   }
+}
+
+/**
+ * Updates in one delta file; the first line that is not one is a UsageError naming the file and line.
+ * @param {string} body
+ * @param {string} file
+ */
+function countUpdates(body, file) {
+  const lines = body.split('\n');
+  let n = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const problem = lineProblem(lines[i]);
+    if (problem) throw new UsageError(`--from-folder: ${file} line ${i + 1} is not key<TAB>value (${problem})`);
+    if (lines[i] !== '') n++;
+  }
+  return n;
 }

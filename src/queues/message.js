@@ -1,18 +1,27 @@
 /**
  * What a realtime-update message carries: a body of `batch` key/value updates (one
  * "key\tvalue\n" line each: the seed's keys and values are short ASCII, so no escaping is
- * needed) and the attributes time_sent (ns since epoch, taken just before the send),
- * publisher, seq (1, 2, … per publisher) and, on a run's last message, final.
+ * needed) and the attributes time_intended (ns since epoch: when the publisher's schedule had
+ * it due), time_sent (ns since epoch, taken just before the send), publisher, seq (1, 2, … per
+ * publisher) and, on a run's last message, final.
  */
 import { performance } from 'node:perf_hooks';
 
-export const ATTR = Object.freeze({ timeSent: 'time_sent', publisher: 'publisher', seq: 'seq', final: 'final' });
+export const ATTR = Object.freeze({ timeIntended: 'time_intended', timeSent: 'time_sent', publisher: 'publisher', seq: 'seq', final: 'final' });
 
-/** @returns {bigint} nanoseconds since the epoch, with the monotonic clock's resolution */
-export function nowNs() {
-  const ms = performance.timeOrigin + performance.now();
+/**
+ * @param {number} perfMs a performance.now() reading (the schedule's clock)
+ * @returns {bigint} that moment in nanoseconds since the epoch, with the monotonic clock's resolution
+ */
+export function epochNs(perfMs) {
+  const ms = performance.timeOrigin + perfMs;
   const whole = Math.floor(ms);
   return BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1e6));
+}
+
+/** @returns {bigint} nanoseconds since the epoch, now */
+export function nowNs() {
+  return epochNs(performance.now());
 }
 
 /** @returns {number} microseconds since the epoch (float) */
@@ -60,37 +69,59 @@ export class BodyMaker {
 }
 
 /**
- * Attributes of message `seq`. time_sent is filled just before the send (stampSent).
+ * Attributes of message `seq`. time_intended and time_sent are filled at the send (publisher.js).
  * @param {string} publisherId
  * @param {number} seq
  * @param {boolean} final
  * @returns {Record<string, string>}
  */
 export function attributesOf(publisherId, seq, final) {
-  const attrs = { [ATTR.timeSent]: '', [ATTR.publisher]: publisherId, [ATTR.seq]: String(seq) };
+  const attrs = { [ATTR.timeIntended]: '', [ATTR.timeSent]: '', [ATTR.publisher]: publisherId, [ATTR.seq]: String(seq) };
   if (final) attrs[ATTR.final] = '1';
   return attrs;
 }
 
-/** The largest attributes a publisher sends: for checking a body fits the service's limit. */
+/**
+ * The largest attributes a publisher sends: for checking a body fits the service's limit. Every
+ * attribute attributesOf makes is here, each at least as long as it can be: the times with a
+ * digit more than now has, seq at its largest, final set.
+ * @param {string} publisherId
+ */
 export function largestAttributes(publisherId) {
-  return { ...attributesOf(publisherId, Number.MAX_SAFE_INTEGER, true), [ATTR.timeSent]: String(nowNs() * 10n) };
+  const time = String(nowNs() * 10n);
+  return { ...attributesOf(publisherId, Number.MAX_SAFE_INTEGER, true), [ATTR.timeIntended]: time, [ATTR.timeSent]: time };
 }
 
 /**
- * The updates in a body.
- * @param {string} body
- * @returns {Array<[string, string]>}
+ * What is wrong with one line of a body, or null when it is an update: `key\tvalue`, the key
+ * not empty (the value may be). An empty line is no update and nothing wrong: it is skipped.
+ * @param {string} line without its newline
+ * @returns {string|null}
  */
-export function parseUpdates(body) {
-  const out = [];
+export function lineProblem(line) {
+  if (line === '') return null;
+  const tab = line.indexOf('\t');
+  if (tab < 0) return 'no tab between key and value';
+  if (tab === 0) return 'an empty key';
+  return null;
+}
+
+/**
+ * The updates in a body, and how many of its lines were not updates (lineProblem).
+ * @param {string} body
+ * @returns {{ updates: Array<[string, string]>, malformed: number }}
+ */
+export function parseBody(body) {
+  const updates = [];
+  let malformed = 0;
   let start = 0;
   while (start < body.length) {
     let end = body.indexOf('\n', start);
     if (end < 0) end = body.length;
     const tab = body.indexOf('\t', start);
-    if (tab > start && tab < end) out.push([body.slice(start, tab), body.slice(tab + 1, end)]);
+    if (tab > start && tab < end) updates.push([body.slice(start, tab), body.slice(tab + 1, end)]);
+    else if (end > start) malformed++;
     start = end + 1;
   }
-  return out;
+  return { updates, malformed };
 }

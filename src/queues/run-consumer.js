@@ -1,26 +1,29 @@
 /**
  * `rqbench consume --target sqs|pubsub`: the seed's realtime-updates server — a pool of
  * readers on the queue, every message's updates applied to a cache, and the seed's metrics:
- * reading off the queue, server-side processing, E2E and E2E from the cloud's timestamp,
- * rows updated per second, bytes; every publisher's sequence numbers checked at the end.
+ * reading off the queue, server-side processing, E2E (from the intended send, and from the
+ * actual send) and E2E from the cloud's timestamp, rows updated per second, bytes; every
+ * publisher's sequence numbers checked at the end, and every body line that is not an update
+ * counted as malformed.
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { checkQueueConsumer } from '../options/queue.js';
+import { checkOutput } from '../options/output.js';
 import { checkConnection } from '../options/connection.js';
 import { connectionFrom } from '../targets/redis.js';
 import { withLocal } from '../local/for-run.js';
-import { writeJson, writeText } from '../results/run-dir.js';
 import { redactString } from '../results/redact.js';
 import { grouped } from '../results/format.js';
-import { ATTR, nowUs, parseUpdates } from './message.js';
+import { ATTR, nowUs, parseBody } from './message.js';
 import { MemoryCache, RedisCache } from './cache.js';
 import { QueueMetrics } from './metrics.js';
-import { openQueueTarget, targetFacts } from './open-target.js';
+import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
+import { Contact } from './contact.js';
+import { DRAIN_MS } from './bounds.js';
 import { queueRun } from './queue-run.js';
 import { summarizeConsumer, renderConsumerMd } from './consumer-summary.js';
 
-const COLUMNS = ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'e2e_p50_ms', 'e2e_p99_ms'];
+const COLUMNS = ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed', 'e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms'];
 const COMPLETE_CHECK_MS = 500;
 
 /**
@@ -29,6 +32,7 @@ const COMPLETE_CHECK_MS = 500;
  */
 export async function runQueueConsumer(a) {
   checkQueueConsumer(a);
+  checkOutput(a);
   if (a.cache === 'redis') {
     checkConnection({ ...a, url: a.cacheUrl });
     return withLocal(a, async (flags) => {
@@ -45,23 +49,32 @@ export async function runQueueConsumer(a) {
  */
 async function consume(a, cache) {
   const metrics = new QueueMetrics(a.target);
-  const server = a.metricsPort !== undefined ? await metrics.serve(a.metricsPort) : null;
-  if (server && !a.quiet) process.stderr.write(`metrics: http://127.0.0.1:${server.port}/metrics\n`);
   let target;
+  let server = null;
   const errors = { count: 0, last: '' };
-  const onError = (e) => { errors.count++; errors.last = redactString(String(e?.message ?? e).split('\n')[0]); };
+  const contact = new Contact({ probe: () => target.probe(), where: whereOf(a) });
+  const onError = (e) => {
+    errors.count++;
+    errors.last = redactString(String(e?.message ?? e).split('\n')[0]);
+    contact.failed(e);
+  };
   let prev = { ...metrics.counts };
+  /** epoch ms of each second's first and last messages applied, by second */
+  const spans = [];
   let complete = false;
-  let run;
   try {
     target = await openQueueTarget(a, 'consume');
+    contact.answered(); // opening it asked the service: the silence counts from here
+    server = a.metricsPort !== undefined ? await metrics.serve(a.metricsPort) : null;
+    if (server && !a.quiet) process.stderr.write(`metrics: http://127.0.0.1:${server.port}/metrics\n`);
     const name = a.name || `consume-${a.target}-t${a.threads}-${a.cache}`;
-    run = await queueRun({
+    return await queueRun({
       a, command: 'consume', name, description: describe(a), facts: { ...targetFacts(a), cache: a.cache, threads: a.threads },
       columns: COLUMNS,
+      contact,
       rowOf: (iv) => {
-        const e = iv.hist.get('e2e');
-        return { ...iv.counters, e2e_p50_ms: e ? e.getValueAtPercentile(50) / 1000 : null, e2e_p99_ms: e ? e.getValueAtPercentile(99) / 1000 : null };
+        const ms = (name, p) => { const h = iv.hist.get(name); return h ? h.getValueAtPercentile(p) / 1000 : null; };
+        return { ...iv.counters, e2e_p50_ms: ms('e2e.intended', 50), e2e_p99_ms: ms('e2e.intended', 99), e2e_sent_p50_ms: ms('e2e.sent', 50), e2e_sent_p99_ms: ms('e2e.sent', 99) };
       },
       work: async (signal) => {
         const ac = new AbortController();
@@ -74,36 +87,57 @@ async function consume(a, cache) {
             if (await isComplete(cache)) { complete = true; stop(); }
           }, COMPLETE_CHECK_MS));
         }
+        const consuming = target.consume({
+          threads: a.threads, waitSeconds: a.waitSeconds, signal: ac.signal, onError, onAnswer: () => contact.answered(),
+          onMessages: (msgs, info) => { contact.answered(); return handle(msgs, info, cache, metrics); },
+        });
+        // what fails after the drain gave up on it changes nothing, and must not end the process
+        consuming.catch(() => {});
+        const drain = drained(ac.signal);
         try {
-          await target.consume({
-            threads: a.threads, waitSeconds: a.waitSeconds, signal: ac.signal, onError,
-            onMessages: (msgs, info) => handle(msgs, info, cache, metrics),
-          });
+          await Promise.race([consuming, drain.done]);
         } finally {
           timers.forEach((t) => clearTimeout(t));
+          drain.cancel();
         }
       },
       take: () => {
         const now = { ...metrics.counts };
         const counters = Object.fromEntries(Object.keys(now).map((k) => [k, now[k] - prev[k]]));
         prev = now;
-        const h = metrics.take();
-        const hist = new Map([['read', h.read], ['processing', h.processing], ['e2e', h.e2e], ['e2e_cloud', h.e2eCloud]].filter(([, x]) => x.totalCount > 0));
+        const { hist: h, span } = metrics.take();
+        spans.push(span);
+        const hist = new Map([['read', h.read], ['processing', h.processing], ['e2e.intended', h.e2e], ['e2e.sent', h.e2eSent], ['e2e_cloud', h.e2eCloud]].filter(([, x]) => x.totalCount > 0));
         return { hist, counters };
       },
-      status: (iv) => `${grouped(iv.counters.messages || 0)} msg/s  ${grouped(iv.counters.rows || 0)} rows/s  total ${grouped(metrics.counts.messages)}  dup ${metrics.counts.duplicates}  errors ${errors.count}`,
+      status: (iv) => `${grouped(iv.counters.messages || 0)} msg/s  ${grouped(iv.counters.rows || 0)} rows/s  total ${grouped(metrics.counts.messages)}  dup ${metrics.counts.duplicates}  malformed ${metrics.counts.malformed}  errors ${errors.count}`,
+      summarize: async (run) => {
+        const progress = await cache.progress();
+        const summary = summarizeConsumer({ a, run, metrics, spans, progress, errors, complete });
+        return { summary, md: renderConsumerMd(summary, run.manifest.description), ok: summary.ok };
+      },
     });
-    const progress = await cache.progress();
-    const summary = summarizeConsumer({ a, run, metrics, progress, errors, complete });
-    const md = renderConsumerMd(summary, run.manifest.description);
-    writeJson(path.join(run.dir, 'summary.json'), summary);
-    writeText(path.join(run.dir, 'summary.md'), md);
-    return { dir: run.dir, summary, md, exitCode: summary.nothingLost.missing > 0 ? 1 : 0 };
   } finally {
     await target?.close();
     await cache.close();
     await server?.close();
   }
+}
+
+/**
+ * `done` resolves DRAIN_MS after `signal` aborts: the longest the readers get to finish what they
+ * hold (apply, then delete or ack) once the run is over. Messages still held then are neither
+ * deleted nor acked, so they come back to the next consumer; this run counts only what it applied.
+ * @param {AbortSignal} signal
+ */
+function drained(signal) {
+  let timer;
+  const later = () => { timer = setTimeout(resolve, DRAIN_MS); };
+  let resolve = () => {};
+  const done = new Promise((r) => { resolve = r; });
+  if (signal.aborted) later();
+  else signal.addEventListener('abort', later, { once: true });
+  return { done, cancel: () => { clearTimeout(timer); signal.removeEventListener('abort', later); } };
 }
 
 /**
@@ -119,12 +153,20 @@ async function handle(msgs, { receiveMs, receivedAt }, cache, metrics) {
   const updates = [];
   const marks = [];
   let bytes = 0;
+  let malformed = 0;
+  let malformedMessages = 0;
+  let unidentified = 0;
   for (const m of msgs) {
-    for (const u of parseUpdates(m.body)) updates.push(u);
+    const body = parseBody(m.body);
+    for (const u of body.updates) updates.push(u);
+    malformed += body.malformed;
+    if (body.malformed) malformedMessages++;
     bytes += m.bytes;
     const seq = Number(m.attrs[ATTR.seq]);
     if (m.attrs[ATTR.publisher] && Number.isInteger(seq) && seq > 0) {
       marks.push({ publisher: m.attrs[ATTR.publisher], seq, final: m.attrs[ATTR.final] === '1' });
+    } else {
+      unidentified++;
     }
   }
   const duplicates = await cache.apply(updates, marks);
@@ -134,9 +176,10 @@ async function handle(msgs, { receiveMs, receivedAt }, cache, metrics) {
   for (const m of msgs) {
     const sentNs = Number(m.attrs[ATTR.timeSent]);
     if (!(sentNs > 0)) continue;
-    metrics.e2e(appliedUs - sentNs / 1000, m.cloudMs ? appliedUs - m.cloudMs * 1000 : null);
+    const intendedNs = Number(m.attrs[ATTR.timeIntended]);
+    metrics.e2e(intendedNs > 0 ? appliedUs - intendedNs / 1000 : null, appliedUs - sentNs / 1000, m.cloudMs ? appliedUs - m.cloudMs * 1000 : null);
   }
-  metrics.applied({ messages: msgs.length, rows: updates.length, bytes, duplicates });
+  metrics.applied({ messages: msgs.length, rows: updates.length, bytes, duplicates, malformed, malformedMessages, unidentified });
 }
 
 /** Every publisher seen has sent its last message and none of its messages is missing. */

@@ -1,24 +1,29 @@
 /**
  * `rqbench produce --target sns|sqs|pubsub`: the seed's realtime-updates publisher from flags
- * to files — checks (a batch that cannot fit the service's message limit is bad input), the
+ * to files — checks (flags, --out, a --from-folder line that is not an update, a batch that
+ * cannot fit the service's message limit: all bad input, found before anything connects), the
  * target (created with --create), the open-loop Publisher, a run directory and summary.
  */
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { checkPublisher } from '../options/queue.js';
+import { checkOutput } from '../options/output.js';
 import { UsageError } from '../options/usage-error.js';
 import { stats } from '../measure/histogram.js';
-import { writeJson, writeText } from '../results/run-dir.js';
 import { fixed, grouped, mdTable } from '../results/format.js';
 import { redactString } from '../results/redact.js';
 import { BodyMaker, largestAttributes } from './message.js';
 import { FolderBodies } from './delta-folder.js';
 import { Publisher } from './publisher.js';
-import { openQueueTarget, targetFacts } from './open-target.js';
+import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
 import { countedBytes, limitOf } from './limits.js';
-import { queueRun } from './queue-run.js';
+import { Contact } from './contact.js';
+import { pause } from './bounds.js';
+import { queueRun, windowText } from './queue-run.js';
 
-const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms'];
+const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];
+const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
 
 /**
  * @param {Record<string, any>} a parsed flags
@@ -26,50 +31,60 @@ const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'updates', 'bytes', 'pub
  */
 export async function runPublisher(a) {
   checkPublisher(a);
+  checkOutput(a);
   a.publisherId ??= randomBytes(4).toString('hex');
   const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(a);
   // from a folder, the files say how many updates a message carries
   if (a.fromFolder) a.batchSize = maker.batchSize;
   checkFits(a, maker);
   const target = await openQueueTarget(a, 'publish');
+  const contact = new Contact({ probe: () => target.probe(), where: whereOf(a) });
   const publisher = new Publisher({
     target, maker, publisherId: a.publisherId, rate: a.rate, durationMs: a.duration * 1000, concurrency: a.concurrency,
+    onAnswer: () => contact.answered(), onError: (e) => contact.failed(e),
   });
   let prev = { ...publisher.counts };
   const name = a.name || `produce-${a.target}-b${a.batchSize}-r${a.rate}`;
-  let run;
   try {
-    run = await queueRun({
+    return await queueRun({
       a, command: 'produce', name, description: describe(a), facts: { ...targetFacts(a), publisherId: a.publisherId },
       columns: COLUMNS,
+      contact,
       rowOf: (iv) => {
         const h = iv.hist.get('publish.intended');
         const s = h ? stats(h) : null;
-        return { ...iv.counters, updates: (iv.counters.acked || 0) * a.batchSize, publish_p50_ms: s?.p50, publish_p99_ms: s?.p99 };
+        const lag = iv.hist.get('lag');
+        return { ...iv.counters, intended: iv.intended, updates: (iv.counters.acked || 0) * a.batchSize, publish_p50_ms: s?.p50, publish_p99_ms: s?.p99, lag_p99_ms: lag ? stats(lag).p99 : null };
       },
-      work: async (signal) => {
+      // message 0 is due at the start of second 0: the schedule's seconds are the recorded ones
+      work: async (signal, t0) => {
         signal.addEventListener('abort', () => publisher.stop(), { once: true });
-        await publisher.run(performance.now() + 50);
+        await publisher.run(t0);
+        // a run lasts its duration even when the last answer came sooner: the rate is per second of
+        // the schedule (a timer may fire a little early on the loop's clock: wait until it is over)
+        const end = t0 + a.duration * 1000;
+        while (a.duration > 0 && !signal.aborted && performance.now() < end) await pause(end - performance.now() + 1, signal);
       },
       take: () => {
         const now = { ...publisher.counts };
-        const counters = Object.fromEntries(['sent', 'acked', 'failed', 'bytes'].map((k) => [k, now[k] - prev[k]]));
+        const counters = Object.fromEntries(COUNTERS.map((k) => [k, now[k] - prev[k]]));
         const intended = now.intended - prev.intended;
         prev = now;
         const hist = new Map();
         for (const [op, h] of publisher.hist.take()) { hist.set(`${op}.intended`, h.intended); hist.set(`${op}.sent`, h.sent); }
+        const lag = publisher.takeLag();
+        if (lag.totalCount) hist.set('lag', lag);
         return { hist, counters, intended };
       },
-      status: (iv) => `${grouped(iv.counters.acked || 0)}/${fixed(a.rate, 0)} msg/s  ${grouped((iv.counters.acked || 0) * a.batchSize)} updates/s  failed ${publisher.counts.failed}`,
+      status: (iv) => `${grouped(iv.counters.acked || 0)}/${fixed(a.rate, 0)} msg/s  ${grouped((iv.counters.acked || 0) * a.batchSize)} updates/s  failed ${publisher.counts.failed}  unanswered ${publisher.counts.unanswered}`,
+      summarize: async (run) => {
+        const summary = summarize(a, publisher, run);
+        return { summary, md: renderMd(a, summary, run.manifest.description), ok: !lostAny(summary) };
+      },
     });
   } finally {
     await target.close();
   }
-  const summary = summarize(a, publisher, run);
-  const md = renderMd(a, summary, run.manifest.description);
-  writeJson(path.join(run.dir, 'summary.json'), summary);
-  writeText(path.join(run.dir, 'summary.md'), md);
-  return { dir: run.dir, summary, md, exitCode: publisher.counts.failed ? 1 : 0 };
 }
 
 /** A message the service would refuse is bad input, found before anything is sent. */
@@ -91,35 +106,79 @@ function describe(a) {
   return `Publisher ${a.publisherId}: ${a.rate} messages/s x ${a.batchSize} updates${from} (keys ${a.keySize}, values ${a.valueSize} characters) to ${route} ${where}, ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, ${a.concurrency} in flight at most.`;
 }
 
+/** Anything planned that is not known to be acknowledged (an interrupted run planned only what it got to). */
+function lostAny(s) {
+  const m = s.messages;
+  return m.failed > 0 || m.unanswered > 0 || m.notSent > 0;
+}
+
+/**
+ * `messages` covers the whole run (nothing sent is left out of it, the drain included); the
+ * rate and latency cover the window, with `inWindow` the counts of those same seconds.
+ * @param {Record<string, any>} a
+ * @param {Publisher} publisher
+ * @param {import('./queue-run.js').QueueRunInfo} run
+ */
 function summarize(a, publisher, run) {
   const t = run.recorder.totals;
   const c = publisher.counts;
-  const secs = run.durationS || 1;
+  const w = run.inWindow;
+  const secs = run.window.seconds;
+  const st = (name) => (t.get(name) ? stats(t.get(name)) : null);
   return {
-    name: path.basename(run.dir), kind: 'publisher', target: a.target, publisherId: a.publisherId, interrupted: run.interrupted,
+    name: path.basename(run.dir), kind: 'publisher', target: a.target, publisherId: a.publisherId,
+    interrupted: run.interrupted, stoppedBy: run.stoppedBy,
     rate: a.rate, batchSize: a.batchSize, keySize: a.keySize, valueSize: a.valueSize,
-    messages: { intended: c.intended, sent: c.sent, acked: c.acked, failed: c.failed, planned: Number.isFinite(publisher.total) ? publisher.total : null },
-    achievedMessagesPerSec: c.acked / secs, updatesPerSec: (c.acked * a.batchSize) / secs, bytes: c.bytes,
-    publish: { intended: t.get('publish.intended') ? stats(t.get('publish.intended')) : null, sent: t.get('publish.sent') ? stats(t.get('publish.sent')) : null },
+    messages: {
+      planned: Number.isFinite(publisher.total) ? publisher.total : null, intended: c.intended, sent: c.sent, acked: c.acked,
+      failed: c.failed, unanswered: c.unanswered, notSent: publisher.notSent,
+    },
+    window: run.window,
+    inWindow: { sent: w.sent ?? 0, acked: w.acked ?? 0, failed: w.failed ?? 0, unanswered: w.unanswered ?? 0, bytes: w.bytes ?? 0 },
+    achievedMessagesPerSec: secs > 0 ? (w.acked ?? 0) / secs : null,
+    updatesPerSec: secs > 0 ? ((w.acked ?? 0) * a.batchSize) / secs : null,
+    bytes: c.bytes,
+    publish: { intended: st('publish.intended'), sent: st('publish.sent') },
+    lag: st('lag'),
     lastError: publisher.lastError ? redactString(String(publisher.lastError.message).split('\n')[0]) : null,
-    durationS: secs,
+    durationS: run.durationS,
   };
 }
 
 function renderMd(a, s, description) {
   const p = s.publish;
-  const row = (label, k) => [label, fixed(p.intended?.[k], 3), fixed(p.sent?.[k], 3)];
+  const row = (label, k) => [label, fixed(p.intended?.[k], 3), fixed(p.sent?.[k], 3), fixed(s.lag?.[k], 3)];
+  const m = s.messages;
   return [
     `# ${s.name}`, '', description, '',
+    windowText(s.window, s.durationS, s.stoppedBy), '',
     mdTable(['Messages', 'Value'], [
       ['target rate, messages/s', fixed(a.rate, 1)],
-      ['achieved, messages/s', fixed(s.achievedMessagesPerSec, 1)],
+      ['achieved, messages/s (acknowledged in the window)', fixed(s.achievedMessagesPerSec, 1)],
       ['updates/s', grouped(s.updatesPerSec)],
-      ['sent / acknowledged / failed', `${grouped(s.messages.sent)} / ${grouped(s.messages.acked)} / ${grouped(s.messages.failed)}`],
+      ['in the window: sent / acknowledged / failed / unanswered', [s.inWindow.sent, s.inWindow.acked, s.inWindow.failed, s.inWindow.unanswered].map(grouped).join(' / ')],
+    ]), '',
+    'The whole run, drain included:', '',
+    mdTable(['Messages', 'Value'], [
+      ['planned / sent', `${m.planned === null ? 'until stopped' : grouped(m.planned)} / ${grouped(m.sent)}`],
+      ['acknowledged', grouped(m.acked)],
+      ['failed (refused, or the call failed)', grouped(m.failed)],
+      ['unanswered (no answer within the call\'s bound, or still in flight when the drain ended)', grouped(m.unanswered)],
+      ['never sent (the schedule was behind when the duration ended)', grouped(m.notSent)],
       ['body bytes acknowledged', grouped(s.bytes)],
     ]), '',
-    'Publish latency, ms (from the intended send time, corrected; and from the actual send):', '',
-    mdTable(['Percentile', 'intended', 'sent'], [row('p50', 'p50'), row('p99', 'p99'), row('p999', 'p999'), row('max', 'max')]),
+    verdict(s), '',
+    'Publish latency, ms (from the intended send time, corrected; from the actual send; and the schedule lag):', '',
+    mdTable(['Percentile', 'intended', 'sent', 'lag'], [row('p50', 'p50'), row('p99', 'p99'), row('p999', 'p999'), row('max', 'max')]),
     ...(s.lastError ? ['', `Last error: ${s.lastError}`] : []), '',
   ].join('\n');
+}
+
+/** One sentence: everything acknowledged, or what was not. */
+function verdict(s) {
+  const m = s.messages;
+  const stopped = s.interrupted ? ` The run was interrupted (${s.interrupted}).` : '';
+  if (!lostAny(s)) return `Every message sent was acknowledged.${stopped}`;
+  const parts = [[m.failed, 'failed'], [m.unanswered, 'unanswered'], [m.notSent, 'never sent']].filter(([n]) => n > 0).map(([n, w]) => `${grouped(n)} ${w}`);
+  return `**NOT ALL ACKNOWLEDGED: ${parts.join(', ')}.**${stopped}`;
 }

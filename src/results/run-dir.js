@@ -100,3 +100,19 @@ export function saveSummary(dir, summary, md, earlier = null) {
   }
   return earlier ? { md, failure: `${outputError(earlier, dir).message}; the run stopped there (summary.json says what was measured until then)` } : { md };
 }
+
+/**
+ * summary.json and summary.md for a run that could not be summarized (it failed, or a second
+ * Ctrl-C cut it short), so no run directory is left without one. Never throws: when the
+ * directory cannot be written either, the run's error line says what happened.
+ * @param {string} dir
+ * @param {{ interrupted: string|false, failed?: string, note?: string }} why
+ */
+export function placeholderSummary(dir, why) {
+  try {
+    writeJson(path.join(dir, 'summary.json'), { incomplete: true, ...why });
+    writeText(path.join(dir, 'summary.md'), `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : why.note ?? why.interrupted} timeline.csv and the .hlog files hold what it measured.\n`);
+  } catch {
+    // nothing more to do here
+  }
+}

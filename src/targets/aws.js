@@ -3,6 +3,7 @@
  * region chains for real AWS; an `endpoint` for any compatible service, with dummy credentials
  * only when it is on loopback (an emulator), so a real endpoint never gets fake keys.
  */
+import { CALL_TIMEOUT_MS } from '../queues/bounds.js';
 
 // The pinned SDK supports Node 20 (DESIGN.md pins it); its notice about later releases would
 // only clutter every run's stderr.
@@ -52,4 +53,33 @@ export function stringAttributes(attrs) {
   const out = {};
   for (const [k, v] of Object.entries(attrs)) out[k] = { DataType: 'String', StringValue: v };
   return out;
+}
+
+/**
+ * One SDK call that gives up after `timeoutMs` (its retries included) or when `signal` aborts:
+ * the SDKs' own HTTP handlers wait on a connection that never answers for minutes. A call that
+ * timed out rejects with `timedOut` set, so a caller can tell "no answer" from "refused".
+ * @template T
+ * @param {{ send: (command: any, options?: { abortSignal?: AbortSignal }) => Promise<T> }} client
+ * @param {any} command
+ * @param {{ timeoutMs?: number, signal?: AbortSignal }} [opts]
+ * @returns {Promise<T>}
+ */
+export async function sendWithin(client, command, { timeoutMs = CALL_TIMEOUT_MS, signal } = {}) {
+  // one controller per call, both causes removed after it (a poller makes thousands of calls on one signal)
+  const ac = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; ac.abort(); }, timeoutMs);
+  const onAbort = () => ac.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) ac.abort();
+  try {
+    return await client.send(command, { abortSignal: ac.signal });
+  } catch (e) {
+    if (!timedOut || signal?.aborted) throw e;
+    throw Object.assign(new Error(`${command.constructor.name.replace(/Command$/, '')}: no answer within ${timeoutMs / 1000} s`), { timedOut: true });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
 }

@@ -4,10 +4,22 @@
  * a message is acked after the consumer's callback resolved, so a consumer that dies before
  * that leaves it to come back after the ack deadline. `endpoint` (host:port) points at an
  * emulator or any compatible endpoint; otherwise the standard credential chain (ADC) is used.
+ * Every call, stream connection and close has a bound (queues/bounds.js).
  */
 import { PubSub } from '@google-cloud/pubsub';
 import { performance } from 'node:perf_hooks';
 import { PUBSUB_LIMIT } from '../queues/limits.js';
+import { CALL_TIMEOUT_MS, CLOSE_MS, CREATE_TIMEOUT_MS, within } from '../queues/bounds.js';
+
+/** gax call options: one call (retries included) gives up after this long. */
+const CALL = { timeout: CALL_TIMEOUT_MS };
+const CREATE = { timeout: CREATE_TIMEOUT_MS };
+/** gRPC status codes. */
+const DEADLINE_EXCEEDED = 4;
+const NOT_FOUND = 5;
+const ALREADY_EXISTS = 6;
+/** A subscription whose streams gave up is opened again after this long, ms. */
+const REOPEN_MS = 1000;
 
 /**
  * @typedef {object} PubsubOptions
@@ -20,28 +32,43 @@ import { PUBSUB_LIMIT } from '../queues/limits.js';
  */
 
 /**
+ * Opens the topic and (for a consumer, or with `create`) the subscription. Each is looked up
+ * within one call's bound, so a dead endpoint or a missing resource ends the run here, before
+ * anything is measured, rather than in a stream that retries forever.
  * @param {PubsubOptions} opts
  */
 export async function openPubsub(opts) {
   const client = newPubsubClient(opts);
   try {
-    const topic = client.topic(opts.topic, { batching: { maxMessages: 1, maxMilliseconds: 0 } });
-    if (opts.create) {
-      const [exists] = await topic.exists();
-      if (!exists) await createIgnoringRace(() => topic.create());
+    // every publish gives up after one call's bound, retries included (the client's own is 60 s)
+    const topic = client.topic(opts.topic, { batching: { maxMessages: 1, maxMilliseconds: 0 }, gaxOpts: CALL });
+    // a consumer reads the subscription only: its topic may be gone while the subscription lives
+    if ((opts.create || !opts.subscription) && !(await exists(topic))) {
+      if (!opts.create) throw new Error(`Pub/Sub topic ${opts.topic} does not exist (--create makes it)`);
+      await createIgnoringRace(() => topic.create(CREATE));
     }
-    let subscription = null;
     if (opts.subscription) {
-      subscription = topic.subscription(opts.subscription);
-      if (opts.create) {
-        const [exists] = await subscription.exists();
-        if (!exists) await createIgnoringRace(() => subscription.create({ ackDeadlineSeconds: opts.ackDeadline ?? 10 }));
+      const subscription = topic.subscription(opts.subscription);
+      if (!(await exists(subscription))) {
+        if (!opts.create) throw new Error(`Pub/Sub subscription ${opts.subscription} does not exist (--create makes it)`);
+        await createIgnoringRace(() => subscription.create({ ackDeadlineSeconds: opts.ackDeadline ?? 10, gaxOpts: CREATE }));
       }
     }
     return new PubsubTopic(client, topic, opts.subscription ?? null);
   } catch (e) {
-    await client.close().catch(() => {});
+    await within(client.close(), CLOSE_MS, 'closing the Pub/Sub client').catch(() => {});
     throw shortGaxError(e);
+  }
+}
+
+/** @param {{ getMetadata: (o: object) => Promise<unknown> }} resource a topic or subscription */
+async function exists(resource) {
+  try {
+    await resource.getMetadata(CALL);
+    return true;
+  } catch (e) {
+    if (/** @type {any} */ (e).code === NOT_FOUND) return false;
+    throw e;
   }
 }
 
@@ -62,13 +89,18 @@ export function newPubsubClient(opts) {
 
 /**
  * google-gax appends every retried attempt's error to the message of the one it gives up with
- * (" : Previous errors : [...]", one per retry, kilobytes): the first, in one line, keeping the code.
+ * (" : Previous errors : [...]", one per retry, kilobytes): the first, in one line, keeping the
+ * code; a call that ran out of time says so first, and is marked `timedOut`.
  * @param {any} e
- * @returns {Error}
+ * @returns {Error & { code?: number, timedOut?: boolean }}
  */
 export function shortGaxError(e) {
-  const msg = String(e?.message ?? e).split(' : Previous errors')[0].replace(/\s+/g, ' ').trim();
-  return Object.assign(new Error(msg), { code: e?.code });
+  let msg = String(e?.message ?? e).split(' : Previous errors')[0].replace(/\s+/g, ' ').trim();
+  const total = /^Total timeout of API \S+ exceeded (\d+) milliseconds retrying error (?:Error: )?(.*)$/.exec(msg);
+  const deadline = /^4 DEADLINE_EXCEEDED: Deadline exceeded after (\d+(?:\.\d+)?)s/.exec(msg);
+  if (total) msg = `no answer within ${Number(total[1]) / 1000} s (${total[2]})`;
+  else if (deadline) msg = `no answer within ${Math.round(Number(deadline[1]))} s (${msg})`;
+  return Object.assign(new Error(msg), { code: e?.code, timedOut: e?.code === DEADLINE_EXCEEDED });
 }
 
 /** Two processes creating the same resource: the second one's ALREADY_EXISTS (gRPC 6) is fine. */
@@ -76,7 +108,7 @@ async function createIgnoringRace(fn) {
   try {
     await fn();
   } catch (e) {
-    if (/** @type {any} */ (e).code !== 6) throw e;
+    if (/** @type {any} */ (e).code !== ALREADY_EXISTS) throw e;
   }
 }
 
@@ -101,6 +133,12 @@ export class PubsubTopic {
     await this.topic.publishMessage({ data: Buffer.from(body), attributes: attrs }).catch((e) => { throw shortGaxError(e); });
   }
 
+  /** One cheap call only the service can answer: is the subscription (or, publishing, the topic) still there? */
+  async probe() {
+    const resource = this.subscriptionName ? this.topic.subscription(this.subscriptionName) : this.topic;
+    await resource.getMetadata(CALL).catch((e) => { throw shortGaxError(e); });
+  }
+
   /**
    * Streaming pull until `signal` aborts. Flow control: `threads` streams and at most
    * threads x 10 messages outstanding (the SQS pollers' 10 per receive, for comparable runs).
@@ -110,27 +148,41 @@ export class PubsubTopic {
    * @param {AbortSignal} p.signal
    * @param {(msgs: import('./sqs.js').QueueMessage[], info: { receiveMs: number, receivedAt: number }) => Promise<void>} p.onMessages
    * @param {(err: Error) => void} [p.onError]
+   * @param {() => void} [p.onAnswer] a message arrived (streaming pull says nothing else when it works)
    */
-  async consume({ threads, signal, onMessages, onError = () => {} }) {
+  async consume({ threads, signal, onMessages, onError = () => {}, onAnswer = () => {} }) {
     if (!this.subscriptionName) throw new Error('Pub/Sub: a subscription is needed to consume');
     const sub = this.topic.subscription(this.subscriptionName, {
       flowControl: { maxMessages: threads * 10, allowExcessMessages: false },
-      streamingOptions: { maxStreams: threads },
+      // streams that cannot connect within one call's bound end in an error: the default waits
+      // 5 minutes, and its channel goes on reconnecting after close(), holding the process
+      streamingOptions: { maxStreams: threads, timeout: CALL_TIMEOUT_MS },
     });
     sub.on('message', (m) => {
+      onAnswer();
       const receivedAt = performance.now();
       const msg = { body: m.data.toString(), attrs: { ...m.attributes }, cloudMs: m.publishTime?.getTime?.() ?? null, bytes: m.data.length };
       onMessages([msg], { receiveMs: 0, receivedAt }).then(() => m.ack(), (e) => { onError(e); m.nack(); });
     });
-    sub.on('error', onError);
+    /** @type {NodeJS.Timeout|undefined} */
+    let reopen;
+    sub.on('error', (e) => {
+      onError(shortGaxError(e));
+      // the streams retry what can be retried by themselves; when they gave up, the subscription
+      // closed: open it again after a pause (the consumer's watchdog decides when it is hopeless)
+      clearTimeout(reopen);
+      reopen = setTimeout(() => { if (!signal.aborted && !sub.isOpen) sub.open(); }, REOPEN_MS);
+    });
     await new Promise((resolve) => {
       if (signal.aborted) resolve(undefined);
       else signal.addEventListener('abort', resolve, { once: true });
     });
-    await sub.close();
+    clearTimeout(reopen);
+    await within(sub.close(), CLOSE_MS, 'closing the Pub/Sub subscription').catch(onError);
   }
 
   async close() {
-    await this.client.close();
+    // a client still closing after its bound is left behind: the run has its numbers already
+    await within(this.client.close(), CLOSE_MS, 'closing the Pub/Sub client').catch(() => {});
   }
 }

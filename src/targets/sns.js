@@ -2,15 +2,16 @@
  * SNS: a topic found (or made with `create`) by name or ARN, publishes with string
  * attributes. With `create` and a queue it also makes the SNS→SQS route: the queue, the
  * queue policy that lets the topic send, and the subscription (raw delivery on or off).
+ * Every call has a bound (queues/bounds.js).
  */
 import {
   SNSClient, CreateTopicCommand, PublishCommand, SubscribeCommand, ListSubscriptionsByTopicCommand,
-  SetSubscriptionAttributesCommand,
+  SetSubscriptionAttributesCommand, GetTopicAttributesCommand,
 } from '@aws-sdk/client-sns';
-import { awsClientConfig, stringAttributes } from './aws.js';
+import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
 import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
+import { CREATE_TIMEOUT_MS } from '../queues/bounds.js';
 import { openSqs } from './sqs.js';
-
 
 /**
  * @typedef {object} SnsOptions
@@ -32,7 +33,10 @@ export async function openSns(opts) {
   try {
     const topicArn = await resolveTopic(client, opts);
     if (opts.create && opts.queue) await subscribeQueue(client, topicArn, opts);
-    return new SnsTopic(client, topicArn);
+    const topic = new SnsTopic(client, topicArn);
+    // an ARN given without --create was never asked about: the topic must be there before the run starts
+    await topic.probe();
+    return topic;
   } catch (e) {
     client.destroy();
     throw e;
@@ -44,7 +48,7 @@ async function resolveTopic(client, { topic, create }) {
   // CreateTopic is idempotent: it returns the existing topic's ARN. Without --create, a name
   // still needs the ARN, and asking for it this way creates nothing that was not there.
   if (!create) throw new Error(`SNS topic "${topic}": pass its ARN, or --create to make it`);
-  return (await client.send(new CreateTopicCommand({ Name: topic }))).TopicArn;
+  return (await sendWithin(client, new CreateTopicCommand({ Name: topic }), { timeoutMs: CREATE_TIMEOUT_MS })).TopicArn;
 }
 
 /** Queue, policy, subscription: each made only when missing. */
@@ -53,14 +57,14 @@ async function subscribeQueue(client, topicArn, opts) {
   try {
     await queue.allowTopic(topicArn);
     const raw = opts.raw ? 'true' : 'false';
-    const subs = (await client.send(new ListSubscriptionsByTopicCommand({ TopicArn: topicArn }))).Subscriptions ?? [];
+    const subs = (await sendWithin(client, new ListSubscriptionsByTopicCommand({ TopicArn: topicArn }))).Subscriptions ?? [];
     const existing = subs.find((s) => s.Protocol === 'sqs' && s.Endpoint === queue.queueArn);
     if (existing?.SubscriptionArn && !/PendingConfirmation/i.test(existing.SubscriptionArn)) {
-      await client.send(new SetSubscriptionAttributesCommand({ SubscriptionArn: existing.SubscriptionArn, AttributeName: 'RawMessageDelivery', AttributeValue: raw }));
+      await sendWithin(client, new SetSubscriptionAttributesCommand({ SubscriptionArn: existing.SubscriptionArn, AttributeName: 'RawMessageDelivery', AttributeValue: raw }), { timeoutMs: CREATE_TIMEOUT_MS });
     } else {
-      await client.send(new SubscribeCommand({
+      await sendWithin(client, new SubscribeCommand({
         TopicArn: topicArn, Protocol: 'sqs', Endpoint: queue.queueArn, Attributes: { RawMessageDelivery: raw }, ReturnSubscriptionArn: true,
-      }));
+      }), { timeoutMs: CREATE_TIMEOUT_MS });
     }
   } finally {
     queue.close();
@@ -83,7 +87,12 @@ export class SnsTopic {
    * @param {Record<string, string>} attrs
    */
   async publish(body, attrs) {
-    await this.client.send(new PublishCommand({ TopicArn: this.topicArn, Message: body, MessageAttributes: stringAttributes(attrs) }));
+    await sendWithin(this.client, new PublishCommand({ TopicArn: this.topicArn, Message: body, MessageAttributes: stringAttributes(attrs) }));
+  }
+
+  /** One cheap call that only the topic's service can answer: is it still there? */
+  async probe() {
+    await sendWithin(this.client, new GetTopicAttributesCommand({ TopicArn: this.topicArn }));
   }
 
   close() {

@@ -2,16 +2,17 @@
  * SQS: a queue found (or made with `create`) by name or URL, sends with string attributes,
  * and consumption by `threads` long-polling loops sharing the queue, each deleting what it
  * handled in one DeleteMessageBatch. Messages that came through SNS are unwrapped here
- * (raw delivery on or off), so the consumer sees one shape whatever the route.
+ * (raw delivery on or off), so the consumer sees one shape whatever the route. Every call has
+ * a bound (queues/bounds.js): an endpoint that does not answer fails the call, never hangs it.
  */
 import {
   SQSClient, CreateQueueCommand, GetQueueUrlCommand, GetQueueAttributesCommand, SetQueueAttributesCommand,
   SendMessageCommand, ReceiveMessageCommand, DeleteMessageBatchCommand,
 } from '@aws-sdk/client-sqs';
 import { performance } from 'node:perf_hooks';
-import { awsClientConfig, stringAttributes } from './aws.js';
+import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
 import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
-
+import { CALL_TIMEOUT_MS, CREATE_TIMEOUT_MS, pause } from '../queues/bounds.js';
 
 /**
  * A message as the consumer sees it, whatever the queue.
@@ -40,7 +41,7 @@ export async function openSqs(opts) {
   const client = new SQSClient(awsClientConfig(opts));
   try {
     const queueUrl = await resolveQueue(client, opts);
-    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
+    const { Attributes } = await sendWithin(client, new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
     return new SqsQueue(client, queueUrl, Attributes?.QueueArn ?? '');
   } catch (e) {
     client.destroy();
@@ -51,12 +52,12 @@ export async function openSqs(opts) {
 async function resolveQueue(client, { queue, create, visibilityTimeout }) {
   if (/^https?:\/\//.test(queue)) return queue;
   try {
-    return (await client.send(new GetQueueUrlCommand({ QueueName: queue }))).QueueUrl;
+    return (await sendWithin(client, new GetQueueUrlCommand({ QueueName: queue }))).QueueUrl;
   } catch (e) {
     if (!create || !/NonExistentQueue|QueueDoesNotExist|does not exist/i.test(`${e.name} ${e.message}`)) throw e;
   }
   const Attributes = visibilityTimeout ? { VisibilityTimeout: String(visibilityTimeout) } : undefined;
-  return (await client.send(new CreateQueueCommand({ QueueName: queue, Attributes }))).QueueUrl;
+  return (await sendWithin(client, new CreateQueueCommand({ QueueName: queue, Attributes }), { timeoutMs: CREATE_TIMEOUT_MS })).QueueUrl;
 }
 
 export class SqsQueue {
@@ -84,7 +85,7 @@ export class SqsQueue {
         Action: 'sqs:SendMessage', Resource: this.queueArn, Condition: { ArnEquals: { 'aws:SourceArn': topicArn } },
       }],
     });
-    await this.client.send(new SetQueueAttributesCommand({ QueueUrl: this.queueUrl, Attributes: { Policy } }));
+    await sendWithin(this.client, new SetQueueAttributesCommand({ QueueUrl: this.queueUrl, Attributes: { Policy } }), { timeoutMs: CREATE_TIMEOUT_MS });
   }
 
   /**
@@ -92,7 +93,12 @@ export class SqsQueue {
    * @param {Record<string, string>} attrs
    */
   async publish(body, attrs) {
-    await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: body, MessageAttributes: stringAttributes(attrs) }));
+    await sendWithin(this.client, new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: body, MessageAttributes: stringAttributes(attrs) }));
+  }
+
+  /** One cheap call that only the queue's service can answer: is it still there? */
+  async probe() {
+    await sendWithin(this.client, new GetQueueAttributesCommand({ QueueUrl: this.queueUrl, AttributeNames: ['QueueArn'] }));
   }
 
   /**
@@ -106,23 +112,26 @@ export class SqsQueue {
    * @param {AbortSignal} p.signal
    * @param {(msgs: QueueMessage[], info: { receiveMs: number, receivedAt: number }) => Promise<void>} p.onMessages
    * @param {(err: Error) => void} [p.onError]
+   * @param {() => void} [p.onAnswer] the queue answered a receive (with messages or without)
    */
-  async consume({ threads, waitSeconds = 20, maxMessages = 10, signal, onMessages, onError = () => {} }) {
+  async consume({ threads, waitSeconds = 20, maxMessages = 10, signal, onMessages, onError = () => {}, onAnswer = () => {} }) {
     const poll = async () => {
       while (!signal.aborted) {
         const t = performance.now();
         let res;
         try {
-          res = await this.client.send(new ReceiveMessageCommand({
+          // a long poll may rightly take waitSeconds; beyond that plus one call's bound, nobody is there
+          res = await sendWithin(this.client, new ReceiveMessageCommand({
             QueueUrl: this.queueUrl, MaxNumberOfMessages: maxMessages, WaitTimeSeconds: waitSeconds,
             MessageAttributeNames: ['All'], MessageSystemAttributeNames: ['SentTimestamp'],
-          }), { abortSignal: signal });
+          }), { signal, timeoutMs: waitSeconds * 1000 + CALL_TIMEOUT_MS });
         } catch (e) {
           if (signal.aborted) return;
           onError(e);
-          await new Promise((r) => setTimeout(r, 500));
+          await pause(500, signal);
           continue;
         }
+        onAnswer();
         const raw = res.Messages ?? [];
         if (!raw.length) continue;
         const receivedAt = performance.now();
@@ -135,7 +144,7 @@ export class SqsQueue {
 
   async #delete(raw) {
     const Entries = raw.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle }));
-    const res = await this.client.send(new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries }));
+    const res = await sendWithin(this.client, new DeleteMessageBatchCommand({ QueueUrl: this.queueUrl, Entries }));
     if (res.Failed?.length) throw new Error(`DeleteMessageBatch: ${res.Failed.length} failed (${res.Failed[0].Code})`);
   }
 
