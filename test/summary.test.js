@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { summarize } from '../src/results/summary.js';
+import { summarizeConsumer } from '../src/results/consumer-summary.js';
 import { renderSummaryMd } from '../src/results/summary-md.js';
 import { newHistogram, record } from '../src/measure/histogram.js';
 
@@ -61,5 +62,33 @@ describe('summary verdict', () => {
   it('renders the seed table first', () => {
     const md = renderSummaryMd({ name: 'x', description: 'd' }, run({ acked: 1000, masterCpu: 44.5 }));
     expect(md).toContain('| Writers | Items per writer per sec | master CPU | replica CPU |\n| --- | ---: | ---: | ---: |\n| 2 | 500 | 44.5 | 22.3 |');
+  });
+});
+
+describe('why a consumer found values missing', () => {
+  /** One window second of a consumer: `cycles` cycles of `items` items each, `missing` of them gone. */
+  function consumer({ items, missing, cycleMs, ttlS, limit = 0, readFrom = 'replica', card = items }) {
+    const h = newHistogram();
+    record(h, cycleMs * 1000);
+    const row = (index) => ({
+      index, intended: 0, counters: { cycles: 2, items: 2 * items, fetched: 2 * (items - missing), missing: 2 * missing, cardinality: 2 * card },
+      client: { cpuPct: 5, cpuPctMax: 5, loopP99Ms: 1, rssMb: 80, wallMs: 1000 }, cpu: [],
+    });
+    return summarizeConsumer({
+      rows: [row(0), row(1), row(2)], totals: new Map([['cycle.sent', h]]), warmupS: 1, durationS: 3, readers: 1, periodMs: 500,
+      totalCounts: {}, errorKinds: {}, measuresUniques: false, ttlS, limit, readFrom,
+    });
+  }
+  it('expiry, when the TTL and the cycle time allow that many', () => {
+    // 3 s TTL, 450 ms cycles: the oldest 15% of 300k live items are within a cycle of expiry
+    const s = consumer({ items: 300_000, missing: 20_000, cycleMs: 450, ttlS: 3 });
+    expect(s.missingWhy).toMatch(/^expired between range and fetch \(with --ttl 3 and cycles of up to 450 ms, about 45004\.7 items per cycle are that close to expiry\)$/);
+    expect(s.verdict).toMatch(/20000 items per cycle missing: expired between range and fetch/);
+  });
+  it('not expiry, when the TTL cannot explain them: lost, not yet replicated, or a shorter TTL than --ttl says', () => {
+    const s = consumer({ items: 10_000, missing: 400, cycleMs: 80, ttlS: 300 });
+    expect(s.missingWhy).toMatch(/^more than expiry explains with --ttl 300 \(cycles of up to 80(\.\d)? ms: at most about 2\.7 items per cycle are that close to expiry\): the rest were not yet on the replica read, lost, or their keys expire sooner than --ttl says$/);
+    // the newest 1000 of 10k live items are nowhere near expiry
+    expect(consumer({ items: 1000, card: 10_000, missing: 3, cycleMs: 80, ttlS: 3, limit: 1000, readFrom: 'master' }).missingWhy).toMatch(/^more than expiry explains.*the rest were lost, or their keys/);
   });
 });
