@@ -74,8 +74,8 @@ describe('the server CPU sampler heals', () => {
             const gone = new Promise((r) => server.once('exit', r));
             server.kill('SIGKILL');
             await gone;
-            // down for about two seconds, then back on the same port, empty
-            await until(t0 + 5200);
+            // down for about three seconds, then back on the same port, empty
+            await until(t0 + 6200);
             server = await start();
           });
         },
