@@ -69,7 +69,7 @@ async function consume(a, local) {
     measuresUniques: mode === 'list-hll' || mode === 'set-per-minute', ttlS: a.ttl, limit: a.limit, readFrom, unreachable: run.unreachable,
   });
   Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
-  summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'], actions: run.actionResults });
+  summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, ...CONSUMER_ROWS.disturbedBy, actions: run.actionResults });
   if (run.actionResults.length) {
     summary.actions = run.actionResults;
     summary.disturbance = disturbances({ rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'overruns'] });

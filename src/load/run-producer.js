@@ -67,8 +67,8 @@ async function produce(a, local) {
     writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
   });
   Object.assign(summary, { name, mode, interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
-  const seconds = { rows: recorder.rows, t0: run.t0, p99Column: 'batch_p99_ms', ackedDue: recorder.ackedDue, ackedColumn: 'acked' };
-  summary.disturbances = episodes({ ...seconds, countColumns: DISTURBED_BY, actions: run.actionResults });
+  const seconds = { rows: recorder.rows, t0: run.t0, ...PRODUCER_ROWS.disturbedBy, ackedDue: recorder.ackedDue };
+  summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
   if (run.actionResults.length) {
     summary.actions = run.actionResults;
     summary.disturbance = disturbances({ ...seconds, countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], actions: run.actionResults });
@@ -93,9 +93,6 @@ async function produce(a, local) {
   }
   return { dir, summary, md: saved.md, exitCode: saved.failure ? Math.max(summary.outcome.exitCode, 1) : summary.outcome.exitCode, failure: saved.failure };
 }
-
-/** What marks a writer's second as disturbed, besides its acknowledgements and p99. */
-const DISTURBED_BY = ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'];
 
 /** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */
 async function verifyRun(conn, keyOf, secondOf, run, quiet) {

@@ -127,7 +127,5 @@ function mergedEpisodes(m) {
   const spec = ROWS_OF[m.kind];
   const histogramsAt = perSecondHistograms(m.runs, spec.histograms);
   const rows = m.rows.map((r) => ({ ...r, row: { ...spec.rowOf({ intended: r.intended, counters: r.counters, hist: histogramsAt(r.index) }), events: r.events } }));
-  return m.kind === 'produce'
-    ? episodes({ rows, t0: 0, p99Column: 'batch_p99_ms', countColumns: ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'], ackedColumn: 'acked' })
-    : episodes({ rows, t0: 0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'] });
+  return episodes({ rows, t0: 0, ...spec.disturbedBy });
 }

@@ -11,6 +11,8 @@ import { stats } from '../measure/histogram.js';
  * @property {string[]} histograms the per-second histograms rowOf reads
  * @property {(iv: { intended: number, counters: Record<string, number>, hist: Map<string, import('hdr-histogram-js').Histogram> }) => Record<string, number|null>} rowOf
  * @property {(row: Record<string, number|string|null>) => { intended: number, counters: Record<string, number> }} countsOf
+ * @property {{ p99Column: string, countColumns: string[], ackedColumn?: string }} disturbedBy what marks a second
+ *   as disturbed (results/disturbance.js), besides acknowledgements by the second they were due in
  */
 
 const of = (h, q) => (h ? stats(h)[q] : null);
@@ -25,12 +27,14 @@ const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
  * @param {(iv: any) => Record<string, number|null>} p.derived the other columns
  * @param {(row: Record<string, any>, counters: Record<string, number>) => { intended: number, counters: Record<string, number> }} p.restore
  *   what the other columns give back
+ * @param {TimelineRows['disturbedBy']} p.disturbedBy
  * @returns {TimelineRows}
  */
-function rows({ columns, counted, histograms, derived, restore }) {
+function rows({ columns, counted, histograms, derived, restore, disturbedBy }) {
   return {
     columns,
     histograms,
+    disturbedBy,
     rowOf(iv) {
       const row = derived(iv);
       for (const k of counted) row[k] = iv.counters[k];
@@ -57,6 +61,7 @@ export const PRODUCER_ROWS = rows({
     };
   },
   restore: (row, counters) => ({ intended: num(row.intended), counters: { ...counters, connRetries: num(row.conn_retries), capWaitMs: num(row.inflight_wait_ms) } }),
+  disturbedBy: { p99Column: 'batch_p99_ms', countColumns: ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'], ackedColumn: 'acked' },
 });
 
 export const CONSUMER_ROWS = rows({
@@ -77,6 +82,8 @@ export const CONSUMER_ROWS = rows({
     intended: 0,
     counters: { ...counters, failedCycles: num(row.failed_cycles), emptyCycles: num(row.empty_cycles), cardinality: num(row.cardinality_avg) * counters.cycles },
   }),
+  // overruns are not a disturbance: a consumer whose cycles are longer than its period overruns every second
+  disturbedBy: { p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'] },
 });
 
 /** Rows by manifest.json's `command`. */
