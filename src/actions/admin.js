@@ -117,7 +117,7 @@ export class ClusterAdmin {
         lastKnown.set(this.seed, this.known);
         return nodes;
       } catch (err) {
-        if (/cluster support disabled/i.test(err.message)) throw new Error(`${addr} is not a Redis Cluster node (cluster support disabled)`);
+        if (/cluster support disabled/i.test(err.message)) throw new Error(`${addr} is not a Redis Cluster node (cluster support disabled)`, { cause: err });
         last = `${addr}: ${err.message}`;
       }
     }

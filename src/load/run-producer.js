@@ -2,7 +2,6 @@
  * A producer run from flags to files: check the flags, reach the target, run the writers on
  * one shared schedule (run-workers.js), then summarize in the seed's words.
  */
-import path from 'node:path';
 import { checkConnection } from '../options/connection.js';
 import { checkProducer, storeConfigOf, storeModeOf } from '../options/producer.js';
 import { connectionFrom } from '../targets/redis.js';

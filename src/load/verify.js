@@ -86,7 +86,7 @@ async function fetchWithRetry(router, fetcher, keys) {
     try {
       return await withTimeout(fetcher.fetch(keys), FETCH_TIMEOUT_MS);
     } catch (e) {
-      if (attempt >= ATTEMPTS) throw new Error(`after ${ATTEMPTS} attempts: ${e.message}`);
+      if (attempt >= ATTEMPTS) throw new Error(`after ${ATTEMPTS} attempts: ${e.message}`, { cause: e });
       // a node that did not answer in time keeps its replies coming late: fresh connections
       if (e === TIMEOUT) router.close();
       await new Promise((r) => setTimeout(r, 100 * attempt));

@@ -215,7 +215,7 @@ export class Writer {
     record(h.sent, (now - seg.chunk.sentAt) * 1000, k);
   };
 
-  onError = (seg, i, err, now) => {
+  onError = (seg, i, err) => {
     if (seg.asking && i === 0) {
       seg.skip = 0; // ASKING itself failed: the command's own reply tells
       return;

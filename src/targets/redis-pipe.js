@@ -68,7 +68,7 @@ export class RespPipe {
       await this.call(args);
     } catch (e) {
       this.close();
-      throw new Error(`${what}: ${e.message}`);
+      throw new Error(`${what}: ${e.message}`, { cause: e });
     }
   }
 
