@@ -37,6 +37,7 @@ function rows({ columns, counted, histograms, derived, restore }) {
       return row;
     },
     countsOf(row) {
+      /** @type {Record<string, number>} */
       const counters = {};
       for (const k of counted) counters[k] = num(row[k]);
       return restore(row, counters);
