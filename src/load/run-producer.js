@@ -41,6 +41,7 @@ async function produce(a, local) {
   const topo = await discoverTopology(conn);
   const writerNumbers = a.writer ? [a.writer] : Array.from({ length: a.writers }, (_, i) => i + 1);
   const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0, verify: !!a.verify };
+  /** @type {import('./process-pool.js').WorkerSpec[]} */
   const specs = writerNumbers.map((n) => ({ kind: 'writer', label: `writer ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...basePlan, a: n } } }));
   const targetRate = writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000 / a.period;
   const name = a.name || defaultName(a, mode);

@@ -22,6 +22,7 @@ const LOST_SAMPLE = 20;
  */
 export function mergeRuns(runs) {
   const sorted = runs.slice().sort((x, y) => x[0] - y[0]);
+  /** @type {Array<[number, number]>} */
   const out = [];
   for (const [lo, hi] of sorted) {
     const last = out[out.length - 1];
