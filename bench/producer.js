@@ -113,10 +113,10 @@ async function main() {
     if (findExecutable('redis-benchmark')) {
       results.machine.redisBenchmark = runText('redis-benchmark', ['--version']);
       const value = benchValue(VALUE_SIZE);
-      for (const [name, requests, command] of [
+      for (const [name, requests, command] of /** @type {Array<[string, number, string[]]>} [name, requests, command] */ ([
         ['SETEX', BENCH.setexRequests, ['SETEX', 'item:__rand_int__', '3', value]],
         ['ZADD', BENCH.zaddRequests, ['ZADD', 'latest-ids', '__rand_int__', 'item:__rand_int__']],
-      ]) {
+      ])) {
         note(`redis-benchmark ${name} (${requests.toLocaleString('en')} requests, -P ${BENCH.pipeline})…`);
         results.rb[name] = await phase(() => redisBenchmark({ meter, host, port, requests, idSpace: ID_SPACE, pipeline: BENCH.pipeline, command }));
       }

@@ -86,7 +86,7 @@ describe('rqbench ops', () => {
       for (const s of r.summary.services) for (const o of s.ops) expect(o.stats.count, `${s.service} ${o.name}`).toBeGreaterThan(5);
       const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
       expect(md).toMatch(/^\| \*\*SQS\*\* +\|/m);
-      expect(md).toMatch(/^\|   —GetTopicAttributes +\| +\| +\d+ \|/m);
+      expect(md).toMatch(/^\| {3}—GetTopicAttributes +\| +\| +\d+ \|/m);
       // teardown: nothing of the run's own is left on the emulator
       const { SQSClient, ListQueuesCommand } = await import('@aws-sdk/client-sqs');
       const { SNSClient, ListTopicsCommand } = await import('@aws-sdk/client-sns');
@@ -171,7 +171,7 @@ describePubsub('rqbench ops on the Pub/Sub emulator', () => {
     expect(r.summary.targets).toEqual({ pubsub: ps.endpoint });
     const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
     expect(md).toMatch(/^\| \*\*Pub\/Sub\*\* +\|( +\|){8}$/m);
-    expect(md).toMatch(/^\|   —Pull +\| +\| +\d+ \|( +\d+\.\d{3} \|){6}$/m);
+    expect(md).toMatch(/^\| {3}—Pull +\| +\| +\d+ \|( +\d+\.\d{3} \|){6}$/m);
     for (const f of ['pubsub-publish.hlog', 'pubsub-pull.hlog']) expect(fs.readdirSync(r.dir)).toContain(f);
     const { newPubsubClient } = await import('../src/targets/pubsub.js');
     const client = newPubsubClient({ endpoint: ps.endpoint });

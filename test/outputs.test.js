@@ -77,6 +77,7 @@ describe('an output that cannot be written is refused before anything runs', () 
       expect(lines.length, r.stderr).toBe(1);
       expect(lines[0]).toMatch(line);
       expect(r.stderr).not.toMatch(STACK);
+      // eslint-disable-next-line no-control-regex -- the test looks for raw control characters on purpose
       expect(r.stderr, 'no raw control character echoed').not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
       if (fs.existsSync(out) && fs.statSync(out).isDirectory()) expect(listTree(out)).toEqual([]);
     }, 30_000);

@@ -23,6 +23,7 @@ const rq = (...args) => runNode([CLI, ...args], { timeoutMs: 60_000 });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 400)}`;
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // what printable() escapes: a terminal would act on these
+// eslint-disable-next-line no-control-regex -- the test looks for raw control characters on purpose
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 beforeAll(async () => {

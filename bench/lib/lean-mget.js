@@ -77,12 +77,12 @@ class Raw {
   }
 
   connect() {
-    return new Promise((resolve, reject) => {
+    return /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
       this.sock = net.connect({ host: this.h, port: this.p }, resolve);
       this.sock.setNoDelay(true);
       this.sock.once('error', reject);
       this.sock.on('data', (d) => this.#data(d));
-    });
+    }));
   }
 
   #data(d) {
@@ -112,6 +112,7 @@ class Raw {
 
   /** One command whose reply is a simple string, an error, an integer or one bulk string. */
   async call(args) {
+    /** @type {string|Error|undefined} */
     let out;
     await this.request(encode(args), (b, l) => {
       const t = b[0];
@@ -192,8 +193,11 @@ async function main() {
 
     // range phase: member bytes copied into `keys`, their offsets into typed arrays
     let n = 0;
+    /** @type {Int32Array} */
     let starts;
+    /** @type {Int32Array} */
     let ends;
+    /** @type {Int32Array} */
     let ids;
     {
       let count = -1;

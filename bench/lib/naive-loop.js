@@ -58,7 +58,7 @@ async function iteration() {
 const start = performance.now();
 let acked = 0;
 let from = null;
-let to = null;
+let to;
 let iterations = 0;
 let errors = 0;
 for (;;) {

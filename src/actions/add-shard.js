@@ -44,9 +44,9 @@ export async function addShard({ admin, action, local, log, signal, detail }) {
   const master = nodes.find((n) => n.id === idOf.get(masterAddr));
   if (!master) throw new Error(`${masterAddr} joined but is not in the cluster's view`);
   const moves = planFill(nodes, master);
-  Object.assign(detail, { from: moves.map((m) => ({ ...nodeRef(m.from), slots: m.slots.length })), slotsMoved: 0, keysMigrated: 0 });
+  const tally = Object.assign(detail, { from: moves.map((m) => ({ ...nodeRef(m.from), slots: m.slots.length })), slotsMoved: 0, keysMigrated: 0 });
   const t1 = Date.now();
-  await migrateSlots(admin, moves, { masters: mastersInOrder(nodes), tally: detail, label: 'add-shard', log, signal });
+  await migrateSlots(admin, moves, { masters: mastersInOrder(nodes), tally, label: 'add-shard', log, signal });
   detail.migrateMs = Date.now() - t1;
   const replicaIds = new Set(replicaAddrs.map((a) => idOf.get(a)));
   detail.settleMs = await waitSettled(admin, `${masterAddr} serving slots with its replicas in sync`, {
@@ -57,7 +57,7 @@ export async function addShard({ admin, action, local, log, signal, detail }) {
     },
   });
   await waitFor('the new replicas in sync', async () => {
-    const links = await Promise.all(replicaAddrs.map((a) => admin.call(a, 'INFO', 'replication')));
+    const links = /** @type {string[]} INFO replies with text */ (await Promise.all(replicaAddrs.map((a) => admin.call(a, 'INFO', 'replication'))));
     return replicaAddrs.filter((a, i) => parseInfo(links[i]).master_link_status !== 'up').map((a) => `${a} master_link_status is not up`);
   }, { signal });
   detail.tookMs = Date.now() - t0;
@@ -85,9 +85,9 @@ async function startLocalNodes(local, nodes) {
  * @param {string} addr
  */
 async function emptyNodeId(admin, addr) {
-  const info = parseInfo(await admin.call(addr, 'CLUSTER', 'INFO').catch((err) => {
+  const info = parseInfo(/** @type {string} CLUSTER INFO replies with text */ (await admin.call(addr, 'CLUSTER', 'INFO').catch((err) => {
     throw new Error(/cluster support disabled/i.test(err.message) ? `${addr} is not cluster-enabled` : err.message);
-  }));
+  })));
   if (Number(info.cluster_known_nodes) !== 1) throw new Error(`${addr} already belongs to a cluster (it knows ${info.cluster_known_nodes} nodes)`);
   const keys = Number(await admin.call(addr, 'DBSIZE'));
   if (keys > 0) throw new Error(`${addr} is not empty (${keys} keys)`);

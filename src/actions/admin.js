@@ -108,7 +108,7 @@ export class ClusterAdmin {
     let last = 'no node to ask';
     for (const addr of new Set([...this.known, this.seed])) {
       try {
-        const nodes = parseClusterNodes(await this.call(addr, 'CLUSTER', 'NODES'));
+        const nodes = parseClusterNodes(/** @type {string} CLUSTER NODES replies with text */ (await this.call(addr, 'CLUSTER', 'NODES')));
         if (!nodes.some((n) => n.role === 'master' && n.slots.length > 0)) {
           last = `${addr} knows no master serving slots`;
           continue;
@@ -117,7 +117,7 @@ export class ClusterAdmin {
         lastKnown.set(this.seed, this.known);
         return nodes;
       } catch (err) {
-        if (/cluster support disabled/i.test(err.message)) throw new Error(`${addr} is not a Redis Cluster node (cluster support disabled)`);
+        if (/cluster support disabled/i.test(err.message)) throw new Error(`${addr} is not a Redis Cluster node (cluster support disabled)`, { cause: err });
         last = `${addr}: ${err.message}`;
       }
     }

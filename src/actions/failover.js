@@ -34,7 +34,7 @@ export async function failover({ admin, action, signal, detail }) {
  */
 async function linkedReplica(admin, replicas) {
   for (const r of replicas) {
-    const info = parseInfo(await admin.call(r.addr, 'INFO', 'replication').catch(() => ''));
+    const info = parseInfo(/** @type {string} INFO replies with text */ (await admin.call(r.addr, 'INFO', 'replication').catch(() => '')));
     if (info.master_link_status === 'up') return r;
   }
   return undefined;

@@ -50,7 +50,7 @@ export async function migrateSlots(admin, moves, { masters, tally, label, log = 
       } catch (err) {
         const left = await abandon(admin, slots, move);
         const where = `slots ${slots[0]}-${slots[slots.length - 1]} (${move.from.addr} -> ${move.to.addr})`;
-        throw new Error(`${where}: ${err.message}${left.length ? `; slots left migrating: ${ranges(left)} (redis-cli --cluster fix repairs them)` : ''}`);
+        throw new Error(`${where}: ${err.message}${left.length ? `; slots left migrating: ${ranges(left)} (redis-cli --cluster fix repairs them)` : ''}`, { cause: err });
       }
       if (Date.now() - lastLog >= PROGRESS_MS) {
         lastLog = Date.now();
@@ -133,6 +133,7 @@ async function migrate(admin, from, to, auth, keys) {
     try {
       return await admin.call(from.addr, 'MIGRATE', to.host, to.port, '', 0, MIGRATE_TIMEOUT_MS, ...replace, ...auth, 'KEYS', ...keys);
     } catch (err) {
+      // eslint-disable-next-line preserve-caught-error -- the caught error is left behind on purpose: its command holds the password
       if (attempt >= 2 || !/^IOERR/.test(err.message)) throw new Error(err.message); // never the command: it holds the password
     }
   }

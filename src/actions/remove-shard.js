@@ -18,13 +18,13 @@ export async function removeShard({ admin, action, local, log, signal, detail })
   // Taken now: a master emptied of slots turns itself (and its replicas) into replicas of another master.
   const leaving = [master, ...replicasOf(nodes, master)];
   const moves = planDrain(nodes, master);
-  Object.assign(detail, {
+  const tally = Object.assign(detail, {
     removed: leaving.map((n) => ({ ...nodeRef(n), role: n.role })),
     to: moves.map((m) => ({ ...nodeRef(m.to), slots: m.slots.length })),
     slotsMoved: 0, keysMigrated: 0,
   });
   const t0 = Date.now();
-  await migrateSlots(admin, moves, { masters: mastersInOrder(nodes), tally: detail, label: 'remove-shard', log, signal });
+  await migrateSlots(admin, moves, { masters: mastersInOrder(nodes), tally, label: 'remove-shard', log, signal });
   detail.migrateMs = Date.now() - t0;
 
   const ids = new Set(leaving.map((n) => n.id));

@@ -60,7 +60,8 @@ export async function settleProblems(admin, { skip = () => false, check } = {}) 
   const owners = new Map();
   await Promise.all(nodes.map(async (node) => {
     try {
-      const [infoText, nodesText] = await Promise.all([admin.call(node.addr, 'CLUSTER', 'INFO'), admin.call(node.addr, 'CLUSTER', 'NODES')]);
+      // both reply with text
+      const [infoText, nodesText] = /** @type {string[]} */ (await Promise.all([admin.call(node.addr, 'CLUSTER', 'INFO'), admin.call(node.addr, 'CLUSTER', 'NODES')]));
       const info = parseInfo(infoText);
       const view = parseClusterNodes(nodesText);
       if (info.cluster_state !== 'ok') problems.push(`${node.addr} cluster_state:${info.cluster_state}`);

@@ -78,7 +78,7 @@ function parseInteger(name, raw, min, max, expected) {
 /**
  * yargs failure (bad choice, unknown flag, failed check): one line on stderr, exit 2.
  * @param {string|null} msg
- * @param {Error|undefined} err
+ * @param {Error} [err]
  */
 function failOneLine(msg, err) {
   const text = String(err?.message ?? msg ?? 'invalid arguments').replace(/\s+/g, ' ').trim();
@@ -87,7 +87,7 @@ function failOneLine(msg, err) {
 }
 
 /**
- * @param {{ what: string, cluster?: boolean, masters?: string, replicas?: string }} argv
+ * @param {{ what: 'redis'|'sqs'|'pubsub', cluster?: boolean, masters?: string, replicas?: string, tls?: boolean }} argv
  * @returns {Promise<void>}
  */
 export async function handler(argv) {

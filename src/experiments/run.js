@@ -147,6 +147,7 @@ export function stepCommands(step, stepDir, target, cluster, startAt) {
     '--url', target.url, ...(cluster ? ['--cluster'] : []), '-d', String(step.duration), '--warmup', String(step.warmup),
     ...(startAt ? ['--start-at', String(startAt)] : []), '--json', '--quiet', '--out', out, '--name', role,
   ];
+  /** @type {Array<{ role: 'producer'|'consumer', argv: string[] }>} */
   const cmds = [{ role: /** @type {const} */ ('producer'), argv: ['src/producer.js', ...toArgs(step.flags), ...target.at.flatMap((x) => ['--at', x]), ...common('producer')] }];
   if (step.consumer) cmds.push({ role: 'consumer', argv: ['src/consumer.js', ...toArgs(step.consumer), ...common('consumer')] });
   return cmds;

@@ -14,7 +14,11 @@ export class EmptyIndexWatch {
    * @param {{ names: string[], mode: string, target: string, quiet: boolean, warmupS: number }} p
    */
   constructor({ names, mode, target, quiet, warmupS }) {
-    Object.assign(this, { names, mode, target, quiet, warmupS });
+    this.names = names;
+    this.mode = mode;
+    this.target = target;
+    this.quiet = quiet;
+    this.warmupS = warmupS;
     this.emptyCycles = 0;
     this.readSomething = false;
     this.warned = null;

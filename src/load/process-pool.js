@@ -16,6 +16,20 @@ const CHILD = fileURLToPath(new URL('./worker-process.js', import.meta.url));
  * @property {object} init      what the kind's factory needs (store mode and config, plan …)
  */
 
+/**
+ * What the parent sends a worker.
+ * @typedef {{ type: 'init', kind: WorkerSpec['kind'], flags: object, init: WorkerSpec['init'] }
+ *   | { type: 'start', t0: number }
+ *   | { type: 'stop', drainMs?: number }} ParentMessage
+ */
+
+/**
+ * What a worker sends back.
+ * @typedef {{ type: 'ready' } | { type: 'done' } | { type: 'interval', iv: object } | { type: 'failed', message: string }} ChildMessage
+ */
+
+/** @typedef {import('node:child_process').ChildProcess & { spec: WorkerSpec, exited: Promise<number|null> }} WorkerChild */
+
 /** `specs.length` workers, one child process each. */
 export class ChildPool {
   /**
@@ -27,9 +41,9 @@ export class ChildPool {
     this.count = specs.length;
     this.errors = [];
     this.children = specs.map((spec, i) => {
-      const child = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+      const child = /** @type {WorkerChild} */ (fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' }));
       child.spec = spec;
-      child.on('message', (msg) => {
+      child.on('message', (/** @type {ChildMessage} */ msg) => {
         if (msg.type === 'interval') onInterval(i, msg.iv);
         else if (msg.type === 'failed') this.errors.push(`${spec.label}: ${msg.message}`);
         child.emit(msg.type, msg);

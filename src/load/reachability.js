@@ -20,7 +20,11 @@ export class Reachability {
    * @param {() => void} p.onStop
    */
   constructor({ sampler, target, stopAfterMs, say, onStop }) {
-    Object.assign(this, { sampler, target, stopAfterMs, say, onStop });
+    this.sampler = sampler;
+    this.target = target;
+    this.stopAfterMs = stopAfterMs;
+    this.say = say;
+    this.onStop = onStop;
     this.lastProgressAt = performance.now();
     this.warned = false;
     /** @type {null|{ silentS: number }} set when the run was stopped for it */

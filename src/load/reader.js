@@ -23,6 +23,23 @@ import { settings } from '../settings.js';
 export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
 
 /**
+ * READER_COUNTERS, as fields of a reader's Counters.
+ * @typedef {object} ReaderCounts
+ * @property {number} cycles
+ * @property {number} failedCycles
+ * @property {number} emptyCycles
+ * @property {number} overruns
+ * @property {number} items
+ * @property {number} fetched
+ * @property {number} missing
+ * @property {number} duplicates
+ * @property {number} mismatched
+ * @property {number} cardinality
+ * @property {number} uniques
+ * @property {number} errors
+ */
+
+/**
  * @typedef {object} ReaderPlan
  * @property {number} periodMs
  * @property {number} durationMs   0: until stop()
@@ -49,7 +66,7 @@ export class Reader {
     this.plan = plan;
     this.onInterval = onInterval;
     this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread });
-    this.counters = new Counters(READER_COUNTERS);
+    this.counters = /** @type {Counters & ReaderCounts} */ (new Counters(READER_COUNTERS));
     this.hist = new OpHistograms();
     this.k = 0;
     this.stopping = false;

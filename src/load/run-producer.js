@@ -2,7 +2,6 @@
  * A producer run from flags to files: check the flags, reach the target, run the writers on
  * one shared schedule (run-workers.js), then summarize in the seed's words.
  */
-import path from 'node:path';
 import { checkConnection } from '../options/connection.js';
 import { checkProducer, storeConfigOf, storeModeOf } from '../options/producer.js';
 import { connectionFrom } from '../targets/redis.js';
@@ -42,6 +41,7 @@ async function produce(a, local) {
   const topo = await discoverTopology(conn);
   const writerNumbers = a.writer ? [a.writer] : Array.from({ length: a.writers }, (_, i) => i + 1);
   const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0, verify: !!a.verify };
+  /** @type {import('./process-pool.js').WorkerSpec[]} */
   const specs = writerNumbers.map((n) => ({ kind: 'writer', label: `writer ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...basePlan, a: n } } }));
   const targetRate = writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000 / a.period;
   const name = a.name || defaultName(a, mode);

@@ -22,6 +22,7 @@ const LOST_SAMPLE = 20;
  */
 export function mergeRuns(runs) {
   const sorted = runs.slice().sort((x, y) => x[0] - y[0]);
+  /** @type {Array<[number, number]>} */
   const out = [];
   for (const [lo, hi] of sorted) {
     const last = out[out.length - 1];
@@ -86,7 +87,7 @@ async function fetchWithRetry(router, fetcher, keys) {
     try {
       return await withTimeout(fetcher.fetch(keys), FETCH_TIMEOUT_MS);
     } catch (e) {
-      if (attempt >= ATTEMPTS) throw new Error(`after ${ATTEMPTS} attempts: ${e.message}`);
+      if (attempt >= ATTEMPTS) throw new Error(`after ${ATTEMPTS} attempts: ${e.message}`, { cause: e });
       // a node that did not answer in time keeps its replies coming late: fresh connections
       if (e === TIMEOUT) router.close();
       await new Promise((r) => setTimeout(r, 100 * attempt));

@@ -14,6 +14,7 @@ const factories = {
   reader: (conn, init, onInterval) => new Reader({ conn, model: createReadModel(init.mode, init.storeCfg), plan: init.plan, onInterval }),
 };
 
+/** @type {Writer|Reader} */
 let worker;
 let done = false;
 let started = false;
@@ -24,7 +25,7 @@ process.on('SIGTERM', () => (started ? worker.stop() : process.exit(0)));
 // the parent is gone: nobody would read the results
 process.on('disconnect', () => { if (!done) process.exit(1); });
 
-process.on('message', async (msg) => {
+process.on('message', async (/** @type {import('./process-pool.js').ParentMessage} */ msg) => {
   try {
     if (msg.type === 'init') {
       worker = factories[msg.kind](connectionFrom(msg.flags), msg.init, (iv) => process.send({ type: 'interval', iv }));

@@ -36,10 +36,12 @@ const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connecti
  * @typedef {object} Interval
  * @property {number} index       seconds since t0
  * @property {number} intended    items due in this second by the schedule
- * @property {object} counters    see Counters
+ * @property {boolean} final      the writer's last interval
+ * @property {object} counters    Counters.snapshot(): the counts by name, and errorKinds
  * @property {Record<number, number>} ackedDue  items acknowledged in this interval, by the second they were due in
  * @property {Record<string, number[]>} hist  sparse histograms (sparse.js): '<op>.intended', '<op>.sent', 'lag'
  * @property {object} client      ClientSampler.sample()
+ * @property {Array<[number, number]>} [ackedIds]  --verify, final interval only: [lo, hi] runs of ids acknowledged
  */
 
 export class Writer {
@@ -60,7 +62,7 @@ export class Writer {
     this.totalSends = sendsWithin(plan.periodMs, this.chunks.length, plan.durationMs);
     this.maxInflight = plan.maxInflight ?? settings.maxInflightChunks;
     this.router = new RedisRouter(conn);
-    this.counters = new Counters();
+    this.counters = /** @type {Counters & import('../measure/counters.js').WriterCounts} */ (new Counters());
     this.hist = new OpHistograms();
     this.lag = newHistogram();
     this.plans = new Map();
@@ -198,7 +200,7 @@ export class Writer {
   #failSegment(seg, err) {
     seg.got = seg.n;
     const now = performance.now();
-    for (let i = 0; i < seg.n; i++) this.onError(seg, i, err, now);
+    for (let i = 0; i < seg.n; i++) this.onError(seg, i, err);
     this.onDone(seg, now);
   }
 
@@ -215,7 +217,7 @@ export class Writer {
     record(h.sent, (now - seg.chunk.sentAt) * 1000, k);
   };
 
-  onError = (seg, i, err, now) => {
+  onError = (seg, i, err) => {
     if (seg.asking && i === 0) {
       seg.skip = 0; // ASKING itself failed: the command's own reply tells
       return;

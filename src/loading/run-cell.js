@@ -33,9 +33,10 @@ export async function runCell({ file, info, threads, connections, sink, conn, tt
   const shares = connectionShares(connections, threads);
   const t0 = performance.now();
   const progress = new Float64Array(threads);
-  const workers = ranges.map((r, i) => new Worker(THREAD, {
+  // ready: resolves when the thread has connected (set just below)
+  const workers = ranges.map((r, i) => /** @type {Worker & { ready: Promise<unknown> }} */ (new Worker(THREAD, {
     workerData: { file, start: r.start, end: r.end, recordSize: info.recordSize, sink, connections: shares[i], conn, ttl },
-  }));
+  })));
   const settled = workers.map((w, i) => new Promise((resolve, reject) => {
     let ready;
     const readyP = new Promise((res) => { ready = res; });

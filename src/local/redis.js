@@ -51,6 +51,11 @@ const PIDFILE_WAIT_MS = 5000;
  */
 
 /**
+ * The options once the certificates are made (startRedis turns `tls: true` into files).
+ * @typedef {Omit<ReturnType<typeof normalizeOptions>, 'tls'> & { tls?: LocalRedisTls }} StartConfig
+ */
+
+/**
  * Absolute path of an executable on PATH (or /usr/bin, /usr/local/bin), or null.
  * @param {string} name
  * @returns {string|null}
@@ -108,7 +113,7 @@ export async function startRedis(opts = {}) {
     if (cfg.tls === true) cfg.tls = await makeCerts({ dir: path.join(base, 'tls') });
     if (cfg.tls) cfg.tlsCa = await fsp.readFile(cfg.tls.caFile);
     const nodes = cfg.cluster ? await startCluster(ctx) : await startStandalone(ctx);
-    const local = toLocalRedis(cfg, base, nodes, stop);
+    const local = toLocalRedis(/** @type {StartConfig} the certificates are made */ (cfg), base, nodes, stop);
     if (cfg.cluster) local.addNodes = (count) => addNodes(ctx, nodes, count);
     return local;
   } catch (err) {
@@ -162,7 +167,7 @@ function requireBinaries(cluster) {
 }
 
 /**
- * @param {ReturnType<typeof normalizeOptions>} cfg
+ * @param {StartConfig} cfg
  * @param {string} dir
  * @param {LocalRedisNode[]} nodes masters first
  * @param {() => Promise<void>} stop
@@ -361,6 +366,10 @@ async function startNode(ctx, index, kind) {
 }
 
 /**
+ * @param {StartConfig} cfg
+ * @param {number} port
+ * @param {string} dir
+ * @param {{ cluster?: boolean, replicaOf?: number }} kind
  * @returns {string[]} redis-server arguments for one node
  */
 function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
@@ -390,6 +399,9 @@ function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
  * The port a node serves on: plain, or TLS only (`--port 0` closes the plain one), with
  * replication and the cluster bus over TLS too, as on a managed service with in-transit encryption.
  * Clients are not asked for certificates.
+ * @param {StartConfig} cfg
+ * @param {number} port
+ * @param {boolean} cluster
  * @returns {string[]}
  */
 function listenArgs(cfg, port, cluster) {

@@ -56,9 +56,9 @@ export async function makeCerts({ dir, altNames = ['IP:127.0.0.1', 'DNS:localhos
     try {
       await execFileAsync('openssl', args, { timeout: 10_000 });
     } catch (err) {
-      if (err.code === 'ENOENT') throw new Error('openssl not found: install it (apt-get install -y openssl) to make local TLS certificates');
+      if (err.code === 'ENOENT') throw new Error('openssl not found: install it (apt-get install -y openssl) to make local TLS certificates', { cause: err });
       const why = String(err.stderr || err.message).trim().split('\n').pop();
-      throw new Error(`openssl ${args[0]} failed: ${why}`);
+      throw new Error(`openssl ${args[0]} failed: ${why}`, { cause: err });
     }
   }
   return { dir: out, caFile: f('ca.pem'), certFile: f('server.pem'), keyFile: f('server.key') };

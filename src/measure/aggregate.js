@@ -13,7 +13,7 @@ import { fromSparse } from './sparse.js';
  * @property {Record<string, number>} errorKinds
  * @property {Record<number, number>} ackedDue  acknowledged items by the second they were due in
  * @property {Map<string, import('hdr-histogram-js').Histogram>} hist
- * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs: number, writers: number }} client  wallMs: the shortest writer interval
+ * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs: number, writers?: number }} client  wallMs: the shortest writer interval; writers: how many were merged (IntervalMerger only)
  */
 
 export class IntervalMerger {

@@ -6,10 +6,32 @@
  */
 export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'connRetries', 'errors', 'capWaitMs'];
 
+/**
+ * A writer's counters (COUNTER_NAMES), as fields of its Counters.
+ * @typedef {object} WriterCounts
+ * @property {number} sent
+ * @property {number} acked
+ * @property {number} failed
+ * @property {number} moved
+ * @property {number} ask
+ * @property {number} retries
+ * @property {number} tryagain
+ * @property {number} clusterdown
+ * @property {number} connRetries
+ * @property {number} errors
+ * @property {number} capWaitMs
+ */
+
+/**
+ * Counters by name: each name in `names` is a numeric field, set to 0 by reset().
+ * Users that know their names type it as `Counters & WriterCounts` (or their own list).
+ */
 export class Counters {
   /** @param {string[]} [names] */
   constructor(names = COUNTER_NAMES) {
     this.names = names;
+    /** @type {number} every list of names has it: error() counts here */
+    this.errors;
     this.reset();
   }
 

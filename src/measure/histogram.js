@@ -62,7 +62,7 @@ function fastPathMatchesLibrary() {
   const h = /** @type {any} */ (newHistogram());
   if (!(h._counts instanceof Float64Array) || typeof h._totalCount !== 'number') return false;
   if (h.unitMagnitude !== 0 || h.subBucketHalfCountMagnitude !== SHIFT) return false;
-  for (let v = LOWEST_US; v < HIGHEST_US; v = Math.max(v + 1, Math.floor(v * 1.01))) {
+  for (let v = /** @type {number} */ (LOWEST_US); v < HIGHEST_US; v = Math.max(v + 1, Math.floor(v * 1.01))) {
     if (fastIndex(v) !== h.countsArrayIndex(v)) return false;
   }
   return fastIndex(HIGHEST_US) === h.countsArrayIndex(HIGHEST_US);
@@ -115,7 +115,9 @@ const OFFSET_CONVERSION_RATIO = 32;
  * @returns {string}
  */
 export function encode(h) {
-  const outer = Buffer.from(h.encodeIntoCompressedBase64(), 'base64');
+  // every histogram here is a JsHistogram (useWebAssembly: false), which has the method; the
+  // library's typings add it to JsHistogram in a file its index does not load
+  const outer = Buffer.from(/** @type {Histogram & { encodeIntoCompressedBase64(): string }} */ (h).encodeIntoCompressedBase64(), 'base64');
   const compressedLength = outer.readInt32BE(4);
   const inner = inflateSync(outer.subarray(8, 8 + compressedLength));
   if (inner.readInt32BE(0) !== V2_COOKIE) throw new Error('histogram encode: unexpected encoding from hdr-histogram-js');

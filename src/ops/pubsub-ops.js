@@ -35,11 +35,17 @@ const SEND = { ...UNBUNDLED, ...TIMEOUT };
 export function pubsubServices(where, name) {
   let topicPath;
   let subscriptionPath;
-  /** @param {'PublisherClient'|'SubscriberClient'} kind */
+  /**
+   * @template {'PublisherClient'|'SubscriberClient'} K
+   * @param {K} kind
+   * @returns {Promise<{ gapic: InstanceType<(typeof v1)[K]>, close: () => Promise<void> }>}
+   */
   const client = async (kind) => {
     const ps = newPubsubClient(where);
     try {
-      const gapic = new v1[kind](await ps.getClientConfig());
+      // the cast: PubSub's getClientConfig() is what it hands its own gapic clients, but its
+      // typings say port: string|number where the clients' options say number
+      const gapic = /** @type {InstanceType<(typeof v1)[K]>} */ (new v1[kind](/** @type {ConstructorParameters<typeof v1.PublisherClient>[0]} */ (await ps.getClientConfig())));
       return { gapic, close: async () => { await gapic.close(); await ps.close(); } };
     } catch (e) {
       await ps.close().catch(() => {});

@@ -30,6 +30,7 @@ export const OPS_SLOT = keySlot(TAG);
 
 /** What the reads need in place: MGET's keys (128 B values) and a sorted set of 1000 members. */
 export function setupCommands() {
+  /** @type {Array<string|number>} */
   const zadd = ['ZADD', ZKEY];
   for (let i = 0; i < ZSET_MEMBERS; i++) zadd.push(i, `m:${i}`);
   return [['DEL', ZKEY], ['MSET', ...Array.from({ length: MGET_KEYS }, (_, i) => [key(i), VALUE]).flat()], zadd];

@@ -63,5 +63,6 @@ export function checkOutput(a) {
 
 function hasControl(s) {
   // C0, DEL and C1: a terminal would act on them
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
   return /[\u0000-\u001f\u007f-\u009f]/.test(s);
 }

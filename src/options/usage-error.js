@@ -29,6 +29,7 @@ export function shown(s) {
  * @param {string} s
  */
 export function printable(s) {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are escaped
   return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

@@ -176,6 +176,7 @@ export class RedisCache {
     let todo = cmds.map((_, i) => i);
     for (let attempt = 1; todo.length; attempt++) {
       const failed = [];
+      /** @type {Error|undefined} */
       let lastErr;
       const byAddr = new Map();
       for (const i of todo) {

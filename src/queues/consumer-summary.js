@@ -81,13 +81,13 @@ export function renderConsumerMd(s, description) {
   const row = (label, k) => [label, ...(sqs ? [seedDuration(L.read?.[k])] : []), seedDuration(L.processing?.[k]), seedDuration(L.e2e?.[k])];
   const ms = (x, k) => fixed(x?.[k], 3);
   const fromSent = s.counts.e2eFromSent ? `; ${grouped(s.counts.e2eFromSent)} message(s) without time_intended counted from time_sent` : '';
-  const detail = [
+  const detail = /** @type {Array<[string, import('../measure/histogram.js').HistogramStats|undefined]>} */ ([
     ...(sqs ? [['Reading off SQS (per receive that returned messages)', L.read]] : []),
     ['Server side processing (messages in hand → applied)', L.processing],
     [`E2E (time_intended → applied: from the publisher's schedule, corrected${fromSent})`, L.e2e],
     ['E2E from the actual send (time_sent → applied, as the seed measured)', L.e2eSent],
     [`E2E, cloud timestamp (${sqs ? 'SNS Timestamp / SQS SentTimestamp' : 'Pub/Sub publishTime'} → applied)`, L.e2eCloud],
-  ].map(([label, x]) => [label, grouped(x?.count ?? 0), ms(x, 'p50'), ms(x, 'p90'), ms(x, 'p99'), ms(x, 'p999'), ms(x, 'max')]);
+  ]).map(([label, x]) => [label, grouped(x?.count ?? 0), ms(x, 'p50'), ms(x, 'p90'), ms(x, 'p99'), ms(x, 'p999'), ms(x, 'max')]);
   const n = s.nothingLost;
   const batch = Math.round(s.averageBatchSize);
   return [

@@ -16,7 +16,9 @@ export class Contact {
    * @param {number} [p.boundMs]
    */
   constructor({ probe, where, boundMs = UNREACHABLE_MS }) {
-    Object.assign(this, { probe, where, boundMs });
+    this.probe = probe;
+    this.where = where;
+    this.boundMs = boundMs;
     this.lastAnswerAt = performance.now();
     this.probing = false;
     /** @type {unknown} the last call that did not get through, for the line */

@@ -112,6 +112,7 @@ export function lineProblem(line) {
  * @returns {{ updates: Array<[string, string]>, malformed: number }}
  */
 export function parseBody(body) {
+  /** @type {Array<[string, string]>} */
   const updates = [];
   let malformed = 0;
   let start = 0;

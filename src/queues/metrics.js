@@ -131,10 +131,10 @@ export class QueueMetrics {
       res.writeHead(200, { 'Content-Type': this.registry.contentType });
       res.end(await this.registry.metrics());
     });
-    await new Promise((resolve, reject) => {
+    await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen({ host: '127.0.0.1', port }, resolve);
-    });
+    }));
     return {
       port: /** @type {import('node:net').AddressInfo} */ (server.address()).port,
       close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r(undefined)); }),

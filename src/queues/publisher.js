@@ -40,7 +40,14 @@ export class Publisher {
    * @param {(err: Error) => void} [p.onError]
    */
   constructor({ target, maker, publisherId, rate, durationMs, concurrency, onAnswer = () => {}, onError = () => {} }) {
-    Object.assign(this, { target, maker, publisherId, rate, durationMs, concurrency, onAnswer, onError });
+    this.target = target;
+    this.maker = maker;
+    this.publisherId = publisherId;
+    this.rate = rate;
+    this.durationMs = durationMs;
+    this.concurrency = concurrency;
+    this.onAnswer = onAnswer;
+    this.onError = onError;
     this.total = sendsWithin(1000, rate, durationMs);
     this.hist = new OpHistograms();
     this.lag = newHistogram();
@@ -111,6 +118,7 @@ export class Publisher {
    * @param {number} ms
    */
   async #raceFor(promises, ms) {
+    /** @type {(value?: unknown) => void} */
     let done = () => {};
     const wait = new Promise((r) => { done = r; });
     const timer = Number.isFinite(ms) ? setTimeout(done, Math.max(0, ms)) : undefined;

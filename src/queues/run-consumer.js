@@ -107,7 +107,7 @@ async function consume(a, cache) {
         prev = now;
         const { hist: h, span } = metrics.take();
         spans.push(span);
-        const hist = new Map([['read', h.read], ['processing', h.processing], ['e2e.intended', h.e2e], ['e2e.sent', h.e2eSent], ['e2e_cloud', h.e2eCloud]].filter(([, x]) => x.totalCount > 0));
+        const hist = new Map(/** @type {Array<[string, import('hdr-histogram-js').Histogram]>} */ ([['read', h.read], ['processing', h.processing], ['e2e.intended', h.e2e], ['e2e.sent', h.e2eSent], ['e2e_cloud', h.e2eCloud]]).filter(([, x]) => x.totalCount > 0));
         return { hist, counters };
       },
       status: (iv) => `${grouped(iv.counters.messages || 0)} msg/s  ${grouped(iv.counters.rows || 0)} rows/s  total ${grouped(metrics.counts.messages)}  dup ${metrics.counts.duplicates}  malformed ${metrics.counts.malformed}  errors ${errors.count}`,
@@ -133,6 +133,7 @@ async function consume(a, cache) {
 function drained(signal) {
   let timer;
   const later = () => { timer = setTimeout(resolve, DRAIN_MS); };
+  /** @type {(value?: unknown) => void} */
   let resolve = () => {};
   const done = new Promise((r) => { resolve = r; });
   if (signal.aborted) later();

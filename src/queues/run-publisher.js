@@ -33,7 +33,8 @@ export async function runPublisher(a) {
   checkPublisher(a);
   checkOutput(a);
   a.publisherId ??= randomBytes(4).toString('hex');
-  const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(a);
+  // checkPublisher filled in the sizes, and publisherId is set above
+  const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
   // from a folder, the files say how many updates a message carries
   if (a.fromFolder) a.batchSize = maker.batchSize;
   checkFits(a, maker);

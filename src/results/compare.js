@@ -23,6 +23,7 @@ import { round } from './summary.js';
  * @returns {CompareRow[]}
  */
 export function compareRows(a, b, kind, { op, tag }) {
+  /** @type {Array<[string, (s: Record<string, any>) => unknown, number]>} [label, value of a summary, decimals] */
   const metrics = kind === 'produce'
     ? [['Target items/s', (s) => s.target.itemsPerSec, 0], ['Achieved items/s', (s) => s.achieved.itemsPerSec, 0], ['Achieved items/s per writer', (s) => s.achieved.itemsPerWriterPerSec, 0]]
     : [['Cycles/s', (s) => s.cycles.perSecond, 1], ['Items per cycle', (s) => s.perCycle.items, 0], ['Cycles overrun', (s) => s.cycles.overruns, 0]];

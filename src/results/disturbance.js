@@ -153,6 +153,10 @@ export function disturbances(p) {
   });
 }
 
+/**
+ * @param {unknown} v
+ * @returns {v is number}
+ */
 function isNum(v) {
   return typeof v === 'number' && Number.isFinite(v);
 }

@@ -141,7 +141,9 @@ export function eachHlogInterval(filePath, onInterval) {
   const lines = text.split(/\r\n|\r|\n/);
   // each line is one write(2) ending in its newline: only the text after the last one can be cut
   const tailLineNo = lines.at(-1) === '' ? null : lines.length;
+  /** @type {number|null} */
   let startSec = null;
+  /** @type {number|null} */
   let baseSec = null;
   /** @type {{ tokens: string[], lineNo: number, raw: string }[]} */
   const pending = [];

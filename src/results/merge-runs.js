@@ -13,7 +13,7 @@ import { fromSparse, toSparse } from '../measure/sparse.js';
 /** @typedef {import('./run-dirs.js').RunDir} RunDir */
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
 /**
- * @typedef {import('./summary.js').SecondRow & { time: string|null }} MergedSecond
+ * @typedef {import('./summary.js').SecondRow & { time: string|null, events: string }} MergedSecond  events: the actions seen that second, '; '-separated
  * @typedef {object} MergedRuns
  * @property {'produce'|'consume'} kind
  * @property {RunDir[]} runs
@@ -66,7 +66,7 @@ export function mergeTimelines(runs) {
     // a node and role: a replica promoted during a run has a column for each
     for (const n of run.timeline.nodes) if (!nodes.has(n.column)) nodes.set(n.column, { addr: n.addr, role: n.role, shard: n.shard });
     for (const row of run.timeline.rows) {
-      const index = row.second;
+      const index = /** @type {number} readTimeline checked: a whole number */ (row.second);
       let m = seconds.get(index);
       if (!m) seconds.set(index, (m = { index, time: row.time, intended: 0, counters: {}, client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null }, cpu: new Map(), gaps: new Set(), events: [] }));
       // listed by the sampler but not sampled: a gap (older timelines have no such column)

@@ -77,8 +77,11 @@ export function renderMergedMd(m, summary) {
   const description = one
     ? first.description
     : `${m.runs.length} run directories merged${summary.merged.runId ? ` (run id ${summary.merged.runId})` : ''}${m.sharedT0 ? `, on one schedule from ${first.startedAt}` : ''}: histograms added, counts summed per second, each node's CPU averaged over the runs that sampled it. First run: ${first.description}`;
-  const render = m.kind === 'produce' ? renderSummaryMd : renderConsumerMd;
-  const out = [render({ name: summary.name, description, interrupted: summary.interrupted }, summary)];
+  const run = { name: summary.name, description, interrupted: summary.interrupted };
+  // summarizeMerged() built the summary with the kind's own summarize function
+  const out = [m.kind === 'produce'
+    ? renderSummaryMd(run, /** @type {ReturnType<typeof summarize>} */ (summary))
+    : renderConsumerMd(run, /** @type {ReturnType<typeof summarizeConsumer>} */ (summary))];
   if (!one) {
     const key = workersKey(m.runs[0]);
     out.push('Runs merged:', '', mdTable(
@@ -110,8 +113,12 @@ function sumOf(items, f) {
   return items.reduce((a, x) => a + f(x), 0);
 }
 
-/** Numeric fields added key by key. */
+/**
+ * Numeric fields added key by key.
+ * @param {Array<Record<string, unknown>|undefined>} records
+ */
 function sumRecords(records) {
+  /** @type {Record<string, number>} */
   const out = {};
   for (const r of records) for (const [k, v] of Object.entries(r ?? {})) if (typeof v === 'number') out[k] = (out[k] || 0) + v;
   return out;

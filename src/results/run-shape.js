@@ -9,7 +9,10 @@ import { UsageError, printable, shown } from '../options/usage-error.js';
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
 
-/** A field's test and the words for it in the error line. */
+/**
+ * A field's test and the words for it in the error line.
+ * @satisfies {Record<string, [(v: any) => boolean, string]>}
+ */
 const TYPES = {
   object: [isObject, 'an object'],
   string: [(v) => typeof v === 'string', 'a string'],
@@ -24,18 +27,26 @@ const TYPES = {
   interrupted: [(v) => typeof v === 'boolean' || typeof v === 'string', 'true, false or a signal name'],
 };
 
-/** [field, type, optional]: parents come before their fields. */
+/** @typedef {Array<[string, keyof TYPES, boolean?]>} Fields [field, type, optional] */
+
+/**
+ * [field, type, optional]: parents come before their fields.
+ * @type {Fields}
+ */
 const MANIFEST = [
   ['t0', 'epochMs'], ['startedAt', 'string'], ['description', 'string'], ['flags', 'object'],
   ['runId', 'idOrNull', true], ['mode', 'string', true], ['writers', 'list', true], ['readers', 'list', true],
   ['host', 'object', true], ['host.hostname', 'string', true],
 ];
+/** @type {Record<'produce'|'consume', Fields>} */
 const MANIFEST_OF = { produce: [], consume: [['flags.period', 'period']] };
 
+/** @type {Fields} */
 const SUMMARY = [
   ['window', 'object'], ['window.fromSecond', 'count'], ['window.toSecond', 'number'], ['window.seconds', 'count'], ['name', 'string'],
   ['totals', 'object'], ['errorKinds', 'object', true], ['latency', 'object'], ['interrupted', 'interrupted', true], ['mode', 'string', true],
 ];
+/** @type {Record<'produce'|'consume', Fields>} */
 const SUMMARY_OF = {
   produce: [
     ['writers', 'workers'], ['target', 'object'], ['target.itemsPerSec', 'number'],
@@ -88,7 +99,7 @@ export function checkSummary(summary, kind, file) {
 
 /**
  * @param {unknown} doc
- * @param {Array<[string, keyof TYPES, boolean?]>} fields
+ * @param {Fields} fields
  * @param {string} file
  */
 function checkFields(doc, fields, file) {

@@ -10,8 +10,9 @@ import { nodeColumn } from './timeline.js';
  * @property {number} index
  * @property {number} intended
  * @property {Record<string, number>} counters
- * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number }} client
+ * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs?: number }} client
  * @property {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
+ * @property {Record<string, unknown>} [row] the second's timeline columns (RunRecorder's rowOf)
  */
 
 /**
@@ -27,6 +28,7 @@ import { nodeColumn } from './timeline.js';
  * @param {Map<number, number>} [p.ackedDue] acknowledged items by the second they were due in
  * @param {number} [p.ackedInWindow] instead of ackedDue: their sum over the window (a report
  *   merging runs has only each run's sum)
+ * @param {null|{ silentS: number }} [p.unreachable] the run stopped because no node answered
  */
 export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, durationS, targetRate, writers, totalCounts, errorKinds, unreachable = null }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });

@@ -41,6 +41,7 @@ function rows({ columns, counted, histograms, derived, restore, disturbedBy }) {
       return row;
     },
     countsOf(row) {
+      /** @type {Record<string, number>} */
       const counters = {};
       for (const k of counted) counters[k] = num(row[k]);
       return restore(row, counters);

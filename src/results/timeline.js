@@ -161,6 +161,7 @@ export function readTimeline(file) {
       if (i + 1 === tail) break;
       throw new UsageError(`${at}: ${cells.length} cell${cells.length === 1 ? '' : 's'} where the header has ${columns.length}`);
     }
+    /** @type {Record<string, number|string|null>} */
     const row = {};
     columns.forEach((c, k) => {
       const v = cells[k];

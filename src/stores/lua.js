@@ -35,6 +35,7 @@ export function luaItemKey(id, zset, cfg) {
 export function createLuaStore(cfg, mode, scriptName, plan) {
   const script = loadScript(scriptName);
   const zsets = indexNames(settings.keys.zset, cfg).map((copies) => copies[0]);
+  /** @type {Parameters<typeof plan>[0]} */
   const ctx = { script, zsets, mode: cfg.actualValue ? 'value' : 'ref' };
   return {
     mode,

@@ -50,6 +50,7 @@ export function awsClientConfig({ endpoint, region }) {
  * @param {Record<string, string>} attrs
  */
 export function stringAttributes(attrs) {
+  /** @type {Record<string, { DataType: 'String', StringValue: string }>} */
   const out = {};
   for (const [k, v] of Object.entries(attrs)) out[k] = { DataType: 'String', StringValue: v };
   return out;

@@ -34,7 +34,7 @@ export class BytesConn {
     const sock = await openSocket(this.opts);
     this.sock = sock;
     sock.on('data', (data) => this.#data(data));
-    sock.on('error', (e) => this.#fail(new Error(`connection to ${this.addr}: ${e.code || e.message}`)));
+    sock.on('error', (/** @type {NodeJS.ErrnoException} */ e) => this.#fail(new Error(`connection to ${this.addr}: ${e.code || e.message}`)));
     sock.on('close', () => this.#fail(new Error(`connection to ${this.addr} closed`)));
     await handshake(this.opts, this.addr, (what, args) => this.#setup(what, args));
     return this;

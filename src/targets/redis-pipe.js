@@ -13,6 +13,7 @@ import { handshake, openSocket } from './socket.js';
  * @typedef {object} Segment
  * @property {number} n             replies expected
  * @property {number} [got]         replies received so far (set by the pipe)
+ * @property {number} [pendingOk]   successful replies not yet handed to `progress` (set by the pipe)
  * @property {(seg: Segment, k: number, now: number) => void} [progress] k more successful replies arrived at `now`
  * @property {(seg: Segment, index: number, err: Error, now: number) => void} [error] reply `index` (0-based) was an error
  * @property {(seg: Segment, now: number) => void} [done]  all n replies are in
@@ -68,7 +69,7 @@ export class RespPipe {
       await this.call(args);
     } catch (e) {
       this.close();
-      throw new Error(`${what}: ${e.message}`);
+      throw new Error(`${what}: ${e.message}`, { cause: e });
     }
   }
 
@@ -163,7 +164,7 @@ export class RespPipe {
     if (this.closed) return;
     this.closed = true;
     this.now = performance.now();
-    const err = e instanceof Error ? e : new Error(String(e));
+    const err = /** @type {NodeJS.ErrnoException} */ (e instanceof Error ? e : new Error(String(e)));
     if (!/connection to/.test(err.message)) err.message = `connection to ${this.addr}: ${err.code || err.message}`;
     while (this.head < this.queue.length) {
       const seg = this.queue[this.head];

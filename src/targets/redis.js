@@ -43,6 +43,7 @@ export const SLOTS = 16384;
  * @returns {RedisConn}
  */
 export function connectionFrom(a) {
+  /** @type {RedisConn} */
   const conn = {
     host: a.host ?? settings.host,
     port: a.port ?? settings.port,
@@ -88,6 +89,7 @@ export function describeConnection(conn) {
  * @returns {RedisNode[]}
  */
 export function parseClusterNodes(text) {
+  /** @type {RedisNode[]} */
   const nodes = [];
   for (const line of text.split('\n')) {
     const f = line.trim().split(' ');
@@ -100,6 +102,7 @@ export function parseClusterNodes(text) {
     const host = hostPort.slice(0, cut);
     const port = Number(hostPort.slice(cut + 1));
     if (!host || !port) continue;
+    /** @type {Array<[number, number]>} */
     const slots = [];
     for (const s of f.slice(8)) {
       if (s.startsWith('[')) continue; // migrating/importing marker
@@ -135,6 +138,7 @@ function numberShards(nodes) {
  * @returns {RedisNode[]}
  */
 export function parseReplicas(info, master) {
+  /** @type {RedisNode[]} */
   const out = [];
   for (const m of info.matchAll(/^slave\d+:ip=([^,]+),port=(\d+),state=([a-z_]+)/gm)) {
     const addr = `${m[1]}:${m[2]}`;
@@ -149,6 +153,7 @@ export function parseReplicas(info, master) {
  * @returns {Record<string, string>}
  */
 export function parseInfo(text) {
+  /** @type {Record<string, string>} */
   const out = {};
   for (const line of text.split(/\r?\n/)) {
     const i = line.indexOf(':');
@@ -178,7 +183,7 @@ export function tlsFor(conn, host) {
  * @param {RedisConn} conn
  * @param {string} host
  * @param {number} port
- * @param {{ readonly?: boolean }} [extra]
+ * @param {{ readonly?: boolean, connectTimeoutMs?: number }} [extra]
  */
 export function openPipe(conn, host, port, extra = {}) {
   return new RespPipe({ ...conn, host, port, tls: tlsFor(conn, host), ...extra }).connect();
@@ -197,6 +202,7 @@ export async function discover(pipe, conn) {
   }
   const info = await pipe.call(['INFO', 'replication']);
   const role = parseInfo(info).role;
+  /** @type {RedisNode} */
   const self = {
     id: `${conn.host}:${conn.port}`, addr: `${conn.host}:${conn.port}`, host: conn.host, port: conn.port,
     role: role === 'slave' ? 'replica' : 'master', shard: 1, slots: [[0, SLOTS - 1]],

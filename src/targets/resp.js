@@ -16,6 +16,7 @@ const CRLF = Buffer.from('\r\n');
  * @returns {{ buf: Buffer, scoreOffsets: number[] }}
  */
 export function encodeTemplate(args) {
+  /** @type {Buffer[]} */
   const parts = [Buffer.from(`*${args.length}\r\n`)];
   const scoreOffsets = [];
   let offset = parts[0].length;

@@ -43,6 +43,10 @@ export async function openSns(opts) {
   }
 }
 
+/**
+ * @param {SNSClient} client
+ * @param {SnsOptions} opts
+ */
 async function resolveTopic(client, { topic, create }) {
   if (topic.startsWith('arn:')) return topic;
   // CreateTopic is idempotent: it returns the existing topic's ARN. Without --create, a name

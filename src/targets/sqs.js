@@ -49,6 +49,10 @@ export async function openSqs(opts) {
   }
 }
 
+/**
+ * @param {SQSClient} client
+ * @param {SqsOptions} opts
+ */
 async function resolveQueue(client, { queue, create, visibilityTimeout }) {
   if (/^https?:\/\//.test(queue)) return queue;
   try {
@@ -164,10 +168,12 @@ export function fromSqs(m) {
   const body = m.Body ?? '';
   const envelope = snsEnvelope(body);
   if (envelope) {
+    /** @type {Record<string, string>} */
     const attrs = {};
     for (const [k, v] of Object.entries(envelope.MessageAttributes ?? {})) attrs[k] = String(v.Value);
     return { body: envelope.Message, attrs, cloudMs: Date.parse(envelope.Timestamp) || null, bytes: Buffer.byteLength(body) };
   }
+  /** @type {Record<string, string>} */
   const attrs = {};
   for (const [k, v] of Object.entries(m.MessageAttributes ?? {})) attrs[k] = v.StringValue ?? '';
   const sent = Number(m.Attributes?.SentTimestamp);

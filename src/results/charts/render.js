@@ -13,8 +13,9 @@ import { advanceWidths, vegaTextWidth } from './text-width.js';
 const require = createRequire(import.meta.url);
 // resvg reads only the fonts it is given: the result does not depend on what the machine has.
 const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) => require.resolve(`dejavu-fonts-ttf/ttf/${f}`));
-// Vega lays text out with the same font's widths (a process-wide Vega setting).
-vega.textMetrics.width = vegaTextWidth({ regular: advanceWidths(FONT_FILES[0]), bold: advanceWidths(FONT_FILES[1]) });
+// Vega lays text out with the same font's widths (a process-wide Vega setting). The cast: vega
+// exports textMetrics (from vega-scenegraph), but vega-typings does not declare it.
+/** @type {any} */ (vega).textMetrics.width = vegaTextWidth({ regular: advanceWidths(FONT_FILES[0]), bold: advanceWidths(FONT_FILES[1]) });
 
 /**
  * @param {Record<string, any>} spec Vega-Lite

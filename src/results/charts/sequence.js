@@ -46,7 +46,7 @@ export function layOut(runs, stepLabels = []) {
     seen.set(wanted, n);
     steps.push({ run, label: n > 1 ? `${wanted} (${n})` : wanted, start, end: start + run.seconds });
     for (const row of run.rows) {
-      if (row.events) events.push({ x: start + (num(row.second) ?? 0), text: row.events });
+      if (row.events) events.push({ x: start + (num(row.second) ?? 0), text: /** @type {string} a text column */ (row.events) });
     }
     start += run.seconds;
   }

@@ -1,0 +1,26 @@
+// ESLint flat config: the recommended rules, Node globals, ES modules.
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  {
+    ignores: ['node_modules/', 'runs/', 'experiments/*/runs/', '.tmp/'],
+  },
+  {
+    files: ['src/**/*.js', 'test/**/*.js', 'bench/**/*.js', 'scripts/**/*.js', 'deploy/**/*.js', '*.js'],
+    ...js.configs.recommended,
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    linterOptions: {
+      reportUnusedDisableDirectives: 'error',
+    },
+    rules: {
+      ...js.configs.recommended.rules,
+      // A rest sibling in a destructuring is how a property is left out of a copy.
+      'no-unused-vars': ['error', { ignoreRestSiblings: true }],
+    },
+  },
+];
