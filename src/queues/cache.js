@@ -7,6 +7,7 @@
  */
 import { RedisRouter } from '../targets/redis-router.js';
 import { encodeCommand } from '../targets/resp.js';
+import { retryDelayMs, settings } from '../settings.js';
 
 /**
  * @typedef {{ publisher: string, seq: number, final: boolean }} Mark one message's identity
@@ -112,7 +113,7 @@ export class MemoryCache {
   async close() {}
 }
 
-const ATTEMPTS = 16;
+const ATTEMPTS = settings.maxRedirects;
 /** Tracking keys live a day: long enough for any run, gone without anyone purging them. */
 const TRACK_TTL_S = 86_400;
 const seenKey = (pub) => `rqbench:seen:{${pub}}`;
@@ -211,7 +212,7 @@ export class RedisCache {
       if (attempt >= ATTEMPTS) throw new Error(`cache: ${failed.length} writes failed after ${ATTEMPTS} attempts: ${lastErr?.message}`);
       // ASK (a slot migrating), TRYAGAIN, CLUSTERDOWN, a lost node: wait, re-read the cluster, retry
       if (!/^MOVED/.test(lastErr?.message ?? '')) {
-        await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+        await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
         await this.router.refreshSoon();
       }
       todo = failed;
