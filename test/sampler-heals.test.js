@@ -85,7 +85,7 @@ describe('the server CPU sampler heals', () => {
       expect(r.code, describeRun(r)).toBe(0);
       const cells = cpuCells(r.dir);
       const gaps = cells.filter(([sec, v]) => sec >= 1 && sec < 12 && v === null).map(([sec]) => sec);
-      expect(gaps.length, `gaps at ${gaps}`).toBeGreaterThanOrEqual(2);
+      expect(gaps.length, `gaps at ${gaps}: ${JSON.stringify(cells)}`).toBeGreaterThanOrEqual(2);
       // sampled again within two seconds of the restart, to the end
       expect(cells.filter(([sec]) => sec >= 8 && sec < 12).every(([, v]) => typeof v === 'number'), JSON.stringify(cells)).toBe(true);
       const node = r.summary.cpu.nodes[0];
@@ -99,10 +99,9 @@ describe('the server CPU sampler heals', () => {
       expect(r.summary.totals.failed, describeRun(r)).toBe(0);
       expect(r.summary.totals.connRetries ?? r.summary.totals.retries).toBeGreaterThan(0);
       // and the episode is in the summary, not only in the timeline
-      expect(r.summary.disturbances.length, JSON.stringify(r.summary.disturbances)).toBeGreaterThanOrEqual(1);
-      const ep = r.summary.disturbances[0];
-      expect(ep.fromS).toBeGreaterThanOrEqual(2);
-      expect(ep.fromS).toBeLessThanOrEqual(4);
+      // the outage's episode covers second 4 (a busy machine can add a slow second of its own nearby, which then joins it)
+      const ep = r.summary.disturbances.find((e) => e.fromS <= 4 && e.toS >= 4);
+      expect(ep, JSON.stringify(r.summary.disturbances)).toBeTruthy();
       expect(ep.counts.conn_retries).toBeGreaterThan(0);
       expect(ep.events.join(' '), 'the sampler saw it go').toMatch(/is not answering/);
     } finally {

@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { RedisRouter } from '../targets/redis-router.js';
+import { ClusterSender } from '../targets/cluster-sender.js';
 import { render, scoreBytes } from '../targets/resp.js';
 import { chunkRanges, idRange, intendedAt, sendsWithin } from './schedule.js';
 import { Counters } from '../measure/counters.js';
@@ -13,10 +14,8 @@ import { newHistogram, record } from '../measure/histogram.js';
 import { toSparse } from '../measure/sparse.js';
 import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
 import { IntervalClock } from './interval-clock.js';
-import { retryDelayMs, settings } from '../settings.js';
+import { settings } from '../settings.js';
 
-// a lost or refused connection is retried too: during a failover the old master is gone for seconds
-const RETRYABLE = /^(TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)|^connection |^cannot connect /;
 
 /**
  * @typedef {object} WriterPlan
@@ -63,6 +62,8 @@ export class Writer {
     this.maxInflight = plan.maxInflight ?? settings.maxInflightChunks;
     this.router = new RedisRouter(conn);
     this.counters = /** @type {Counters & import('../measure/counters.js').WriterCounts} */ (new Counters());
+    // redirects and retries are counted straight into this second's counters
+    this.sender = new ClusterSender(this.router, this.counters);
     this.hist = new OpHistograms();
     this.lag = newHistogram();
     this.plans = new Map();
@@ -178,102 +179,15 @@ export class Writer {
     record(this.lag, (chunk.sentAt - intended) * 1000);
     for (const seg of segments) {
       chunk.pending++;
-      this.#write(seg.addr, render(seg.tpl, score), { ...seg, chunk, attempts: 0 });
+      this.sender.send(seg.addr, new SegmentSend(this, seg, chunk, render(seg.tpl, score)));
     }
   }
 
-  #write(addr, buf, seg) {
-    seg.buf = buf;
-    seg.progress = this.onProgress;
-    seg.error = this.onError;
-    seg.done = this.onDone;
-    const pipe = this.router.ready(addr);
-    if (pipe) pipe.send(buf, seg);
-    else {
-      this.router.pipe(addr).then(
-        (p) => p.send(buf, seg),
-        (err) => this.#failSegment(seg, err),
-      );
-    }
-  }
-
-  #failSegment(seg, err) {
-    seg.got = seg.n;
-    const now = performance.now();
-    for (let i = 0; i < seg.n; i++) this.onError(seg, i, err);
-    this.onDone(seg, now);
-  }
-
-  onProgress = (seg, k, now) => {
-    if (seg.skip) {
-      // the ASKING reply is not a write
-      const skip = Math.min(seg.skip, k);
-      seg.skip -= skip;
-      k -= skip;
-      if (k === 0) return;
-    }
-    const h = this.hist.of(seg.kind);
-    record(h.intended, (now - seg.chunk.intended) * 1000, k);
-    record(h.sent, (now - seg.chunk.sentAt) * 1000, k);
-  };
-
-  onError = (seg, i, err) => {
-    if (seg.asking && i === 0) {
-      seg.skip = 0; // ASKING itself failed: the command's own reply tells
-      return;
-    }
-    const cmdIndex = seg.asking ? 0 : i;
-    const msg = err.message || '';
-    const redirect = /^(MOVED|ASK) (\d+) (\S+)/.exec(msg);
-    if (redirect && seg.attempts < settings.maxRedirects) {
-      const ask = redirect[1] === 'ASK';
-      this.counters[ask ? 'ask' : 'moved']++;
-      if (!ask) this.router.moved(Number(redirect[2]), redirect[3]);
-      this.#retry(seg, cmdIndex, redirect[3], ask, 0);
-      return;
-    }
-    if ((RETRYABLE.test(msg) || msg.startsWith('NOSCRIPT')) && seg.attempts < settings.maxRedirects) {
-      this.counters.retries++;
-      if (msg.startsWith('TRYAGAIN')) this.counters.tryagain++;
-      else if (msg.startsWith('CLUSTERDOWN')) this.counters.clusterdown++;
-      else if (msg.startsWith('connection ') || msg.startsWith('cannot connect ')) this.counters.connRetries++;
-      const delay = retryDelayMs(seg.attempts);
-      const addr = this.router.addrFor(seg.cmds[cmdIndex].slot);
-      if (msg.startsWith('NOSCRIPT')) this.router.pipe(addr).then((p) => this.#loadScripts(p)).catch(() => {});
-      else this.router.refreshSoon();
-      this.#retry(seg, cmdIndex, null, false, delay);
-      return;
-    }
-    this.counters.error(err);
-    const ids = seg.cmds[cmdIndex].ids;
-    if (ids.length) {
-      seg.chunk.failed ??= new Set();
-      for (const id of ids) seg.chunk.failed.add(id);
-    }
-  };
-
-  onDone = (seg, now) => {
+  /** A chunk's segment answered, failed or settled (ClusterSender followed any redirect or retry). */
+  segmentDone(chunk, now) {
     if (this.finished) return; // a reply after the drain gave up: already counted as unacknowledged
-    const chunk = seg.chunk;
     if (--chunk.pending > 0) return;
     this.#chunkDone(chunk, now);
-  };
-
-  /** Resends command `index` of `seg` on its own, to `addr` (or wherever its slot lives now). */
-  #retry(seg, index, addr, ask, delayMs) {
-    const bytes = seg.buf.subarray(seg.starts[index], seg.starts[index + 1]);
-    const one = { kind: seg.kind, cmds: [seg.cmds[index]], starts: [0, bytes.length], n: 1, chunk: seg.chunk, attempts: seg.attempts + 1 };
-    seg.chunk.pending++;
-    const go = () => {
-      const target = addr ?? this.router.addrFor(one.cmds[0].slot);
-      if (!ask) return this.#write(target, bytes, one);
-      // ASKING applies to the next command on that connection only: send both together
-      const buf = Buffer.concat([ASKING, bytes]);
-      Object.assign(one, { n: 2, asking: true, skip: 1, starts: [ASKING.length, buf.length] });
-      return this.#write(target, buf, one);
-    };
-    if (delayMs > 0) setTimeout(go, delayMs);
-    else go();
   }
 
   #chunkDone(chunk, now) {
@@ -374,7 +288,56 @@ export class Writer {
   }
 }
 
-const ASKING = Buffer.from('*1\r\n$6\r\nASKING\r\n');
+/** @typedef {import('../targets/cluster-sender.js').Batch} Batch */
+
+/**
+ * One segment of a chunk as ClusterSender sends it: its answers go to the segment kind's
+ * histograms, a command that fails for good marks its items failed, and the chunk hears when the
+ * segment is settled. Methods, not closures: one object per segment sent, nothing more.
+ * @implements {Batch}
+ */
+class SegmentSend {
+  /**
+   * @param {Writer} writer
+   * @param {{ kind: string, cmds: import('../stores/common.js').Cmd[], starts: number[], n: number }} seg
+   * @param {{ intended: number, sentAt: number, failed: Set<number>|null, pending: number }} chunk
+   * @param {Buffer} buf the segment's bytes, with this send's score
+   */
+  constructor(writer, seg, chunk, buf) {
+    this.writer = writer;
+    this.seg = seg;
+    this.chunk = chunk;
+    this.buf = buf;
+    this.n = seg.n;
+    this.starts = seg.starts;
+  }
+
+  /** @param {number} i */
+  slotOf(i) {
+    return this.seg.cmds[i].slot;
+  }
+
+  /** @param {number} k @param {number} now */
+  ok(k, now) {
+    const h = this.writer.hist.of(this.seg.kind);
+    record(h.intended, (now - this.chunk.intended) * 1000, k);
+    record(h.sent, (now - this.chunk.sentAt) * 1000, k);
+  }
+
+  /** @param {number} i @param {Error} err */
+  fail(i, err) {
+    this.writer.counters.error(err);
+    const ids = this.seg.cmds[i].ids;
+    if (!ids.length) return;
+    this.chunk.failed ??= new Set();
+    for (const id of ids) this.chunk.failed.add(id);
+  }
+
+  /** @param {number} now */
+  done(now) {
+    this.writer.segmentDone(this.chunk, now);
+  }
+}
 
 /**
  * Groups a chunk's commands by node and kind into segments: one write and one histogram each.
