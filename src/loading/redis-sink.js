@@ -5,21 +5,17 @@
  * — no string per key or value — split by the master that owns each key's slot, and goes down
  * the least busy connection. A connection holds at most `maxInflightBytes` unanswered.
  *
- * The cluster may change during a load: a MOVED reply sends that one command to the slot's new
- * master (and later batches of the slot there), ASK sends it once with ASKING, TRYAGAIN and
- * CLUSTERDOWN retry it after a backoff — each command up to MAX_ATTEMPTS times, then it counts
- * as an error. A record is counted as stored only on the OK of its own SET.
+ * The cluster may change during a load: ClusterSender (targets/cluster-sender.js) follows MOVED
+ * (and later batches of the slot go to the new master), ASK, TRYAGAIN, CLUSTERDOWN, LOADING and
+ * lost connections for each command, as for the producer's writers; a command it gives up on
+ * counts as an error. A record is counted as stored only on the OK of its own SET.
  */
 import { RedisRouter } from '../targets/redis-router.js';
+import { ClusterSender } from '../targets/cluster-sender.js';
 import { slotOfBytes } from '../targets/slot.js';
-import { retryDelayMs, settings } from '../settings.js';
 
 const SET_HEAD = Buffer.from('*3\r\n$3\r\nSET\r\n$');
 const SETEX_HEAD = Buffer.from('*4\r\n$5\r\nSETEX\r\n$');
-const ASKING = Buffer.from('*1\r\n$6\r\nASKING\r\n');
-const REDIRECT = /^(MOVED|ASK) (\d+) (\S+)/;
-const RETRY_LATER = /^(TRYAGAIN|CLUSTERDOWN|LOADING)/;
-const MAX_ATTEMPTS = settings.maxRedirects;
 
 /** Digits of a non-negative integer written at buf[pos]; returns the new position. */
 function writeUint(buf, pos, v) {
@@ -62,6 +58,7 @@ export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes =
   const inflight = new Float64Array(connections);
   let ok = 0;
   let errors = 0;
+  /** what the senders followed: moved, ask, retries (and tryagain, clusterdown, connRetries among them) */
   const redirects = { moved: 0, ask: 0, retries: 0 };
   let firstError = null;
   let wake = null;
@@ -75,15 +72,15 @@ export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes =
     return c;
   };
 
-  /** The commands' bytes and where each starts (on a cluster, where a redirect must find one). */
+  /** The commands' bytes and where each starts (where a retry finds one). */
   function encode(buf, offs, n, node, bytes, count) {
     const out = Buffer.allocUnsafe(bytes);
-    const starts = conn.cluster ? new Uint32Array(count + 1) : null;
+    const starts = new Uint32Array(count + 1);
     let pos = 0;
     let k = 0;
     for (let i = 0, o = 0; i < n; i++, o += 4) {
       if (node >= 0 && nodeIdx[i] !== node) continue;
-      if (starts) starts[k++] = pos;
+      starts[k++] = pos;
       const ks = offs[o]; const ke = offs[o + 1]; const vs = offs[o + 2]; const ve = offs[o + 3];
       pos += head.copy(out, pos);
       pos = writeUint(out, pos, ke - ks);
@@ -97,76 +94,32 @@ export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes =
       pos += buf.copy(out, pos, vs, ve);
       out[pos++] = 13; out[pos++] = 10;
     }
-    if (starts) starts[k] = pos;
+    starts[k] = pos;
     return { out, starts };
   }
+
+  // one sender per connection; a MOVED teaches every connection and the sink's own slot map
+  const senders = routers.map((r) => new ClusterSender({
+    addrFor: (slot) => r.addrFor(slot), ready: (addr) => r.ready(addr), pipe: (addr) => r.pipe(addr),
+    moved: (slot, addr) => moveSlot(slot, addr), refreshSoon: () => r.refreshSoon(), onOpen: null,
+  }, redirects));
 
   /**
    * @param {number} c connection
    * @param {string} addr node
-   * @param {Buffer} out n commands (after ASKING when `asking`)
+   * @param {Buffer} out n commands
    * @param {number} n
-   * @param {Uint32Array|null} starts where each command starts in `out` (cluster only)
-   * @param {number} [attempts] earlier tries of these commands
-   * @param {boolean} [asking] `out` begins with ASKING, whose reply is not a record
+   * @param {Uint32Array} starts where each command starts in `out`
    */
-  function send(c, addr, out, n, starts, attempts = 0, asking = false) {
+  function send(c, addr, out, n, starts) {
     inflight[c] += out.length;
-    let skip = asking ? 1 : 0;
-    const seg = {
-      n: asking ? n + 1 : n,
-      progress: (_s, k) => { const s = Math.min(skip, k); skip -= s; ok += k - s; },
-      error: (_s, i, err) => {
-        if (asking && i === 0) { skip = 0; return; } // ASKING failed: the command's own reply tells
-        const idx = asking ? i - 1 : i;
-        if (!starts || attempts + 1 >= MAX_ATTEMPTS || !retry(c, err, out.subarray(starts[idx], starts[idx + 1]), attempts + 1)) {
-          errors++;
-          firstError ??= err.message;
-        }
-      },
+    senders[c].send(addr, {
+      n, buf: out, starts,
+      slotOf: (i) => slotOfCommand(out.subarray(starts[i], starts[i + 1])),
+      ok: (k) => { ok += k; },
+      fail: (_i, err) => { errors++; firstError ??= err.message; },
       done: () => { inflight[c] -= out.length; settle(); },
-    };
-    const pipe = routers[c].ready(addr);
-    if (pipe) pipe.send(out, seg);
-    else {
-      // a node this connection has not opened yet (a slot moved there), or one that closed
-      routers[c].pipe(addr).then((p) => p.send(out, seg), (err) => {
-        seg.got = seg.n;
-        for (let i = 0; i < seg.n; i++) seg.error(seg, i, err);
-        seg.done();
-      });
-    }
-  }
-
-  /**
-   * One command of a failed reply, sent again where it belongs now.
-   * @returns {boolean} false when the error is not one to retry
-   */
-  function retry(c, err, cmd, attempts) {
-    const msg = err.message || '';
-    const redirect = REDIRECT.exec(msg);
-    if (redirect) {
-      const [, kind, slot, addr] = redirect;
-      if (kind === 'ASK') {
-        redirects.ask++;
-        const one = Buffer.concat([ASKING, cmd]);
-        send(c, addr, one, 1, Uint32Array.of(ASKING.length, one.length), attempts, true);
-        return true;
-      }
-      redirects.moved++;
-      moveSlot(Number(slot), addr);
-      send(c, addr, cmd, 1, Uint32Array.of(0, cmd.length), attempts);
-      return true;
-    }
-    if (!RETRY_LATER.test(msg) && !/^(connection |cannot connect )/.test(msg)) return false;
-    redirects.retries++;
-    inflight[c] += cmd.length; // the wait counts as in flight: finish() waits for it
-    routers[c].refreshSoon();
-    setTimeout(() => {
-      inflight[c] -= cmd.length;
-      send(c, routers[c].addrFor(slotOfCommand(cmd)), cmd, 1, Uint32Array.of(0, cmd.length), attempts);
-    }, retryDelayMs(attempts));
-    return true;
+    });
   }
 
   /** Later batches of `slot` go to `addr`; a node not seen before gets an index. */
@@ -188,7 +141,8 @@ export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes =
       if (!conn.cluster) {
         let bytes = 0;
         for (let i = 0, o = 0; i < n; i++, o += 4) bytes += fixed + (offs[o + 1] - offs[o]) + digits(offs[o + 1] - offs[o]) + (offs[o + 3] - offs[o + 2]) + digits(offs[o + 3] - offs[o + 2]);
-        send(c, addrs[0], encode(buf, offs, n, -1, bytes, n).out, n, null);
+        const { out, starts } = encode(buf, offs, n, -1, bytes, n);
+        send(c, addrs[0], out, n, starts);
         return;
       }
       if (nodeIdx.length < n) nodeIdx = new Uint16Array(n * 2);
