@@ -6,6 +6,7 @@
  * beside the router's parsed pipes (which keep the small commands: ZCARD, scripts, setup).
  */
 import { BytesConn } from '../targets/redis-bytes.js';
+import { classify } from '../targets/cluster-policy.js';
 import { encodeCommand } from '../targets/resp.js';
 import { keySlot, slotOfBytes } from '../targets/slot.js';
 import { leadingIdOf, trailingIdOf } from './item-ids.js';
@@ -101,10 +102,14 @@ export class BytesReads {
     return p;
   }
 
-  /** An error reply as an Error; MOVED/ASK also tell the router where the slot went. */
+  /**
+   * An error reply as an Error (the cycle fails, and the reader reads the cluster again before
+   * the next); MOVED also tells the router where the slot lives now. ASK does not: the slot is
+   * only migrating, and its owner is still the node asked.
+   */
   #replyError(message) {
-    const m = /^(?:MOVED|ASK) (\d+) (\S+)/.exec(message);
-    if (m) this.router.moved(Number(m[1]), m[2]);
+    const c = classify(message);
+    if (c.kind === 'moved') this.router.moved(c.slot, c.addr);
     return new Error(message);
   }
 }

@@ -2,12 +2,12 @@
  * Where a consumer applies updates, and what it remembers of the messages it applied: every
  * publisher's sequence numbers (received, duplicates, missing). `memory` is a Map in this
  * process; `redis` writes pipelined SETs to the node owning each key's slot (cluster-aware:
- * targets/redis-router.js, MOVED followed) and keeps the sequence numbers in Redis bitmaps,
+ * targets/cluster-sender.js follows redirects and retries) and keeps the sequence numbers in Redis bitmaps,
  * so a consumer started after another one died knows what the first one applied.
  */
 import { RedisRouter } from '../targets/redis-router.js';
 import { encodeCommand } from '../targets/resp.js';
-import { retryDelayMs, settings } from '../settings.js';
+import { ClusterSender } from '../targets/cluster-sender.js';
 
 /**
  * @typedef {{ publisher: string, seq: number, final: boolean }} Mark one message's identity
@@ -113,7 +113,6 @@ export class MemoryCache {
   async close() {}
 }
 
-const ATTEMPTS = settings.maxRedirects;
 /** Tracking keys live a day: long enough for any run, gone without anyone purging them. */
 const TRACK_TTL_S = 86_400;
 const seenKey = (pub) => `rqbench:seen:{${pub}}`;
@@ -130,6 +129,9 @@ export class RedisCache {
   /** @param {RedisRouter} router */
   constructor(router) {
     this.router = router;
+    /** what the transport followed (moved, ask, retries…) */
+    this.followed = {};
+    this.sender = new ClusterSender(router, this.followed);
     this.progressOf = new Progress();
     /** publishers whose tracking keys got their TTL from this process */
     this.expiring = new Set();
@@ -166,57 +168,36 @@ export class RedisCache {
   }
 
   /**
-   * Runs commands (each names its key second), grouped by the node owning the key's slot,
-   * one pipelined write per node; redirected or failed ones are retried after the topology
-   * is refreshed.
+   * Runs commands (each names its key second), grouped by the node owning the key's slot, one
+   * pipelined write per node, through the shared cluster transport (redirects, TRYAGAIN,
+   * CLUSTERDOWN, lost connections followed as for the producer's writers).
    * @param {string[][]} cmds
    * @returns {Promise<unknown[]>} replies in order
    */
   async exec(cmds) {
     const replies = new Array(cmds.length);
-    let todo = cmds.map((_, i) => i);
-    for (let attempt = 1; todo.length; attempt++) {
-      const failed = [];
-      /** @type {Error|undefined} */
-      let lastErr;
-      const byAddr = new Map();
-      for (const i of todo) {
-        const addr = this.router.addrFor(this.router.slotOf(cmds[i][1]));
-        if (!byAddr.has(addr)) byAddr.set(addr, []);
-        byAddr.get(addr).push(i);
-      }
-      await Promise.all([...byAddr].map(async ([addr, idx]) => {
-        let pipe;
-        try {
-          pipe = await this.router.pipe(addr);
-        } catch (e) {
-          lastErr = e;
-          failed.push(...idx);
-          return;
-        }
-        await new Promise((resolve) => {
-          pipe.send(Buffer.concat(idx.map((i) => encodeCommand(cmds[i]))), {
-            n: idx.length,
-            value: (_s, k, v) => { replies[idx[k]] = v; },
-            error: (_s, k, err) => {
-              lastErr = err;
-              failed.push(idx[k]);
-              const moved = /^MOVED (\d+) (\S+)/.exec(err.message);
-              if (moved) this.router.moved(Number(moved[1]), moved[2]);
-            },
-            done: resolve,
-          });
-        });
-      }));
-      if (!failed.length) break;
-      if (attempt >= ATTEMPTS) throw new Error(`cache: ${failed.length} writes failed after ${ATTEMPTS} attempts: ${lastErr?.message}`);
-      // ASK (a slot migrating), TRYAGAIN, CLUSTERDOWN, a lost node: wait, re-read the cluster, retry
-      if (!/^MOVED/.test(lastErr?.message ?? '')) {
-        await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
-        await this.router.refreshSoon();
-      }
-      todo = failed;
-    }
+    const byAddr = new Map();
+    cmds.forEach((cmd, i) => {
+      const addr = this.router.addrFor(this.router.slotOf(cmd[1]));
+      if (!byAddr.has(addr)) byAddr.set(addr, []);
+      byAddr.get(addr).push(i);
+    });
+    let failed = 0;
+    /** @type {Error|undefined} */
+    let lastErr;
+    await Promise.all([...byAddr].map(([addr, idx]) => new Promise((resolve) => {
+      const parts = idx.map((i) => encodeCommand(cmds[i]));
+      const starts = [0];
+      for (const p of parts) starts.push(starts[starts.length - 1] + p.length);
+      this.sender.send(addr, {
+        n: idx.length, buf: Buffer.concat(parts), starts,
+        slotOf: (k) => this.router.slotOf(cmds[idx[k]][1]),
+        value: (k, v) => { replies[idx[k]] = v; },
+        fail: (_k, err) => { failed++; lastErr = err; },
+        done: () => resolve(undefined),
+      });
+    })));
+    if (failed) throw new Error(`cache: ${failed} writes failed: ${lastErr?.message}`);
     return replies;
   }
 

@@ -1,9 +1,10 @@
 /**
  * Routes commands to the node that serves their slot — its master, or for readers one of its
  * replicas — over one raw pipe per node, and follows the cluster when it changes: MOVED updates
- * the slot and triggers a topology refresh; the writer answers ASK with ASKING on the named node.
+ * the slot and triggers a topology refresh (cluster-sender.js answers ASK with ASKING on the named node).
  */
 import { keySlot } from './slot.js';
+import { UNOWNED } from './cluster-policy.js';
 import { discover, openPipe, slotTable } from './redis.js';
 
 export class RedisRouter {
@@ -60,7 +61,7 @@ export class RedisRouter {
    */
   async pipe(addr) {
     // a slot whose master just failed has no known owner until a replica takes over
-    if (!addr) throw new Error('CLUSTERDOWN no known node serves this slot yet (the cluster is changing)');
+    if (!addr) throw new Error(UNOWNED);
     const open = this.pipes.get(addr);
     if (open && !open.closed) return open;
     if (!this.opening.has(addr)) {
