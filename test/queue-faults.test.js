@@ -17,7 +17,7 @@ import { openSqs } from '../src/targets/sqs.js';
 import { awsClientConfig } from '../src/targets/aws.js';
 import { largestAttributes } from '../src/queues/message.js';
 import { countedBytes } from '../src/queues/limits.js';
-import { CALL_TIMEOUT_MS, CLOSE_MS, DRAIN_MS, UNREACHABLE_MS } from '../src/queues/bounds.js';
+import { CALL_TIMEOUT_MS, CLOSE_MS, DRAIN_MS, UNREACHABLE_MS } from '../src/targets/bounds.js';
 import { readTimeline } from '../src/results/timeline.js';
 import { ROOT, describeRun, freePort, readRun, removeTempDirs, tempDir } from './helpers/producer-run.js';
 import { describePubsub } from './helpers/emulators.js';

@@ -9,14 +9,13 @@ import { connectionFrom, describeConnection } from '../targets/redis.js';
 import { discoverTopology } from '../targets/topology.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
-import { saveSummary } from '../results/run-dir.js';
 import { summarizeConsumer } from '../results/consumer-summary.js';
 import { renderConsumerMd } from '../results/consumer-summary-md.js';
 import { cpuByShard } from '../results/status-line.js';
 import { fixed, grouped } from '../results/format.js';
 import { runFacts, shapeOf } from '../results/manifest.js';
 import { disturbances, episodes } from '../results/disturbance.js';
-import { outcome, runProblems } from '../results/outcome.js';
+import { outcome, runProblems, saveWithOutcome } from '../results/outcome.js';
 import { checkOutput } from '../options/output.js';
 import { createReadModel } from '../stores/read-index.js';
 import { EmptyIndexWatch } from './empty-index.js';
@@ -82,8 +81,7 @@ async function consume(a, local) {
   if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
   summary.outcome = outcome({ interrupted: run.interrupted, problems });
   const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
-  const saved = saveSummary(dir, summary, md, run.writeError);
-  return { dir, summary, md, exitCode: saved.failure ? Math.max(summary.outcome.exitCode, 1) : summary.outcome.exitCode, failure: saved.failure };
+  return saveWithOutcome(dir, summary, md, run.writeError);
 }
 
 function describe(a, mode, readFrom, topo, local) {

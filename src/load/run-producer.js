@@ -9,12 +9,11 @@ import { discoverTopology } from '../targets/topology.js';
 import { idRange } from './schedule.js';
 import { verifyAcked } from './verify.js';
 import { disturbances, episodes } from '../results/disturbance.js';
-import { outcome, runProblems } from '../results/outcome.js';
+import { outcome, runProblems, saveWithOutcome } from '../results/outcome.js';
 import { checkOutput } from '../options/output.js';
 import { itemKeyFn } from '../stores/index.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
-import { saveSummary } from '../results/run-dir.js';
 import { summarize } from '../results/summary.js';
 import { renderSummaryMd } from '../results/summary-md.js';
 import { cpuByShard } from '../results/status-line.js';
@@ -81,7 +80,7 @@ async function produce(a, local) {
     if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
     if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
     summary.outcome = outcome({ interrupted: run.interrupted, problems });
-    return saveSummary(dir, summary, renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary), run.writeError);
+    return saveWithOutcome(dir, summary, renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary), run.writeError);
   };
   let saved = finish();
   if (a.verify && !run.writeError) {
@@ -91,7 +90,7 @@ async function produce(a, local) {
     summary.verify = await verifyRun(conn, itemKeyFn(mode, storeCfg), secondOf, run, a.quiet);
     saved = finish();
   }
-  return { dir, summary, md: saved.md, exitCode: saved.failure ? Math.max(summary.outcome.exitCode, 1) : summary.outcome.exitCode, failure: saved.failure };
+  return saved;
 }
 
 /** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */

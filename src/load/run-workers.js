@@ -12,6 +12,7 @@ import { ServerSampler } from '../measure/server-sampler.js';
 import { createRunDir, isFsError, outputError, placeholderSummary, writeJson } from '../results/run-dir.js';
 import { describeConnection } from '../targets/redis.js';
 import { Reachability } from './reachability.js';
+import { signalExitCode } from '../results/outcome.js';
 import { RunRecorder } from '../results/run-recorder.js';
 import { StatusLine } from '../results/status-line.js';
 import { settings } from '../settings.js';
@@ -83,10 +84,10 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     pool.stop(drainMs);
   };
   const onSignal = (sig) => {
-    if (stopped === 'SIGINT' || stopped === 'SIGTERM') {
+    if (interruptedBy(stopped)) {
       // second Ctrl-C: leave at once, but never with a run directory that has no summary
       if (dir) placeholderSummary(dir, { interrupted: sig, note: `a second ${sig} ended the run at once: timeline.csv and the .hlog files hold what was measured` });
-      process.exit(sig === 'SIGTERM' ? 143 : 130);
+      process.exit(signalExitCode(sig));
     }
     stop(sig);
   };
@@ -95,7 +96,7 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
   let samplerTimer;
   try {
     await pool.ready();
-    if (stopped) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: stopped === 'SIGTERM' ? 143 : 130 });
+    if (stopped) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: signalExitCode(stopped) });
     // the directory first: a sampler started before a directory that cannot be made kept the process alive
     dir = createRunDir(a.out, name);
     t0 = a.startAt ?? Math.ceil(Date.now() + 100);
@@ -166,7 +167,7 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     status?.end();
     sampler.close();
     recorder.close();
-    const interrupted = stopped === 'SIGINT' || stopped === 'SIGTERM' ? stopped : false;
+    const interrupted = interruptedBy(stopped);
     return {
       dir, t0, manifest: facts, recorder, interrupted, errors: pool.errors, durationS: recorder.windowEnd, ackedIds, actionResults,
       unreachable: reach.stopped, writeError: recorder.writeError,
@@ -179,15 +180,24 @@ export async function runWorkers({ a, conn, topo, specs, name, manifest, columns
     // nor may cluster actions still waiting for their second
     actions?.abort();
     actions?.finish();
-    const interrupted = stopped === 'SIGINT' || stopped === 'SIGTERM' ? stopped : false;
+    const interrupted = interruptedBy(stopped);
     if (dir) placeholderSummary(dir, { interrupted, failed: e.message });
     if (isFsError(e)) throw outputError(/** @type {NodeJS.ErrnoException} */ (e), dir ?? a.out);
-    if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: interrupted === 'SIGTERM' ? 143 : 130 });
+    if (interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: signalExitCode(interrupted) });
     throw e;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * The signal that stopped a run, or false when it stopped (or ran) for another reason.
+ * @param {string|null} stopped
+ * @returns {'SIGINT'|'SIGTERM'|false}
+ */
+function interruptedBy(stopped) {
+  return stopped === 'SIGINT' || stopped === 'SIGTERM' ? stopped : false;
 }
 
 /**

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { RedisRouter } from '../targets/redis-router.js';
 import { Fetcher } from './fetch.js';
 import { leadingId } from './item-ids.js';
+import { within } from '../targets/bounds.js';
 
 const BATCH = 20_000;
 const ATTEMPTS = 10;
@@ -85,20 +86,13 @@ function* batches(runs) {
 async function fetchWithRetry(router, fetcher, keys) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withTimeout(fetcher.fetch(keys), FETCH_TIMEOUT_MS);
+      return await within(fetcher.fetch(keys), FETCH_TIMEOUT_MS, 'reading back');
     } catch (e) {
       if (attempt >= ATTEMPTS) throw new Error(`after ${ATTEMPTS} attempts: ${e.message}`, { cause: e });
       // a node that did not answer in time keeps its replies coming late: fresh connections
-      if (e === TIMEOUT) router.close();
+      if (e.timedOut) router.close();
       await new Promise((r) => setTimeout(r, 100 * attempt));
       await router.refresh().catch(() => {});
     }
   }
-}
-
-const TIMEOUT = new Error(`no answer within ${FETCH_TIMEOUT_MS / 1000} s`);
-
-function withTimeout(p, ms) {
-  let t;
-  return Promise.race([p, new Promise((_, rej) => { t = setTimeout(() => rej(TIMEOUT), ms); })]).finally(() => clearTimeout(t));
 }

@@ -20,6 +20,7 @@
 import { performance } from 'node:perf_hooks';
 import { discover, openPipe, parseClusterNodes, parseInfo } from '../targets/redis.js';
 import { diffTopology } from './topology-diff.js';
+import { within } from '../targets/bounds.js';
 
 /**
  * @typedef {object} NodeCpu
@@ -82,7 +83,7 @@ export class ServerSampler {
     const link = this.#link(n.addr);
     try {
       // connect (when needed) and answer within one budget: the sample is due again in a second
-      const info = parseInfo(await withTimeout(this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])), CALL_TIMEOUT_MS));
+      const info = parseInfo(await within(this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])), CALL_TIMEOUT_MS, `INFO cpu on ${n.addr}`));
       const at = performance.now();
       this.lastAnswerAt = at;
       if (link.misses >= MISSES_TO_REPORT) {
@@ -179,7 +180,7 @@ export class ServerSampler {
     for (const n of candidates) {
       try {
         const ask = (pipe) => (this.conn.cluster ? pipe.call(['CLUSTER', 'NODES']).then(parseClusterNodes) : discover(pipe, this.conn));
-        const view = await withTimeout(this.#pipe(n, this.#link(n.addr)).then(ask), CALL_TIMEOUT_MS);
+        const view = await within(this.#pipe(n, this.#link(n.addr)).then(ask), CALL_TIMEOUT_MS, `the topology from ${n.addr}`);
         this.lastAnswerAt = performance.now();
         if (!this.conn.cluster) return view;
         // a node just reset (remove-shard) knows only itself, with no slots: ask another
@@ -195,9 +196,4 @@ export class ServerSampler {
     this.closed = true;
     for (const link of this.links.values()) link.pipe?.close();
   }
-}
-
-function withTimeout(p, ms) {
-  let t;
-  return Promise.race([p, new Promise((_, rej) => { t = setTimeout(() => rej(new Error('timeout')), ms); })]).finally(() => clearTimeout(t));
 }

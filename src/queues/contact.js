@@ -6,7 +6,7 @@
  * naming the endpoint: a dead endpoint otherwise looks like a quiet queue for the whole run.
  */
 import { performance } from 'node:perf_hooks';
-import { PROBE_AFTER_MS, UNREACHABLE_MS } from './bounds.js';
+import { PROBE_AFTER_MS, UNREACHABLE_MS } from '../targets/bounds.js';
 
 export class Contact {
   /**

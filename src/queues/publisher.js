@@ -15,7 +15,7 @@ import { intendedAt, sendsWithin } from '../load/schedule.js';
 import { OpHistograms } from '../measure/op-histograms.js';
 import { newHistogram, record } from '../measure/histogram.js';
 import { ATTR, attributesOf, epochNs, nowNs } from './message.js';
-import { DRAIN_MS, LATE_MS } from './bounds.js';
+import { DRAIN_MS, LATE_MS, pause } from '../targets/bounds.js';
 
 /**
  * @typedef {object} PublisherCounts
@@ -108,7 +108,7 @@ export class Publisher {
 
   /** Waits `ms` (nothing when <= 1), or less when stop() is called. */
   #pause(ms) {
-    return ms <= 1 || this.stopped ? Promise.resolve() : this.#raceFor([], ms);
+    return ms <= 1 ? Promise.resolve() : pause(ms, this.wake.signal);
   }
 
   /**

@@ -19,7 +19,7 @@ import { MemoryCache, RedisCache } from './cache.js';
 import { QueueMetrics } from './metrics.js';
 import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
 import { Contact } from './contact.js';
-import { DRAIN_MS } from './bounds.js';
+import { DRAIN_MS } from '../targets/bounds.js';
 import { queueRun } from './queue-run.js';
 import { summarizeConsumer, renderConsumerMd } from './consumer-summary.js';
 

@@ -10,10 +10,10 @@
  */
 import { saveSummary } from '../results/run-dir.js';
 
-export { placeholderSummary } from '../results/run-dir.js';
+import { signalExitCode } from '../results/outcome.js';
 
-/** @param {'SIGINT'|'SIGTERM'} sig */
-export const signalExitCode = (sig) => (sig === 'SIGTERM' ? 143 : 130);
+export { placeholderSummary } from '../results/run-dir.js';
+export { signalExitCode };
 
 /**
  * Writes summary.json and summary.md (tried even after a failed write: space may be back) and

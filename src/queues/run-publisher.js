@@ -19,7 +19,7 @@ import { Publisher } from './publisher.js';
 import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
 import { countedBytes, limitOf } from './limits.js';
 import { Contact } from './contact.js';
-import { pause } from './bounds.js';
+import { pause } from '../targets/bounds.js';
 import { queueRun, windowText } from './queue-run.js';
 
 const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];

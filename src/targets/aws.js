@@ -3,7 +3,7 @@
  * region chains for real AWS; an `endpoint` for any compatible service, with dummy credentials
  * only when it is on loopback (an emulator), so a real endpoint never gets fake keys.
  */
-import { CALL_TIMEOUT_MS } from '../queues/bounds.js';
+import { CALL_TIMEOUT_MS } from './bounds.js';
 
 // The pinned SDK supports Node 20 (DESIGN.md pins it); its notice about later releases would
 // only clutter every run's stderr.

@@ -4,12 +4,12 @@
  * a message is acked after the consumer's callback resolved, so a consumer that dies before
  * that leaves it to come back after the ack deadline. `endpoint` (host:port) points at an
  * emulator or any compatible endpoint; otherwise the standard credential chain (ADC) is used.
- * Every call, stream connection and close has a bound (queues/bounds.js).
+ * Every call, stream connection and close has a bound (bounds.js).
  */
 import { PubSub } from '@google-cloud/pubsub';
 import { performance } from 'node:perf_hooks';
 import { PUBSUB_LIMIT } from '../queues/limits.js';
-import { CALL_TIMEOUT_MS, CLOSE_MS, CREATE_TIMEOUT_MS, within } from '../queues/bounds.js';
+import { CALL_TIMEOUT_MS, CLOSE_MS, CREATE_TIMEOUT_MS, within } from './bounds.js';
 
 /** gax call options: one call (retries included) gives up after this long. */
 const CALL = { timeout: CALL_TIMEOUT_MS };

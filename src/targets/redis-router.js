@@ -5,6 +5,7 @@
  */
 import { keySlot } from './slot.js';
 import { UNOWNED } from './cluster-policy.js';
+import { within } from './bounds.js';
 import { discover, openPipe, slotTable } from './redis.js';
 
 export class RedisRouter {
@@ -128,10 +129,10 @@ export class RedisRouter {
 
   async #load(pipe) {
     // a node that accepts the connection but never answers (frozen) fails like one that refuses it
-    const limit = this.conn.connectTimeoutMs ?? 3000;
-    let timer;
-    const timeout = new Promise((_, reject) => { timer = setTimeout(() => { pipe.close(); reject(new Error(`cannot connect to ${pipe.addr}: no answer within ${limit} ms`)); }, limit); });
-    const nodes = await Promise.race([discover(pipe, this.conn), timeout]).finally(() => clearTimeout(timer));
+    const nodes = await within(discover(pipe, this.conn), this.conn.connectTimeoutMs ?? 3000, `cannot connect to ${pipe.addr}`).catch((e) => {
+      pipe.close();
+      throw e;
+    });
     const table = this.conn.cluster ? slotTable(nodes) : [];
     const seed = `${this.conn.host}:${this.conn.port}`;
     this.standalone = this.readFrom === 'replica' ? this.#replicaOf(nodes, nodes.find((n) => n.role === 'master')?.id) ?? seed : seed;

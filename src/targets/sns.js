@@ -2,7 +2,7 @@
  * SNS: a topic found (or made with `create`) by name or ARN, publishes with string
  * attributes. With `create` and a queue it also makes the SNS→SQS route: the queue, the
  * queue policy that lets the topic send, and the subscription (raw delivery on or off).
- * Every call has a bound (queues/bounds.js).
+ * Every call has a bound (bounds.js).
  */
 import {
   SNSClient, CreateTopicCommand, PublishCommand, SubscribeCommand, ListSubscriptionsByTopicCommand,
@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-sns';
 import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
 import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
-import { CREATE_TIMEOUT_MS } from '../queues/bounds.js';
+import { CREATE_TIMEOUT_MS } from './bounds.js';
 import { openSqs } from './sqs.js';
 
 /**

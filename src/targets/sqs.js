@@ -3,7 +3,7 @@
  * and consumption by `threads` long-polling loops sharing the queue, each deleting what it
  * handled in one DeleteMessageBatch. Messages that came through SNS are unwrapped here
  * (raw delivery on or off), so the consumer sees one shape whatever the route. Every call has
- * a bound (queues/bounds.js): an endpoint that does not answer fails the call, never hangs it.
+ * a bound (bounds.js): an endpoint that does not answer fails the call, never hangs it.
  */
 import {
   SQSClient, CreateQueueCommand, GetQueueUrlCommand, GetQueueAttributesCommand, SetQueueAttributesCommand,
@@ -12,7 +12,7 @@ import {
 import { performance } from 'node:perf_hooks';
 import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
 import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
-import { CALL_TIMEOUT_MS, CREATE_TIMEOUT_MS, pause } from '../queues/bounds.js';
+import { CALL_TIMEOUT_MS, CREATE_TIMEOUT_MS, pause } from './bounds.js';
 
 /**
  * A message as the consumer sees it, whatever the queue.

@@ -1,8 +1,10 @@
 /**
- * How long a queue run waits on the network, at most. Every wait has one of these bounds, so a
- * run ends within --duration + DRAIN_MS + CLOSE_MS (about 7 s) whatever the endpoint does, and a
- * dead endpoint is said in one line instead of waiting out an SDK's own timeouts (the Pub/Sub
- * client's is 60 s per publish, its streaming pull retries forever).
+ * How long rqbench waits on the network, at most: `within` bounds any wait (a Redis call of the
+ * CPU sampler, a read-back, a topology read, a queue call), and the constants are a queue run's
+ * bounds: every wait there has one, so a run ends within --duration + DRAIN_MS + CLOSE_MS (about
+ * 7 s) whatever the endpoint does, and a dead endpoint is said in one line instead of waiting out
+ * an SDK's own timeouts (the Pub/Sub client's is 60 s per publish, its streaming pull retries
+ * forever).
  */
 
 /** One call (a publish, a receive beyond its long-poll wait, a delete, a probe), retries included, ms. */
