@@ -11,6 +11,7 @@ import { evalCheck, refsOf } from './check.js';
 import { latestRun, readJson, readStep } from './layout.js';
 import { stepMetrics } from './metrics.js';
 import { drawExperimentCharts } from './charts.js';
+import { MODEL_FLAGS, modelOf } from '../stores/registry.js';
 
 export const RESULTS_FILE = 'RESULTS.md';
 const NOT_RUN = 'not run yet';
@@ -24,7 +25,7 @@ const COLUMNS = {
   ns: ['Sorted sets', (v) => v ?? 1],
   'same-slot': ['Same slot?', (v) => (v ? 'Yes' : 'No')],
 };
-const STORE_FLAGS = ['sl', 'slh', 'ss', 'ws', 'sk'];
+const STORE_FLAGS = MODEL_FLAGS;
 const SHOWN_ELSEWHERE = ['q', 'quantity', 't', 'writers'];
 
 /**
@@ -180,7 +181,7 @@ function commandsSection(spec, steps) {
 }
 
 function storeOf(flags) {
-  return STORE_FLAGS.find((k) => flags[k]) ?? 'zset';
+  return modelOf(flags).name;
 }
 
 function uniq(list) {

@@ -7,7 +7,9 @@
 /** Cycles (after the warm-up, none failed) that all found the index empty before the warning. */
 const CYCLES_TO_WARN = 3;
 
-const MODEL_FLAGS = '--sl, --slh, --ss, --ns, --same-slot, --actual-value';
+import { MODEL_FLAGS } from '../stores/registry.js';
+
+const FLAGS_TO_CHECK = [...MODEL_FLAGS, 'ns', 'same-slot', 'actual-value'].map((f) => `--${f}`).join(', ');
 
 export class EmptyIndexWatch {
   /**
@@ -48,6 +50,6 @@ export class EmptyIndexWatch {
 
   #text(which) {
     const keys = this.names.slice(0, 3).join(', ') + (this.names.length > 3 ? `, … (${this.names.length} keys)` : '');
-    return `${which} found the index empty or missing (${keys} on ${this.target}, data model ${this.mode}): is a producer writing there with the same data-model flags (${MODEL_FLAGS})?`;
+    return `${which} found the index empty or missing (${keys} on ${this.target}, data model ${this.mode}): is a producer writing there with the same data-model flags (${FLAGS_TO_CHECK})?`;
   }
 }

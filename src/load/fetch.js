@@ -5,10 +5,13 @@
  *   when the data model's range replies can be scanned in place);
  * - `pipeline`: one GET per key, grouped per node, each node's GETs written as one buffer;
  * - `get`: the seed's way — one ioredis `get()` promise per key (auto-pipelined), awaited together.
- * Every strategy returns values aligned with the keys, null where the key has expired.
+ * Every strategy returns values aligned with the keys, null where the key has expired. A data
+ * model whose values are not strings (a hash) names the command reading one value (valueArgs):
+ * then `mget` and `pipeline` both send that command per key, `get` sends it through ioredis.
  */
 import { keySlot } from '../targets/slot.js';
 import { tlsFor } from '../targets/redis.js';
+import { encodeCommand } from '../targets/resp.js';
 import { Redis, Cluster } from 'ioredis';
 import { runsByNode, slotRuns } from './slot-runs.js';
 
@@ -19,11 +22,13 @@ export class Fetcher {
    * @param {import('../targets/redis-router.js').RedisRouter} router the read router
    * @param {'mget'|'pipeline'|'get'} mode
    * @param {import('ioredis').Redis|import('ioredis').Cluster} [seedClient] for `get`
+   * @param {(key: string) => Array<string|number>} [valueArgs] the command reading one value, when not GET
    */
-  constructor(router, mode, seedClient) {
+  constructor(router, mode, seedClient, valueArgs) {
     this.router = router;
     this.mode = mode;
     this.seedClient = seedClient;
+    this.valueArgs = valueArgs;
   }
 
   /**
@@ -32,8 +37,18 @@ export class Fetcher {
    */
   fetch(keys) {
     if (keys.length === 0) return Promise.resolve([]);
-    if (this.mode === 'get') return Promise.all(keys.map((k) => this.seedClient.get(k)));
-    return this.mode === 'mget' ? this.#mget(keys) : this.#pipeline(keys);
+    const args = this.valueArgs;
+    if (this.mode === 'get') return Promise.all(keys.map((k) => (args ? this.#seedCall(args(k)) : this.seedClient.get(k))));
+    return this.mode === 'mget' && !args ? this.#mget(keys) : this.#pipeline(keys);
+  }
+
+  /**
+   * One valueArgs command through the seed's ioredis client.
+   * @param {Array<string|number>} argv
+   * @returns {Promise<string|null>}
+   */
+  #seedCall([command, ...rest]) {
+    return /** @type {Promise<string|null>} */ (this.seedClient.call(String(command), ...rest.map(String)));
   }
 
   /** One MGET per slot, all of a node's MGETs written as one buffer. */
@@ -58,22 +73,26 @@ export class Fetcher {
     return Promise.all(sends).then(() => out);
   }
 
-  /** One GET per key, each node's GETs written as one buffer. */
+  /** One GET (or valueArgs command) per key, each node's commands written as one buffer. */
   #pipeline(keys) {
+    const args = this.valueArgs;
     const { order, runs } = slotRuns(keys.length, (i) => keySlot(keys[i]), this.router.conn.cluster);
     const out = new Array(keys.length).fill(null);
     const sends = [];
     for (const [addr, nodeRuns] of runsByNode(this.router, runs)) {
       let text = '';
+      const bufs = [];
       const idx = [];
       for (const run of nodeRuns) {
         for (let j = run.from; j < run.to; j++) {
           const k = keys[order[j]];
-          text += `*2\r\n$3\r\nGET\r\n$${k.length}\r\n${k}\r\n`;
+          if (args) bufs.push(encodeCommand(args(k)));
+          else text += `*2\r\n$3\r\nGET\r\n$${k.length}\r\n${k}\r\n`;
           idx.push(order[j]);
         }
       }
-      sends.push(this.#send(addr, Buffer.from(text, 'latin1'), idx.length, (i, reply) => { out[idx[i]] = reply; }));
+      const buf = args ? Buffer.concat(bufs) : Buffer.from(text, 'latin1');
+      sends.push(this.#send(addr, buf, idx.length, (i, reply) => { out[idx[i]] = reply; }));
     }
     return Promise.all(sends).then(() => out);
   }

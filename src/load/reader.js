@@ -56,7 +56,7 @@ export class Reader {
   /**
    * @param {object} opts
    * @param {import('../targets/redis.js').RedisConn} opts.conn
-   * @param {ReturnType<import('../stores/read-index.js').createReadModel>} opts.model
+   * @param {import('../stores/contract.js').ReadModel} opts.model
    * @param {ReaderPlan} opts.plan
    * @param {(iv: object) => void} opts.onInterval
    */
@@ -85,9 +85,10 @@ export class Reader {
       await (this.conn.cluster ? new Promise((resolve, reject) => { client.once('ready', resolve); client.once('error', reject); }) : client.ping());
     }
     this.seed = client;
-    this.fetcher = new Fetcher(this.router, this.plan.fetch, client);
-    // the default fetch reads item keys on bytes where the data model allows (fetch-bytes.js)
-    if (this.plan.fetch === 'mget' && !this.model.membersAreValues) {
+    this.fetcher = new Fetcher(this.router, this.plan.fetch, client, this.model.valueArgs);
+    // the default fetch reads item keys on bytes where the data model allows (fetch-bytes.js):
+    // string values (MGET), members that name them
+    if (this.plan.fetch === 'mget' && !this.model.membersAreValues && !this.model.valueArgs) {
       this.bytes = new BytesReads(this.router);
       this.members = new MemberList();
     }

@@ -17,9 +17,8 @@ import { runFacts, shapeOf } from '../results/manifest.js';
 import { disturbances, episodes } from '../results/disturbance.js';
 import { outcome, runProblems, saveWithOutcome } from '../results/outcome.js';
 import { checkOutput } from '../options/output.js';
-import { createReadModel } from '../stores/read-index.js';
+import { createReadModel, modelNamed } from '../stores/registry.js';
 import { EmptyIndexWatch } from './empty-index.js';
-import { settings } from '../settings.js';
 import { CONSUMER_ROWS } from '../results/timeline-rows.js';
 import { withLocal } from '../local/for-run.js';
 
@@ -46,7 +45,7 @@ async function consume(a, local) {
   const specs = readers.map((n) => ({ kind: 'reader', label: `reader ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } } }));
   const name = a.name || defaultName(a, mode);
   const p = (h, q) => (h ? stats(h)[q] : null);
-  const empty = new EmptyIndexWatch({ names: createReadModel(mode, storeCfg).names ?? [`${settings.keys.set}:<minute>`], mode, target: describeConnection(conn), quiet: a.quiet, warmupS: a.warmup });
+  const empty = new EmptyIndexWatch({ names: createReadModel(mode, storeCfg).names, mode, target: describeConnection(conn), quiet: a.quiet, warmupS: a.warmup });
 
   const run = await runWorkers({
     a, conn, topo, specs, name, local,
@@ -66,7 +65,7 @@ async function consume(a, local) {
   const summary = summarizeConsumer({
     rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
     readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
-    measuresUniques: mode === 'list-hll' || mode === 'set-per-minute', ttlS: a.ttl, limit: a.limit, readFrom, unreachable: run.unreachable,
+    measuresUniques: modelNamed(mode).can.uniques, ttlS: a.ttl, limit: a.limit, readFrom, unreachable: run.unreachable,
   });
   Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
   summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, ...CONSUMER_ROWS.disturbedBy, actions: run.actionResults });

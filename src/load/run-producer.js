@@ -11,7 +11,7 @@ import { verifyAcked } from './verify.js';
 import { disturbances, episodes } from '../results/disturbance.js';
 import { outcome, runProblems, saveWithOutcome } from '../results/outcome.js';
 import { checkOutput } from '../options/output.js';
-import { itemKeyFn } from '../stores/index.js';
+import { modelNamed } from '../stores/registry.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
 import { summarize } from '../results/summary.js';
@@ -87,17 +87,17 @@ async function produce(a, local) {
     // written first without it: reading back can take a while, and a Ctrl-C then must not leave no summary
     // with --verify, period p writes ids p*q+1 … (p+1)*q: an id tells when it was written
     const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
-    summary.verify = await verifyRun(conn, itemKeyFn(mode, storeCfg), secondOf, run, a.quiet);
+    summary.verify = await verifyRun(conn, modelNamed(mode).readBack(storeCfg), secondOf, run, a.quiet);
     saved = finish();
   }
   return saved;
 }
 
 /** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */
-async function verifyRun(conn, keyOf, secondOf, run, quiet) {
+async function verifyRun(conn, readBack, secondOf, run, quiet) {
   if (!quiet) process.stderr.write(`verifying ${grouped(run.ackedIds.reduce((n, [lo, hi]) => n + hi - lo + 1, 0))} acknowledged items…\n`);
   try {
-    return await verifyAcked({ conn, keyOf, secondOf, runs: run.ackedIds });
+    return await verifyAcked({ conn, keyOf: readBack.keyOf, valueArgs: readBack.valueArgs, secondOf, runs: run.ackedIds });
   } catch (e) {
     return { error: e.message };
   }

@@ -37,15 +37,16 @@ export function mergeRuns(runs) {
  * @param {object} p
  * @param {import('../targets/redis.js').RedisConn} p.conn
  * @param {(id: number) => string} p.keyOf the item key of an id
+ * @param {(key: string) => Array<string|number>} [p.valueArgs] the command reading an item's value, when not GET
  * @param {Array<[number, number]>} p.runs acknowledged ids
  * @param {(id: number) => number} [p.secondOf] the second of the run an id was written in
  * @returns {Promise<{ acked: number, present: number, lost: number, mismatched: number, lostSample: number[], lostBySecond: Record<number, number>, ms: number }>}
  */
-export async function verifyAcked({ conn, keyOf, runs, secondOf = () => 0 }) {
+export async function verifyAcked({ conn, keyOf, valueArgs, runs, secondOf = () => 0 }) {
   const t0 = performance.now();
   const router = new RedisRouter(conn);
   await router.open();
-  const fetcher = new Fetcher(router, 'mget');
+  const fetcher = new Fetcher(router, 'mget', undefined, valueArgs);
   const out = { acked: 0, present: 0, lost: 0, mismatched: 0, lostSample: [], lostBySecond: {}, ms: 0 };
   try {
     for (const ids of batches(mergeRuns(runs))) {

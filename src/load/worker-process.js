@@ -4,8 +4,7 @@
  */
 import { Writer } from './writer.js';
 import { Reader } from './reader.js';
-import { createStore } from '../stores/index.js';
-import { createReadModel } from '../stores/read-index.js';
+import { createReadModel, createStore } from '../stores/registry.js';
 import { connectionFrom } from '../targets/redis.js';
 
 /** How each kind is built from its init message; both have connect(), run(), stop() and plan.t0. */

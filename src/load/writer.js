@@ -47,7 +47,7 @@ export class Writer {
   /**
    * @param {object} opts
    * @param {import('../targets/redis.js').RedisConn} opts.conn
-   * @param {ReturnType<import('../stores/index.js').createStore>} opts.store
+   * @param {import('../stores/contract.js').WriteModel} opts.store
    * @param {WriterPlan} opts.plan
    * @param {(iv: Interval) => void} opts.onInterval
    */

@@ -3,6 +3,7 @@ import { settings } from '../settings.js';
 import { FETCH_MODES } from '../load/fetch.js';
 import { bad, intIn } from './usage-error.js';
 import { checkModel, checkRun, modelOptions, runOptions } from './producer.js';
+import { modelOf } from '../stores/registry.js';
 
 /** @param {import('yargs').Argv} y */
 export function consumerOptions(y) {
@@ -30,7 +31,7 @@ export function checkConsumer(a) {
   if (a.readFrom !== undefined && !['master', 'replica'].includes(a.readFrom)) throw bad('--read-from', 'master or replica', a.readFrom);
   checkRun(a);
   checkModel(a);
-  if (a.scriptMode === 'script' && (a.sl || a.slh || a.ss)) throw bad('-s script', 'used with a sorted-set model (the script reads a sorted set)');
+  if (a.scriptMode === 'script' && !modelOf(a).can.script) throw bad('-s script', 'used with a sorted-set model (the script reads a sorted set)');
 }
 
 /** Where reads go: replicas on a cluster unless told otherwise (the seed read only from replicas). */

@@ -1,5 +1,9 @@
-/** The producer's flags: the seed's (-q -p -c -t -a --ws --sk --sl --slh --ss --ns --same-slot --actual-value) and rqbench's. */
+/**
+ * The producer's flags: the seed's (-q -p -c -t -a --ws --sk --sl --slh --ss --ns --same-slot
+ * --actual-value) and rqbench's. The data model flags come from the model registry.
+ */
 import { settings } from '../settings.js';
+import { MODELS, flagsWithout, modelOf, modelsFlagged } from '../stores/registry.js';
 import { parseAtList } from '../actions/index.js';
 import { MIN_VALUE_SIZE } from '../stores/payload.js';
 import { bad, intIn } from './usage-error.js';
@@ -10,13 +14,11 @@ import { bad, intIn } from './usage-error.js';
  */
 export function modelOptions(y) {
   const m = 'Data model (default: ids in a sorted set, values in SETEX keys):';
+  y.option('actual-value', { type: 'boolean', default: false, group: m, describe: 'the index holds the values themselves; no item keys' });
+  for (const model of MODELS) {
+    if (model.flag) y.option(model.flag.name, { type: 'boolean', default: false, group: m, describe: model.flag.describe });
+  }
   return y
-    .option('actual-value', { type: 'boolean', default: false, group: m, describe: 'the index holds the values themselves; no item keys' })
-    .option('ws', { type: 'boolean', default: false, group: m, describe: 'write each chunk with the Lua script store-items.lua' })
-    .option('sk', { type: 'boolean', default: false, group: m, describe: 'one Lua call (store-item.lua) per item' })
-    .option('sl', { type: 'boolean', default: false, group: m, describe: 'a list (LPUSH + LTRIM) instead of the sorted set' })
-    .option('slh', { type: 'boolean', default: false, group: m, describe: 'the list plus a HyperLogLog per minute (implies --sl)' })
-    .option('ss', { type: 'boolean', default: false, group: m, describe: 'a set per minute instead of the sorted set' })
     .option('ns', { type: 'number', requiresArg: true, default: 1, group: m, describe: 'split the items across N index structures (latest-ids:<n>)' })
     .option('same-slot', { type: 'boolean', default: false, group: m, describe: 'force the --ns structures into one slot (latest-ids:<n>{forced-slot})' })
     .option('ttl', { type: 'number', requiresArg: true, default: settings.ttlSeconds, group: m, describe: 'item TTL and sorted-set window, s' });
@@ -79,8 +81,10 @@ export function checkRun(a) {
  */
 export function checkModel(a) {
   // --slh implies the list of --sl, so the two may come together
-  const modes = ['ws', 'sk', 'sl', 'slh', 'ss'].filter((k) => a[k] && !(k === 'sl' && a.slh));
-  if (modes.length > 1) throw bad(`--${modes.join(' with --')}`, 'used one at a time: pick one data model');
+  const picked = modelsFlagged(a);
+  if (picked.length > 1) throw bad(`--${picked.map((x) => x.flag.name).join(' with --')}`, 'used one at a time: pick one data model');
+  const model = modelOf(a);
+  if (a.actualValue && !model.can.actualValue) throw bad('--actual-value', `used without --${model.flag.name} (${model.why?.actualValue ?? 'this data model keeps item keys'})`);
   intIn(a.ns, '--ns', 1, 100_000);
   if (a.sameSlot && a.ns < 2) throw bad('--same-slot', 'used with --ns 2 or more (it forces several structures into one slot)');
   intIn(a.ttl, '--ttl', 1, 86_400 * 365);
@@ -100,7 +104,8 @@ export function checkProducer(a) {
   checkRun(a);
   checkModel(a);
   intIn(a.extraSets, '--extra-sets', 0, 100);
-  if (a.extraSets > 0 && (a.ws || a.sk)) throw bad('--extra-sets', 'used without --ws/--sk (the Lua scripts write one sorted set)');
+  const model = modelOf(a);
+  if (a.extraSets > 0 && !model.can.extraSets) throw bad('--extra-sets', `used without ${flagsWithout('extraSets')} (${model.why?.extraSets ?? 'this data model writes one index structure'})`);
   a.valueSize ??= settings.valueSize; // no yargs default: the queue publisher's is 10
   intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
   if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
@@ -120,12 +125,7 @@ function checkVerify(a) {
  * @param {Record<string, any>} a
  */
 export function storeModeOf(a) {
-  if (a.ws) return 'lua-batch';
-  if (a.sk) return 'lua-item';
-  if (a.slh) return 'list-hll';
-  if (a.sl) return 'list';
-  if (a.ss) return 'set-per-minute';
-  return 'zset';
+  return modelOf(a).name;
 }
 
 /**

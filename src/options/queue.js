@@ -4,6 +4,7 @@
  * (000_*.txt) measured 45 messages/s x 1000 updates, keys of 30 and values of 10 characters.
  */
 import { bad, intIn, UsageError } from './usage-error.js';
+import { MODEL_FLAGS } from '../stores/registry.js';
 
 export const QUEUE_TARGETS = ['sns', 'sqs', 'pubsub'];
 const q = 'Queues (--target sns|sqs|pubsub):';
@@ -138,7 +139,7 @@ export function rejectQueueFlags(a, keys, targets) {
 
 /** `[camelCase key, flag as shown]` for each name; single-letter aliases shown as such. */
 const shown = (names) => names.map((k) => (Array.isArray(k) ? k : [k, `--${kebab(k)}`]));
-const REDIS_MODEL = ['actualValue', 'ws', 'sk', 'sl', 'slh', 'ss', 'ns', 'sameSlot', 'ttl', 'verify', 'at', 'startAt'];
+const REDIS_MODEL = ['actualValue', ...MODEL_FLAGS, 'ns', 'sameSlot', 'ttl', 'verify', 'at', 'startAt'];
 
 /** Redis producer flags a queue publisher never reads. */
 export const REDIS_PRODUCER_ONLY = shown([

@@ -5,7 +5,8 @@
  */
 import { encodeTemplate, encodeCommand, SCORE } from '../targets/resp.js';
 import { payload } from './payload.js';
-import { indexOf, itemKey, slotOf } from './keys.js';
+import { indexNames, indexOf, itemKey, minuteOf, slotOf } from './keys.js';
+import { settings } from '../settings.js';
 
 /**
  * @typedef {object} Cmd
@@ -85,6 +86,35 @@ export function keyCommand(args, kind, cfg) {
 export function zsetPurge(zsets, cfg, nowMs) {
   const cutoff = Math.floor(nowMs - cfg.ttl * 1000);
   return zsets.map((name) => keyCommand(['ZREMRANGEBYSCORE', name, '-inf', cutoff], 'purge', cfg));
+}
+
+/**
+ * List commands for lo..hi: LPUSH of the members, then LTRIM of every list touched.
+ * @param {string[][]} names
+ * @param {number} lo
+ * @param {number} hi
+ * @param {import('./keys.js').StoreConfig} cfg
+ */
+export function listCommands(names, lo, hi, cfg) {
+  const pushes = indexCommands('LPUSH', names, lo, hi, cfg, false);
+  const trims = pushes.map((p) => keyCommand(['LTRIM', p.key, 0, cfg.listMax - 1], 'ltrim', cfg));
+  return [...pushes, ...trims];
+}
+
+/**
+ * Adds lo..hi to this minute's structures and keeps them alive for perMinuteTtlSeconds.
+ * @param {string} verb 'PFADD' or 'SADD'
+ * @param {string} base key base name
+ * @param {number} lo
+ * @param {number} hi
+ * @param {import('./keys.js').StoreConfig} cfg
+ * @param {number} nowMs
+ */
+export function perMinuteCommands(verb, base, lo, hi, cfg, nowMs) {
+  const names = indexNames(base, cfg, `:${minuteOf(nowMs)}`);
+  const adds = indexCommands(verb, names, lo, hi, cfg, false);
+  const ttl = settings.perMinuteTtlSeconds;
+  return [...adds, ...adds.map((a) => keyCommand(['EXPIRE', a.key, ttl], 'expire', cfg))];
 }
 
 export { encodeCommand };

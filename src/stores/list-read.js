@@ -17,7 +17,7 @@ export function createListReadModel(cfg, { hll }) {
     membersAreValues: cfg.actualValue,
     scripts: [],
 
-    /** @param {import('./zset-read.js').ReadIO} io */
+    /** @param {import('./contract.js').ReadIO} io */
     async cardinality(io, nowMs) {
       const lens = await Promise.all(names.map((name) => io.call(name, ['LLEN', name])));
       const out = { count: lens.reduce((a, b) => a + Number(b), 0), newest: null };
@@ -35,7 +35,7 @@ export function createListReadModel(cfg, { hll }) {
       return names.map((name) => ({ key: name, args: ['LRANGE', name, 0, limit ? limit - 1 : -1] }));
     },
 
-    /** @param {import('./zset-read.js').ReadIO} io */
+    /** @param {import('./contract.js').ReadIO} io */
     async range(io, _cutoff, limit) {
       const parts = await Promise.all(names.map((name) => io.call(name, ['LRANGE', name, 0, limit ? limit - 1 : -1])));
       return limit ? parts.flat().slice(0, limit) : parts.flat();

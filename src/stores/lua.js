@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { settings } from '../settings.js';
-import { indexNames, itemKey } from './keys.js';
+import { indexNames, indexOf, itemKey } from './keys.js';
 import { zsetPurge } from './common.js';
 
 const dir = fileURLToPath(new URL('../../scripts/lua/', import.meta.url));
@@ -44,4 +44,17 @@ export function createLuaStore(cfg, mode, scriptName, plan) {
     plan: (lo, hi) => plan(ctx, lo, hi),
     purge: (nowMs) => zsetPurge(zsets, cfg, nowMs),
   };
+}
+
+/** Why the Lua models refuse a flag (the error says it). */
+export const LUA_WHY = { extraSets: 'the Lua scripts write one sorted set' };
+
+/**
+ * What --verify reads back for the Lua models: the item keys as the scripts wrote them.
+ * @param {import('./keys.js').StoreConfig} cfg
+ */
+export function luaReadBack(cfg) {
+  if (cfg.actualValue) return null;
+  const zsets = indexNames(settings.keys.zset, cfg).map((copies) => copies[0]);
+  return { keyOf: (id) => luaItemKey(id, zsets[indexOf(id, cfg)], cfg) };
 }

@@ -10,10 +10,11 @@ export function createSetReadModel(cfg) {
   const namesAt = (minute) => indexNames(settings.keys.set, cfg, `:${minute}`).map((c) => c[0]);
   return {
     mode: 'set-per-minute',
+    names: [`${settings.keys.set}:<minute>`],
     membersAreValues: cfg.actualValue,
     scripts: [],
 
-    /** @param {import('./zset-read.js').ReadIO} io */
+    /** @param {import('./contract.js').ReadIO} io */
     async cardinality(io, nowMs) {
       const minute = minuteOf(nowMs);
       const card = async (names) => (await Promise.all(names.map((n) => io.call(n, ['SCARD', n])))).reduce((a, b) => a + Number(b), 0);
@@ -21,7 +22,7 @@ export function createSetReadModel(cfg) {
       return { count, uniques, newest: null };
     },
 
-    /** @param {import('./zset-read.js').ReadIO} io */
+    /** @param {import('./contract.js').ReadIO} io */
     async range(io, _cutoff, limit, nowMs) {
       const names = namesAt(minuteOf(nowMs));
       const parts = await Promise.all(names.map((n) => io.call(n, ['SMEMBERS', n])));

@@ -7,11 +7,6 @@ import { settings } from '../settings.js';
 import { indexNames } from './keys.js';
 import { loadScript } from './lua.js';
 
-/**
- * @typedef {object} ReadIO
- * @property {(key: string, args: Array<string|number>) => Promise<any>} call one command on the node that serves `key`
- */
-
 /** @param {import('./keys.js').StoreConfig} cfg */
 export function createZsetReadModel(cfg) {
   // --extra-sets copies hold the same members: reading the originals reads everything
@@ -23,7 +18,7 @@ export function createZsetReadModel(cfg) {
     membersAreValues: cfg.actualValue,
     scripts: [script],
 
-    /** @param {ReadIO} io */
+    /** @param {import('./contract.js').ReadIO} io */
     async cardinality(io) {
       const per = await Promise.all(names.map(async (name) => {
         const [card, top] = await Promise.all([io.call(name, ['ZCARD', name]), io.call(name, ['ZREVRANGE', name, 0, 0, 'WITHSCORES'])]);
@@ -33,7 +28,7 @@ export function createZsetReadModel(cfg) {
     },
 
     /**
-     * @param {ReadIO} io
+     * @param {import('./contract.js').ReadIO} io
      * @param {number} cutoff oldest live score
      * @param {number} limit 0: every live member
      */
@@ -62,7 +57,7 @@ export function createZsetReadModel(cfg) {
 
     /**
      * -s script: cardinality, newest score and members in one call per set.
-     * @param {ReadIO} io
+     * @param {import('./contract.js').ReadIO} io
      */
     async viaScript(io, cutoff, limit) {
       const per = await Promise.all(names.map((name) => io.call(name, ['EVALSHA', script.sha, 1, name, cutoff, limit])));
