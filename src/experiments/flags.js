@@ -6,6 +6,7 @@
 import yargs from 'yargs';
 import { connectionOptions, checkConnection } from '../options/connection.js';
 import { producerOptions, checkProducer } from '../options/producer.js';
+import { MODEL_FLAGS as STORE_MODEL_FLAGS } from '../stores/registry.js';
 import { consumerOptions, checkConsumer } from '../options/consumer.js';
 import { outputOptions } from '../options/output.js';
 
@@ -20,7 +21,7 @@ const RUNNER_OWNED = new Set([
 const OWNED_HINT = { duration: 'duration', d: 'duration', warmup: 'warmup', at: 'at', cluster: 'topology', url: 'topology' };
 
 /** Data-model flags the consumer takes from the producer's step (it must read what was written). */
-export const MODEL_FLAGS = ['actual-value', 'ns', 'same-slot', 'sl', 'slh', 'ss', 'ttl'];
+export const MODEL_FLAGS = ['actual-value', 'ns', 'same-slot', ...STORE_MODEL_FLAGS, 'ttl'];
 
 /**
  * @typedef {Record<string, string|number|boolean|Array<string|number>>} FlagMap
