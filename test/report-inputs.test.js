@@ -2,8 +2,8 @@
 // `report --format csv`, `compare` and `chart`: each is refused in one line naming the file (and
 // line) and what is wrong, exit 2, nothing on stdout and nothing in chart's --out. A real
 // producer run (on a throwaway local Redis) is copied and damaged one way per case; a real SQS
-// publisher run (on the in-process fauxqs emulator) stands for the queue runs reports do not
-// read yet. Also: every report path covers the summary's window [fromSecond, toSecond), never
+// publisher run (on the in-process fauxqs emulator) is read, and refused the same way when damaged
+// (test/report-kinds.test.js merges queue runs). Also: every report path covers the summary's window [fromSecond, toSecond), never
 // the seconds after it, and a last .hlog line cut by a crash past the window is still read.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -144,7 +144,7 @@ const CASES = [
     const all = lines(dir, 'timeline.csv');
     all[0] = all[0].replace(',acked,', ',cycles,');
     fs.writeFileSync(file(dir, 'timeline.csv'), all.join('\n'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: no acked column: not a producer run's timeline$`);
+    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: no acked column: not a Redis producer run's timeline$`);
   }],
   ['timeline.csv of binary garbage', (dir) => {
     fs.writeFileSync(file(dir, 'timeline.csv'), BINARY);
@@ -219,7 +219,7 @@ const CASES = [
   }]),
   ['manifest.json naming another command, with an escape sequence in it', (dir) => {
     editJson(dir, 'manifest.json', (m) => { m.command = '\u001b[2Jops'; });
-    return (bad) => new RegExp(`^${escape(bad)}: manifest\\.json names command "\\\\u001b\\[2Jops"; reports read produce and consume runs$`);
+    return (bad) => new RegExp(`^${escape(bad)}: manifest\\.json names command "\\\\u001b\\[2Jops"; reports read produce, consume, queue publish and queue consume runs$`);
   }],
   ['manifest.json of binary garbage', (dir) => {
     fs.writeFileSync(file(dir, 'manifest.json'), BINARY);
@@ -277,16 +277,32 @@ describe('malformed run directories: one line naming the file, exit 2, nothing p
   }, 60_000);
 });
 
-describe('queue runs: not read yet, and said so', () => {
+describe('queue runs: read, and refused the same way when damaged', () => {
+  it('an SQS publisher run, as written: every command reads it', async () => {
+    const out = path.join(tempDir('rqbench-chart-out-'), 'charts');
+    const results = await Promise.all([
+      rq('report', queueRun), rq('report', '--spectrum', queueRun), rq('report', '--format', 'csv', queueRun), rq('compare', queueRun, queueRun), rq('chart', queueRun, '--out', out),
+    ]);
+    for (const r of results) expect(r.code, why(r)).toBe(0);
+  }, 60_000);
+
   it.each([
-    ['an SQS publisher run, as written', () => queueRun, 'an SQS publisher'],
-    ['an SNS publisher run', () => damagedQueue((m) => { m.flags.target = 'sns'; }), 'an SNS publisher'],
-    ['a Pub/Sub consumer run', () => damagedQueue((m) => { m.flags.target = 'pubsub'; m.command = 'consume'; }), 'a Pub/Sub consumer'],
-  ])('%s', async (_what, dirOf, words) => {
+    ['a target reports do not know', () => damagedQueue((m) => { m.flags.target = 'kafka'; }), (dir) => `${escape(dir)}: manifest\\.json names target "kafka"; reports read redis, sns, sqs, pubsub runs`],
+    ['a count as text in a queue summary', () => damagedQueueSummary((s) => { s.publish.intended.count = 'many'; }), (dir) => `${escape(file(dir, 'summary.json'))}: publish\\.intended\\.count must be an integer >= 0 \\(got "many"\\)`],
+    ['a queue summary counting more than publish.hlog holds', () => damagedQueueSummary((s) => { s.publish.intended.count += 1000; }), (dir) => `${escape(file(dir, 'publish.hlog'))}: \\d+ values tagged intended from second 0 on, where summary\\.json counts \\d+: the file ends at line \\d+`],
+  ])('%s', async (_what, dirOf, message) => {
     const dir = dirOf();
-    await expectRefusedEverywhere(dir, new RegExp(`^${escape(dir)}: ${words} run; reports read Redis producer and consumer runs$`));
+    await expectRefusedEverywhere(dir, new RegExp(`^${message(dir)}$`));
   }, 60_000);
 });
+
+/** A copy of the SQS run with its summary edited. */
+function damagedQueueSummary(edit) {
+  const dir = path.join(tempDir('rqbench-queue-'), path.basename(queueRun));
+  fs.cpSync(queueRun, dir, { recursive: true });
+  editJson(dir, 'summary.json', edit);
+  return dir;
+}
 
 /** A copy of the SQS run with its manifest edited. */
 function damagedQueue(edit) {

@@ -182,10 +182,10 @@ describe('bad input: one line, exit 2', () => {
   it.each([
     ['a missing directory', () => ['report', path.join(tempDir(), 'nope')], /nope: no such directory$/],
     ['a directory without manifest.json', () => ['report', A.dir, tempDir('rqbench-empty-')], /rqbench-empty-\w+: no manifest\.json/],
-    ['a producer and a consumer run', () => ['report', A.dir, C.dir], /cannot mix producer and consumer runs/],
+    ['a producer and a consumer run', () => ['report', A.dir, C.dir], /cannot mix kinds of run: .* is a Redis producer run, .* a Redis consumer run$/],
     ['an unknown --format', () => ['report', A.dir, '--format', 'xml'], /--format must be md, json, csv \(got "xml"\)/],
     ['an operation no run recorded', () => ['report', A.dir, '--spectrum', 'nope'], /--spectrum must be an operation these runs recorded: .*batch/],
-    ['compare across kinds', () => ['compare', A.dir, C.dir], /cannot mix producer and consumer runs/],
+    ['compare across kinds', () => ['compare', A.dir, C.dir], /cannot mix kinds of run: .* is a Redis producer run, .* a Redis consumer run$/],
   ])('%s', async (_name, args, message) => {
     const r = await rq(...args());
     expect(r.code, why(r)).toBe(2);

@@ -4,7 +4,8 @@
  */
 import { bad } from '../options/usage-error.js';
 import { checkOneKind, readRunDir } from '../results/run-dirs.js';
-import { mergeRuns } from '../results/merge-runs.js';
+import { histogramName, mergeHistograms, mergeRuns } from '../results/merge-runs.js';
+import { stats } from '../measure/histogram.js';
 import { summarizeMerged } from '../results/merged-summary.js';
 import { pickHistogram } from '../results/main-op.js';
 import { compareRows, renderCompareMd } from '../results/compare.js';
@@ -22,7 +23,7 @@ export function builder(y) {
     .positional('a', { type: 'string', describe: 'run directory A (the baseline)' })
     .positional('b', { type: 'string', describe: 'run directory B' })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md or json', defaultDescription: 'md' })
-    .option('op', { type: 'string', requiresArg: true, describe: 'the operation whose latency is compared', defaultDescription: 'batch for producer runs, cycle for consumer runs' })
+    .option('op', { type: 'string', requiresArg: true, describe: 'the operation whose latency is compared', defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
     .example('$0 compare runs/<zset-run> runs/<list-run>', 'sorted set vs list at the same rate')
     .example('$0 compare <A> <B> --op setex --tag sent --format json', 'SETEX latency, uncorrected, as JSON');
@@ -44,8 +45,13 @@ function compare(a) {
   if (!FORMATS.includes(format)) throw bad('--format', FORMATS.join(' or '), format);
   const runs = checkOneKind([readRunDir(a.a), readRunDir(a.b)]);
   const latency = pickHistogram(runs, { op: a.op, tag: a.tag, opFlag: '--op' });
-  // each side through the report's merge, so compare and report agree on every number
-  const sides = runs.map((run, i) => ({ label: 'AB'[i], dir: run.dir, summary: summarizeMerged(mergeRuns([run])) }));
+  // each side through the report's merge, so compare and report agree on every number; the
+  // compared histogram over the side's window, as `report --spectrum` reads it, for every kind
+  const sides = runs.map((run, i) => {
+    const merged = mergeRuns([run]);
+    const h = mergeHistograms([run], { fromSec: merged.warmupS, toSec: merged.durationS, ops: [latency.op] }).get(histogramName(latency.op, latency.tag));
+    return { label: 'AB'[i], dir: run.dir, summary: summarizeMerged(merged), latency: h?.totalCount ? stats(h) : null };
+  });
   const rows = compareRows(sides[0], sides[1], runs[0].kind, latency);
   if (format === 'json') {
     const side = (s) => ({ dir: s.dir, name: s.summary.name, runId: s.summary.merged.runId, interrupted: s.summary.interrupted });

@@ -1,7 +1,7 @@
 /**
  * `rqbench report <run-dir…>`: merges the run directories of one run (writers or readers run as
- * separate processes, on one host or several) exactly and prints the summary, the merged
- * timeline, or wrk2's percentile spectrum of one operation.
+ * separate processes, on one host or several; queue publishers, or consumers of one queue)
+ * exactly and prints the summary, the merged timeline, or wrk2's percentile spectrum of one operation.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,18 +18,19 @@ const PROG = 'rqbench report';
 const FORMATS = ['md', 'json', 'csv'];
 
 export const command = 'report [dirs..]';
-export const describe = 'merge run directories exactly (writers, readers or hosts of one run) and print the summary';
+export const describe = 'merge run directories exactly (writers, readers, queue publishers or consumers, hosts of one run) and print the summary';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return y
     .positional('dirs', { type: 'string', describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files)' })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
-    .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch for producer runs, cycle for consumer runs' })
+    .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'with --spectrum: intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
     .example('$0 report hostA/runs/<run>-a1 hostB/runs/<run>-a2', 'writers 1 and 2 of one run, run on two hosts, as one result')
     .example('$0 report <dir> <dir> --format csv > timeline.csv', 'the merged timeline, one row per second')
-    .example('$0 report <dir> --spectrum', 'the batch (or cycle) latency spectrum, as wrk2 prints it')
+    .example('$0 report <dir> --spectrum', 'the batch, cycle, publish or E2E latency spectrum, as wrk2 prints it')
+    .example('$0 report <consume-dir-1> <consume-dir-2>', 'two queue consumers of one queue as one: the seed\'s table from the merged histograms')
     .example('$0 report --spectrum setex --tag sent <dir>', 'one command kind, uncorrected');
 }
 

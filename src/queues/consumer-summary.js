@@ -62,6 +62,9 @@ export function summarizeConsumer({ a, run, metrics, spans, progress, errors, co
     counts: c,
     countsAll: { ...all },
     messagesPerSec: rate(c.messages), rowsPerSec: rate(c.rows), bytesPerSec: rate(c.bytes), activeS: active,
+    // when the first and last messages of the window were applied (epoch ms): a report merging
+    // consumers of one queue takes its rates over the span from the first to the last of them
+    active: firsts.length ? { fromMs: Math.min(...firsts), toMs: Math.max(...lasts) } : null,
     averageBatchSize: c.messages ? c.rows / c.messages : 0,
     publishers: progress,
     nothingLost,

@@ -11,7 +11,7 @@ import { checkPublisher } from '../options/queue.js';
 import { checkOutput } from '../options/output.js';
 import { UsageError } from '../options/usage-error.js';
 import { stats } from '../measure/histogram.js';
-import { fixed, grouped, mdTable } from '../results/format.js';
+import { fixed, grouped } from '../results/format.js';
 import { redactString } from '../results/redact.js';
 import { BodyMaker, largestAttributes } from './message.js';
 import { FolderBodies } from './delta-folder.js';
@@ -20,7 +20,8 @@ import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
 import { countedBytes, limitOf } from './limits.js';
 import { Contact } from './contact.js';
 import { pause } from '../targets/bounds.js';
-import { queueRun, windowText } from './queue-run.js';
+import { queueRun } from './queue-run.js';
+import { lostAny, renderPublisherMd } from './publisher-summary.js';
 
 const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];
 const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
@@ -80,7 +81,7 @@ export async function runPublisher(a) {
       status: (iv) => `${grouped(iv.counters.acked || 0)}/${fixed(a.rate, 0)} msg/s  ${grouped((iv.counters.acked || 0) * a.batchSize)} updates/s  failed ${publisher.counts.failed}  unanswered ${publisher.counts.unanswered}`,
       summarize: async (run) => {
         const summary = summarize(a, publisher, run);
-        return { summary, md: renderMd(a, summary, run.manifest.description), ok: !lostAny(summary) };
+        return { summary, md: renderPublisherMd(summary, run.manifest.description), ok: !lostAny(summary) };
       },
     });
   } finally {
@@ -105,12 +106,6 @@ function describe(a) {
   const where = a.endpoint ? `at ${a.endpoint}` : 'in the cloud';
   const from = a.fromFolder ? ` from the files of ${a.fromFolder}` : '';
   return `Publisher ${a.publisherId}: ${a.rate} messages/s x ${a.batchSize} updates${from} (keys ${a.keySize}, values ${a.valueSize} characters) to ${route} ${where}, ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, ${a.concurrency} in flight at most.`;
-}
-
-/** Anything planned that is not known to be acknowledged (an interrupted run planned only what it got to). */
-function lostAny(s) {
-  const m = s.messages;
-  return m.failed > 0 || m.unanswered > 0 || m.notSent > 0;
 }
 
 /**
@@ -144,42 +139,4 @@ function summarize(a, publisher, run) {
     lastError: publisher.lastError ? redactString(String(publisher.lastError.message).split('\n')[0]) : null,
     durationS: run.durationS,
   };
-}
-
-function renderMd(a, s, description) {
-  const p = s.publish;
-  const row = (label, k) => [label, fixed(p.intended?.[k], 3), fixed(p.sent?.[k], 3), fixed(s.lag?.[k], 3)];
-  const m = s.messages;
-  return [
-    `# ${s.name}`, '', description, '',
-    windowText(s.window, s.durationS, s.stoppedBy), '',
-    mdTable(['Messages', 'Value'], [
-      ['target rate, messages/s', fixed(a.rate, 1)],
-      ['achieved, messages/s (acknowledged in the window)', fixed(s.achievedMessagesPerSec, 1)],
-      ['updates/s', grouped(s.updatesPerSec)],
-      ['in the window: sent / acknowledged / failed / unanswered', [s.inWindow.sent, s.inWindow.acked, s.inWindow.failed, s.inWindow.unanswered].map(grouped).join(' / ')],
-    ]), '',
-    'The whole run, drain included:', '',
-    mdTable(['Messages', 'Value'], [
-      ['planned / sent', `${m.planned === null ? 'until stopped' : grouped(m.planned)} / ${grouped(m.sent)}`],
-      ['acknowledged', grouped(m.acked)],
-      ['failed (refused, or the call failed)', grouped(m.failed)],
-      ['unanswered (no answer within the call\'s bound, or still in flight when the drain ended)', grouped(m.unanswered)],
-      ['never sent (the schedule was behind when the duration ended)', grouped(m.notSent)],
-      ['body bytes acknowledged', grouped(s.bytes)],
-    ]), '',
-    verdict(s), '',
-    'Publish latency, ms (from the intended send time, corrected; from the actual send; and the schedule lag):', '',
-    mdTable(['Percentile', 'intended', 'sent', 'lag'], [row('p50', 'p50'), row('p99', 'p99'), row('p999', 'p999'), row('max', 'max')]),
-    ...(s.lastError ? ['', `Last error: ${s.lastError}`] : []), '',
-  ].join('\n');
-}
-
-/** One sentence: everything acknowledged, or what was not. */
-function verdict(s) {
-  const m = s.messages;
-  const stopped = s.interrupted ? ` The run was interrupted (${s.interrupted}).` : '';
-  if (!lostAny(s)) return `Every message sent was acknowledged.${stopped}`;
-  const parts = [[m.failed, 'failed'], [m.unanswered, 'unanswered'], [m.notSent, 'never sent']].filter(([n]) => n > 0).map(([n, w]) => `${grouped(n)} ${w}`);
-  return `**NOT ALL ACKNOWLEDGED: ${parts.join(', ')}.**${stopped}`;
 }

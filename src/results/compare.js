@@ -1,6 +1,7 @@
 /**
- * Two runs side by side with deltas: throughput, Redis CPU per role, the load generator's CPU,
- * and p50/p99/p99.9 of one operation's latency.
+ * Two runs side by side with deltas: throughput, Redis CPU per role (Redis runs), what happened to
+ * the messages (queue runs), the load generator's CPU, the seed's queue metrics (consumers), and
+ * p50/p99/p99.9 of one operation's latency.
  */
 import { fixed, grouped, mdTable } from './format.js';
 import { round } from './summary.js';
@@ -15,29 +16,52 @@ import { round } from './summary.js';
  * @property {number} decimals shown in markdown
  */
 
+/** @typedef {Array<[string, (s: Record<string, any>) => unknown, number]>} Metrics [label, value of a summary, decimals] */
+
 /**
- * @param {{ summary: Record<string, any> }} a
- * @param {{ summary: Record<string, any> }} b
- * @param {'produce'|'consume'} kind
+ * Each kind's own figures, before the load generator's CPU and the latency.
+ * @type {Record<import('./run-kind.js').ReadKind, Metrics>}
+ */
+const METRICS = {
+  produce: [
+    ['Target items/s', (s) => s.target.itemsPerSec, 0], ['Achieved items/s', (s) => s.achieved.itemsPerSec, 0], ['Achieved items/s per writer', (s) => s.achieved.itemsPerWriterPerSec, 0],
+    ['master CPU avg %', (s) => s.cpu.master, 1], ['replica CPU avg %', (s) => s.cpu.replica, 1],
+  ],
+  consume: [
+    ['Cycles/s', (s) => s.cycles.perSecond, 1], ['Items per cycle', (s) => s.perCycle.items, 0], ['Cycles overrun', (s) => s.cycles.overruns, 0],
+    ['master CPU avg %', (s) => s.cpu.master, 1], ['replica CPU avg %', (s) => s.cpu.replica, 1],
+  ],
+  'queue-publish': [
+    ['Target messages/s', (s) => s.rate, 1], ['Achieved messages/s', (s) => s.achievedMessagesPerSec, 1], ['Updates/s', (s) => s.updatesPerSec, 0],
+    ['Messages failed', (s) => s.messages.failed, 0], ['Messages unanswered', (s) => s.messages.unanswered, 0], ['Messages never sent', (s) => s.messages.notSent, 0],
+  ],
+  'queue-consume': [
+    ['Messages/s', (s) => s.messagesPerSec, 1], ['Rows updated/s', (s) => s.rowsPerSec, 0], ['Messages applied', (s) => s.counts.messages, 0],
+    ['Duplicates', (s) => s.counts.duplicates, 0], ['Missing', (s) => s.nothingLost.missing, 0],
+    // the seed's table: reading off the queue and server-side processing (E2E is the main operation below)
+    ['Reading off the queue p50 ms', (s) => s.latency.read?.p50, 3], ['Reading off the queue p99.9 ms', (s) => s.latency.read?.p999, 3],
+    ['Server side processing p50 ms', (s) => s.latency.processing?.p50, 3], ['Server side processing p99.9 ms', (s) => s.latency.processing?.p999, 3],
+  ],
+};
+
+/**
+ * @param {{ summary: Record<string, any>, latency: Record<string, number>|null }} a latency: the
+ *   compared histogram's percentiles (ms) over the run's window, null when it has none
+ * @param {{ summary: Record<string, any>, latency: Record<string, number>|null }} b
+ * @param {import('./run-kind.js').ReadKind} kind
  * @param {{ op: string, tag: string }} latency which histogram's percentiles
  * @returns {CompareRow[]}
  */
-export function compareRows(a, b, kind, { op, tag }) {
-  /** @type {Array<[string, (s: Record<string, any>) => unknown, number]>} [label, value of a summary, decimals] */
-  const metrics = kind === 'produce'
-    ? [['Target items/s', (s) => s.target.itemsPerSec, 0], ['Achieved items/s', (s) => s.achieved.itemsPerSec, 0], ['Achieved items/s per writer', (s) => s.achieved.itemsPerWriterPerSec, 0]]
-    : [['Cycles/s', (s) => s.cycles.perSecond, 1], ['Items per cycle', (s) => s.perCycle.items, 0], ['Cycles overrun', (s) => s.cycles.overruns, 0]];
-  metrics.push(
-    ['master CPU avg %', (s) => s.cpu.master, 1],
-    ['replica CPU avg %', (s) => s.cpu.replica, 1],
-    ['load generator CPU %', (s) => s.client.cpuPct, 1],
-  );
+export function compareRows(a, b, kind, { op }) {
+  /** @type {Array<[string, (side: { summary: Record<string, any>, latency: Record<string, number>|null }) => unknown, number]>} */
+  const metrics = METRICS[kind].map(([label, f, decimals]) => [label, (side) => f(side.summary), decimals]);
+  metrics.push(['load generator CPU %', (side) => side.summary.client?.cpuPct, 1]);
   for (const [q, label] of [['p50', 'p50'], ['p99', 'p99'], ['p999', 'p99.9']]) {
-    metrics.push([`${op} ${label} ms`, (s) => s.latency?.[op]?.[tag]?.[q], 3]);
+    metrics.push([`${op} ${label} ms`, (side) => side.latency?.[q], 3]);
   }
   return metrics.map(([metric, f, decimals]) => {
-    const va = numberOr(f(a.summary));
-    const vb = numberOr(f(b.summary));
+    const va = numberOr(f(a));
+    const vb = numberOr(f(b));
     const delta = va === null || vb === null ? null : round(vb - va, decimals);
     const deltaPct = delta === null || va === 0 ? null : round(((vb - va) / va) * 100, 1);
     return { metric, a: va, b: vb, delta, deltaPct, decimals };

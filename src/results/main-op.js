@@ -5,9 +5,14 @@
  */
 import { bad } from '../options/usage-error.js';
 import { histogramName } from './merge-runs.js';
+import { KINDS } from './run-kind.js';
 
-/** The whole unit of work of each command: a producer's chunk, a consumer's cycle. */
-export const MAIN_OP = { produce: 'batch', consume: 'cycle' };
+/**
+ * The whole unit of work of each kind: a producer's chunk, a consumer's cycle, a queue
+ * publisher's publish, a queue consumer's E2E (from the publisher's schedule to the updates applied).
+ * @type {Record<import('./run-kind.js').ReadKind, string>}
+ */
+export const MAIN_OP = /** @type {any} */ (Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [k, v.mainOp])));
 
 /**
  * @param {import('./run-dirs.js').RunDir[]} runs of one kind
@@ -19,9 +24,9 @@ export function pickHistogram(runs, { op, tag, opFlag }) {
   // what each run recorded after its warm-up, as its summary lists it
   const tagsOf = new Map();
   for (const r of runs) {
-    for (const [o, byTag] of Object.entries(r.summary.latency ?? {})) {
+    for (const [o, byTag] of Object.entries(r.recorded)) {
       const tags = tagsOf.get(o) ?? new Set();
-      for (const [t, st] of Object.entries(byTag)) if (st?.count) tags.add(t);
+      for (const [t, count] of Object.entries(byTag)) if (count) tags.add(t);
       tagsOf.set(o, tags);
     }
   }
@@ -31,7 +36,7 @@ export function pickHistogram(runs, { op, tag, opFlag }) {
     const known = [...tagsOf.keys()].filter((o) => tagsOf.get(o).size).sort();
     throw bad(opFlag, known.length ? `an operation these runs recorded: ${known.join(', ')}` : 'an operation these runs recorded (they recorded none after their warm-up)', chosen);
   }
-  // 'lag' has one tag of its own; a phase of a consumer cycle has only 'sent'
+  // 'lag' (and a queue consumer's read, processing) has one tag of its own; a phase of a consumer cycle has only 'sent'
   const t = tag || (tags.has('intended') || tags.size > 1 ? 'intended' : [...tags][0]);
   if (!tags.has(t)) throw bad('--tag', `one of ${[...tags].sort().join(', ')} for ${chosen}`, t);
   return { op: chosen, tag: t, name: histogramName(chosen, t) };

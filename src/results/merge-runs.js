@@ -15,7 +15,7 @@ import { fromSparse, toSparse } from '../measure/sparse.js';
 /**
  * @typedef {import('./summary.js').SecondRow & { time: string|null, events: string }} MergedSecond  events: the actions seen that second, '; '-separated
  * @typedef {object} MergedRuns
- * @property {'produce'|'consume'} kind
+ * @property {import('./run-kind.js').ReadKind} kind
  * @property {RunDir[]} runs
  * @property {number} warmupS start of the window: seconds before it are left out of the totals
  *   (the longest warm-up of the runs)
@@ -32,17 +32,19 @@ import { fromSparse, toSparse } from '../measure/sparse.js';
  * @returns {MergedRuns}
  */
 export function mergeRuns(runs) {
-  const warmups = runs.map((r) => r.summary.window.fromSecond);
+  const warmups = runs.map((r) => r.window.fromSecond);
   const warmupS = Math.max(...warmups);
-  const durationS = Math.max(...runs.map((r) => r.summary.window.toSecond));
+  const durationS = Math.max(...runs.map((r) => r.window.toSecond));
   const sharedT0 = runs.every((r) => r.manifest.t0 === runs[0].manifest.t0);
   const { rows, nodes } = mergeTimelines(runs);
   const notes = [];
-  if (!sharedT0) notes.push("the runs did not share a start (--start-at): their seconds are aligned from each run's own start");
+  // queue runs have no --start-at: publishers and consumers of one queue start when they are started
+  const together = runs[0].kind === 'produce' || runs[0].kind === 'consume' ? 'share a start (--start-at)' : 'start together';
+  if (!sharedT0) notes.push(`the runs did not ${together}: their seconds are aligned from each run's own start`);
   if (new Set(warmups).size > 1) notes.push(`the warm-ups differ (${warmups.join(', ')} s): the merged window starts at second ${warmupS}`);
   const ids = [...new Set(runs.map((r) => r.manifest.runId ?? null))];
   if (ids.length > 1) notes.push(`the run ids differ (${ids.map(String).join(', ')})`);
-  const modes = [...new Set(runs.map((r) => r.manifest.mode))];
+  const modes = [...new Set(runs.map((r) => r.manifest.mode ?? null))];
   if (modes.length > 1) notes.push(`the data models differ (${modes.join(', ')})`);
   const workers = runs.flatMap((r) => r.manifest.writers ?? r.manifest.readers ?? []);
   const twice = [...new Set(workers.filter((w, i) => workers.indexOf(w) !== i))];
@@ -80,7 +82,8 @@ export function mergeTimelines(runs) {
       for (const [k, v] of Object.entries(counters)) m.counters[k] = (m.counters[k] || 0) + v;
       const c = clientOf(row);
       m.client.cpuPct += c.cpuPct ?? 0;
-      m.client.rssMb += c.rssMb ?? 0;
+      // rounded as a run's own column is: a sum of floats would print 181.89999999999998
+      m.client.rssMb = round(m.client.rssMb + (c.rssMb ?? 0), 1);
       m.client.cpuPctMax = maxOf(m.client.cpuPctMax, c.cpuPctMax);
       m.client.loopP99Ms = maxOf(m.client.loopP99Ms, c.loopP99Ms);
       m.client.wallMs = c.wallMs === null ? m.client.wallMs : Math.min(m.client.wallMs ?? Infinity, c.wallMs);
@@ -186,6 +189,26 @@ function eachInterval(runs, ops, fn) {
  */
 export function histogramName(op, tag) {
   return !tag || tag === op ? op : `${op}.${tag}`;
+}
+
+/**
+ * The value every run has, or all of them listed.
+ * @param {unknown[]} values
+ */
+export function oneOf(values) {
+  const distinct = [...new Set(values.map((v) => v ?? null))];
+  return distinct.length === 1 ? distinct[0] : distinct.join(', ');
+}
+
+/**
+ * Numeric fields added key by key (the runs' counts, read from their summaries).
+ * @param {Array<Record<string, unknown>|undefined>} records
+ */
+export function sumRecords(records) {
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const r of records) for (const [k, v] of Object.entries(r ?? {})) if (typeof v === 'number') out[k] = (out[k] || 0) + v;
+  return out;
 }
 
 function maxOf(a, b) {

@@ -6,16 +6,37 @@ import { summarize } from './summary.js';
 import { renderSummaryMd } from './summary-md.js';
 import { summarizeConsumer } from './consumer-summary.js';
 import { renderConsumerMd } from './consumer-summary-md.js';
-import { mergeHistograms, perSecondHistograms } from './merge-runs.js';
+import { mergeHistograms, oneOf, perSecondHistograms, sumRecords } from './merge-runs.js';
 import { episodes } from './disturbance.js';
 import { ROWS_OF } from './timeline-rows.js';
 import { mdTable } from './format.js';
+import { isQueue } from './run-kind.js';
+import { summarizeQueue } from './queue-summary.js';
+import { renderConsumerMd as renderQueueConsumerMd } from '../queues/consumer-summary.js';
+import { renderPublisherMd } from '../queues/publisher-summary.js';
 
 /**
  * @param {import('./merge-runs.js').MergedRuns} m
  * @returns {Record<string, any>} summary.json's shape, plus `merged` (runs, run id, notes)
  */
 export function summarizeMerged(m) {
+  const { runs } = m;
+  // a queue summary has its own shape (messages, not items): one run's, or runs merged into it
+  const summary = isQueue(m.kind) ? { ...summarizeQueue(m), name: nameOf(m) } : summarizeRedis(m);
+  summary.merged = {
+    runId: runs[0].manifest.runId ?? null,
+    sharedT0: m.sharedT0,
+    runs: runs.map((r) => ({ dir: r.dir, host: r.manifest.host?.hostname ?? null, t0: r.manifest.t0, [workersKey(r)]: workersOf(r) })),
+    notes: m.notes,
+  };
+  return summary;
+}
+
+/**
+ * @param {import('./merge-runs.js').MergedRuns} m of a Redis producer or consumer
+ * @returns {Record<string, any>}
+ */
+function summarizeRedis(m) {
   const { runs, rows, warmupS, durationS } = m;
   const sums = runs.map((r) => r.summary);
   // the rows' window: histograms of a second past it (a Ctrl-C, the drain) are left out as the rows are
@@ -57,12 +78,6 @@ export function summarizeMerged(m) {
     const codes = sums.map((s) => s.outcome?.exitCode ?? 0);
     summary.outcome = { exitCode: codes.find((c) => c > 1) ?? Math.max(...codes), problems };
   }
-  summary.merged = {
-    runId: runs[0].manifest.runId ?? null,
-    sharedT0: m.sharedT0,
-    runs: runs.map((r) => ({ dir: r.dir, host: r.manifest.host?.hostname ?? null, t0: r.manifest.t0, [workersKey(r)]: r.manifest[workersKey(r)] ?? [] })),
-    notes: m.notes,
-  };
   return summary;
 }
 
@@ -76,25 +91,48 @@ export function renderMergedMd(m, summary) {
   const first = m.runs[0].manifest;
   const description = one
     ? first.description
-    : `${m.runs.length} run directories merged${summary.merged.runId ? ` (run id ${summary.merged.runId})` : ''}${m.sharedT0 ? `, on one schedule from ${first.startedAt}` : ''}: histograms added, counts summed per second, each node's CPU averaged over the runs that sampled it. First run: ${first.description}`;
+    : `${m.runs.length} run directories merged${summary.merged.runId ? ` (run id ${summary.merged.runId})` : ''}${m.sharedT0 ? `, on one schedule from ${first.startedAt}` : ''}: histograms added, counts summed per second${isQueue(m.kind) ? '' : ", each node's CPU averaged over the runs that sampled it"}. First run: ${first.description}`;
   const run = { name: summary.name, description, interrupted: summary.interrupted };
   // summarizeMerged() built the summary with the kind's own summarize function
-  const out = [m.kind === 'produce'
-    ? renderSummaryMd(run, /** @type {ReturnType<typeof summarize>} */ (summary))
-    : renderConsumerMd(run, /** @type {ReturnType<typeof summarizeConsumer>} */ (summary))];
+  const out = [renderOfKind(m.kind, run, summary)];
+  if (summary.progressNote) out.push(`Note: ${summary.progressNote}.`, '');
   if (!one) {
     const key = workersKey(m.runs[0]);
     out.push('Runs merged:', '', mdTable(
-      ['Run directory', 'Host', key === 'writers' ? 'Writers' : 'Readers', 'Started'],
-      summary.merged.runs.map((r) => [r.dir, r.host ?? '-', r[key].join(', ') || '-', new Date(r.t0).toISOString()]),
+      ['Run directory', 'Host', WORKERS_HEADER[key], 'Started'],
+      summary.merged.runs.map((r) => [r.dir, r.host ?? '-', [r[key]].flat().join(', ') || '-', new Date(r.t0).toISOString()]),
     ), '');
   }
   for (const note of m.notes) out.push(`Note: ${note}.`, '');
   return out.join('\n');
 }
 
+/**
+ * @param {import('./run-kind.js').ReadKind} kind
+ * @param {{ name: string, description: string, interrupted: any }} run interrupted: false, true or the signal
+ * @param {Record<string, any>} summary from summarizeMerged()
+ */
+function renderOfKind(kind, run, summary) {
+  if (kind === 'queue-publish') return renderPublisherMd(summary, run.description);
+  if (kind === 'queue-consume') return renderQueueConsumerMd(/** @type {any} */ (summary), run.description);
+  if (kind === 'produce') return renderSummaryMd(run, /** @type {ReturnType<typeof summarize>} */ (summary));
+  return renderConsumerMd(run, /** @type {ReturnType<typeof summarizeConsumer>} */ (summary));
+}
+
+/** Who ran in each directory: a Redis run's writers or readers; a queue run's publisher id or pollers. */
+const WORKERS_OF = { produce: 'writers', consume: 'readers', 'queue-publish': 'publisher', 'queue-consume': 'threads' };
+const WORKERS_HEADER = { writers: 'Writers', readers: 'Readers', publisher: 'Publisher', threads: 'Threads' };
+
+/** @param {import('./run-dirs.js').RunDir} run */
 function workersKey(run) {
-  return run.kind === 'produce' ? 'writers' : 'readers';
+  return WORKERS_OF[run.kind];
+}
+
+/** @param {import('./run-dirs.js').RunDir} run */
+function workersOf(run) {
+  if (run.kind === 'queue-publish') return run.summary.publisherId ?? run.manifest.target?.publisherId ?? null;
+  if (run.kind === 'queue-consume') return run.summary.threads ?? null;
+  return run.manifest[workersKey(run)] ?? [];
 }
 
 function nameOf(m) {
@@ -103,25 +141,8 @@ function nameOf(m) {
   return id ? `run ${id} (${m.runs.length} directories merged)` : `${m.runs.length} runs merged`;
 }
 
-/** The value every run has, or all of them listed. */
-function oneOf(values) {
-  const distinct = [...new Set(values.map((v) => v ?? null))];
-  return distinct.length === 1 ? distinct[0] : distinct.join(', ');
-}
-
 function sumOf(items, f) {
   return items.reduce((a, x) => a + f(x), 0);
-}
-
-/**
- * Numeric fields added key by key.
- * @param {Array<Record<string, unknown>|undefined>} records
- */
-function sumRecords(records) {
-  /** @type {Record<string, number>} */
-  const out = {};
-  for (const r of records) for (const [k, v] of Object.entries(r ?? {})) if (typeof v === 'number') out[k] = (out[k] || 0) + v;
-  return out;
 }
 
 /**

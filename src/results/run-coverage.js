@@ -5,23 +5,32 @@
  */
 import { UsageError } from '../options/usage-error.js';
 import { eachHlogInterval } from './hlog.js';
+import { KINDS } from './run-kind.js';
 
-/** Timeline columns a report cannot do without, by command. */
-const NEEDED_COLUMNS = { produce: ['intended', 'sent', 'acked', 'failed', 'errors'], consume: ['cycles', 'overruns', 'items', 'errors'] };
+/** Timeline columns a report cannot do without, by kind. */
+const NEEDED_COLUMNS = {
+  produce: ['intended', 'sent', 'acked', 'failed', 'errors'],
+  consume: ['cycles', 'overruns', 'items', 'errors'],
+  'queue-publish': ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates'],
+  'queue-consume': ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed'],
+};
 
 /**
- * The timeline holds the command's columns and, in the summary's window, as many seconds as
+ * The timeline holds the kind's columns and, in the summary's window, as many seconds as
  * the summary counted: fewer means rows were lost, and every figure recomputed from it would be off.
  * @param {string} file
  * @param {import('./timeline.js').TimelineFile} timeline
- * @param {'produce'|'consume'} kind
- * @param {Record<string, any>} summary checked by checkSummary
+ * @param {import('./run-kind.js').ReadKind} kind
+ * @param {{ fromSecond: number, toSecond: number }} window from run-kind.js's windowOf
+ * @param {number} counted the seconds summary.json counts in it (a queue run's last may be a part
+ *   of one: its row is there all the same)
  */
-export function checkTimeline(file, timeline, kind, summary) {
+export function checkTimeline(file, timeline, kind, { fromSecond, toSecond }, counted) {
   const missing = NEEDED_COLUMNS[kind].find((c) => !timeline.columns.includes(c));
-  if (missing) throw new UsageError(`${file}:1: no ${missing} column: not a ${kind === 'produce' ? 'producer' : 'consumer'} run's timeline`);
-  const { fromSecond, toSecond, seconds } = summary.window;
-  const inWindow = timeline.rows.filter((r) => r.second >= fromSecond && r.second < toSecond).length;
+  if (missing) throw new UsageError(`${file}:1: no ${missing} column: not a ${KINDS[kind].words} run's timeline`);
+  const seconds = Math.ceil(counted);
+  // readTimeline checked: a whole number
+  const inWindow = timeline.rows.filter((r) => /** @type {number} */ (r.second) >= fromSecond && /** @type {number} */ (r.second) < toSecond).length;
   if (inWindow !== seconds) {
     throw new UsageError(`${file}: ${inWindow} rows in seconds ${fromSecond} to ${toSecond}, where summary.json's window has ${seconds} (the file has ${timeline.lines} lines)`);
   }
@@ -35,10 +44,10 @@ export function checkTimeline(file, timeline, kind, summary) {
  * summary counted its values.
  * @param {string} dir
  * @param {Map<string, string>} hlogs
- * @param {Record<string, any>} summary checked by checkSummary
+ * @param {{ fromSecond: number }} window from run-kind.js's windowOf
+ * @param {Record<string, Record<string, number>>} recorded op → tag → values the summary counted
  */
-export function checkHlogs(dir, hlogs, summary) {
-  const from = summary.window.fromSecond;
+export function checkHlogs(dir, hlogs, { fromSecond: from }, recorded) {
   for (const [op, file] of hlogs) {
     /** @type {Map<string|null, number>} */
     const counts = new Map();
@@ -47,15 +56,15 @@ export function checkHlogs(dir, hlogs, summary) {
     }));
     if (read.lines === 0) throw new UsageError(`${file}: empty (an HdrHistogram log starts with its header)`);
     if (read.startTimeMs === null) throw new UsageError(`${file}: no #[StartTime: …] line: not an HdrHistogram log written by rqbench`);
-    for (const [tag, st] of Object.entries(summary.latency[op] ?? {})) {
+    for (const [tag, count] of Object.entries(recorded[op] ?? {})) {
       const have = counts.get(tag) ?? 0;
-      if (have >= st.count) continue;
+      if (have >= count) continue;
       const end = read.cutLine ? `line ${read.cutLine} is cut short` : `the file ends at line ${read.lines}`;
-      throw new UsageError(`${file}: ${have} values tagged ${tag} from second ${from} on, where summary.json counts ${st.count}: ${end}`);
+      throw new UsageError(`${file}: ${have} values tagged ${tag} from second ${from} on, where summary.json counts ${count}: ${end}`);
     }
   }
-  for (const [op, byTag] of Object.entries(summary.latency)) {
-    const counted = Object.values(byTag).reduce((n, st) => n + st.count, 0);
+  for (const [op, byTag] of Object.entries(recorded)) {
+    const counted = Object.values(byTag).reduce((n, c) => n + c, 0);
     if (counted && !hlogs.has(op)) throw new UsageError(`${dir}: no ${op}.hlog, where summary.json has ${counted} ${op} values`);
   }
 }

@@ -2,27 +2,28 @@
  * Run directories read back for reports: manifest.json, summary.json, timeline.csv and the
  * .hlog files, each checked whole before any report is computed from them, so that a damaged or
  * foreign directory ends in one line naming the file (and line) and what is wrong, and nothing
- * is printed or drawn half-way. Anything that is not a finished rqbench run directory of a Redis
- * producer or consumer is a usage error naming it.
+ * is printed or drawn half-way. Anything that is not a finished rqbench run directory of a kind
+ * the reports read (run-kind.js: Redis producer or consumer, queue publisher or consumer) is a
+ * usage error naming it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, shown } from '../options/usage-error.js';
+import { UsageError } from '../options/usage-error.js';
 import { readTimeline } from './timeline.js';
-import { checkManifest, checkSummary, commandOf } from './run-shape.js';
+import { checkKindFields, checkManifest, checkSummary } from './run-shape.js';
 import { checkHlogs, checkTimeline, readable } from './run-coverage.js';
-
-/** What each command writes, in the words of error messages. */
-const KINDS = { produce: 'producer', consume: 'consumer' };
-/** Queue runs (--target) in the words of error messages. */
-const QUEUES = { sqs: 'an SQS', sns: 'an SNS', pubsub: 'a Pub/Sub' };
+import { KINDS, kindOf, recordedOf, windowOf } from './run-kind.js';
 
 /**
  * @typedef {object} RunDir
  * @property {string} dir as given
- * @property {'produce'|'consume'} kind manifest.json's command
+ * @property {import('./run-kind.js').ReadKind} kind told from manifest.json (run-kind.js)
  * @property {Record<string, any>} manifest
  * @property {Record<string, any>} summary
+ * @property {{ fromSecond: number, toSecond: number }} window the seconds [fromSecond, toSecond)
+ *   the summary's figures cover, whatever the kind writes in summary.json
+ * @property {Record<string, Record<string, number>>} recorded values the summary counted per
+ *   .hlog operation and tag, after the warm-up
  * @property {import('./timeline.js').TimelineFile} timeline
  * @property {Map<string, string>} hlogs operation → its .hlog file
  */
@@ -41,18 +42,20 @@ export function readRunDir(dir) {
   }
   if (!st.isDirectory()) throw new UsageError(`${dir}: not a directory`);
   const manifest = readJson(dir, 'manifest.json', 'not an rqbench run directory');
-  const kind = kindOf(dir, manifest);
+  const kind = kindOf(dir, checkKindFields(manifest, path.join(dir, 'manifest.json')));
   checkManifest(manifest, kind, path.join(dir, 'manifest.json'));
   const summary = readJson(dir, 'summary.json', 'the run did not finish');
   checkSummary(summary, kind, path.join(dir, 'summary.json'));
+  const window = windowOf(kind, summary);
+  const recorded = recordedOf(kind, summary);
   const timelineFile = path.join(dir, 'timeline.csv');
   if (!fs.existsSync(timelineFile)) throw new UsageError(`${dir}: no timeline.csv`);
   const timeline = readable(timelineFile, () => readTimeline(timelineFile));
-  checkTimeline(timelineFile, timeline, kind, summary);
+  checkTimeline(timelineFile, timeline, kind, window, summary.window.seconds);
   const hlogs = new Map();
   for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.hlog')) hlogs.set(f.slice(0, -'.hlog'.length), path.join(dir, f));
-  checkHlogs(dir, hlogs, summary);
-  return { dir, kind, manifest, summary, timeline, hlogs };
+  checkHlogs(dir, hlogs, window, recorded);
+  return { dir, kind, manifest, summary, window, recorded, timeline, hlogs };
 }
 
 /**
@@ -78,28 +81,9 @@ export function readRunDirs(dirs) {
 export function checkOneKind(runs) {
   const other = runs.find((r) => r.kind !== runs[0].kind);
   if (other) {
-    throw new UsageError(`cannot mix producer and consumer runs: ${runs[0].dir} is a ${KINDS[runs[0].kind]} run, ${other.dir} a ${KINDS[other.kind]} run`);
+    throw new UsageError(`cannot mix kinds of run: ${runs[0].dir} is a ${KINDS[runs[0].kind].words} run, ${other.dir} a ${KINDS[other.kind].words} run`);
   }
   return runs;
-}
-
-/**
- * The command that wrote the directory, if reports read its runs.
- * @param {string} dir
- * @param {unknown} manifest
- * @returns {'produce'|'consume'}
- */
-function kindOf(dir, manifest) {
-  const command = commandOf(manifest, path.join(dir, 'manifest.json'));
-  if (!Object.hasOwn(KINDS, command)) throw new UsageError(`${dir}: manifest.json names command ${shown(command)}; reports read produce and consume runs`);
-  // a queue run has its own summary (messages, not items): until reports read them, a clear no
-  const flags = /** @type {Record<string, any>} */ (manifest).flags;
-  const target = flags !== null && typeof flags === 'object' ? flags.target : undefined;
-  if (target !== undefined && target !== 'redis') {
-    const what = Object.hasOwn(QUEUES, target) ? QUEUES[target] : `a ${shown(String(target))}`;
-    throw new UsageError(`${dir}: ${what} ${command === 'produce' ? 'publisher' : 'consumer'} run; reports read Redis producer and consumer runs`);
-  }
-  return /** @type {'produce'|'consume'} */ (command);
 }
 
 function readJson(dir, name, missing) {

@@ -5,6 +5,9 @@
  * reports read are checked, so a run written by an older or newer rqbench still reads.
  */
 import { UsageError, printable, shown } from '../options/usage-error.js';
+import { QUEUE_HISTOGRAMS, isQueue } from './run-kind.js';
+
+/** @typedef {import('./run-kind.js').ReadKind} ReadKind */
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
@@ -18,6 +21,7 @@ const TYPES = {
   string: [(v) => typeof v === 'string', 'a string'],
   number: [isNumber, 'a number'],
   count: [(v) => Number.isInteger(v) && v >= 0, 'an integer >= 0'],
+  seconds: [(v) => isNumber(v) && v >= 0, 'a number >= 0 (seconds)'],
   workers: [(v) => Number.isInteger(v) && v >= 1, 'an integer >= 1'],
   period: [(v) => isNumber(v) && v > 0, 'a number > 0 (ms)'],
   epochMs: [(v) => isNumber(v) && v >= 0, 'a number (epoch ms)'],
@@ -38,36 +42,58 @@ const MANIFEST = [
   ['runId', 'idOrNull', true], ['mode', 'string', true], ['writers', 'list', true], ['readers', 'list', true],
   ['host', 'object', true], ['host.hostname', 'string', true],
 ];
-/** @type {Record<'produce'|'consume', Fields>} */
-const MANIFEST_OF = { produce: [], consume: [['flags.period', 'period']] };
+/** @type {Record<ReadKind, Fields>} */
+const MANIFEST_OF = { produce: [], consume: [['flags.period', 'period']], 'queue-publish': [], 'queue-consume': [] };
 
 /** @type {Fields} */
-const SUMMARY = [
+const REDIS_SUMMARY = [
   ['window', 'object'], ['window.fromSecond', 'count'], ['window.toSecond', 'number'], ['window.seconds', 'count'], ['name', 'string'],
   ['totals', 'object'], ['errorKinds', 'object', true], ['latency', 'object'], ['interrupted', 'interrupted', true], ['mode', 'string', true],
 ];
-/** @type {Record<'produce'|'consume', Fields>} */
+/**
+ * A queue run's window is { fromS, toS, seconds } (toS may end inside a second); a newer one may
+ * say fromSecond and toSecond as Redis runs do, and is checked as they are.
+ * @type {Fields}
+ */
+const QUEUE_SUMMARY = [
+  ['window', 'object'], ['window.fromS', 'count'], ['window.toS', 'number'], ['window.seconds', 'seconds'], ['name', 'string'],
+  ['interrupted', 'interrupted', true], ['durationS', 'seconds'],
+];
+const counts = (parent, names) => names.map((n) => /** @type {[string, keyof TYPES]} */ ([`${parent}.${n}`, 'count']));
+/** @type {Record<ReadKind, Fields>} */
 const SUMMARY_OF = {
   produce: [
-    ['writers', 'workers'], ['target', 'object'], ['target.itemsPerSec', 'number'],
+    ...REDIS_SUMMARY, ['writers', 'workers'], ['target', 'object'], ['target.itemsPerSec', 'number'],
     ['achieved', 'object'], ['achieved.itemsPerSec', 'number'], ['achieved.items', 'count', true], ['writerErrors', 'list', true],
   ],
-  consume: [['readers', 'workers'], ['windowCounts', 'object', true], ['perCycle', 'object', true], ['readerErrors', 'list', true]],
+  consume: [...REDIS_SUMMARY, ['readers', 'workers'], ['windowCounts', 'object', true], ['perCycle', 'object', true], ['readerErrors', 'list', true]],
+  'queue-publish': [
+    ...QUEUE_SUMMARY, ['rate', 'number'], ['batchSize', 'workers'],
+    ['messages', 'object'], ...counts('messages', ['intended', 'sent', 'acked', 'failed', 'unanswered', 'notSent']),
+    ['inWindow', 'object'], ...counts('inWindow', ['sent', 'acked', 'failed', 'unanswered', 'bytes']), ['bytes', 'count'], ['publish', 'object'],
+  ],
+  'queue-consume': [
+    ...QUEUE_SUMMARY, ['target', 'string'], ['threads', 'workers'], ['latency', 'object'],
+    ['counts', 'object'], ...counts('counts', ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed']),
+    ['countsAll', 'object'], ...counts('countsAll', ['messages', 'duplicates', 'malformed']),
+    ['publishers', 'list'], ['nothingLost', 'object'], ['errors', 'object'], ['errors.count', 'count'],
+  ],
 };
 
 /**
+ * What tells the kind of run apart: a `kind`, or else the `command` that wrote it.
  * @param {unknown} manifest parsed manifest.json
  * @param {string} file for the error line
- * @returns {string} the command that wrote the run directory
+ * @returns {Record<string, any>} the manifest, known to be an object
  */
-export function commandOf(manifest, file) {
-  checkFields(manifest, [['command', 'string']], file);
-  return /** @type {Record<string, any>} */ (manifest).command;
+export function checkKindFields(manifest, file) {
+  checkFields(manifest, /** @type {Record<string, any>} */ (manifest)?.kind === undefined ? [['command', 'string']] : [], file);
+  return /** @type {Record<string, any>} */ (manifest);
 }
 
 /**
  * @param {unknown} manifest parsed manifest.json
- * @param {'produce'|'consume'} kind its command, already checked
+ * @param {ReadKind} kind already told from it
  * @param {string} file for the error line
  */
 export function checkManifest(manifest, kind, file) {
@@ -76,7 +102,7 @@ export function checkManifest(manifest, kind, file) {
 
 /**
  * @param {unknown} summary parsed summary.json
- * @param {'produce'|'consume'} kind manifest.json's command
+ * @param {ReadKind} kind told from manifest.json
  * @param {string} file for the error line
  */
 export function checkSummary(summary, kind, file) {
@@ -86,7 +112,11 @@ export function checkSummary(summary, kind, file) {
     const why = typeof s.failed === 'string' ? `: it failed: ${s.failed}` : typeof s.note === 'string' ? `: ${s.note}` : '';
     throw new UsageError(`${file}: the run did not finish${why.slice(0, 300)}`);
   }
-  checkFields(s, [...SUMMARY, ...SUMMARY_OF[kind]], file);
+  if (isQueue(kind)) {
+    checkQueueSummary(s, kind, file);
+    return;
+  }
+  checkFields(s, SUMMARY_OF[kind], file);
   if (s.window.toSecond < s.window.fromSecond) refuse(file, 'window.toSecond', `a number >= window.fromSecond (${s.window.fromSecond})`, s.window.toSecond);
   for (const [op, byTag] of Object.entries(s.latency)) {
     if (!isObject(byTag)) refuse(file, `latency.${op}`, 'an object of tags', byTag);
@@ -94,6 +124,25 @@ export function checkSummary(summary, kind, file) {
       if (!isObject(st)) refuse(file, `latency.${op}.${tag}`, 'an object (count, p50, p99, …)', st);
       if (!TYPES.count[0](st.count)) refuse(file, `latency.${op}.${tag}.count`, TYPES.count[1], st.count);
     }
+  }
+}
+
+/**
+ * A queue summary's fields, and each latency it gives: null (nothing recorded) or an object with
+ * its count.
+ * @param {Record<string, any>} s
+ * @param {'queue-publish'|'queue-consume'} kind
+ * @param {string} file
+ */
+function checkQueueSummary(s, kind, file) {
+  const redisWindow = isObject(s) && isObject(s.window) && s.window.fromSecond !== undefined;
+  const fields = SUMMARY_OF[kind].filter(([name]) => !(redisWindow && name.startsWith('window.')));
+  checkFields(s, redisWindow ? [...fields, ['window.fromSecond', 'count'], ['window.toSecond', 'number']] : fields, file);
+  for (const [field] of QUEUE_HISTOGRAMS[kind]) {
+    const st = field.split('.').reduce((o, k) => (isObject(o) ? o[k] : undefined), s);
+    if (st === null || st === undefined) continue;
+    if (!isObject(st)) refuse(file, field, 'an object (count, p50, p99, …) or null', st);
+    if (!TYPES.count[0](st.count)) refuse(file, `${field}.count`, TYPES.count[1], st.count);
   }
 }
 

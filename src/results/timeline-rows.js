@@ -87,5 +87,34 @@ export const CONSUMER_ROWS = rows({
   disturbedBy: { p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'] },
 });
 
-/** Rows by manifest.json's `command`. */
-export const ROWS_OF = { produce: PRODUCER_ROWS, consume: CONSUMER_ROWS };
+// Queue runs (queues/run-publisher.js, queues/run-consumer.js write these columns): every count
+// is a counter of the second, so rows add up across runs exactly (`updates` too, whatever each
+// publisher's batch size); the percentile columns come from the second's histograms added up.
+
+export const QUEUE_PUBLISH_ROWS = rows({
+  columns: ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'],
+  counted: ['sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes'],
+  histograms: ['publish.intended', 'lag'],
+  derived: (iv) => {
+    const p = iv.hist.get('publish.intended');
+    return { intended: iv.intended, publish_p50_ms: of(p, 'p50'), publish_p99_ms: of(p, 'p99'), lag_p99_ms: of(iv.hist.get('lag'), 'p99') };
+  },
+  restore: (row, counters) => ({ intended: num(row.intended), counters }),
+  disturbedBy: { p99Column: 'publish_p99_ms', countColumns: ['failed', 'unanswered'], ackedColumn: 'acked' },
+});
+
+export const QUEUE_CONSUME_ROWS = rows({
+  columns: ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed', 'e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms'],
+  counted: ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed'],
+  histograms: ['e2e.intended', 'e2e.sent'],
+  derived: (iv) => {
+    const e2e = iv.hist.get('e2e.intended');
+    const sent = iv.hist.get('e2e.sent');
+    return { e2e_p50_ms: of(e2e, 'p50'), e2e_p99_ms: of(e2e, 'p99'), e2e_sent_p50_ms: of(sent, 'p50'), e2e_sent_p99_ms: of(sent, 'p99') };
+  },
+  restore: (row, counters) => ({ intended: 0, counters }),
+  disturbedBy: { p99Column: 'e2e_p99_ms', countColumns: ['malformed'] },
+});
+
+/** Rows by kind of run (results/run-kind.js). */
+export const ROWS_OF = { produce: PRODUCER_ROWS, consume: CONSUMER_ROWS, 'queue-publish': QUEUE_PUBLISH_ROWS, 'queue-consume': QUEUE_CONSUME_ROWS };

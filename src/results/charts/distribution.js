@@ -1,7 +1,9 @@
 /**
  * Latency by percentile on HdrHistogram's percentile axis: x = 1/(1-percentile) on a log
- * scale (labelled 0%, 90%, 99%, 99.9%, …), y = latency in ms; one line per run, from its main
- * .hlog (batch or cycle, from the intended start), so runs can be laid over each other.
+ * scale (labelled 0%, 90%, 99%, 99.9%, …), y = latency in ms; one line per run and curve: a
+ * Redis run's or a queue publisher's main .hlog (batch, cycle or publish, from the intended
+ * start), a queue consumer's three seed metrics (reading off the queue, server-side processing,
+ * E2E), so runs can be laid over each other.
  */
 import { eachHlogInterval } from '../hlog.js';
 import { newHistogram } from '../../measure/histogram.js';
@@ -12,23 +14,20 @@ import { frameSpec, latencyY } from './spec.js';
 
 /** Points per decade of 1/(1-percentile): 90, 92.1, 93.7, … 99, 99.2, … */
 const PER_DECADE = 10;
-/** The tag measured from the intended start (corrected for coordinated omission). */
-const TAG = 'intended';
-
 /**
- * The run's main histogram over the summary's window [fromSecond, toSecond): the warm-up, a
+ * One curve's histogram over the summary's window [fromSecond, toSecond): the warm-up, a
  * second cut short by Ctrl-C and the drain after the planned end are left out, as the summary
  * and the reports leave them out.
  * @param {import('./run-data.js').RunData} run
- * @returns {Histogram|null} values in µs; null without an .hlog or values in the window
+ * @param {import('./run-data.js').Curve} curve
+ * @returns {Histogram|null} values in µs; null without values in the window
  */
-export function mainHistogram(run) {
-  if (!run.hlog) return null;
+export function curveHistogram(run, curve) {
   const { fromSecond, toSecond } = run.window;
   const h = newHistogram();
   // one interval at a time: an hour's log decoded at once would take gigabytes
-  eachHlogInterval(run.hlog, (i) => {
-    if (i.tag === TAG && i.startSec >= fromSecond && i.startSec < toSecond) h.add(i.histogram);
+  eachHlogInterval(curve.hlog, (i) => {
+    if (i.tag === curve.tag && i.startSec >= fromSecond && i.startSec < toSecond) h.add(i.histogram);
   });
   return h.totalCount > 0 ? h : null;
 }
@@ -60,11 +59,13 @@ export function distributionSpec(seq, frame) {
   const values = [];
   const series = [];
   for (const step of seq.steps) {
-    const h = mainHistogram(step.run);
-    if (!h) continue;
-    const name = `${step.label} (${step.run.op}, n=${h.totalCount})`;
-    series.push(name);
-    for (const p of percentilePoints(h)) values.push({ ...p, series: name });
+    for (const curve of step.run.curves) {
+      const h = curveHistogram(step.run, curve);
+      if (!h) continue;
+      const name = `${step.label} (${curve.label}, n=${h.totalCount})`;
+      series.push(name);
+      for (const p of percentilePoints(h)) values.push({ ...p, series: name });
+    }
   }
   if (values.length === 0) return null;
   // At least to 99%, and no further than the data reach.

@@ -1,9 +1,10 @@
 /**
  * Charts of one run or of a sequence of runs (experiment steps laid end to end):
  *   cpu          Redis CPU per node over time (masters and replicas), steps and cluster actions marked
- *   throughput   achieved vs target per second (producer items, consumer cycles)
- *   latency      p50 and p99 per second of the main operation (batch or cycle)
- *   percentiles  latency by percentile on HdrHistogram's 1/(1-p) axis, one line per run
+ *   throughput   achieved vs target per second (producer items, consumer cycles, queue messages)
+ *   latency      p50 and p99 per second of the main operation (batch, cycle, publish or E2E)
+ *   percentiles  latency by percentile on HdrHistogram's 1/(1-p) axis, one line per run (a queue
+ *                consumer: one per seed metric)
  * each written as SVG and PNG.
  */
 import fs from 'node:fs/promises';
@@ -35,11 +36,19 @@ export { readRunDir } from './run-data.js';
  * @property {string} png path written
  */
 
+/** Every step a queue consumer: it has no target rate, and its percentile lines are the seed's metrics. */
+const allQueueConsumers = (seq) => seq.steps.every((s) => s.run.kind === 'queue-consume');
+
+/** @type {Array<{ name: string, title: (seq: import('./sequence.js').Sequence) => string, spec: Function }>} */
 const CHARTS = [
-  { name: 'cpu', title: 'Redis CPU per node', spec: cpuSpec },
-  { name: 'throughput', title: 'Throughput: achieved vs target', spec: throughputSpec },
-  { name: 'latency', title: 'Latency per second: p50 and p99', spec: latencySpec },
-  { name: 'percentiles', title: 'Latency by percentile, from the intended start', spec: distributionSpec },
+  { name: 'cpu', title: () => 'Redis CPU per node', spec: cpuSpec },
+  { name: 'throughput', title: (seq) => (allQueueConsumers(seq) ? 'Throughput: messages applied per second' : 'Throughput: achieved vs target'), spec: throughputSpec },
+  { name: 'latency', title: () => 'Latency per second: p50 and p99', spec: latencySpec },
+  {
+    name: 'percentiles',
+    title: (seq) => (seq.steps.some((s) => s.run.kind === 'queue-consume') ? 'Latency by percentile: reading off the queue, processing, E2E' : 'Latency by percentile, from the intended start'),
+    spec: distributionSpec,
+  },
 ];
 
 /**
@@ -51,7 +60,7 @@ const CHARTS = [
  * @param {ChartOptions} [options]
  * @returns {Promise<ChartFile[]>}
  * @throws {import('../../options/usage-error.js').UsageError} when a directory is not a finished
- *   run directory of a Redis producer or consumer, or a file of it is damaged
+ *   run directory of a kind the reports read (results/run-kind.js), or a file of it is damaged
  */
 export async function drawRunCharts(runDirs, outDir, options = {}) {
   if (runDirs.length === 0) throw new TypeError('drawRunCharts: no run directory given');
@@ -60,10 +69,11 @@ export async function drawRunCharts(runDirs, outDir, options = {}) {
   const subtitle = options.title ?? seq.steps.map((s) => s.label).join(' → ');
   const drawn = [];
   for (const chart of CHARTS) {
-    const spec = chart.spec(seq, { title: chart.title, subtitle, width, height });
-    if (spec) drawn.push({ chart, image: await renderChart(spec), base: path.join(outDir, `${prefix}${chart.name}`) });
+    const title = chart.title(seq);
+    const spec = chart.spec(seq, { title, subtitle, width, height });
+    if (spec) drawn.push({ name: chart.name, title, image: await renderChart(spec), base: path.join(outDir, `${prefix}${chart.name}`) });
   }
   await fs.mkdir(outDir, { recursive: true });
   const files = await writeCharts(drawn.map((d) => ({ base: d.base, ...d.image })));
-  return drawn.map((d, i) => ({ name: d.chart.name, title: d.chart.title, ...files[i] }));
+  return drawn.map((d, i) => ({ name: d.name, title: d.title, ...files[i] }));
 }

@@ -1,12 +1,25 @@
 /**
  * What the charts need from one run directory: its timeline (one row per second), the CPU
- * column of every Redis node, the main operation's .hlog, the summary's window and a few
- * manifest facts. The directory is read and checked by results/run-dirs.js, as the reports
+ * column of every Redis node, the .hlog curves of its latency distribution (the main operation's;
+ * a queue consumer's three seed metrics), the summary's window and a few manifest facts. The directory is read and checked by results/run-dirs.js, as the reports
  * read it, so a chart never starts from a file a report would refuse.
  */
 import path from 'node:path';
 import { readRunDir as readChecked } from '../run-dirs.js';
 import { MAIN_OP } from '../main-op.js';
+
+/**
+ * @typedef {object} Curve one line of the percentile chart
+ * @property {string} label e.g. 'batch', 'E2E'
+ * @property {string} hlog path of the .hlog file
+ * @property {string} tag the tag read from it
+ */
+
+/**
+ * A queue consumer's percentile lines: the seed's three metrics, from the intended send for E2E.
+ * @type {Array<[string, string, string]>} [label, op, tag]
+ */
+const QUEUE_CONSUMER_CURVES = [['Reading off the queue', 'read', 'read'], ['Server side processing', 'processing', 'processing'], ['E2E', 'e2e', 'intended']];
 
 /**
  * @typedef {object} NodeColumn
@@ -20,13 +33,14 @@ import { MAIN_OP } from '../main-op.js';
  * @typedef {object} RunData
  * @property {string} dir
  * @property {string} name the directory's name without its timestamp
- * @property {'produce'|'consume'} kind
+ * @property {import('../run-kind.js').ReadKind} kind
  * @property {Record<string, any>} manifest
  * @property {Array<Record<string, number|string|null>>} rows timeline cells by column name (numbers, or null when empty)
  * @property {NodeColumn[]} nodes
  * @property {number} seconds length of the run on the time axis (last second + 1)
- * @property {string} op the main operation: 'batch' (producer) or 'cycle' (consumer)
- * @property {string|null} hlog path of `<op>.hlog`, null when the run has none
+ * @property {string} op the main operation: 'batch' (producer), 'cycle' (consumer), 'publish'
+ *   (queue publisher) or 'e2e' (queue consumer); its timeline has `<op>_p50_ms` and `<op>_p99_ms`
+ * @property {Curve[]} curves the latency distributions the run has files for
  * @property {{ fromSecond: number, toSecond: number }} window the seconds [fromSecond, toSecond) the summary covers
  * @property {number|null} targetPerSec consumer: cycles per second asked for (readers x 1000 / period)
  */
@@ -36,7 +50,7 @@ import { MAIN_OP } from '../main-op.js';
  * @param {string} dir
  * @returns {RunData}
  * @throws {import('../../options/usage-error.js').UsageError} when dir is not a finished run
- *   directory of a Redis producer or consumer, or a file of it is damaged
+ *   directory of a kind the reports read, or a file of it is damaged
  */
 export function readRunDir(dir) {
   const run = readChecked(dir);
@@ -52,10 +66,20 @@ export function readRunDir(dir) {
     nodes: nodeColumns(run.timeline.nodes),
     seconds: typeof last === 'number' ? last + 1 : 0,
     op,
-    hlog: run.hlogs.get(op) ?? null,
-    window: { fromSecond: run.summary.window.fromSecond, toSecond: run.summary.window.toSecond },
+    curves: curvesOf(run, op),
+    window: run.window,
     targetPerSec: run.kind === 'consume' ? consumerTarget(run.manifest) : null,
   };
+}
+
+/**
+ * @param {import('../run-dirs.js').RunDir} run
+ * @param {string} op
+ * @returns {Curve[]}
+ */
+function curvesOf(run, op) {
+  const wanted = run.kind === 'queue-consume' ? QUEUE_CONSUMER_CURVES : [[op, op, 'intended']];
+  return wanted.filter(([, o]) => run.hlogs.has(o)).map(([label, o, tag]) => ({ label, hlog: run.hlogs.get(o), tag }));
 }
 
 /**
