@@ -3,7 +3,7 @@ import { connectionOptions } from '../options/connection.js';
 import { consumerOptions } from '../options/consumer.js';
 import { outputOptions } from '../options/output.js';
 import { runConsumer } from '../load/run-consumer.js';
-import { flagDefaults, queueConsumerOptions, rejectQueueFlags, rejectRedisFlags, QUEUE_CONSUMER_ONLY, REDIS_CONSUMER_ONLY } from '../options/queue.js';
+import { flagDefaults, queueConsumerOptions, rejectQueueFlags, rejectRedisFlags, REDIS_CONSUMER_ONLY } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'consume';
@@ -28,8 +28,9 @@ let defaults = {};
  * @param {string} prog
  */
 export function handler(a, prog = 'rqbench consume') {
+  // Redis is no queue driver: every other --target is one, named and checked by the queue drivers;
   // the queue SDKs take seconds to load: only a queue run loads them
-  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, QUEUE_CONSUMER_ONLY, ['sqs', 'pubsub']); return runConsumer(a); } : async () => {
+  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, 'consume'); return runConsumer(a); } : async () => {
     rejectRedisFlags(a, defaults, REDIS_CONSUMER_ONLY);
     return (await import('../queues/run-consumer.js')).runQueueConsumer(a);
   };

@@ -6,6 +6,7 @@
 import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/redis.js';
 import { runQueueEmulator } from '../local/queue-emulator.js';
 import { stopSignals, untilAborted } from '../local/process.js';
+import { queueEmulators } from '../targets/queue-drivers.js';
 
 export const command = 'local <what>';
 export const describe = 'Start throwaway local servers on 127.0.0.1 until Ctrl-C';
@@ -17,8 +18,8 @@ const MAX_REPLICAS = 5;
  * @returns {import('yargs').Argv}
  */
 export function builder(yargs) {
-  return yargs
-    .positional('what', { describe: 'What to start', choices: ['redis', 'sqs', 'pubsub'] })
+  const built = yargs
+    .positional('what', { describe: 'What to start', choices: ['redis', ...queueEmulators().map((e) => e.name)] })
     .option('cluster', { type: 'boolean', default: false, describe: 'Redis Cluster instead of standalone' })
     // Strings, so a bad value can be quoted back as typed ("x", not NaN).
     .option('masters', { type: 'string', describe: 'Cluster masters, >= 3 [default: 3]' })
@@ -35,9 +36,9 @@ export function builder(yargs) {
     .example('$0 local redis', 'one standalone server')
     .example('$0 local redis --replicas 2', '1 master + 2 replicas, cluster mode disabled')
     .example('$0 local redis --cluster', '3 masters x 1 replica')
-    .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)')
-    .example('$0 local sqs', 'an SQS + SNS emulator (fauxqs)')
-    .example('$0 local pubsub', 'the Google Cloud Pub/Sub emulator');
+    .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)');
+  // every queue driver's emulator (SQS and SNS share one)
+  return queueEmulators().reduce((y, e) => y.example(`$0 local ${e.name}`, e.example), built);
 }
 
 /**
@@ -87,15 +88,17 @@ function failOneLine(msg, err) {
 }
 
 /**
- * @param {{ what: 'redis'|'sqs'|'pubsub', cluster?: boolean, masters?: string, replicas?: string, tls?: boolean }} argv
+ * @param {{ what: string, cluster?: boolean, masters?: string, replicas?: string, tls?: boolean }} argv
+ *   what: redis, or a queue driver's emulator (yargs took only those)
  * @returns {Promise<void>}
  */
 export async function handler(argv) {
-  if (argv.what !== 'redis') {
+  const emulator = queueEmulators().find((e) => e.name === argv.what);
+  if (emulator) {
     if (argv.cluster || argv.masters !== undefined || argv.replicas !== undefined || argv.tls) {
       failOneLine(`--cluster, --masters, --replicas and --tls are for "local redis", not "local ${argv.what}"`);
     }
-    return runQueueEmulator(argv.what);
+    return runQueueEmulator(emulator);
   }
   const opts = toStartOptions(argv);
   if (!findRedisServer() || (opts.cluster && !findRedisCli())) {

@@ -18,9 +18,21 @@ import { round } from '../results/summary.js';
 import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
 import { callBytes, timeOp } from './time-op.js';
 import { latencyTable, phasesTable } from './ops-table.js';
+import { queueDrivers } from '../targets/queue-drivers.js';
 
-/** Services `--only` accepts, in table order. */
-export const OPS_SERVICES = ['redis', 'sqs', 'sns', 'pubsub'];
+/** @typedef {import('../targets/queue-driver.js').QueueEmulator} QueueEmulator */
+
+/** The queue drivers with operations to time, in table order after Redis. */
+const opsDrivers = () => queueDrivers().filter((d) => d.ops);
+
+/**
+ * Services `--only` accepts, in table order: Redis (no queue driver: rqbench's own pipe), then
+ * every queue driver that has ops.
+ * @returns {string[]}
+ */
+export function opsServices() {
+  return ['redis', ...opsDrivers().map((d) => d.name)];
+}
 
 /**
  * @param {Record<string, any>} a parsed and checked flags
@@ -41,19 +53,13 @@ export function runOps(a) {
       targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
       services.push(await timeService(await redisService(conn), a, flags.quiet));
     }
-    if (wants('sqs') || wants('sns')) {
-      // the SDKs load only when asked for
-      const { awsServices } = await import('./aws-ops.js');
-      for (const svc of awsServices({ endpoint: q.endpoint, region: q.region }, name)) {
-        if (!wants(svc.service.toLowerCase())) continue;
-        targets[svc.service.toLowerCase()] = q.endpoint ?? `AWS${q.region ? ` ${q.region}` : ''}`;
-        services.push(await timeService(svc, a, flags.quiet));
-      }
-    }
-    if (wants('pubsub')) {
-      const { pubsubServices } = await import('./pubsub-ops.js');
-      targets.pubsub = q.pubsubEndpoint ?? `Google Cloud${a.project ? ` project ${a.project}` : ''}`;
-      for (const svc of pubsubServices({ endpoint: q.pubsubEndpoint, project: a.project }, name)) services.push(await timeService(svc, a, flags.quiet));
+    for (const d of opsDrivers()) {
+      if (!wants(d.name)) continue;
+      const ops = /** @type {import('../targets/queue-driver.js').QueueOps} */ (d.ops);
+      const where = ops.where(a, q.get(d.emulator) ?? null);
+      targets[d.name] = ops.shown(where);
+      // each driver loads its SDK only here, when asked for
+      services.push(await timeService(await ops.open(where, name), a, flags.quiet));
     }
     const dir = createRunDir(a.out, a.name || `ops-${a.only.join('-')}`);
     writeJson(path.join(dir, 'manifest.json'), {
@@ -83,35 +89,31 @@ export function runOps(a) {
 }
 
 /**
- * With --local, the queue emulators the chosen services need and no endpoint names: fauxqs for
- * SQS/SNS, the Pub/Sub emulator for Pub/Sub; each stopped after the run.
+ * With --local, the emulators the chosen services need and no flag points elsewhere (one for
+ * services that share it: SQS and SNS share fauxqs), each stopped after the run.
  * @template T
  * @param {Record<string, any>} a
- * @param {(q: { endpoint?: string, region?: string, pubsubEndpoint?: string }) => Promise<T>} fn
+ * @param {(q: Map<QueueEmulator|undefined, { endpoint: string, region?: string }>) => Promise<T>} fn
+ *   gets the emulators started, by the driver's emulator
  * @returns {Promise<T>}
  */
 async function withLocalQueues(a, fn) {
-  const q = { endpoint: a.endpoint, region: a.region, pubsubEndpoint: a.pubsubEndpoint };
-  const stops = [];
+  /** @type {Map<QueueEmulator|undefined, { endpoint: string, region?: string, stop: () => Promise<void> }>} */
+  const started = new Map();
   const say = (line) => { if (!a.quiet) process.stderr.write(`rqbench: ${line}\n`); };
   try {
-    if (a.local && !q.endpoint && (a.only.includes('sqs') || a.only.includes('sns'))) {
-      const { startSqs } = await import('../local/sqs.js');
-      const sqs = await startSqs();
-      stops.push(sqs.stop);
-      Object.assign(q, { endpoint: sqs.endpoint, region: q.region ?? sqs.region });
-      say(`started a local SQS/SNS emulator (fauxqs, in this process) at ${sqs.endpoint}`);
+    for (const d of opsDrivers()) {
+      const emu = d.emulator;
+      const pointed = a[/** @type {import('../targets/queue-driver.js').QueueOps} */ (d.ops).endpointKey];
+      if (!a.local || !emu || !a.only.includes(d.name) || pointed || started.has(emu)) continue;
+      const s = await emu.start();
+      started.set(emu, s);
+      const how = [emu.tool, emu.inProcess && 'in this process'].filter(Boolean).join(', ');
+      say(`started a local ${emu.label} emulator${how ? ` (${how})` : ''} at ${s.endpoint}`);
     }
-    if (a.local && !q.pubsubEndpoint && a.only.includes('pubsub')) {
-      const { startPubsub } = await import('../local/pubsub.js');
-      const ps = await startPubsub();
-      stops.push(ps.stop);
-      q.pubsubEndpoint = ps.endpoint;
-      say(`started a local Pub/Sub emulator at ${ps.endpoint}`);
-    }
-    return await fn(q);
+    return await fn(started);
   } finally {
-    for (const stop of stops.reverse()) await stop();
+    for (const s of [...started.values()].reverse()) await s.stop();
   }
 }
 
@@ -177,7 +179,7 @@ async function timeService(svc, a, quiet) {
 
 /** summary.md: the seed's table, then connect / first / warm, then what each operation did. */
 function renderOps(s) {
-  const NAMES = { redis: 'Redis', sqs: 'SQS', sns: 'SNS', pubsub: 'Pub/Sub' };
+  const NAMES = { redis: 'Redis', ...Object.fromEntries(opsDrivers().map((d) => [d.name, d.ops?.service])) };
   const where = Object.entries(s.targets).map(([k, v]) => `${NAMES[k]} at ${v}`).join(', ');
   const out = ['# rqbench ops', ''];
   out.push(`Against ${where}; each operation on a fresh connection: connect, one first call, ${s.warmupS} s of warm-up calls (not recorded), then ${s.durationS} s of calls one after another, each timed from send to reply.`, '');

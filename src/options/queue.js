@@ -1,38 +1,36 @@
 /**
- * Queue flags (--target sns|sqs|pubsub): where the messages go and, for the publisher, what
+ * Queue flags (--target sqs|sns|pubsub): where the messages go and, for the publisher, what
  * they carry; for the consumer, how it reads and where it applies the updates. The seed
  * (000_*.txt) measured 45 messages/s x 1000 updates, keys of 30 and values of 10 characters.
+ * The targets and their own flags and checks come from the queue drivers
+ * (targets/queue-drivers.js); what is here is the same for every target.
  */
 import { bad, intIn, UsageError } from './usage-error.js';
 import { MODEL_FLAGS } from '../stores/registry.js';
+import { queueDrivers, queueFlags } from '../targets/queue-drivers.js';
 
-export const QUEUE_TARGETS = ['sns', 'sqs', 'pubsub'];
-const q = 'Queues (--target sns|sqs|pubsub):';
+/** @typedef {import('../targets/queue-driver.js').QueueDriver} QueueDriver */
+/** @typedef {import('../targets/queue-driver.js').QueueSide} QueueSide */
 
-/** Queue defaults (the seed's test data and thread pool). */
+/** The --help group of every queue flag, naming every target there is. */
+const group = () => `Queues (--target ${queueDrivers().map((d) => d.name).join('|')}):`;
+
+/** Queue defaults (the seed's test data and thread pool); a target's own are in its driver. */
 export const queueDefaults = Object.freeze({
   rate: 45, batchSize: 1000, keySize: 30, valueSize: 10, concurrency: 64, threads: 4,
-  waitSeconds: 20, topic: 'rqbench-updates', queue: 'rqbench-updates', subscription: 'rqbench-updates',
 });
 
 /**
- * Flags both sides share: the target and where it is.
+ * Flags both sides share: the target, and every queue driver's flags (targets/queue-drivers.js).
  * @param {import('yargs').Argv} y
- * @param {string[]} targets accepted --target values besides redis
+ * @param {QueueSide} side
  */
-export function queueTargetOptions(y, targets) {
-  return y
-    .option('target', { type: 'string', requiresArg: true, default: 'redis', group: q, describe: `redis, or a queue: ${targets.join(', ')}` })
-    .option('endpoint', { type: 'string', requiresArg: true, group: q, describe: 'endpoint of a compatible service or emulator (http://127.0.0.1:PORT for SQS/SNS, 127.0.0.1:PORT for Pub/Sub); omitted: the real cloud' })
-    .option('region', { type: 'string', requiresArg: true, group: q, describe: 'AWS region', defaultDescription: 'the AWS SDK chain (AWS_REGION, ~/.aws/config)' })
-    .option('project', { type: 'string', requiresArg: true, group: q, describe: 'GCP project', defaultDescription: 'GOOGLE_CLOUD_PROJECT or the credential chain' })
-    .option('topic', { type: 'string', requiresArg: true, group: q, describe: 'SNS topic (name with --create, or ARN) or Pub/Sub topic', defaultDescription: queueDefaults.topic })
-    .option('queue', { type: 'string', requiresArg: true, group: q, describe: 'SQS queue name or URL (with --target sns --create: subscribed to the topic)', defaultDescription: queueDefaults.queue })
-    .option('subscription', { type: 'string', requiresArg: true, group: q, describe: 'Pub/Sub subscription', defaultDescription: queueDefaults.subscription })
-    .option('create', { type: 'boolean', group: q, describe: 'create the topic, queue, policy and subscription when missing' })
-    .option('raw', { type: 'boolean', group: q, describe: 'SNS→SQS raw message delivery (with --create)' })
-    .option('visibility-timeout', { type: 'number', requiresArg: true, group: q, describe: 'SQS visibility timeout of a queue --create makes, s', defaultDescription: '30 (the SQS default)' })
-    .option('ack-deadline', { type: 'number', requiresArg: true, group: q, describe: 'Pub/Sub ack deadline of a subscription --create makes, s (10..600)', defaultDescription: '10' });
+export function queueTargetOptions(y, side) {
+  const q = group();
+  const names = queueDrivers(side).map((d) => d.name);
+  let out = y.option('target', { type: 'string', requiresArg: true, default: 'redis', group: q, describe: `redis, or a queue: ${names.join(', ')}` });
+  for (const [key, flag] of queueFlags(side)) out = out.option(kebab(key), { ...flag.spec, group: q });
+  return out;
 }
 
 /**
@@ -40,7 +38,8 @@ export function queueTargetOptions(y, targets) {
  * @param {import('yargs').Argv} y
  */
 export function publisherOptions(y) {
-  return queueTargetOptions(y, QUEUE_TARGETS)
+  const q = group();
+  return queueTargetOptions(y, 'publish')
     .option('rate', { type: 'number', requiresArg: true, group: q, describe: 'messages per second, open loop', defaultDescription: String(queueDefaults.rate) })
     .option('batch-size', { type: 'number', requiresArg: true, group: q, describe: 'updates per message', defaultDescription: String(queueDefaults.batchSize) })
     .option('key-size', { type: 'number', requiresArg: true, group: q, describe: 'characters per key', defaultDescription: String(queueDefaults.keySize) })
@@ -54,9 +53,9 @@ export function publisherOptions(y) {
  * @param {import('yargs').Argv} y
  */
 export function queueConsumerOptions(y) {
-  return queueTargetOptions(y, ['sqs', 'pubsub'])
+  const q = group();
+  return queueTargetOptions(y, 'consume')
     .option('threads', { type: 'number', requiresArg: true, group: q, describe: 'SQS pollers sharing the queue; Pub/Sub streams (flow control: threads x 10 messages)', defaultDescription: String(queueDefaults.threads) })
-    .option('wait-seconds', { type: 'number', requiresArg: true, group: q, describe: 'SQS long polling WaitTimeSeconds (0..20)', defaultDescription: String(queueDefaults.waitSeconds) })
     .option('cache', { type: 'string', requiresArg: true, group: q, describe: 'where updates are applied: memory (a Map) or redis (--cache-url, or --local)', defaultDescription: 'memory' })
     .option('cache-url', { type: 'string', requiresArg: true, group: q, describe: 'redis:// or rediss:// URL of the cache (with --cluster for a cluster)' })
     .option('metrics-port', { type: 'number', requiresArg: true, group: q, describe: 'serve Prometheus metrics on 127.0.0.1:PORT/metrics under the seed\'s names (0: any free port)' })
@@ -64,28 +63,53 @@ export function queueConsumerOptions(y) {
 }
 
 /**
- * Checks the shared queue flags and fills defaults.
- * @param {Record<string, any>} a
- * @param {string[]} targets
+ * @typedef {object} CheckedQueueRun
+ * @property {QueueDriver} driver the --target's
+ * @property {Readonly<Record<string, any>>} target the driver's options, checked and filled
+ * @property {Record<string, any>} a a new copy of the flags with the target's options filled
+ *   in (what the manifest records), for the caller's own checks
  */
-export function checkQueueTarget(a, targets) {
-  if (!targets.includes(a.target)) throw bad('--target', `one of redis, ${targets.join(', ')}`, a.target);
-  for (const k of ['topic', 'queue', 'subscription']) a[k] ??= queueDefaults[k];
-  if (a.endpoint !== undefined) {
-    const ok = a.target === 'pubsub' ? /^[^\s/]+:\d+$/.test(a.endpoint) : /^https?:\/\/[^\s]+$/.test(a.endpoint);
-    if (!ok) throw bad('--endpoint', a.target === 'pubsub' ? 'host:port (e.g. 127.0.0.1:8085)' : 'an http(s):// URL', a.endpoint);
+
+/**
+ * Checks the target and its flags, leaving `flags` as they are. Every given queue flag is
+ * checked by its declaration whatever the target (a bad value is bad input even where unread),
+ * a flag only some targets read is refused with the others when its declaration says so, then
+ * the target's driver checks its own.
+ * @param {Readonly<Record<string, any>>} flags
+ * @param {QueueSide} side
+ * @returns {CheckedQueueRun}
+ */
+export function checkQueueTarget(flags, side) {
+  const drivers = queueDrivers(side);
+  const driver = drivers.find((d) => d.name === flags.target);
+  if (!driver) throw bad('--target', `one of redis, ${drivers.map((d) => d.name).join(', ')}`, flags.target);
+  const all = queueFlags(side);
+  for (const [key, f] of all) {
+    const v = flags[key];
+    if (v === undefined) continue;
+    const flag = `--${kebab(key)}`;
+    if (f.int) intIn(v, flag, f.int[0], f.int[1]);
+    if (f.form && !f.form.re.test(String(v))) throw bad(flag, f.form.expected, v);
+    if (f.onlyHere && driver.options[key] !== f) {
+      const readers = queueDrivers().filter((d) => d.options[key] === f).map((d) => d.name);
+      throw bad(flag, `used with --target ${readers.join('|')} (${f.onlyHere})`);
+    }
   }
-  if (a.visibilityTimeout !== undefined) intIn(a.visibilityTimeout, '--visibility-timeout', 0, 43_200);
-  if (a.ackDeadline !== undefined) intIn(a.ackDeadline, '--ack-deadline', 10, 600);
-  if (a.raw && a.target !== 'sns') throw bad('--raw', 'used with --target sns (it is an SNS→SQS subscription setting)');
+  const target = driver.check(flags, bad);
+  // only this side's flags go back into the copy: an SQS publisher records no --wait-seconds
+  const a = { ...flags };
+  for (const [key] of all) if (target[key] !== undefined) a[key] = target[key];
+  return { driver, target, a };
 }
 
 /**
- * Checks the publisher's flags and fills their defaults.
- * @param {Record<string, any>} a
+ * Checks the publisher's flags and fills their defaults, in a new object.
+ * @param {Readonly<Record<string, any>>} flags
+ * @returns {CheckedQueueRun}
  */
-export function checkPublisher(a) {
-  checkQueueTarget(a, QUEUE_TARGETS);
+export function checkPublisher(flags) {
+  const run = checkQueueTarget(flags, 'publish');
+  const { a } = run;
   for (const k of ['rate', 'batchSize', 'keySize', 'valueSize', 'concurrency']) a[k] ??= queueDefaults[k];
   if (!(Number.isFinite(a.rate) && a.rate > 0 && a.rate <= 1_000_000)) throw bad('--rate', 'messages per second, > 0', a.rate);
   intIn(a.batchSize, '--batch-size', 1, 10_000_000);
@@ -94,18 +118,19 @@ export function checkPublisher(a) {
   intIn(a.concurrency, '--concurrency', 1, 10_000);
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
   if (a.publisherId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(a.publisherId)) throw bad('--publisher-id', 'letters, digits, _ or -, up to 64', a.publisherId);
+  return run;
 }
 
 /**
- * Checks the consumer's queue flags and fills their defaults.
- * @param {Record<string, any>} a
+ * Checks the consumer's queue flags and fills their defaults, in a new object.
+ * @param {Readonly<Record<string, any>>} flags
+ * @returns {CheckedQueueRun}
  */
-export function checkQueueConsumer(a) {
-  checkQueueTarget(a, ['sqs', 'pubsub']);
+export function checkQueueConsumer(flags) {
+  const run = checkQueueTarget(flags, 'consume');
+  const { a } = run;
   a.threads ??= queueDefaults.threads;
-  a.waitSeconds ??= queueDefaults.waitSeconds;
   intIn(a.threads, '--threads', 1, 256);
-  intIn(a.waitSeconds, '--wait-seconds', 0, 20);
   a.cache ??= 'memory';
   if (!['memory', 'redis'].includes(a.cache)) throw bad('--cache', 'memory or redis', a.cache);
   if (a.cache === 'redis' && !a.cacheUrl && !a.local) throw new UsageError('--cache redis needs --cache-url redis://host:port or --local');
@@ -113,28 +138,33 @@ export function checkQueueConsumer(a) {
   if (a.cacheUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(a.cacheUrl)) throw bad('--cache-url', 'a redis:// or rediss:// URL', a.cacheUrl.replace(/\/\/[^@/]*@/, '//***@'));
   if (a.metricsPort !== undefined) intIn(a.metricsPort, '--metrics-port', 0, 65535);
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+  return run;
 }
 
-/** A parsed flag's camelCase key as typed: sameSlot → same-slot. */
-const kebab = (k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/**
+ * A parsed flag's camelCase key as typed: sameSlot → same-slot.
+ * @param {string} k
+ */
+export const kebab = (k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** Flags only a queue run reads (camelCase keys, as yargs gives them), per command. */
-const QUEUE_ONLY_SHARED = ['endpoint', 'region', 'project', 'topic', 'queue', 'subscription', 'create', 'raw', 'visibilityTimeout', 'ackDeadline'];
-export const PUBLISHER_ONLY = [...QUEUE_ONLY_SHARED, 'rate', 'batchSize', 'keySize', 'concurrency', 'publisherId', 'fromFolder'];
-export const QUEUE_CONSUMER_ONLY = [...QUEUE_ONLY_SHARED, 'threads', 'waitSeconds', 'cache', 'cacheUrl', 'metricsPort', 'untilComplete'];
+/** Flags only a queue run reads besides the targets' own (camelCase keys, as yargs gives them), per side. */
+const WORKLOAD_ONLY = {
+  publish: ['rate', 'batchSize', 'keySize', 'concurrency', 'publisherId', 'fromFolder'],
+  consume: ['threads', 'cache', 'cacheUrl', 'metricsPort', 'untilComplete'],
+};
 
 /**
  * A Redis run (--target redis, the default) refuses queue flags rather than ignore them: a
  * `--rate 45` that did nothing would be read as a result.
  * @param {Record<string, any>} a
- * @param {string[]} keys PUBLISHER_ONLY or QUEUE_CONSUMER_ONLY
- * @param {string[]} targets the queue targets that read them
+ * @param {QueueSide} side which queue command's flags (produce: publish, consume: consume)
  */
-export function rejectQueueFlags(a, keys, targets) {
+export function rejectQueueFlags(a, side) {
+  const keys = [...queueFlags(side).map(([k]) => k), ...WORKLOAD_ONLY[side]];
   const given = keys.find((k) => a[k] !== undefined);
   if (given === undefined) return;
-  const flag = `--${kebab(given)}`;
-  throw new UsageError(`${flag} is a queue flag: it needs --target ${targets.join('|')} (this run is on Redis)`);
+  const targets = queueDrivers(side).map((d) => d.name);
+  throw new UsageError(`--${kebab(given)} is a queue flag: it needs --target ${targets.join('|')} (this run is on Redis)`);
 }
 
 /** `[camelCase key, flag as shown]` for each name; single-letter aliases shown as such. */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { stats } from '../measure/histogram.js';
 import { fixed, grouped, mdTable } from '../results/format.js';
 import { windowText } from './queue-run.js';
+import { queueDriver } from '../targets/queue-drivers.js';
 
 /**
  * The seed's way of writing a latency: 450us, 3ms, 1.6ms, 77ms, 1.2s.
@@ -79,17 +80,18 @@ export function summarizeConsumer({ a, run, metrics, spans, progress, errors, co
  */
 export function renderConsumerMd(s, description) {
   const L = s.latency;
-  const sqs = s.target === 'sqs';
-  const header = ['Percentile', ...(sqs ? ['Reading off SQS'] : []), 'Server side processing', 'E2E'];
-  const row = (label, k) => [label, ...(sqs ? [seedDuration(L.read?.[k])] : []), seedDuration(L.processing?.[k]), seedDuration(L.e2e?.[k])];
+  // what the target calls its receive and its own timestamp (streaming pull has no receive to time)
+  const { receive, timestamp } = queueDriver(s.target)?.consumer ?? { receive: null, timestamp: 'the service\'s timestamp' };
+  const header = ['Percentile', ...(receive ? [receive.column] : []), 'Server side processing', 'E2E'];
+  const row = (label, k) => [label, ...(receive ? [seedDuration(L.read?.[k])] : []), seedDuration(L.processing?.[k]), seedDuration(L.e2e?.[k])];
   const ms = (x, k) => fixed(x?.[k], 3);
   const fromSent = s.counts.e2eFromSent ? `; ${grouped(s.counts.e2eFromSent)} message(s) without time_intended counted from time_sent` : '';
   const detail = /** @type {Array<[string, import('../measure/histogram.js').HistogramStats|undefined]>} */ ([
-    ...(sqs ? [['Reading off SQS (per receive that returned messages)', L.read]] : []),
+    ...(receive ? [[receive.row, L.read]] : []),
     ['Server side processing (messages in hand → applied)', L.processing],
     [`E2E (time_intended → applied: from the publisher's schedule, corrected${fromSent})`, L.e2e],
     ['E2E from the actual send (time_sent → applied, as the seed measured)', L.e2eSent],
-    [`E2E, cloud timestamp (${sqs ? 'SNS Timestamp / SQS SentTimestamp' : 'Pub/Sub publishTime'} → applied)`, L.e2eCloud],
+    [`E2E, cloud timestamp (${timestamp} → applied)`, L.e2eCloud],
   ]).map(([label, x]) => [label, grouped(x?.count ?? 0), ms(x, 'p50'), ms(x, 'p90'), ms(x, 'p99'), ms(x, 'p999'), ms(x, 'max')]);
   const n = s.nothingLost;
   const batch = Math.round(s.averageBatchSize);

@@ -32,24 +32,24 @@ for (let d = 10; d <= 1e8; d *= 10) US_BUCKETS.push(d, 2 * d, 5 * d);
 
 export class QueueMetrics {
   /**
-   * @param {'sqs'|'pubsub'} target
+   * @param {import('../targets/queue-driver.js').QueueConsumerTraits} traits the target's (its driver's `consumer`)
    */
-  constructor(target) {
-    this.target = target;
+  constructor(traits) {
     this.#fresh();
     this.registry = new client.Registry();
     const reg = [this.registry];
-    const cloud = target === 'pubsub' ? 'Gcp' : 'Aws';
+    const { cloud, receive } = traits;
     this.prom = {
       e2e: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2E', help: 'E2E from the actual send (time_sent, taken just before the publish call; as the seed measured, not corrected for coordinated omission) to updates applied, microseconds', buckets: US_BUCKETS, registers: reg }),
       e2eIntended: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2EIntended', help: 'E2E from the intended send (time_intended, the publisher\'s schedule: corrected for coordinated omission; time_sent for messages without it) to updates applied, microseconds', buckets: US_BUCKETS, registers: reg }),
-      e2eCloud: new client.Histogram({ name: `ReceivedLowLatencyNotificationsE2E${cloud}Provided`, help: `E2E from the ${target === 'pubsub' ? 'Pub/Sub publishTime' : 'SNS Timestamp (SQS SentTimestamp without SNS)'} to updates applied, microseconds`, buckets: US_BUCKETS, registers: reg }),
+      e2eCloud: new client.Histogram({ name: `ReceivedLowLatencyNotificationsE2E${cloud}Provided`, help: `E2E from the ${traits.timestampHelp} to updates applied, microseconds`, buckets: US_BUCKETS, registers: reg }),
       processing: new client.Histogram({ name: 'ReceivedLowLatencyNotifications', help: 'Server side processing: messages in hand to updates applied, nanoseconds', buckets: US_BUCKETS.map((b) => b * 1000), registers: reg }),
       latency: new client.Histogram({ name: 'Latency', help: 'Latency by event, nanoseconds (the seed queries Latency_bucket{event="ReceivedLowLatencyNotifications"})', labelNames: ['event'], buckets: US_BUCKETS.map((b) => b * 1000), registers: reg }),
       events: new client.Counter({ name: 'EventStatus', help: 'Event counts (RealtimeTotalRowsUpdated: updates applied)', labelNames: ['event'], registers: reg }),
       rows: new client.Counter({ name: 'RealtimeTotalRowsUpdated', help: 'Updates applied', registers: reg }),
       bytes: new client.Counter({ name: 'RealtimeTotalBytesReceived', help: 'Message body bytes received', registers: reg }),
-      ...(target === 'sqs' && { read: new client.Histogram({ name: 'AwsSqsReceiveMessageLatency', help: 'Reading off SQS: one ReceiveMessage that returned messages, microseconds', buckets: US_BUCKETS, registers: reg }) }),
+      // only a target with a receive call to time has a reading-off-the-queue metric
+      ...(receive && { read: new client.Histogram({ name: receive.metric, help: receive.help, buckets: US_BUCKETS, registers: reg }) }),
     };
     /**
      * malformed: body lines that were not key<TAB>value (not applied), in malformedMessages

@@ -17,7 +17,7 @@ import { grouped } from '../results/format.js';
 import { ATTR, nowUs, parseBody } from './message.js';
 import { MemoryCache, RedisCache } from './cache.js';
 import { QueueMetrics } from './metrics.js';
-import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
+import { openQueueTarget, whereOf } from './open-target.js';
 import { Contact } from './contact.js';
 import { DRAIN_MS } from '../targets/bounds.js';
 import { queueRun } from './queue-run.js';
@@ -27,32 +27,34 @@ const COLUMNS = ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malform
 const COMPLETE_CHECK_MS = 500;
 
 /**
- * @param {Record<string, any>} a parsed flags
+ * @param {Readonly<Record<string, any>>} flags parsed flags (left as they are)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
-export async function runQueueConsumer(a) {
-  checkQueueConsumer(a);
+export async function runQueueConsumer(flags) {
+  // a: a copy of the flags, checked and filled in; the target's driver and its own options
+  const run = checkQueueConsumer(flags);
+  const { a } = run;
   checkOutput(a);
   if (a.cache === 'redis') {
     checkConnection({ ...a, url: a.cacheUrl });
-    return withLocal(a, async (flags) => {
-      const cache = await RedisCache.open(connectionFrom({ ...flags, url: flags.cacheUrl }));
-      return consume(a, cache);
+    return withLocal(a, async (local) => {
+      const cache = await RedisCache.open(connectionFrom({ ...local, url: local.cacheUrl }));
+      return consume(run, cache);
     });
   }
-  return consume(a, new MemoryCache());
+  return consume(run, new MemoryCache());
 }
 
 /**
- * @param {Record<string, any>} a
+ * @param {import('../options/queue.js').CheckedQueueRun} run
  * @param {MemoryCache|RedisCache} cache
  */
-async function consume(a, cache) {
-  const metrics = new QueueMetrics(a.target);
+async function consume({ a, driver, target: opts }, cache) {
+  const metrics = new QueueMetrics(/** @type {import('../targets/queue-driver.js').QueueConsumerTraits} */ (driver.consumer));
   let target;
   let server = null;
   const errors = { count: 0, last: '' };
-  const contact = new Contact({ probe: () => target.probe(), where: whereOf(a) });
+  const contact = new Contact({ probe: () => target.probe(), where: whereOf(driver, opts) });
   const onError = (e) => {
     errors.count++;
     errors.last = redactString(String(e?.message ?? e).split('\n')[0]);
@@ -63,13 +65,13 @@ async function consume(a, cache) {
   const spans = [];
   let complete = false;
   try {
-    target = await openQueueTarget(a, 'consume');
+    target = await openQueueTarget(driver, opts, 'consume');
     contact.answered(); // opening it asked the service: the silence counts from here
     server = a.metricsPort !== undefined ? await metrics.serve(a.metricsPort) : null;
     if (server && !a.quiet) process.stderr.write(`metrics: http://127.0.0.1:${server.port}/metrics\n`);
     const name = a.name || `consume-${a.target}-t${a.threads}-${a.cache}`;
     return await queueRun({
-      a, command: 'consume', name, description: describe(a), facts: { ...targetFacts(a), cache: a.cache, threads: a.threads },
+      a, command: 'consume', name, description: describe(a, driver.describe('consume', opts, { threads: a.threads })), facts: { ...driver.facts(opts), cache: a.cache, threads: a.threads },
       columns: COLUMNS,
       contact,
       rowOf: (iv) => {
@@ -189,10 +191,11 @@ async function isComplete(cache) {
   return p.length > 0 && p.every((x) => x.last !== null && x.missing === 0);
 }
 
-function describe(a) {
+/**
+ * @param {Record<string, any>} a
+ * @param {string} how the target's words for how it reads ('4 SQS poller(s) (…) on queue q')
+ */
+function describe(a, how) {
   const where = a.endpoint ? `at ${a.endpoint}` : 'in the cloud';
-  const how = a.target === 'sqs'
-    ? `${a.threads} SQS poller(s) (WaitTimeSeconds ${a.waitSeconds}, 10 messages per receive, DeleteMessageBatch after apply)`
-    : `Pub/Sub streaming pull (${a.threads} stream(s), flow control ${a.threads * 10} messages, ack after apply)`;
-  return `Consumer: ${how} on ${a.target === 'sqs' ? `queue ${a.queue}` : `subscription ${a.subscription}`} ${where}, updates applied to ${a.cache === 'redis' ? 'Redis (pipelined SETs by slot)' : 'a Map in memory'}; ${a.untilComplete ? 'until every publisher is complete' : ''}${a.untilComplete && a.duration ? ', at most ' : ''}${a.duration ? `${a.duration} s` : a.untilComplete ? '' : 'until Ctrl-C'}.`;
+  return `Consumer: ${how} ${where}, updates applied to ${a.cache === 'redis' ? 'Redis (pipelined SETs by slot)' : 'a Map in memory'}; ${a.untilComplete ? 'until every publisher is complete' : ''}${a.untilComplete && a.duration ? ', at most ' : ''}${a.duration ? `${a.duration} s` : a.untilComplete ? '' : 'until Ctrl-C'}.`;
 }

@@ -16,8 +16,7 @@ import { redactString } from '../results/redact.js';
 import { BodyMaker, largestAttributes } from './message.js';
 import { FolderBodies } from './delta-folder.js';
 import { Publisher } from './publisher.js';
-import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
-import { countedBytes, limitOf } from './limits.js';
+import { openQueueTarget, whereOf } from './open-target.js';
 import { Contact } from './contact.js';
 import { pause } from '../targets/bounds.js';
 import { queueRun } from './queue-run.js';
@@ -27,20 +26,21 @@ const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates',
 const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
 
 /**
- * @param {Record<string, any>} a parsed flags
+ * @param {Readonly<Record<string, any>>} flags parsed flags (left as they are)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
-export async function runPublisher(a) {
-  checkPublisher(a);
+export async function runPublisher(flags) {
+  // a: a copy of the flags, checked and filled in; opts: the target's own options
+  const { a, driver, target: opts } = checkPublisher(flags);
   checkOutput(a);
   a.publisherId ??= randomBytes(4).toString('hex');
   // checkPublisher filled in the sizes, and publisherId is set above
   const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
   // from a folder, the files say how many updates a message carries
   if (a.fromFolder) a.batchSize = maker.batchSize;
-  checkFits(a, maker);
-  const target = await openQueueTarget(a, 'publish');
-  const contact = new Contact({ probe: () => target.probe(), where: whereOf(a) });
+  checkFits(a, driver.limits, maker);
+  const target = await openQueueTarget(driver, opts, 'publish');
+  const contact = new Contact({ probe: () => target.probe(), where: whereOf(driver, opts) });
   const publisher = new Publisher({
     target, maker, publisherId: a.publisherId, rate: a.rate, durationMs: a.duration * 1000, concurrency: a.concurrency,
     onAnswer: () => contact.answered(), onError: (e) => contact.failed(e),
@@ -49,7 +49,7 @@ export async function runPublisher(a) {
   const name = a.name || `produce-${a.target}-b${a.batchSize}-r${a.rate}`;
   try {
     return await queueRun({
-      a, command: 'produce', name, description: describe(a), facts: { ...targetFacts(a), publisherId: a.publisherId },
+      a, command: 'produce', name, description: describe(a, driver.describe('publish', opts, {})), facts: { ...driver.facts(opts), publisherId: a.publisherId },
       columns: COLUMNS,
       contact,
       rowOf: (iv) => {
@@ -89,20 +89,28 @@ export async function runPublisher(a) {
   }
 }
 
-/** A message the service would refuse is bad input, found before anything is sent. */
-function checkFits(a, maker) {
-  const limit = limitOf(a.target);
+/**
+ * A message the service would refuse is bad input, found before anything is sent.
+ * @param {Record<string, any>} a
+ * @param {import('../targets/queue-driver.js').QueueLimits} limits the target's
+ * @param {{ largest?: () => string, body: (seq: number) => string }} maker
+ */
+function checkFits(a, limits, maker) {
+  const limit = limits.messageBytes;
   const attrs = largestAttributes(a.publisherId);
-  const bytes = countedBytes(a.target, maker.largest ? maker.largest() : maker.body(1), attrs);
+  const bytes = limits.countedBytes(maker.largest ? maker.largest() : maker.body(1), attrs);
   if (bytes <= limit) return;
   if (a.fromFolder) throw new UsageError(`--from-folder holds a ${grouped(bytes)}-byte message; ${a.target} allows ${grouped(limit)} bytes`);
   const perUpdate = a.keySize + a.valueSize + 2;
-  const most = Math.floor((limit - countedBytes(a.target, '', attrs)) / perUpdate);
+  const most = Math.floor((limit - limits.countedBytes('', attrs)) / perUpdate);
   throw new UsageError(`--batch-size ${a.batchSize} makes ${grouped(bytes)}-byte messages; ${a.target} allows ${grouped(limit)} bytes (at most ${grouped(most)} updates of ${a.keySize}+${a.valueSize} characters per message)`);
 }
 
-function describe(a) {
-  const route = a.target === 'sns' ? `SNS→SQS (raw delivery ${a.raw ? 'on' : 'off'})` : a.target === 'sqs' ? 'SQS' : 'Pub/Sub';
+/**
+ * @param {Record<string, any>} a
+ * @param {string} route the target's words for itself ('SNS→SQS (raw delivery off)')
+ */
+function describe(a, route) {
   const where = a.endpoint ? `at ${a.endpoint}` : 'in the cloud';
   const from = a.fromFolder ? ` from the files of ${a.fromFolder}` : '';
   return `Publisher ${a.publisherId}: ${a.rate} messages/s x ${a.batchSize} updates${from} (keys ${a.keySize}, values ${a.valueSize} characters) to ${route} ${where}, ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, ${a.concurrency} in flight at most.`;

@@ -8,7 +8,7 @@
  */
 import { PubSub } from '@google-cloud/pubsub';
 import { performance } from 'node:perf_hooks';
-import { PUBSUB_LIMIT } from '../queues/limits.js';
+import { PUBSUB_LIMITS } from './queue-limits.js';
 import { CALL_TIMEOUT_MS, CLOSE_MS, CREATE_TIMEOUT_MS, within } from './bounds.js';
 
 /** gax call options: one call (retries included) gives up after this long. */
@@ -122,7 +122,7 @@ export class PubsubTopic {
     this.client = client;
     this.topic = topic;
     this.subscriptionName = subscriptionName;
-    this.limit = PUBSUB_LIMIT;
+    this.limit = PUBSUB_LIMITS.messageBytes;
   }
 
   /**

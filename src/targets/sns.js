@@ -9,7 +9,7 @@ import {
   SetSubscriptionAttributesCommand, GetTopicAttributesCommand,
 } from '@aws-sdk/client-sns';
 import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
-import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
+import { AWS_LIMITS } from './queue-limits.js';
 import { CREATE_TIMEOUT_MS } from './bounds.js';
 import { openSqs } from './sqs.js';
 
@@ -83,7 +83,7 @@ export class SnsTopic {
   constructor(client, topicArn) {
     this.client = client;
     this.topicArn = topicArn;
-    this.limit = AWS_MESSAGE_LIMIT;
+    this.limit = AWS_LIMITS.messageBytes;
   }
 
   /**

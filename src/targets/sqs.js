@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { performance } from 'node:perf_hooks';
 import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
-import { AWS_MESSAGE_LIMIT } from '../queues/limits.js';
+import { AWS_LIMITS } from './queue-limits.js';
 import { CALL_TIMEOUT_MS, CREATE_TIMEOUT_MS, pause } from './bounds.js';
 
 /**
@@ -74,7 +74,7 @@ export class SqsQueue {
     this.client = client;
     this.queueUrl = queueUrl;
     this.queueArn = queueArn;
-    this.limit = AWS_MESSAGE_LIMIT;
+    this.limit = AWS_LIMITS.messageBytes;
   }
 
   /**

@@ -6,7 +6,7 @@
  * is making the client (and, on the real service, finding the project through ADC).
  */
 import { v1 } from '@google-cloud/pubsub';
-import { newPubsubClient, shortGaxError } from '../targets/pubsub.js';
+import { newPubsubClient, shortGaxError } from './pubsub.js';
 
 /** @returns {never} */
 const shorten = (e) => { throw shortGaxError(e); };
@@ -29,10 +29,9 @@ const SEND = { ...UNBUNDLED, ...TIMEOUT };
 /**
  * @param {{ endpoint?: string, project?: string }} where
  * @param {string} name topic and subscription name
- * @returns {Array<{ service: string, setup: () => Promise<void>, teardown: () => Promise<void>,
- *   ops: Array<{ name: string, what: string, open: () => Promise<import('./time-op.js').OpSession> }> }>}
+ * @returns {import('./queue-driver.js').OpsService}
  */
-export function pubsubServices(where, name) {
+export function pubsubService(where, name) {
   let topicPath;
   let subscriptionPath;
   /**
@@ -54,7 +53,7 @@ export function pubsubServices(where, name) {
   };
   const admin = newPubsubClient(where);
   let made = { topic: false, subscription: false };
-  return [{
+  return {
     service: 'Pub/Sub',
     setup: async () => {
       const [topic] = await admin.createTopic(name, TIMEOUT).catch(shorten);
@@ -110,5 +109,5 @@ export function pubsubServices(where, name) {
         },
       },
     ],
-  }];
+  };
 }
