@@ -1,20 +1,22 @@
 /**
  * `rqbench ops`: for each service, set up, then time each operation (connect, first call, warm
- * calls), then tear down — the teardown runs even when an operation failed. Writes one run
- * directory: manifest.json, one .hlog per operation, summary.json, summary.md.
+ * calls), then tear down — the teardown runs even when an operation failed, and when the run is
+ * interrupted (Ctrl-C or SIGTERM stop the operation under way, then the teardown runs, then the
+ * summary of the operations that finished is written, marked interrupted: exit 130 / 143). One
+ * run directory, written as the run goes: manifest.json first, one .hlog per operation as it
+ * finishes, summary.json and summary.md.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { RedisRouter } from '../targets/redis-router.js';
 import { connectionFrom, describeConnection, openPipe } from '../targets/redis.js';
 import { stats } from '../measure/histogram.js';
 import { HlogWriter } from '../results/hlog.js';
-import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
-import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
+import { signalExitCode } from '../results/outcome.js';
 import { withLocal } from '../local/for-run.js';
 import { checkOutput } from '../options/output.js';
 import { redactString } from '../results/redact.js';
 import { round } from '../results/summary.js';
+import { Run } from '../harness/harness.js';
 import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
 import { callBytes, timeOp } from './time-op.js';
 import { latencyTable, phasesTable } from './ops-table.js';
@@ -24,7 +26,7 @@ export const OPS_SERVICES = ['redis', 'sqs', 'sns', 'pubsub'];
 
 /**
  * @param {Record<string, any>} a parsed and checked flags
- * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ * @returns {Promise<import('../harness/harness.js').RunResult>}
  */
 export function runOps(a) {
   // before any connection or setup: a directory that cannot be written would waste the run
@@ -32,54 +34,74 @@ export function runOps(a) {
   const wants = (s) => a.only.includes(s);
   // --local starts Redis only when Redis is timed; the queue emulators below, only when asked for
   return withLocal({ ...a, local: a.local && wants('redis') }, (flags) => withLocalQueues(a, async (q) => {
-    const conn = connectionFrom(flags);
-    const t0 = Date.now();
-    const services = [];
-    const targets = {};
-    const name = `rqbench-ops-${process.pid}-${Date.now()}`;
-    if (wants('redis')) {
-      targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
-      services.push(await timeService(await redisService(conn), a, flags.quiet));
-    }
-    if (wants('sqs') || wants('sns')) {
-      // the SDKs load only when asked for
-      const { awsServices } = await import('./aws-ops.js');
-      for (const svc of awsServices({ endpoint: q.endpoint, region: q.region }, name)) {
-        if (!wants(svc.service.toLowerCase())) continue;
-        targets[svc.service.toLowerCase()] = q.endpoint ?? `AWS${q.region ? ` ${q.region}` : ''}`;
-        services.push(await timeService(svc, a, flags.quiet));
+    const run = new Run({ kind: 'ops', command: 'ops', a, leaveNote: 'the .hlog files hold the operations that had finished; the teardown did not run' });
+    // a stop ends the operation under way; the teardown still runs
+    const ac = new AbortController();
+    run.on('stop', () => ac.abort());
+    try {
+      const conn = connectionFrom(flags);
+      const name = `rqbench-ops-${process.pid}-${Date.now()}`;
+      /** @type {Record<string, string>} */
+      const targets = {};
+      if (wants('redis')) targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
+      if (wants('sqs')) targets.sqs = q.endpoint ?? `AWS${q.region ? ` ${q.region}` : ''}`;
+      if (wants('sns')) targets.sns = q.endpoint ?? `AWS${q.region ? ` ${q.region}` : ''}`;
+      if (wants('pubsub')) targets.pubsub = q.pubsubEndpoint ?? `Google Cloud${a.project ? ` project ${a.project}` : ''}`;
+      const t0 = Date.now();
+      run.open({
+        name: a.name || `ops-${a.only.join('-')}`, t0, facts: { targets }, packages: ['ioredis'],
+        description: `Latency of single operations (${a.only.join(', ')}), ${a.warmup} s warm-up and ${a.duration} s measured per operation.`,
+      });
+      const dir = /** @type {string} */ (run.dir);
+      const services = [];
+      const time = async (svc) => {
+        if (run.stopping) return;
+        const s = await timeService(svc, a, flags.quiet, ac.signal);
+        services.push(s);
+        writeHlogs(dir, t0, a.duration, s);
+      };
+      if (wants('redis')) await time(await redisService(conn));
+      if ((wants('sqs') || wants('sns')) && !run.stopping) {
+        // the SDKs load only when asked for
+        const { awsServices } = await import('./aws-ops.js');
+        for (const svc of awsServices({ endpoint: q.endpoint, region: q.region }, name)) {
+          if (wants(svc.service.toLowerCase())) await time(svc);
+        }
       }
-    }
-    if (wants('pubsub')) {
-      const { pubsubServices } = await import('./pubsub-ops.js');
-      targets.pubsub = q.pubsubEndpoint ?? `Google Cloud${a.project ? ` project ${a.project}` : ''}`;
-      for (const svc of pubsubServices({ endpoint: q.pubsubEndpoint, project: a.project }, name)) services.push(await timeService(svc, a, flags.quiet));
-    }
-    const dir = createRunDir(a.out, a.name || `ops-${a.only.join('-')}`);
-    writeJson(path.join(dir, 'manifest.json'), {
-      tool: 'rqbench', command: 'ops', dir, startedAt: new Date(t0).toISOString(), t0, flags: cleanFlags(a), targets,
-      versions: { rqbench: packageVersion('rqbench'), node: process.version, ioredis: packageVersion('ioredis') }, git: gitSha(),
-      host: { hostname: os.hostname(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null },
-    });
-    for (const s of services) {
-      for (const op of s.ops) {
-        if (!op.hist) continue;
-        const file = `${s.service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.name.toLowerCase()}.hlog`;
-        const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
-        w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: a.duration });
-        w.close();
+      if (wants('pubsub') && !run.stopping) {
+        const { pubsubServices } = await import('./pubsub-ops.js');
+        for (const svc of pubsubServices({ endpoint: q.pubsubEndpoint, project: a.project }, name)) await time(svc);
       }
+      const summary = {
+        warmupS: a.warmup, durationS: a.duration, targets, interrupted: run.interrupted,
+        services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
+      };
+      const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
+      return run.save(summary, renderOps(summary), { exitCode: run.interrupted ? signalExitCode(run.interrupted) : failed ? 1 : 0 });
+    } catch (e) {
+      run.failed(e);
+      throw e;
+    } finally {
+      run.close();
     }
-    const summary = {
-      warmupS: a.warmup, durationS: a.duration, targets,
-      services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
-    };
-    const md = renderOps(summary);
-    writeJson(path.join(dir, 'summary.json'), summary);
-    writeText(path.join(dir, 'summary.md'), md);
-    const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
-    return { dir, summary, md, exitCode: failed ? 1 : 0 };
   }));
+}
+
+/**
+ * One .hlog per operation of a service, written once the service is done.
+ * @param {string} dir
+ * @param {number} t0
+ * @param {number} durationS
+ * @param {{ service: string, ops: Array<{ name: string, hist?: any }> }} s
+ */
+function writeHlogs(dir, t0, durationS, s) {
+  for (const op of s.ops) {
+    if (!op.hist) continue;
+    const file = `${s.service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.name.toLowerCase()}.hlog`;
+    const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
+    w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: durationS });
+    w.close();
+  }
 }
 
 /**
@@ -147,19 +169,23 @@ async function redisService(conn) {
 }
 
 /**
- * One service: setup, each operation timed, teardown whatever happened.
+ * One service: setup, each operation timed, teardown whatever happened (an interrupt included).
  * @param {{ service: string, setup: () => Promise<void>, teardown: () => Promise<void>, ops: Array<{ name: string, what: string, open: () => Promise<import('./time-op.js').OpSession> }> }} svc
  */
-async function timeService(svc, a, quiet) {
+async function timeService(svc, a, quiet, signal) {
   const out = { service: svc.service, ops: [] };
   try {
     await svc.setup();
     for (const op of svc.ops) {
+      if (signal.aborted) break;
       if (!quiet) process.stderr.write(`${svc.service} ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
       try {
-        const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000 });
+        const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000, signal });
+        // an operation cut short is not measured: it is left out, as the ones not started
+        if (signal.aborted) break;
         out.ops.push({ name: op.name, what: op.what, ...(r.detail && { detail: r.detail }), connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist), hist: r.hist });
       } catch (e) {
+        if (signal.aborted) break;
         out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message) });
       }
     }
@@ -187,6 +213,7 @@ function renderOps(s) {
     for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **failed**: ${op.error}` : ''}.`);
     if (svc.error) out.push(`- ${svc.service}: **${svc.error}**.`);
   }
+  if (s.interrupted) out.push('', `**Interrupted** (${s.interrupted}): the operations above finished; the one under way was stopped and the rest did not run. Every service set up was torn down.`);
   out.push('');
   return out.join('\n');
 }

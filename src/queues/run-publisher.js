@@ -18,9 +18,8 @@ import { FolderBodies } from './delta-folder.js';
 import { Publisher } from './publisher.js';
 import { openQueueTarget, targetFacts, whereOf } from './open-target.js';
 import { countedBytes, limitOf } from './limits.js';
-import { Contact } from './contact.js';
 import { pause } from '../targets/bounds.js';
-import { queueRun, windowText } from './queue-run.js';
+import { queueRun, serviceWatch, windowText } from './queue-run.js';
 
 const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];
 const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
@@ -39,7 +38,7 @@ export async function runPublisher(a) {
   if (a.fromFolder) a.batchSize = maker.batchSize;
   checkFits(a, maker);
   const target = await openQueueTarget(a, 'publish');
-  const contact = new Contact({ probe: () => target.probe(), where: whereOf(a) });
+  const contact = serviceWatch(() => target.probe(), whereOf(a));
   const publisher = new Publisher({
     target, maker, publisherId: a.publisherId, rate: a.rate, durationMs: a.duration * 1000, concurrency: a.concurrency,
     onAnswer: () => contact.answered(), onError: (e) => contact.failed(e),
