@@ -1,8 +1,9 @@
 /**
- * What producer and consumer runs share: start the workers on one schedule, merge their
- * seconds with the server's CPU on the same one-second grid, write the run directory as the
- * run goes, handle Ctrl-C (flush, mark interrupted; a second one leaves at once), and stop
- * early, saying why, when the target stops answering altogether or the disk fills up.
+ * What Redis producer and consumer runs do on the harness: start the workers on one schedule,
+ * merge their seconds with the server's CPU on the same one-second grid (the harness's clock),
+ * record each second as it comes, and stop early, saying why, when the target stops answering
+ * altogether or the disk fills up. The run directory, manifest, Ctrl-C (flush, mark interrupted;
+ * a second one leaves at once) and status line are the harness's (src/harness/).
  */
 import { performance } from 'node:perf_hooks';
 import { ChildPool } from './process-pool.js';
