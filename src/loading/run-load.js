@@ -23,7 +23,7 @@ export function runLoad(a) {
   // before any connection or load: a directory that cannot be written would waste the grid
   checkOutput(a);
   return withLocal(a.sink === 'redis' ? a : { ...a, local: false }, async (flags) => {
-    const run = new Run({ kind: 'load', command: 'load', a, leaveNote: 'summary.json holds the cells that had finished' });
+    const run = new Run({ kind: 'load', command: 'load', a, leaveNote: 'no cell of the grid had finished' });
     // a stop ends the cell under way (its reader threads are terminated): only whole cells count
     const ac = new AbortController();
     run.on('stop', () => ac.abort());

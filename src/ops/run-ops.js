@@ -34,7 +34,7 @@ export function runOps(a) {
   const wants = (s) => a.only.includes(s);
   // --local starts Redis only when Redis is timed; the queue emulators below, only when asked for
   return withLocal({ ...a, local: a.local && wants('redis') }, (flags) => withLocalQueues(a, async (q) => {
-    const run = new Run({ kind: 'ops', command: 'ops', a, leaveNote: 'the .hlog files hold the operations that had finished; the teardown did not run' });
+    const run = new Run({ kind: 'ops', command: 'ops', a, leaveNote: 'no service had finished, and the teardown of the one under way did not run' });
     // a stop ends the operation under way; the teardown still runs
     const ac = new AbortController();
     run.on('stop', () => ac.abort());
@@ -54,11 +54,19 @@ export function runOps(a) {
       });
       const dir = /** @type {string} */ (run.dir);
       const services = [];
+      /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
+      const summaryOf = (interrupted) => ({
+        warmupS: a.warmup, durationS: a.duration, targets, interrupted,
+        services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
+      });
       const time = async (svc) => {
         if (run.stopping) return;
         const s = await timeService(svc, a, flags.quiet, ac.signal);
         services.push(s);
         writeHlogs(dir, t0, a.duration, s);
+        // the services so far: what a run cut short by a second Ctrl-C still has
+        const sofar = { ...summaryOf(false), incomplete: true };
+        run.keep(sofar, renderOps(sofar));
       };
       if (wants('redis')) await time(await redisService(conn));
       if ((wants('sqs') || wants('sns')) && !run.stopping) {
@@ -72,10 +80,7 @@ export function runOps(a) {
         const { pubsubServices } = await import('./pubsub-ops.js');
         for (const svc of pubsubServices({ endpoint: q.pubsubEndpoint, project: a.project }, name)) await time(svc);
       }
-      const summary = {
-        warmupS: a.warmup, durationS: a.duration, targets, interrupted: run.interrupted,
-        services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
-      };
+      const summary = summaryOf(run.interrupted);
       const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
       return run.save(summary, renderOps(summary), { exitCode: run.interrupted ? signalExitCode(run.interrupted) : failed ? 1 : 0 });
     } catch (e) {
