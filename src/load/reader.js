@@ -11,7 +11,7 @@ import { Counters } from '../measure/counters.js';
 import { ClientSampler } from '../measure/client-sampler.js';
 import { record } from '../measure/histogram.js';
 import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
-import { IntervalClock } from './interval-clock.js';
+import { IntervalClock } from '../harness/clock.js';
 import { BytesReads } from './fetch-bytes.js';
 import { MemberList } from './member-list.js';
 import { SeenIds } from './seen-ids.js';

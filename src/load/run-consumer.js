@@ -11,11 +11,11 @@ import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
 import { summarizeConsumer } from '../results/consumer-summary.js';
 import { renderConsumerMd } from '../results/consumer-summary-md.js';
-import { cpuByShard } from '../results/status-line.js';
+import { cpuByShard } from '../results/cpu-md.js';
 import { fixed, grouped } from '../results/format.js';
-import { runFacts, shapeOf } from '../results/manifest.js';
+import { shapeOf } from '../harness/manifest.js';
 import { disturbances, episodes } from '../results/disturbance.js';
-import { outcome, runProblems, saveWithOutcome } from '../results/outcome.js';
+import { outcome, runProblems } from '../results/outcome.js';
 import { checkOutput } from '../options/output.js';
 import { createReadModel, modelNamed } from '../stores/registry.js';
 import { EmptyIndexWatch } from './empty-index.js';
@@ -49,7 +49,7 @@ async function consume(a, local) {
 
   const run = await runWorkers({
     a, conn, topo, specs, name, local,
-    manifest: ({ dir, t0 }) => runFacts({ command: 'consume', description: describe(a, mode, readFrom, topo, local), a, mode, storeCfg, topo, workers: readers, t0, dir }),
+    command: 'consume', description: describe(a, mode, readFrom, topo, local), mode, storeCfg, workers: readers,
     columns: CONSUMER_ROWS.columns,
     rowOf: CONSUMER_ROWS.rowOf,
     progressOf: (iv) => (iv.counters.cycles || 0) > (iv.counters.failedCycles || 0),
@@ -80,7 +80,7 @@ async function consume(a, local) {
   if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
   summary.outcome = outcome({ interrupted: run.interrupted, problems });
   const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
-  return saveWithOutcome(dir, summary, md, run.writeError);
+  return run.harness.save(summary, md, { exitCode: summary.outcome.exitCode, writeError: run.writeError });
 }
 
 function describe(a, mode, readFrom, topo, local) {

@@ -9,16 +9,16 @@ import { discoverTopology } from '../targets/topology.js';
 import { idRange } from './schedule.js';
 import { verifyAcked } from './verify.js';
 import { disturbances, episodes } from '../results/disturbance.js';
-import { outcome, runProblems, saveWithOutcome } from '../results/outcome.js';
+import { outcome, runProblems } from '../results/outcome.js';
 import { checkOutput } from '../options/output.js';
 import { modelNamed } from '../stores/registry.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../measure/histogram.js';
 import { summarize } from '../results/summary.js';
 import { renderSummaryMd } from '../results/summary-md.js';
-import { cpuByShard } from '../results/status-line.js';
+import { cpuByShard } from '../results/cpu-md.js';
 import { fixed, grouped } from '../results/format.js';
-import { runFacts, shapeOf } from '../results/manifest.js';
+import { shapeOf } from '../harness/manifest.js';
 import { PRODUCER_ROWS } from '../results/timeline-rows.js';
 import { withLocal } from '../local/for-run.js';
 
@@ -48,7 +48,7 @@ async function produce(a, local) {
 
   const run = await runWorkers({
     a, conn, topo, specs, name, local,
-    manifest: ({ dir, t0 }) => runFacts({ command: 'produce', description: describe(a, mode, writerNumbers, topo, local), a, mode, storeCfg, topo, workers: writerNumbers, t0, dir }),
+    command: 'produce', description: describe(a, mode, writerNumbers, topo, local), mode, storeCfg, workers: writerNumbers,
     columns: PRODUCER_ROWS.columns,
     rowOf: PRODUCER_ROWS.rowOf,
     progressOf: (iv) => (iv.counters.acked || 0) > 0,
@@ -80,7 +80,7 @@ async function produce(a, local) {
     if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
     if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
     summary.outcome = outcome({ interrupted: run.interrupted, problems });
-    return saveWithOutcome(dir, summary, renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary), run.writeError);
+    return run.harness.save(summary, renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary), { exitCode: summary.outcome.exitCode, writeError: run.writeError });
   };
   let saved = finish();
   if (a.verify && !run.writeError) {

@@ -13,7 +13,7 @@ import { ClientSampler } from '../measure/client-sampler.js';
 import { newHistogram, record } from '../measure/histogram.js';
 import { toSparse } from '../measure/sparse.js';
 import { OpHistograms, sparseOps } from '../measure/op-histograms.js';
-import { IntervalClock } from './interval-clock.js';
+import { IntervalClock } from '../harness/clock.js';
 import { settings } from '../settings.js';
 
 

@@ -26,9 +26,10 @@ export function connectionShares(connections, threads) {
  * @param {object} [o.conn] RedisConn (redis sink)
  * @param {number} [o.ttl]
  * @param {(records: number) => void} [o.onProgress] records stored so far, about twice a second
+ * @param {AbortSignal} [o.signal] stops the cell: its threads are terminated and it rejects
  * @returns {Promise<{ threads: number, connections: number, loadMs: number, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, redirects: { moved: number, ask: number, retries: number }, firstError: string|null, problems: string[] }>}
  */
-export async function runCell({ file, info, threads, connections, sink, conn, ttl, onProgress }) {
+export async function runCell({ file, info, threads, connections, sink, conn, ttl, onProgress, signal }) {
   const ranges = byteRanges(info.size, threads);
   const shares = connectionShares(connections, threads);
   const t0 = performance.now();
@@ -50,14 +51,22 @@ export async function runCell({ file, info, threads, connections, sink, conn, tt
     w.on('exit', (code) => reject(new Error(`reader thread ${i + 1} exited (${code}) before it finished`)));
     w.ready = readyP;
   }));
+  // a stopped run does not wait for the cell under way: the threads go in the finally below
+  let stop = () => {};
+  const stopped = new Promise((_resolve, reject) => {
+    stop = () => reject(new Error('the cell was stopped before it finished'));
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
+  });
+  stopped.catch(() => {});
   let timer;
   try {
     // a thread that fails while connecting must not leave the others waiting for 'go'
-    await Promise.race([Promise.all(workers.map((w) => w.ready)), Promise.all(settled)]);
+    await Promise.race([Promise.all(workers.map((w) => w.ready)), Promise.all(settled), stopped]);
     const start = performance.now();
     for (const w of workers) w.postMessage({ type: 'go' });
     if (onProgress) timer = setInterval(() => onProgress(progress.reduce((a, b) => a + b, 0)), 1000);
-    const done = await Promise.all(settled);
+    const done = await Promise.race([Promise.all(settled), stopped]);
     const loadMs = performance.now() - start;
     const perThread = done.map((d, i) => ({ thread: i + 1, start: ranges[i].start, end: ranges[i].end, connections: shares[i], first: d.first, last: d.last, count: d.count, stored: d.sink.stored, ...(d.sink.keys !== undefined ? { keys: d.sink.keys } : {}), ms: Math.round(d.ms) }));
     const problems = tilingProblems(perThread, info.records);
@@ -72,6 +81,7 @@ export async function runCell({ file, info, threads, connections, sink, conn, tt
       perThread, stored, errors: sum('errors'), redirects, firstError: done.find((d) => d.sink.firstError)?.sink.firstError ?? null, problems,
     };
   } finally {
+    signal?.removeEventListener('abort', stop);
     clearInterval(timer);
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -1,20 +1,22 @@
 /**
  * `rqbench ops`: for each service, set up, then time each operation (connect, first call, warm
- * calls), then tear down — the teardown runs even when an operation failed. Writes one run
- * directory: manifest.json, one .hlog per operation, summary.json, summary.md.
+ * calls), then tear down — the teardown runs even when an operation failed, and when the run is
+ * interrupted (Ctrl-C or SIGTERM stop the operation under way, then the teardown runs, then the
+ * summary of the operations that finished is written, marked interrupted: exit 130 / 143). One
+ * run directory, written as the run goes: manifest.json first, one .hlog per operation as it
+ * finishes, summary.json and summary.md.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { RedisRouter } from '../targets/redis-router.js';
 import { connectionFrom, describeConnection, openPipe } from '../targets/redis.js';
 import { stats } from '../measure/histogram.js';
 import { HlogWriter } from '../results/hlog.js';
-import { createRunDir, writeJson, writeText } from '../results/run-dir.js';
-import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
+import { signalExitCode } from '../results/outcome.js';
 import { withLocal } from '../local/for-run.js';
 import { checkOutput } from '../options/output.js';
 import { redactString } from '../results/redact.js';
 import { round } from '../results/summary.js';
+import { Run } from '../harness/harness.js';
 import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
 import { callBytes, timeOp } from './time-op.js';
 import { latencyTable, phasesTable } from './ops-table.js';
@@ -36,7 +38,7 @@ export function opsServices() {
 
 /**
  * @param {Record<string, any>} a parsed and checked flags
- * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ * @returns {Promise<import('../harness/harness.js').RunResult>}
  */
 export function runOps(a) {
   // before any connection or setup: a directory that cannot be written would waste the run
@@ -44,48 +46,74 @@ export function runOps(a) {
   const wants = (s) => a.only.includes(s);
   // --local starts Redis only when Redis is timed; the queue emulators below, only when asked for
   return withLocal({ ...a, local: a.local && wants('redis') }, (flags) => withLocalQueues(a, async (q) => {
-    const conn = connectionFrom(flags);
-    const t0 = Date.now();
-    const services = [];
-    const targets = {};
-    const name = `rqbench-ops-${process.pid}-${Date.now()}`;
-    if (wants('redis')) {
-      targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
-      services.push(await timeService(await redisService(conn), a, flags.quiet));
-    }
-    for (const d of opsDrivers()) {
-      if (!wants(d.name)) continue;
-      const ops = /** @type {import('../targets/queue-driver.js').QueueOps} */ (d.ops);
-      const where = ops.where(a, q.get(d.emulator) ?? null);
-      targets[d.name] = ops.shown(where);
-      // each driver loads its SDK only here, when asked for
-      services.push(await timeService(await ops.open(where, name), a, flags.quiet));
-    }
-    const dir = createRunDir(a.out, a.name || `ops-${a.only.join('-')}`);
-    writeJson(path.join(dir, 'manifest.json'), {
-      tool: 'rqbench', command: 'ops', dir, startedAt: new Date(t0).toISOString(), t0, flags: cleanFlags(a), targets,
-      versions: { rqbench: packageVersion('rqbench'), node: process.version, ioredis: packageVersion('ioredis') }, git: gitSha(),
-      host: { hostname: os.hostname(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null },
-    });
-    for (const s of services) {
-      for (const op of s.ops) {
-        if (!op.hist) continue;
-        const file = `${s.service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.name.toLowerCase()}.hlog`;
-        const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
-        w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: a.duration });
-        w.close();
+    const run = new Run({ kind: 'ops', command: 'ops', a, leaveNote: 'no service had finished, and the teardown of the one under way did not run' });
+    // a stop ends the operation under way; the teardown still runs
+    const ac = new AbortController();
+    run.on('stop', () => ac.abort());
+    try {
+      const conn = connectionFrom(flags);
+      const name = `rqbench-ops-${process.pid}-${Date.now()}`;
+      /** @type {Record<string, string>} */
+      const targets = {};
+      if (wants('redis')) targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
+      const drivers = opsDrivers().filter((d) => wants(d.name));
+      /** where each driver's operations go: the emulator started for it, or what the flags name */
+      const whereOf = new Map(drivers.map((d) => [d, /** @type {import('../targets/queue-driver.js').QueueOps} */ (d.ops).where(a, q.get(d.emulator) ?? null)]));
+      for (const d of drivers) targets[d.name] = d.ops.shown(whereOf.get(d));
+      const t0 = Date.now();
+      run.open({
+        name: a.name || `ops-${a.only.join('-')}`, t0, facts: { targets }, packages: ['ioredis'],
+        description: `Latency of single operations (${a.only.join(', ')}), ${a.warmup} s warm-up and ${a.duration} s measured per operation.`,
+      });
+      const dir = /** @type {string} */ (run.dir);
+      const services = [];
+      /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
+      const summaryOf = (interrupted) => ({
+        warmupS: a.warmup, durationS: a.duration, targets, interrupted,
+        services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
+      });
+      const time = async (svc) => {
+        if (run.stopping) return;
+        const s = await timeService(svc, a, flags.quiet, ac.signal);
+        services.push(s);
+        writeHlogs(dir, t0, a.duration, s);
+        // the services so far: what a run cut short by a second Ctrl-C still has
+        const sofar = { ...summaryOf(false), incomplete: true };
+        run.keep(sofar, renderOps(sofar));
+      };
+      if (wants('redis')) await time(await redisService(conn));
+      for (const d of drivers) {
+        if (run.stopping) break;
+        // each driver loads its SDK only here, when asked for
+        await time(await d.ops.open(whereOf.get(d), name));
       }
+      const summary = summaryOf(run.interrupted);
+      const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
+      return run.save(summary, renderOps(summary), { exitCode: run.interrupted ? signalExitCode(run.interrupted) : failed ? 1 : 0 });
+    } catch (e) {
+      run.failed(e);
+      throw e;
+    } finally {
+      run.close();
     }
-    const summary = {
-      warmupS: a.warmup, durationS: a.duration, targets,
-      services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
-    };
-    const md = renderOps(summary);
-    writeJson(path.join(dir, 'summary.json'), summary);
-    writeText(path.join(dir, 'summary.md'), md);
-    const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
-    return { dir, summary, md, exitCode: failed ? 1 : 0 };
   }));
+}
+
+/**
+ * One .hlog per operation of a service, written once the service is done.
+ * @param {string} dir
+ * @param {number} t0
+ * @param {number} durationS
+ * @param {{ service: string, ops: Array<{ name: string, hist?: any }> }} s
+ */
+function writeHlogs(dir, t0, durationS, s) {
+  for (const op of s.ops) {
+    if (!op.hist) continue;
+    const file = `${s.service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.name.toLowerCase()}.hlog`;
+    const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
+    w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: durationS });
+    w.close();
+  }
 }
 
 /**
@@ -149,19 +177,23 @@ async function redisService(conn) {
 }
 
 /**
- * One service: setup, each operation timed, teardown whatever happened.
+ * One service: setup, each operation timed, teardown whatever happened (an interrupt included).
  * @param {{ service: string, setup: () => Promise<void>, teardown: () => Promise<void>, ops: Array<{ name: string, what: string, open: () => Promise<import('./time-op.js').OpSession> }> }} svc
  */
-async function timeService(svc, a, quiet) {
+async function timeService(svc, a, quiet, signal) {
   const out = { service: svc.service, ops: [] };
   try {
     await svc.setup();
     for (const op of svc.ops) {
+      if (signal.aborted) break;
       if (!quiet) process.stderr.write(`${svc.service} ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
       try {
-        const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000 });
+        const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000, signal });
+        // an operation cut short is not measured: it is left out, as the ones not started
+        if (signal.aborted) break;
         out.ops.push({ name: op.name, what: op.what, ...(r.detail && { detail: r.detail }), connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist), hist: r.hist });
       } catch (e) {
+        if (signal.aborted) break;
         out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message) });
       }
     }
@@ -189,6 +221,7 @@ function renderOps(s) {
     for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **failed**: ${op.error}` : ''}.`);
     if (svc.error) out.push(`- ${svc.service}: **${svc.error}**.`);
   }
+  if (s.interrupted) out.push('', `**Interrupted** (${s.interrupted}): the operations above finished; the one under way was stopped and the rest did not run. Every service set up was torn down.`);
   out.push('');
   return out.join('\n');
 }

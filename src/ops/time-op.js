@@ -29,9 +29,10 @@ export function callBytes(pipe, bytes) {
  * @param {() => Promise<OpSession>} p.open a fresh connection or client, ready for the operation
  * @param {number} p.warmupMs
  * @param {number} p.durationMs
+ * @param {AbortSignal} [p.signal] ends the calls early (the run was interrupted): the result is partial
  * @returns {Promise<{ connectMs: number, firstMs: number, hist: import('hdr-histogram-js').Histogram, detail: string|null }>}
  */
-export async function timeOp({ open, warmupMs, durationMs }) {
+export async function timeOp({ open, warmupMs, durationMs, signal }) {
   let t = performance.now();
   const session = await open();
   const connectMs = performance.now() - t;
@@ -40,10 +41,10 @@ export async function timeOp({ open, warmupMs, durationMs }) {
     await session.call();
     const firstMs = performance.now() - t;
     const warmEnd = performance.now() + warmupMs;
-    while (performance.now() < warmEnd) await session.call();
+    while (performance.now() < warmEnd && !signal?.aborted) await session.call();
     const hist = newHistogram();
     const end = performance.now() + durationMs;
-    for (let now = performance.now(); now < end;) {
+    for (let now = performance.now(); now < end && !signal?.aborted;) {
       await session.call();
       const after = performance.now();
       record(hist, (after - now) * 1000);

@@ -4,20 +4,40 @@
  * results/run-recorder.js), a status line on stderr, a watch on the service, and how the work
  * stops: at the end of --duration, on Ctrl-C or SIGTERM (a second one leaves at once), when the
  * service has not answered for longer than the bound, or when the run directory cannot be
- * written any more. Then the summary (run-end.js says what the exit code is).
+ * written any more. Then the summary and the exit code: 0 the run did what was asked; 1 messages
+ * lost, failed or missing, the service unreachable beyond the bound, or the directory unwritable;
+ * 130 / 143 an interrupt. The directory, manifest, signals, clock and status line are the
+ * harness's (src/harness/).
  *
  * The summary's rates, latency and counts cover the same seconds, its window: from --warmup to
  * the end of --duration, or to the second the work was stopped in (that second and the drain
  * after it are in the files, not in the figures), or to the end when the work finished earlier.
  */
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createRunDir, isFsError, outputError, writeJson } from '../results/run-dir.js';
+import { Run } from '../harness/harness.js';
+import { IntervalClock } from '../harness/clock.js';
 import { RunRecorder } from '../results/run-recorder.js';
-import { cleanFlags, gitSha, packageVersion } from '../results/manifest.js';
 import { ClientSampler } from '../measure/client-sampler.js';
-import { endRun, placeholderSummary, signalExitCode } from './run-end.js';
+import { signalExitCode } from '../results/outcome.js';
+import { Silence } from '../harness/silence.js';
+import { PROBE_AFTER_MS, UNREACHABLE_MS } from '../targets/bounds.js';
+
+/** The packages a queue run's figures depend on: their versions go into the manifest. */
+const PACKAGES = ['hdr-histogram-js', '@aws-sdk/client-sqs', '@aws-sdk/client-sns', '@google-cloud/pubsub', 'fauxqs'];
+
+/**
+ * The watch on a queue service: answers come by themselves while messages flow; a quiet service
+ * is probed; nothing at all for UNREACHABLE_MS stops the run with one line naming the endpoint
+ * (a dead endpoint otherwise looks like a quiet queue for the whole run).
+ * @param {() => Promise<unknown>} probe one cheap call to the service
+ * @param {string} where the service and endpoint, as the line names them
+ */
+export function serviceWatch(probe, where) {
+  return new Silence({
+    boundMs: UNREACHABLE_MS, probe, probeAfterMs: PROBE_AFTER_MS,
+    words: { stop: (s, bound, why) => `cannot reach ${where}: nothing answered for ${s} s (the bound is ${bound / 1000} s)${why ? `; last error: ${why}` : ''}` },
+  });
+}
 
 /**
  * @typedef {object} QueueSecond what the work hands over once a second
@@ -51,108 +71,72 @@ import { endRun, placeholderSummary, signalExitCode } from './run-end.js';
  *   signal aborts; t0 is performance.now() of second 0 (schedules start there)
  * @param {() => QueueSecond} p.take this second's numbers
  * @param {(iv: any) => string} p.status one status line
- * @param {{ check: () => string|null }} p.contact the service's watch (contact.js)
+ * @param {import('../harness/silence.js').Silence} p.contact the service's watch
  * @param {(run: QueueRunInfo) => Promise<{ summary: object, md: string, ok: boolean }>} p.summarize
- * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ * @returns {Promise<import('../harness/harness.js').RunResult>}
  */
 export async function queueRun({ a, command, name, description, facts, columns, rowOf, work, take, status, contact, summarize }) {
-  let dir = a.out;
-  let recorder;
-  let manifest;
-  let start = 0;
+  const run = new Run({ kind: command === 'produce' ? 'queue-publish' : 'queue-consume', command, a });
   try {
-    dir = createRunDir(a.out, name);
-    const versions = {
-      rqbench: packageVersion('rqbench'), node: process.version, 'hdr-histogram-js': packageVersion('hdr-histogram-js'),
-      '@aws-sdk/client-sqs': packageVersion('@aws-sdk/client-sqs'), '@aws-sdk/client-sns': packageVersion('@aws-sdk/client-sns'),
-      '@google-cloud/pubsub': packageVersion('@google-cloud/pubsub'), fauxqs: packageVersion('fauxqs'),
-    };
-    const git = gitSha();
     // second 0 starts once the slow part of the setup is over: a schedule starting there is not late from its first message
-    start = performance.now();
-    const t0 = Math.round(performance.timeOrigin + start);
-    manifest = {
-      tool: 'rqbench', command, runId: a.runId ?? null, dir, description, startedAt: new Date(t0).toISOString(), t0,
-      flags: cleanFlags(a), target: facts, versions, git,
-      host: { hostname: os.hostname(), platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length },
+    const start = performance.now();
+    const manifest = run.open({ name, t0: Math.round(performance.timeOrigin + start), description, facts: { target: facts }, packages: PACKAGES });
+    const dir = /** @type {string} */ (run.dir);
+    const rec = new RunRecorder({ dir, t0: manifest.t0, nodes: [], warmupS: a.warmup ?? 0, columns, rowOf });
+    if (a.duration > 0) rec.endWindowAt(Math.ceil(a.duration));
+    const sampler = new ClientSampler();
+    const ac = new AbortController();
+    const elapsedS = () => (performance.now() - start) / 1000;
+    // a stop ends the window with the last whole second before now, and the work
+    run.on('stop', () => {
+      if (ac.signal.aborted) return;
+      rec.endWindowAt(Math.floor(elapsedS()));
+      ac.abort();
+    });
+    // a stop before the directory existed (Ctrl-C during the setup) ends the work at once
+    if (run.stopping) ac.abort();
+    run.showStatus({ everywhere: true, keepLast: true });
+    let index = 0;
+    const tick = (last = false) => {
+      const s = take();
+      const c = sampler.sample();
+      const iv = { index: index++, hist: s.hist, counters: s.counters, intended: s.intended ?? 0, errorKinds: {}, ackedDue: {}, client: { ...c, cpuPctMax: c.cpuPct } };
+      rec.second(iv, []);
+      // a full disk stops the work as Ctrl-C would: measuring on without recording is pointless
+      if (rec.writeError) run.stop('write');
+      // the last second comes after the work: nothing is left to stop
+      const lost = last ? null : contact.check();
+      if (lost) run.stop('unreachable', { line: lost.line });
+      run.second(iv.index, status(iv));
     };
-    writeJson(path.join(dir, 'manifest.json'), manifest);
-    recorder = new RunRecorder({ dir, t0: manifest.t0, nodes: [], warmupS: a.warmup ?? 0, columns, rowOf });
-  } catch (e) {
-    const failed = isFsError(e) ? outputError(/** @type {NodeJS.ErrnoException} */ (e), dir) : e;
-    if (dir !== a.out) placeholderSummary(dir, { interrupted: false, failed: failed.message });
-    throw failed;
-  }
-  const rec = recorder;
-  if (a.duration > 0) rec.endWindowAt(Math.ceil(a.duration));
-  const sampler = new ClientSampler();
-  const ac = new AbortController();
-  const elapsedS = () => (performance.now() - start) / 1000;
-  /** @type {{ by: string|null, line: string|null, interrupted: 'SIGINT'|'SIGTERM'|false, summarized: boolean }} */
-  const state = { by: null, line: null, interrupted: false, summarized: false };
-  /** Stops the work; the window ends with the last whole second before now. */
-  const stop = (by, line = null) => {
-    if (state.by) return;
-    Object.assign(state, { by, line });
-    rec.endWindowAt(Math.floor(elapsedS()));
-    ac.abort();
-  };
-  /** @param {'SIGINT'|'SIGTERM'} sig */
-  const onSignal = (sig) => {
-    if (state.interrupted) {
-      // a second Ctrl-C: leave now, but never with a run directory that has no summary
-      if (!state.summarized) placeholderSummary(dir, { interrupted: sig, note: `a second ${sig} ended the run at once` });
-      process.exit(signalExitCode(sig));
-    }
-    state.interrupted = sig;
-    stop(sig);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let index = 0;
-  const tick = (last = false) => {
-    const s = take();
-    const c = sampler.sample();
-    const iv = { index: index++, hist: s.hist, counters: s.counters, intended: s.intended ?? 0, errorKinds: {}, ackedDue: {}, client: { ...c, cpuPctMax: c.cpuPct } };
-    rec.second(iv, []);
-    // a full disk stops the work as Ctrl-C would: measuring on without recording is pointless
-    if (rec.writeError) stop('write');
-    // the last second comes after the work: nothing is left to stop
-    const lost = last ? null : contact.check();
-    if (lost) stop('unreachable', lost);
-    if (!a.quiet) process.stderr.write(`\r${`[${iv.index + 1}s] ${status(iv)}`.padEnd(100)}`);
-  };
-  // one tick per second on the grid from the start, whatever the work does
-  let timer;
-  const schedule = () => { timer = setTimeout(() => { tick(); schedule(); }, start + (index + 1) * 1000 - performance.now()); };
-  try {
-    schedule();
+    // one tick per second on the grid from the start, whatever the work does
+    const clock = new IntervalClock(start, () => tick(), 1000);
+    clock.start();
     try {
       await work(ac.signal, start);
     } finally {
-      clearTimeout(timer);
+      clock.stop();
       tick(true); // the last (partial) second
       rec.close();
-      if (!a.quiet) process.stderr.write('\n');
+      run.emit('end');
     }
     const durationS = elapsedS();
     const fromS = rec.warmupS;
     // stopped: the window ended at the stop; otherwise at the end of --duration, or earlier when the work was done
-    const toS = state.by ? rec.windowEnd : Math.min(rec.windowEnd, durationS);
-    const run = {
+    const toS = run.stopping ? rec.windowEnd : Math.min(rec.windowEnd, durationS);
+    /** @type {QueueRunInfo} */
+    const info = {
       dir, recorder: rec, window: { fromS, toS, seconds: Math.max(0, toS - fromS) }, inWindow: sumInWindow(rec), durationS,
-      interrupted: state.interrupted, stoppedBy: state.by, manifest,
+      interrupted: run.interrupted, stoppedBy: run.stoppedBy, manifest,
     };
-    const { summary, md, ok } = await summarize(run);
-    // from here the summary is written (or cannot be): no placeholder may replace it
-    state.summarized = true;
-    return endRun({ dir, summary, md, ok, interrupted: state.interrupted, unreachable: state.by === 'unreachable' ? state.line : null, writeError: rec.writeError });
+    const { summary, md, ok } = await summarize(info);
+    const unreachable = run.stoppedBy === 'unreachable' ? `${run.stopLine}; the run stopped, what it measured is in ${dir}` : undefined;
+    return run.save(summary, md, { exitCode: run.interrupted ? signalExitCode(run.interrupted) : ok ? 0 : 1, writeError: rec.writeError, failure: unreachable });
   } catch (e) {
-    if (!state.summarized) placeholderSummary(dir, { interrupted: state.interrupted, failed: String(/** @type {any} */ (e)?.message ?? e).split('\n')[0] });
+    run.failed(e);
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    run.close();
   }
 }
 

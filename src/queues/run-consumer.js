@@ -18,9 +18,8 @@ import { ATTR, nowUs, parseBody } from './message.js';
 import { MemoryCache, RedisCache } from './cache.js';
 import { QueueMetrics } from './metrics.js';
 import { openQueueTarget, whereOf } from './open-target.js';
-import { Contact } from './contact.js';
 import { DRAIN_MS } from '../targets/bounds.js';
-import { queueRun } from './queue-run.js';
+import { queueRun, serviceWatch } from './queue-run.js';
 import { summarizeConsumer, renderConsumerMd } from './consumer-summary.js';
 
 const COLUMNS = ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed', 'e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms'];
@@ -54,7 +53,7 @@ async function consume({ a, driver, target: opts }, cache) {
   let target;
   let server = null;
   const errors = { count: 0, last: '' };
-  const contact = new Contact({ probe: () => target.probe(), where: whereOf(driver, opts) });
+  const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
   const onError = (e) => {
     errors.count++;
     errors.last = redactString(String(e?.message ?? e).split('\n')[0]);

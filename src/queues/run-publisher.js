@@ -17,9 +17,8 @@ import { BodyMaker, largestAttributes } from './message.js';
 import { FolderBodies } from './delta-folder.js';
 import { Publisher } from './publisher.js';
 import { openQueueTarget, whereOf } from './open-target.js';
-import { Contact } from './contact.js';
 import { pause } from '../targets/bounds.js';
-import { queueRun } from './queue-run.js';
+import { queueRun, serviceWatch } from './queue-run.js';
 import { lostAny, renderPublisherMd } from './publisher-summary.js';
 
 const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];
@@ -40,7 +39,7 @@ export async function runPublisher(flags) {
   if (a.fromFolder) a.batchSize = maker.batchSize;
   checkFits(a, driver.limits, maker);
   const target = await openQueueTarget(driver, opts, 'publish');
-  const contact = new Contact({ probe: () => target.probe(), where: whereOf(driver, opts) });
+  const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
   const publisher = new Publisher({
     target, maker, publisherId: a.publisherId, rate: a.rate, durationMs: a.duration * 1000, concurrency: a.concurrency,
     onAnswer: () => contact.answered(), onError: (e) => contact.failed(e),

@@ -48,3 +48,13 @@ export function outcomeMd(o) {
   if (!o || (o.exitCode === 0 && !o.problems.length)) return [];
   return [`**Outcome:** exit ${o.exitCode}${o.problems.length ? ` — ${o.problems.join('; ')}` : ''}.`, ''];
 }
+
+/**
+ * Master CPU per shard, e.g. `s1 45% s2 12%` (the live status line's CPU part).
+ * @param {Array<{ role: string, shard: number, cpuPct: number|null }>} cpu
+ * @param {'master'|'replica'} role
+ */
+export function cpuByShard(cpu, role) {
+  return cpu.filter((n) => n.role === role).sort((x, y) => x.shard - y.shard)
+    .map((n) => `s${n.shard} ${n.cpuPct === null ? '-' : Math.round(n.cpuPct)}%`).join(' ') || '-';
+}

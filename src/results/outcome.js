@@ -6,8 +6,6 @@
  * 143 an interrupt (SIGINT, SIGTERM), whatever else happened.
  */
 
-import { saveSummary } from './run-dir.js';
-
 /** @param {string} sig 'SIGINT' or 'SIGTERM' */
 export const signalExitCode = (sig) => (sig === 'SIGTERM' ? 143 : 130);
 
@@ -18,20 +16,6 @@ export const signalExitCode = (sig) => (sig === 'SIGTERM' ? 143 : 130);
 export function outcome({ interrupted, problems }) {
   const exitCode = interrupted ? signalExitCode(interrupted) : problems.length ? 1 : 0;
   return { exitCode, problems };
-}
-
-/**
- * Saves a summary that carries its `outcome` and says how the command ends: a run whose
- * directory could not be written exits 1 at least, with one more line (reportRun prints `failure`).
- * @param {string} dir
- * @param {Record<string, any>} summary with its `outcome`
- * @param {string} md
- * @param {NodeJS.ErrnoException|null} writeError a write that failed during the run
- * @returns {{ dir: string, summary: object, md: string, exitCode: number, failure?: string }}
- */
-export function saveWithOutcome(dir, summary, md, writeError) {
-  const { failure } = saveSummary(dir, summary, md, writeError);
-  return { dir, summary, md, exitCode: failure ? Math.max(summary.outcome.exitCode, 1) : summary.outcome.exitCode, failure };
 }
 
 /**

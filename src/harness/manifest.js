@@ -1,6 +1,6 @@
 /**
- * manifest.json: everything needed to know what ran — flags (no secrets), versions, git sha,
- * topology, host.
+ * manifest.json: everything needed to know what ran — kind, flags (no secrets), versions, git sha,
+ * topology, host — in one shape for every kind of run.
  */
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
@@ -47,21 +47,27 @@ export function shapeOf(topo) {
   return `${topo.target} — ${shape}, Redis ${topo.redisVersion}`;
 }
 
+/** @typedef {'produce'|'consume'|'queue-publish'|'queue-consume'|'load'|'ops'} RunKind */
+
 /**
+ * manifest.json of any run, one shape: what kind of run it is (`kind`, the one field readers of
+ * a run directory switch on), the command and its flags, when it started, the workload's own
+ * facts (`facts`, in the place each kind always had them), then versions, git sha and host.
  * @param {object} p
- * @param {'produce'|'consume'} p.command
- * @param {string} p.description one sentence: what ran against what
+ * @param {RunKind} p.kind
+ * @param {string} p.command the CLI command ('produce', 'consume', 'load', 'ops')
  * @param {Record<string, any>} p.a parsed flags
- * @param {string} p.mode data model
- * @param {object} p.storeCfg
- * @param {object} p.topo from discoverTopology()
- * @param {number[]} p.workers writer or reader numbers run here
- * @param {number} p.t0
  * @param {string} p.dir
+ * @param {number} p.t0 epoch ms of second 0
+ * @param {string} p.description one sentence: what ran against what
+ * @param {Record<string, unknown>} [p.facts] the workload's fields (target, topology, store…)
+ * @param {string[]} [p.packages] the packages whose versions the run depends on
+ * @param {Record<string, unknown>} [p.versions] more versions (the server's)
  */
-export function runFacts({ command, description, a, mode, storeCfg, topo, workers, t0, dir }) {
+export function runManifest({ kind, command, a, dir, t0, description, facts = {}, packages = [], versions = {} }) {
   return {
     tool: 'rqbench',
+    kind,
     command,
     runId: a.runId ?? null,
     dir,
@@ -69,13 +75,29 @@ export function runFacts({ command, description, a, mode, storeCfg, topo, worker
     startedAt: new Date(t0).toISOString(),
     t0,
     flags: cleanFlags(a),
+    ...facts,
+    versions: { rqbench: packageVersion('rqbench'), node: process.version, ...Object.fromEntries(packages.map((n) => [n, packageVersion(n)])), ...versions },
+    git: gitSha(),
+    host: { hostname: os.hostname(), platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
+  };
+}
+
+/**
+ * The Redis producer's and consumer's fields: data model, store settings, the writers or
+ * readers run here, the target and its topology.
+ * @param {object} p
+ * @param {'produce'|'consume'} p.command
+ * @param {string} p.mode data model
+ * @param {object} p.storeCfg
+ * @param {{ target: string, nodes: Array<Record<string, any>> }} p.topo from discoverTopology()
+ * @param {number[]} p.workers writer or reader numbers run here
+ */
+export function redisFacts({ command, mode, storeCfg, topo, workers }) {
+  return {
     mode,
     store: storeCfg,
     [command === 'produce' ? 'writers' : 'readers']: workers,
     target: topo.target,
     topology: topo.nodes.map(({ id, addr, role, shard, slots, masterId }) => ({ id, addr, role, shard, masterId: masterId ?? null, slots })),
-    versions: { rqbench: packageVersion('rqbench'), node: process.version, ioredis: packageVersion('ioredis'), 'hdr-histogram-js': packageVersion('hdr-histogram-js'), redis: topo.redisVersion },
-    git: gitSha(),
-    host: { hostname: os.hostname(), platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
   };
 }

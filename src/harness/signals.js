@@ -1,0 +1,39 @@
+/**
+ * Ctrl-C and SIGTERM for a run: the first one asks the run to stop (it flushes what it measured
+ * and writes its summary, marked interrupted); a second one leaves at once, because a user who
+ * presses Ctrl-C twice does not want to wait for a drain. The exit code says which signal it
+ * was (130 / 143), whatever else happened.
+ */
+import { signalExitCode } from '../results/outcome.js';
+
+/** @typedef {'SIGINT'|'SIGTERM'} StopSignal */
+
+/**
+ * @param {object} p
+ * @param {(sig: StopSignal) => void} p.onFirst
+ * @param {(sig: StopSignal) => void} p.onSecond last words before the process exits (sync only)
+ * @returns {{ off: () => void }}
+ */
+export function watchSignals({ onFirst, onSecond }) {
+  let seen = false;
+  /** @param {StopSignal} sig */
+  const handler = (sig) => {
+    if (seen) {
+      try {
+        onSecond(sig);
+      } finally {
+        process.exit(signalExitCode(sig));
+      }
+    }
+    seen = true;
+    onFirst(sig);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    off: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
