@@ -65,7 +65,12 @@ function interrupted(args, ready, signals, afterMs = 0) {
         signals.forEach((sig, i) => setTimeout(() => child.kill(sig), i * 20));
       }, afterMs);
     }, 20);
-    child.on('close', (code) => {
+    child.on('close', (exitCode, killedBy) => {
+      // a second signal that lands while Node is already tearing the process down kills it by
+      // default; a shell reports that as 128 + 2 = 130 too, which is what a user sees. One signal
+      // alone must be handled: there, being killed by it is a failure
+      const byDefault = signals.length > 1 && (killedBy === 'SIGINT' ? 130 : killedBy === 'SIGTERM' ? 143 : null);
+      const code = exitCode ?? (byDefault || null);
       clearTimeout(killer);
       clearInterval(watch);
       const dirs = fs.readdirSync(out);

@@ -34,6 +34,13 @@ export function watchSignals({ onFirst, onSecond }) {
     off: () => {
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
+      // a run that was asked to stop is on its way out: a second signal landing after its end
+      // (while the process exits) must still leave with 130/143, not die by the signal's default
+      if (seen) {
+        const leave = (/** @type {StopSignal} */ sig) => process.exit(signalExitCode(sig));
+        process.once('SIGINT', leave);
+        process.once('SIGTERM', leave);
+      }
     },
   };
 }
