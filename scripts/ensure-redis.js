@@ -5,7 +5,7 @@
  * As root with apt-get it installs it; otherwise it prints how to, and exits 1.
  */
 import { spawnSync } from 'node:child_process';
-import { INSTALL_HINT, findExecutable, findRedisCli, findRedisServer } from '../src/local/redis.js';
+import { INSTALL_HINT, findExecutable, findRedisCli, findRedisServer } from '../src/local/local-redis.js';
 
 const installed = () => Boolean(findRedisServer() && findRedisCli());
 

@@ -12,7 +12,7 @@ import * as ops from './commands/ops.js';
 import * as experiment from './commands/experiment.js';
 import * as load from './commands/load.js';
 import * as generateDeltas from './commands/generate-deltas.js';
-import { failHandler } from './options/usage-error.js';
+import { failHandler } from './usage-error.js';
 
 const prog = 'rqbench';
 await yargs(hideBin(process.argv))

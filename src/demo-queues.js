@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startSqs } from './local/sqs.js';
-import { PUBSUB_INSTALL_HINT, findPubsubEmulator, startPubsub } from './local/pubsub.js';
+import { startSqs } from './local/sqs-emulator.js';
+import { PUBSUB_INSTALL_HINT, findPubsubEmulator, startPubsub } from './local/pubsub-emulator.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const LOAD = ['--rate', '45', '--batch-size', '1000', '-d', '5'];

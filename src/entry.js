@@ -1,7 +1,7 @@
 /** The seed-compatible entry points (producer.js, consumer.js): one command as the whole program. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { failHandler } from './options/usage-error.js';
+import { failHandler } from './usage-error.js';
 
 /**
  * @param {string} prog e.g. 'producer.js'

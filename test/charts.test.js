@@ -7,15 +7,15 @@ import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
-import { drawRunCharts } from '../src/results/charts/index.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { drawRunCharts } from '../src/results/charts/run-charts.js';
 import { percentilePoints } from '../src/results/charts/distribution.js';
-import { eventLabels } from '../src/results/charts/spec.js';
+import { eventLabels } from '../src/results/charts/vega-spec.js';
 import { newHistogram, record } from '../src/measure/histogram.js';
 import { CLI, describeRun, produce, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
 
-/** @type {import('../src/local/redis.js').LocalRedis} */ let cluster;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let cluster;
 /** @type {Awaited<ReturnType<typeof produce>>} */ let prod;
 /** @type {Awaited<ReturnType<typeof consume>>} */ let cons;
 

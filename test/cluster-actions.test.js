@@ -4,13 +4,13 @@
 // run do).
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAt, parseAtList, runAction } from '../src/actions/index.js';
-import { planDrain, planFill, planReshard, slotCount, slotsOf } from '../src/actions/plan.js';
+import { parseAt, parseAtList, runAction } from '../src/cluster-actions/index.js';
+import { planDrain, planFill, planReshard, slotCount, slotsOf } from '../src/cluster-actions/plan.js';
 import { isAlive } from '../src/local/process.js';
-import { startRedis } from '../src/local/redis.js';
-import { UsageError } from '../src/options/usage-error.js';
-import { connectionFrom, parseClusterNodes } from '../src/targets/redis.js';
-import { keySlot } from '../src/targets/slot.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { UsageError } from '../src/usage-error.js';
+import { connectionFrom, parseClusterNodes } from '../src/transports/redis.js';
+import { keySlot } from '../src/transports/slot.js';
 
 const SLOW = { timeout: 60_000 };
 const KEYS = 20_000;

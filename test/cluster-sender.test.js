@@ -3,9 +3,9 @@
 // servers are in the producer, load and cluster-changes tests.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import RedisParser from 'redis-parser';
-import { ClusterSender } from '../src/targets/cluster-sender.js';
-import { UNOWNED, classify, decide } from '../src/targets/cluster-policy.js';
-import { encodeCommand } from '../src/targets/resp.js';
+import { ClusterSender } from '../src/transports/cluster-sender.js';
+import { UNOWNED, classify, decide } from '../src/transports/cluster-policy.js';
+import { encodeCommand } from '../src/transports/resp.js';
 import { retryDelayMs, settings } from '../src/settings.js';
 
 /**

@@ -9,18 +9,18 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import calculateSlot from 'cluster-key-slot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { isPortFree } from '../src/local/ports.js';
-import { createZsetReadModel } from '../src/stores/zset-read.js';
-import { minuteOf } from '../src/stores/keys.js';
-import { payload } from '../src/stores/payload.js';
+import { createZsetReadModel } from '../src/workloads/items/stores/zset-read.js';
+import { minuteOf } from '../src/workloads/items/stores/keys.js';
+import { payload } from '../src/workloads/items/stores/payload.js';
 import { mergeHlogFiles } from '../src/results/hlog.js';
 import { CLI, describeRun, freePort, listTree, produce, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { CONSUMER, consume, describeConsumer } from './helpers/consumer-run.js';
 import { clusterClient, flushAll, mastersOf, scanKeys, slotOwners, standaloneClient } from './helpers/redis-check.js';
 
-/** @type {import('../src/local/redis.js').LocalRedis} */ let clu;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let std;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let clu;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let std;
 /** @type {import('ioredis').Cluster} */ let C;
 /** @type {import('ioredis').Redis} */ let S;
 /** port → plain client of that one node (INFO, CONFIG RESETSTAT), every node of both servers */

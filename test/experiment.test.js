@@ -50,7 +50,7 @@ function expectResults(dir) {
   expect(md).toMatch(/node src\/producer\.js -t 1 -q 2000 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet --out \S+\/zset --name producer/);
   expect(md).toMatch(/node src\/consumer\.js --limit 100 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet/);
   expect(md).toMatch(/node src\/producer\.js -t 1 --sl -q 2000 --url/);
-  if (fs.existsSync(path.join(ROOT, 'src/results/charts/index.js'))) {
+  if (fs.existsSync(path.join(ROOT, 'src/results/charts/run-charts.js'))) {
     const charts = fs.readdirSync(path.join(dir, 'charts'));
     for (const f of charts.filter((x) => x.endsWith('.png'))) {
       const png = fs.readFileSync(path.join(dir, 'charts', f));

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
-import { startSqs } from '../src/local/sqs.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
 import { CLI, PRODUCER, ROOT, describeRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { CONSUMER } from './helpers/consumer-run.js';
 

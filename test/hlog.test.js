@@ -5,7 +5,7 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import hdr from 'hdr-histogram-js';
 import { newHistogram, record, stats, mergeAll, encode } from '../src/measure/histogram.js';
 import { HlogWriter, readHlog, mergeHlogFiles } from '../src/results/hlog.js';
-import { UsageError } from '../src/options/usage-error.js';
+import { UsageError } from '../src/usage-error.js';
 
 const START_MS = 1_700_000_000_123;
 let dir;

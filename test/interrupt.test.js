@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { CONSUMER } from './helpers/consumer-run.js';
 import { CLI, PRODUCER, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { readHlog } from '../src/results/hlog.js';

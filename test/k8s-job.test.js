@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { CLI, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 
 const N = 3;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let redis;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let redis;
 
 beforeAll(async () => {
   redis = await startRedis({ cluster: true, replicas: 0 });

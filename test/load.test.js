@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
-import { byteRanges, tilingProblems } from '../src/loading/ranges.js';
-import { keyOf, valueOf } from '../src/loading/delta-file.js';
-import { connectionShares } from '../src/loading/run-cell.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { byteRanges, tilingProblems } from '../src/workloads/bulk-load/ranges.js';
+import { keyOf, valueOf } from '../src/workloads/bulk-load/delta-file.js';
+import { connectionShares } from '../src/workloads/bulk-load/run-cell.js';
 import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 
 const RECORDS = 20_000;
@@ -142,9 +142,9 @@ describe('rqbench load', () => {
   }, 40_000);
 
   it('redis sink on a cluster whose slots move under it: MOVED and ASK are followed, every record stored once', async () => {
-    const { redisSink } = await import('../src/loading/redis-sink.js');
-    const { connectionFrom } = await import('../src/targets/redis.js');
-    const { keySlot } = await import('../src/targets/slot.js');
+    const { redisSink } = await import('../src/workloads/bulk-load/redis-sink.js');
+    const { connectionFrom } = await import('../src/transports/redis.js');
+    const { keySlot } = await import('../src/transports/slot.js');
     const masters = cluster.nodes.filter((n) => n.role === 'master');
     const clients = masters.map((m) => new Redis({ host: m.host, port: m.port }));
     try {
@@ -184,7 +184,7 @@ describe('rqbench load', () => {
       const r = await sink.finish();
       sink.close();
       expect(r, JSON.stringify(r)).toMatchObject({ stored: 350, errors: 0, moved: 100, ask: 100 });
-      const { checkLines } = await import('../src/loading/load-table.js');
+      const { checkLines } = await import('../src/workloads/bulk-load/load-table.js');
       const line = checkLines([{ threads: 1, connections: 2, stored: 350, check: { ok: true, problems: [] }, redirects: { moved: r.moved, ask: r.ask, retries: r.retries } }]);
       expect(line).toMatch(/the cluster changed during the load: 100 MOVED and 100 ASK followed, 0 commands retried/);
 

@@ -1,11 +1,11 @@
-// src/local/sqs.js, src/local/pubsub.js and `rqbench local sqs|pubsub`: the real emulators on 127.0.0.1.
+// src/local/sqs-emulator.js, src/local/pubsub-emulator.js and `rqbench local sqs|pubsub`: the real emulators on 127.0.0.1.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { SQSClient, ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { startSqs } from '../src/local/sqs.js';
-import { startPubsub } from '../src/local/pubsub.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
+import { startPubsub } from '../src/local/pubsub-emulator.js';
 import { isAlive } from '../src/local/process.js';
-import { awsClientConfig } from '../src/targets/aws.js';
+import { awsClientConfig } from '../src/transports/aws.js';
 import { describePubsub } from './helpers/emulators.js';
 import { ROOT, runNode } from './helpers/run.js';
 

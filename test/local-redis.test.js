@@ -1,4 +1,4 @@
-// Integration tests for src/local/redis.js and `rqbench local redis`: real redis-server
+// Integration tests for src/local/local-redis.js and `rqbench local redis`: real redis-server
 // processes on 127.0.0.1, no mocks.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis, Cluster } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { isAlive } from '../src/local/process.js';
 import { toStartOptions } from '../src/commands/local.js';
 

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
-import { startSqs } from '../src/local/sqs.js';
-import { startPubsub } from '../src/local/pubsub.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
+import { startPubsub } from '../src/local/pubsub-emulator.js';
 import { describePubsub } from './helpers/emulators.js';
 import { findFreePorts } from '../src/local/ports.js';
 import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
@@ -90,7 +90,7 @@ describe('rqbench ops', () => {
       // teardown: nothing of the run's own is left on the emulator
       const { SQSClient, ListQueuesCommand } = await import('@aws-sdk/client-sqs');
       const { SNSClient, ListTopicsCommand } = await import('@aws-sdk/client-sns');
-      const { awsClientConfig } = await import('../src/targets/aws.js');
+      const { awsClientConfig } = await import('../src/transports/aws.js');
       const cfg = awsClientConfig({ endpoint: sqs.endpoint });
       const queues = (await new SQSClient(cfg).send(new ListQueuesCommand({}))).QueueUrls ?? [];
       const topics = (await new SNSClient(cfg).send(new ListTopicsCommand({}))).Topics ?? [];
@@ -173,7 +173,7 @@ describePubsub('rqbench ops on the Pub/Sub emulator', () => {
     expect(md).toMatch(/^\| \*\*Pub\/Sub\*\* +\|( +\|){8}$/m);
     expect(md).toMatch(/^\| {3}—Pull +\| +\| +\d+ \|( +\d+\.\d{3} \|){6}$/m);
     for (const f of ['pubsub-publish.hlog', 'pubsub-pull.hlog']) expect(fs.readdirSync(r.dir)).toContain(f);
-    const { newPubsubClient } = await import('../src/targets/pubsub.js');
+    const { newPubsubClient } = await import('../src/transports/pubsub.js');
     const client = newPubsubClient({ endpoint: ps.endpoint });
     try {
       const [topics] = await client.getTopics();

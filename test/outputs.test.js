@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { readTimeline } from '../src/results/timeline.js';
 import { CLI, PRODUCER, freePort, listTree, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { CONSUMER } from './helpers/consumer-run.js';

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { runNode } from './helpers/run.js';
 
 let server;

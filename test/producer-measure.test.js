@@ -6,9 +6,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { ServerSampler } from '../src/measure/server-sampler.js';
-import { connectionFrom, openPipe, discover } from '../src/targets/redis.js';
+import { connectionFrom, openPipe, discover } from '../src/transports/redis.js';
 import { readHlog } from '../src/results/hlog.js';
 import { runNode } from './helpers/run.js';
 

@@ -1,4 +1,4 @@
-// Integration tests of the producer's data models (src/stores/*) against real Redis servers:
+// Integration tests of the producer's data models (src/workloads/items/stores/*) against real Redis servers:
 // one standalone and one 3x1 cluster started once for the file, plus a password-protected
 // standalone for the secrets check and the (long) purge run, which runs in the background
 // while the other tests go. The producer runs as a child process (`node src/producer.js …`)
@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import calculateSlot from 'cluster-key-slot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
-import { payload, payloadId } from '../src/stores/payload.js';
-import { idRange } from '../src/load/schedule.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { payload, payloadId } from '../src/workloads/items/stores/payload.js';
+import { idRange } from '../src/workloads/items/schedule.js';
 import { describeRun, listTree, produce, removeTempDirs } from './helpers/producer-run.js';
 import {
   clusterClient, flushAll, masterOnPort, mastersOf, perKey, range, scanKeys, scanKeysByMaster,
@@ -19,9 +19,9 @@ import {
 const PASSWORD = 's3cret-Pa55';
 const RUN = 30_000; // ms per test
 
-/** @type {import('../src/local/redis.js').LocalRedis} */ let std;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let clu;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let side;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let std;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let clu;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let side;
 /** @type {import('ioredis').Redis} */ let S;
 /** @type {import('ioredis').Cluster} */ let C;
 /** @type {import('ioredis').Redis} */ let P;
@@ -60,9 +60,9 @@ async function startPasswordServer() {
 
 /**
  * --ttl 1 -d 11 against the password server, in the background. The writer purges at its first
- * send (nextPurge starts at t0) and then every 10 s (src/load/writer.js #send): sends go at
+ * send (nextPurge starts at t0) and then every 10 s (src/workloads/items/writer.js #send): sends go at
  * t0 + k s for k = 0..10, so the second purge rides on send 10 (t0 + 10 s) with cutoff
- * ≈ t0 + 9 s (src/stores/common.js zsetPurge: now - ttl). The ids are rewritten every second,
+ * ≈ t0 + 9 s (src/workloads/items/stores/common.js zsetPurge: now - ttl). The ids are rewritten every second,
  * so only members nobody refreshes show the purge: one older than the run (gone at the first
  * purge), one written mid-run with an old score (gone only at the second), one in the future
  * (never purged).

@@ -1,4 +1,4 @@
-// The queue driver contract (src/targets/queue-driver.js) and its registry: every registered
+// The queue driver contract (src/transports/queue-driver.js) and its registry: every registered
 // driver declares each member with the right type; a fake system written as one module
 // (helpers/fake-driver.js) is picked up by --help, the checks, ops, local and a whole run;
 // checks hand back new objects and leave the flags they were given as they were.
@@ -6,14 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { opsFlags, queueDriver, queueDrivers, queueEmulators, queueFlags, registerQueueDriver } from '../src/targets/queue-drivers.js';
+import { opsFlags, queueDriver, queueDrivers, queueEmulators, queueFlags, registerQueueDriver } from '../src/transports/queue-drivers.js';
 import { checkPublisher, checkQueueConsumer, checkQueueTarget, publisherOptions, queueConsumerOptions, rejectQueueFlags } from '../src/options/queue.js';
-import { UsageError, bad } from '../src/options/usage-error.js';
-import { opsServices } from '../src/ops/run-ops.js';
+import { UsageError, bad } from '../src/usage-error.js';
+import { opsServices } from '../src/workloads/single-ops/run-ops.js';
 import * as ops from '../src/commands/ops.js';
 import * as local from '../src/commands/local.js';
-import { runPublisher } from '../src/queues/run-publisher.js';
-import { runQueueConsumer } from '../src/queues/run-consumer.js';
+import { runPublisher } from '../src/workloads/queue-updates/run-queue-publisher.js';
+import { runQueueConsumer } from '../src/workloads/queue-updates/run-queue-consumer.js';
 import { fake, published } from './helpers/fake-driver.js';
 import { removeTempDirs, tempDir } from './helpers/producer-run.js';
 

@@ -1,11 +1,11 @@
-// src/targets/sqs.js, sns.js, pubsub.js against the real emulators on 127.0.0.1.
+// src/transports/sqs.js, sns.js, pubsub.js against the real emulators on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs } from '../src/local/sqs.js';
-import { startPubsub } from '../src/local/pubsub.js';
-import { openSns } from '../src/targets/sns.js';
-import { openSqs } from '../src/targets/sqs.js';
-import { openPubsub } from '../src/targets/pubsub.js';
-import { awsClientConfig } from '../src/targets/aws.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
+import { startPubsub } from '../src/local/pubsub-emulator.js';
+import { openSns } from '../src/transports/sns.js';
+import { openSqs } from '../src/transports/sqs.js';
+import { openPubsub } from '../src/transports/pubsub.js';
+import { awsClientConfig } from '../src/transports/aws.js';
 import { describePubsub } from './helpers/emulators.js';
 
 /** Consumes until `n` messages arrived (or 5 s passed). */

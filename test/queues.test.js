@@ -1,9 +1,9 @@
 // Realtime updates end to end on the real emulators (fauxqs, the Pub/Sub emulator) on 127.0.0.1:
 // publisher → SNS→SQS / SQS / Pub/Sub → consumer, the seed's metrics, nothing lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs } from '../src/local/sqs.js';
-import { startPubsub } from '../src/local/pubsub.js';
-import { startRedis } from '../src/local/redis.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
+import { startPubsub } from '../src/local/pubsub-emulator.js';
+import { startRedis } from '../src/local/local-redis.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { redact, redactString } from '../src/results/redact.js';
-import { connectionFrom, describeConnection, parseClusterNodes, parseReplicas } from '../src/targets/redis.js';
+import { connectionFrom, describeConnection, parseClusterNodes, parseReplicas } from '../src/transports/redis.js';
 
 describe('redaction', () => {
   it('masks passwords in URLs and drops secret-named fields', () => {

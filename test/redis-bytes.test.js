@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { startRedis } from '../src/local/redis.js';
-import { BytesConn } from '../src/targets/redis-bytes.js';
-import { encodeCommand } from '../src/targets/resp.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { BytesConn } from '../src/transports/redis-bytes.js';
+import { encodeCommand } from '../src/transports/resp.js';
 
 // Values of many sizes, some far larger than a socket chunk's first 4 KB, so elements split
 // across chunks are finished both from the head of the next chunk and from a full copy.

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs } from '../src/local/sqs.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
 import { newHistogram, record, encode } from '../src/measure/histogram.js';
 import { CLI, PRODUCER, listTree, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { publish } from './helpers/queue-run.js';
@@ -218,7 +218,8 @@ const CASES = [
     return (bad) => new RegExp(`^${escape(file(bad, 'manifest.json'))}: ${message}$`);
   }]),
   ['manifest.json naming another command, with an escape sequence in it', (dir) => {
-    editJson(dir, 'manifest.json', (m) => { m.command = '\u001b[2Jops'; });
+    // a manifest from before runs named their kind: the command tells it
+    editJson(dir, 'manifest.json', (m) => { delete m.kind; m.command = '\u001b[2Jops'; });
     return (bad) => new RegExp(`^${escape(bad)}: manifest\\.json names command "\\\\u001b\\[2Jops"; reports read produce, consume, queue publish and queue consume runs$`);
   }],
   ['manifest.json of binary garbage', (dir) => {
@@ -226,7 +227,7 @@ const CASES = [
     return (bad) => new RegExp(`^${escape(file(bad, 'manifest.json'))}(:\\d+)?: not valid JSON$`);
   }],
   ['a consumer manifest over a producer\'s files', (dir) => {
-    editJson(dir, 'manifest.json', (m) => { m.command = 'consume'; m.flags.period = 1000; });
+    editJson(dir, 'manifest.json', (m) => { m.kind = 'consume'; m.command = 'consume'; m.flags.period = 1000; });
     return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: no readers \\(it must be an integer >= 1\\)$`);
   }],
   ['a run directory that is a file', (dir) => {
@@ -287,7 +288,7 @@ describe('queue runs: read, and refused the same way when damaged', () => {
   }, 60_000);
 
   it.each([
-    ['a target reports do not know', () => damagedQueue((m) => { m.flags.target = 'kafka'; }), (dir) => `${escape(dir)}: manifest\\.json names target "kafka"; reports read redis, sns, sqs, pubsub runs`],
+    ['a target reports do not know', () => damagedQueue((m) => { delete m.kind; m.flags.target = 'kafka'; }), (dir) => `${escape(dir)}: manifest\\.json names target "kafka"; reports read redis, sqs, sns, pubsub runs`],
     ['a count as text in a queue summary', () => damagedQueueSummary((s) => { s.publish.intended.count = 'many'; }), (dir) => `${escape(file(dir, 'summary.json'))}: publish\\.intended\\.count must be an integer >= 0 \\(got "many"\\)`],
     ['a queue summary counting more than publish.hlog holds', () => damagedQueueSummary((s) => { s.publish.intended.count += 1000; }), (dir) => `${escape(file(dir, 'publish.hlog'))}: \\d+ values tagged intended from second 0 on, where summary\\.json counts \\d+: the file ends at line \\d+`],
   ])('%s', async (_what, dirOf, message) => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs } from '../src/local/sqs.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
 import { newHistogram, decode, stats } from '../src/measure/histogram.js';
 import { CLI, listTree, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { consumeQueue, publish } from './helpers/queue-run.js';

@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import hdr from 'hdr-histogram-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { settings } from '../src/settings.js';
 import { stats } from '../src/measure/histogram.js';
 import { CLI, produce, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { consume } from './helpers/consumer-run.js';
 
-/** @type {import('../src/local/redis.js').LocalRedis} */ let redis;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let redis;
 /** the two halves of one producer run, and a consumer run */
 let A;
 let B;

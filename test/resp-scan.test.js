@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ReplyScanner } from '../src/targets/resp-scan.js';
-import { keySlot, slotOfBytes } from '../src/targets/slot.js';
-import { leadingId, leadingIdOf, trailingId, trailingIdOf } from '../src/load/item-ids.js';
-import { MemberList } from '../src/load/member-list.js';
-import { slotRuns } from '../src/load/slot-runs.js';
+import { ReplyScanner } from '../src/transports/resp-scan.js';
+import { keySlot, slotOfBytes } from '../src/transports/slot.js';
+import { leadingId, leadingIdOf, trailingId, trailingIdOf } from '../src/workloads/items/item-ids.js';
+import { MemberList } from '../src/workloads/items/member-list.js';
+import { slotRuns } from '../src/workloads/items/slot-runs.js';
 
 /** Scans `bytes` fed in the given chunk sizes, the way BytesConn does (leftover kept). */
 function scanInChunks(bytes, replies, sizes) {

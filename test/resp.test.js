@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { encodeTemplate, encodeCommand, render, scoreBytes, SCORE } from '../src/targets/resp.js';
-import { payload, payloadId } from '../src/stores/payload.js';
+import { encodeTemplate, encodeCommand, render, scoreBytes, SCORE } from '../src/transports/resp.js';
+import { payload, payloadId } from '../src/workloads/items/stores/payload.js';
 
 describe('RESP encoding', () => {
   it('encodes a command as a RESP array of bulk strings', () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { findRedisServer } from '../src/local/redis.js';
+import { findRedisServer } from '../src/local/local-redis.js';
 import { readTimeline } from '../src/results/timeline.js';
 import { describeRun, freePort, produce } from './helpers/producer-run.js';
 import { useLocalRedis } from './helpers/local-server.js';

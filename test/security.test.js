@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
+import { startRedis } from '../src/local/local-redis.js';
 import { makeCerts } from '../src/local/tls-certs.js';
-import { openPipe } from '../src/targets/redis.js';
+import { openPipe } from '../src/transports/redis.js';
 import { PRODUCER, describeRun, listTree, produce, readRun, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
 
@@ -24,9 +24,9 @@ const ACL_RULES = ['reset', 'on', `>${PASSWORD}`, '~*', '&*', '+@all', '-@danger
 const SLOW = 60_000;
 
 /** @type {import('../src/local/tls-certs.js').LocalCerts} */ let certs;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let tlsStd;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let tlsClu;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let plain;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let tlsStd;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let tlsClu;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let plain;
 const servers = new Set();
 /** Every run given PASSWORD (or WRONG): what it printed and where it wrote, for the secret grep. */
 const withSecrets = [];

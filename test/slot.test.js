@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import calculateSlot from 'cluster-key-slot';
-import { keySlot } from '../src/targets/slot.js';
+import { keySlot } from '../src/transports/slot.js';
 
 describe('keySlot', () => {
   it('agrees with cluster-key-slot on plain, tagged, empty-tag and non-ASCII keys', () => {

@@ -1,19 +1,19 @@
-// The two data models added as one file each in src/stores/models/: `hash` (the seed's parent
+// The two data models added as one file each in src/workloads/items/stores/models/: `hash` (the seed's parent
 // experiment, "sorted set and hash") and `stream` (a Redis Stream as the time-ordered index).
 // Real servers: one standalone and one 3x1 cluster for the file. The producer and the consumer
 // run as child processes; what Redis holds is read with separate ioredis clients.
 import fs from 'node:fs';
 import calculateSlot from 'cluster-key-slot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRedis } from '../src/local/redis.js';
-import { payloadId } from '../src/stores/payload.js';
-import { MODELS, modelNamed } from '../src/stores/registry.js';
+import { startRedis } from '../src/local/local-redis.js';
+import { payloadId } from '../src/workloads/items/stores/payload.js';
+import { MODELS, modelNamed } from '../src/workloads/items/stores/registry.js';
 import { describeRun, produce, removeTempDirs, runNode, PRODUCER } from './helpers/producer-run.js';
 import { CONSUMER, consume, describeConsumer } from './helpers/consumer-run.js';
 import { clusterClient, flushAll, scanKeys, standaloneClient } from './helpers/redis-check.js';
 
-/** @type {import('../src/local/redis.js').LocalRedis} */ let std;
-/** @type {import('../src/local/redis.js').LocalRedis} */ let clu;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let std;
+/** @type {import('../src/local/local-redis.js').LocalRedis} */ let clu;
 /** @type {import('ioredis').Redis} */ let S;
 /** @type {import('ioredis').Cluster} */ let C;
 
@@ -70,7 +70,7 @@ function expectCleanRead(r) {
 describe('the registry', () => {
   it('finds hash and stream, each in its own file, and --help lists their flags', async () => {
     for (const name of ['hash', 'stream']) {
-      expect(fs.existsSync(new URL(`../src/stores/models/${name}.js`, import.meta.url)), name).toBe(true);
+      expect(fs.existsSync(new URL(`../src/workloads/items/stores/models/${name}.js`, import.meta.url)), name).toBe(true);
       expect(MODELS.map((m) => m.name)).toContain(name);
     }
     for (const bin of [PRODUCER, CONSUMER]) {

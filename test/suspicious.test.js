@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { produce, describeRun } from './helpers/producer-run.js';
 import { useLocalRedis } from './helpers/local-server.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
+import { MODEL_FLAGS } from '../src/workloads/items/stores/registry.js';
 
 const local = useLocalRedis();
 
@@ -20,7 +21,9 @@ describe('a consumer reading what nobody writes', () => {
     expect(c.code, why).toBe(0);
     const warnings = c.stderr.split('\n').filter((l) => /warning/.test(l));
     expect(warnings, why).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^rqbench: warning: the first \d+ cycles found the index empty or missing \(latest-list on redis:\/\/127\.0\.0\.1:\d+, data model list\): is a producer writing there with the same data-model flags \(--sl, --slh, --ss, --ns, --same-slot, --actual-value\)\?$/);
+    expect(warnings[0]).toMatch(/^rqbench: warning: the first \d+ cycles found the index empty or missing \(latest-list on redis:\/\/127\.0\.0\.1:\d+, data model list\): is a producer writing there with the same data-model flags \((?<flags>[^)]*)\)\?$/);
+    // every model flag the registry knows, then the flags that name the keys
+    expect(warnings[0].match(/flags \(([^)]*)\)/)?.[1]).toBe([...MODEL_FLAGS, 'ns', 'same-slot', 'actual-value'].map((f) => `--${f}`).join(', '));
     expect(c.summary.warnings).toEqual([warnings[0].replace(/^rqbench: warning: /, '')]);
     expect(c.summary.verdict).toMatch(/every cycle found the index empty/);
     expect(c.summary.cycles.empty).toBe(c.summary.cycles.count);

@@ -26,7 +26,7 @@ const EXIT_GRACE_MS = 5000;
 /**
  * Runs an rqbench CLI with --json to completion, like proc.js's runMeasured, except that once
  * its summary (one JSON document on stdout) is complete it gets EXIT_GRACE_MS to exit, and is
- * then stopped (SIGKILL, by its PID) and reported as `hung`. (src/load/run-workers.js can keep a
+ * then stopped (SIGKILL, by its PID) and reported as `hung`. (src/workloads/items/run-workers.js can keep a
  * finished run's process alive: see the consumer section of bench/RESULTS.md.)
  * @param {string[]} args
  * @param {number} timeoutMs

@@ -16,7 +16,7 @@
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { parseClusterNodes } from '../../src/targets/redis.js';
+import { parseClusterNodes } from '../../src/transports/redis.js';
 
 const [host, portS, cyclesS, gapS, ttlS] = process.argv.slice(2);
 const CYCLES = Number(cyclesS);

@@ -14,7 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
-import { payload } from '../../src/stores/payload.js';
+import { payload } from '../../src/workloads/items/stores/payload.js';
 import { redisCpuSample, cpuPctBetween } from './redis-cpu.js';
 
 const [host, portS, idSpaceS, batchS, warmupS, windowS] = process.argv.slice(2);

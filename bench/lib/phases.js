@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runMeasured } from './proc.js';
 import { redisCpuSample, cpuPctBetween } from './redis-cpu.js';
-import { payload } from '../../src/stores/payload.js';
+import { payload } from '../../src/workloads/items/stores/payload.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NAIVE = fileURLToPath(new URL('./naive-loop.js', import.meta.url));

@@ -2,7 +2,7 @@
  * `rqbench chart <run-dir…> --out <dir>`: draws the charts of one run, or of several runs laid
  * end to end (experiment steps), as SVG and PNG, and prints the files written.
  */
-import { bad, failHandler, printable, UsageError } from '../options/usage-error.js';
+import { bad, failHandler, printable, UsageError } from '../usage-error.js';
 
 const prog = 'rqbench chart';
 
@@ -39,7 +39,7 @@ export async function handler(a) {
     const width = pixels(a.width, '--width', 300);
     const height = pixels(a.height, '--height', 200);
     // Loaded here, not at the top: every other command would pay for Vega and resvg at start.
-    const { drawRunCharts } = await import('../results/charts/index.js');
+    const { drawRunCharts } = await import('../results/charts/run-charts.js');
     const charts = await drawRunCharts(a.runDir, a.out, { title: a.title, stepLabels: labels, width, height });
     for (const c of charts) process.stdout.write(`${c.svg}\n${c.png}\n`);
   } catch (e) {

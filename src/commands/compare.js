@@ -2,13 +2,13 @@
  * `rqbench compare <A> <B>`: two runs side by side with absolute and relative deltas
  * (throughput, Redis CPU per role, latency percentiles of one operation).
  */
-import { bad } from '../options/usage-error.js';
+import { bad } from '../usage-error.js';
 import { checkOneKind, readRunDir } from '../results/run-dirs.js';
 import { histogramName, mergeHistograms, mergeRuns } from '../results/merge-runs.js';
 import { stats } from '../measure/histogram.js';
 import { summarizeMerged } from '../results/merged-summary.js';
 import { pickHistogram } from '../results/main-op.js';
-import { compareRows, renderCompareMd } from '../results/compare.js';
+import { compareRows, renderCompareMd } from '../results/compare-table.js';
 import { printOutput } from './report-run.js';
 
 const PROG = 'rqbench compare';

@@ -1,8 +1,8 @@
 /** `rqbench consume` (and `node src/consumer.js`): the seed-compatible Redis consumer. */
 import { connectionOptions } from '../options/connection.js';
-import { consumerOptions } from '../options/consumer.js';
+import { consumerOptions } from '../options/consumer-options.js';
 import { outputOptions } from '../options/output.js';
-import { runConsumer } from '../load/run-consumer.js';
+import { runConsumer } from '../workloads/items/run-consumer.js';
 import { flagDefaults, queueConsumerOptions, rejectQueueFlags, rejectRedisFlags, REDIS_CONSUMER_ONLY } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
@@ -32,7 +32,7 @@ export function handler(a, prog = 'rqbench consume') {
   // the queue SDKs take seconds to load: only a queue run loads them
   const run = a.target === 'redis' ? () => { rejectQueueFlags(a, 'consume'); return runConsumer(a); } : async () => {
     rejectRedisFlags(a, defaults, REDIS_CONSUMER_ONLY);
-    return (await import('../queues/run-consumer.js')).runQueueConsumer(a);
+    return (await import('../workloads/queue-updates/run-queue-consumer.js')).runQueueConsumer(a);
   };
   return reportRun(run, a, prog);
 }

@@ -3,9 +3,9 @@
  * CLIs and (re)generates its RESULTS.md from the run directories.
  */
 import path from 'node:path';
-import { UsageError, bad } from '../options/usage-error.js';
+import { UsageError, bad } from '../usage-error.js';
 import { loadSpec } from '../experiments/spec.js';
-import { runExperiment } from '../experiments/run.js';
+import { runExperiment } from '../experiments/run-experiment.js';
 import { writeResults } from '../experiments/results-md.js';
 import { latestRun, runsDir } from '../experiments/layout.js';
 

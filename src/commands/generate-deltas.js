@@ -1,7 +1,7 @@
 /** `rqbench generate-deltas`: N delta files of B updates each, for `produce --from-folder` (the seed's data generator). */
-import { bad, intIn } from '../options/usage-error.js';
+import { bad, intIn } from '../usage-error.js';
 import { queueDefaults } from '../options/queue.js';
-import { writeDeltas } from '../queues/delta-folder.js';
+import { writeDeltas } from '../workloads/queue-updates/delta-folder.js';
 import { printOutput } from './report-run.js';
 
 export const command = 'generate-deltas';

@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import { checkConnection, connectionOptions } from '../options/connection.js';
 import { outputOptions } from '../options/output.js';
-import { bad, intIn, UsageError } from '../options/usage-error.js';
-import { generateDeltaFile, INDEX_MARK, inspectDeltaFile, keyOf } from '../loading/delta-file.js';
-import { runLoad } from '../loading/run-load.js';
+import { bad, intIn, UsageError } from '../usage-error.js';
+import { generateDeltaFile, INDEX_MARK, inspectDeltaFile, keyOf } from '../workloads/bulk-load/delta-file.js';
+import { runLoad } from '../workloads/bulk-load/run-load.js';
 import { reportRun } from './report-run.js';
 import { grouped } from '../results/format.js';
 

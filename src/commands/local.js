@@ -3,10 +3,10 @@
  * Redis on 127.0.0.1, prints how to connect, and keeps it running until SIGINT/SIGTERM.
  * `rqbench local sqs` and `rqbench local pubsub` do the same for the queue emulators.
  */
-import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/redis.js';
+import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/local-redis.js';
 import { runQueueEmulator } from '../local/queue-emulator.js';
 import { stopSignals, untilAborted } from '../local/process.js';
-import { queueEmulators } from '../targets/queue-drivers.js';
+import { queueEmulators } from '../transports/queue-drivers.js';
 
 export const command = 'local <what>';
 export const describe = 'Start throwaway local servers on 127.0.0.1 until Ctrl-C';
@@ -132,7 +132,7 @@ export async function handler(argv) {
 
 /**
  * What the user needs to connect: URL, seeds, example commands, and the node table.
- * @param {import('../local/redis.js').LocalRedis} local
+ * @param {import('../local/local-redis.js').LocalRedis} local
  * @param {number} elapsedMs
  * @returns {string}
  */
@@ -165,7 +165,7 @@ export function formatReady(local, elapsedMs) {
 }
 
 /**
- * @param {import('../local/redis.js').LocalRedisNode[]} nodes
+ * @param {import('../local/local-redis.js').LocalRedisNode[]} nodes
  * @returns {string[]} aligned table rows
  */
 function formatNodes(nodes) {

@@ -1,9 +1,9 @@
 /** `rqbench ops`: per-operation latency, one call at a time, in seed 003's table. */
 import { checkConnection, connectionOptions } from '../options/connection.js';
 import { outputOptions } from '../options/output.js';
-import { bad } from '../options/usage-error.js';
-import { opsServices, runOps } from '../ops/run-ops.js';
-import { opsFlags, queueEmulators } from '../targets/queue-drivers.js';
+import { bad } from '../usage-error.js';
+import { opsServices, runOps } from '../workloads/single-ops/run-ops.js';
+import { opsFlags, queueEmulators } from '../transports/queue-drivers.js';
 import { kebab } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 

@@ -1,8 +1,8 @@
 /** `rqbench produce` (and `node src/producer.js`): the seed-compatible Redis producer. */
 import { connectionOptions } from '../options/connection.js';
-import { producerOptions } from '../options/producer.js';
+import { producerOptions } from '../options/producer-options.js';
 import { outputOptions } from '../options/output.js';
-import { runProducer } from '../load/run-producer.js';
+import { runProducer } from '../workloads/items/run-producer.js';
 import { flagDefaults, publisherOptions, rejectQueueFlags, rejectRedisFlags, REDIS_PRODUCER_ONLY } from '../options/queue.js';
 import { reportRun } from './report-run.js';
 
@@ -33,7 +33,7 @@ export function handler(a, prog = 'rqbench produce') {
   // the queue SDKs take seconds to load: only a queue run loads them
   const run = a.target === 'redis' ? () => { rejectQueueFlags(a, 'publish'); return runProducer(a); } : async () => {
     rejectRedisFlags(a, defaults, REDIS_PRODUCER_ONLY);
-    return (await import('../queues/run-publisher.js')).runPublisher(a);
+    return (await import('../workloads/queue-updates/run-queue-publisher.js')).runPublisher(a);
   };
   return reportRun(run, a, prog);
 }

@@ -1,5 +1,5 @@
 /** How a command ends: summary on stdout (markdown, or JSON with --json), run directory on stderr, exit code. */
-import { UsageError, printable } from '../options/usage-error.js';
+import { UsageError, printable } from '../usage-error.js';
 import { redactString } from '../results/redact.js';
 
 /**

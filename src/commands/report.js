@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, bad } from '../options/usage-error.js';
+import { UsageError, bad } from '../usage-error.js';
 import { readRunDirs } from '../results/run-dirs.js';
 import { mergeHistograms, mergeRuns } from '../results/merge-runs.js';
 import { renderMergedMd, summarizeMerged } from '../results/merged-summary.js';

@@ -5,9 +5,9 @@
  */
 import yargs from 'yargs';
 import { connectionOptions, checkConnection } from '../options/connection.js';
-import { producerOptions, checkProducer } from '../options/producer.js';
-import { MODEL_FLAGS as STORE_MODEL_FLAGS } from '../stores/registry.js';
-import { consumerOptions, checkConsumer } from '../options/consumer.js';
+import { producerOptions, checkProducer } from '../options/producer-options.js';
+import { MODEL_FLAGS as STORE_MODEL_FLAGS } from '../workloads/items/stores/registry.js';
+import { consumerOptions, checkConsumer } from '../options/consumer-options.js';
 import { outputOptions } from '../options/output.js';
 
 /** Flags the runner sets itself (target, output, run length, actions): a spec sets them in its own fields. */

@@ -9,9 +9,9 @@ import { fixed, mdTable, short } from '../results/format.js';
 import { actionsMd } from '../results/actions-md.js';
 import { evalCheck, refsOf } from './check.js';
 import { latestRun, readJson, readStep } from './layout.js';
-import { stepMetrics } from './metrics.js';
+import { stepMetrics } from './step-metrics.js';
 import { drawExperimentCharts } from './charts.js';
-import { MODEL_FLAGS, modelOf } from '../stores/registry.js';
+import { MODEL_FLAGS, modelOf } from '../workloads/items/stores/registry.js';
 
 export const RESULTS_FILE = 'RESULTS.md';
 const NOT_RUN = 'not run yet';

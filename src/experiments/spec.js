@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { UsageError } from '../options/usage-error.js';
+import { UsageError } from '../usage-error.js';
 import { MODEL_FLAGS, cliProblem, flagMapProblem, toArgs } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
-import { METRICS } from './metrics.js';
+import { METRICS } from './step-metrics.js';
 
 export const SPEC_FILE = 'experiment.yaml';
 const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', 'steps', 'matrix', 'finding', 'check', 'notes'];

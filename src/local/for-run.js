@@ -1,5 +1,5 @@
 /** --local: a throwaway Redis (or cluster) that lives exactly as long as one run. */
-import { startRedis } from './redis.js';
+import { startRedis } from './local-redis.js';
 
 /**
  * Runs `fn` against a local server when --local is set (flags pointed at it), else as given.

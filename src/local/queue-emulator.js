@@ -5,7 +5,7 @@
 import { stopSignals, untilAborted } from './process.js';
 
 /**
- * @param {import('../targets/queue-driver.js').QueueEmulator} emulator
+ * @param {import('../transports/queue-driver.js').QueueEmulator} emulator
  * @returns {Promise<void>} sets process.exitCode
  */
 export async function runQueueEmulator(emulator) {

@@ -31,7 +31,7 @@ export class IntervalMerger {
 
   /**
    * @param {number} source
-   * @param {import('../load/writer.js').Interval} iv
+   * @param {import('../workloads/items/writer.js').Interval} iv
    */
   add(source, iv) {
     const m = this.#slot(iv.index);

@@ -18,9 +18,9 @@
  * `onChange` in words, for the timeline's events and the summary's disturbances.
  */
 import { performance } from 'node:perf_hooks';
-import { discover, openPipe, parseClusterNodes, parseInfo } from '../targets/redis.js';
+import { discover, openPipe, parseClusterNodes, parseInfo } from '../transports/redis.js';
 import { diffTopology } from './topology-diff.js';
-import { within } from '../targets/bounds.js';
+import { within } from '../transports/bounds.js';
 
 /**
  * @typedef {object} NodeCpu
@@ -41,15 +41,15 @@ const MISSES_TO_REPORT = 2;
 
 export class ServerSampler {
   /**
-   * @param {import('../targets/redis.js').RedisConn} conn credentials for every node
-   * @param {import('../targets/redis.js').RedisNode[]} nodes
+   * @param {import('../transports/redis.js').RedisConn} conn credentials for every node
+   * @param {import('../transports/redis.js').RedisNode[]} nodes
    * @param {{ onChange?: (text: string) => void }} [opts] told of every change seen, in words
    */
   constructor(conn, nodes, { onChange = () => {} } = {}) {
     this.conn = conn;
     this.onChange = onChange;
     this.nodes = nodes.map((n) => ({ addr: n.addr, host: n.host, port: n.port, role: n.role, shard: n.shard, failed: !!n.failed }));
-    /** @type {Map<string, { pipe: import('../targets/redis-pipe.js').RespPipe|null, opening: Promise<any>|null, fails: number, nextTryAt: number, misses: number }>} */
+    /** @type {Map<string, { pipe: import('../transports/redis-pipe.js').RespPipe|null, opening: Promise<any>|null, fails: number, nextTryAt: number, misses: number }>} */
     this.links = new Map();
     this.last = new Map();
     this.samples = 0;

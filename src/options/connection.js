@@ -1,6 +1,6 @@
 /** Where the Redis under test is: --url, or --host/--port, or --local. */
 import { accessSync, constants } from 'node:fs';
-import { bad, intIn } from './usage-error.js';
+import { bad, intIn } from '../usage-error.js';
 
 /** @param {import('yargs').Argv} y */
 export function connectionOptions(y) {

@@ -5,12 +5,12 @@
  * The targets and their own flags and checks come from the queue drivers
  * (targets/queue-drivers.js); what is here is the same for every target.
  */
-import { bad, intIn, UsageError } from './usage-error.js';
-import { MODEL_FLAGS } from '../stores/registry.js';
-import { queueDrivers, queueFlags } from '../targets/queue-drivers.js';
+import { bad, intIn, UsageError } from '../usage-error.js';
+import { MODEL_FLAGS } from '../workloads/items/stores/registry.js';
+import { queueDrivers, queueFlags } from '../transports/queue-drivers.js';
 
-/** @typedef {import('../targets/queue-driver.js').QueueDriver} QueueDriver */
-/** @typedef {import('../targets/queue-driver.js').QueueSide} QueueSide */
+/** @typedef {import('../transports/queue-driver.js').QueueDriver} QueueDriver */
+/** @typedef {import('../transports/queue-driver.js').QueueSide} QueueSide */
 
 /** The --help group of every queue flag, naming every target there is. */
 const group = () => `Queues (--target ${queueDrivers().map((d) => d.name).join('|')}):`;

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import hdr from 'hdr-histogram-js';
 import { encode, decode, newHistogram } from '../measure/histogram.js';
-import { UsageError } from '../options/usage-error.js';
+import { UsageError } from '../usage-error.js';
 
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
 /**

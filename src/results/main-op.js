@@ -3,7 +3,7 @@
  * command's whole unit of work) and a tag (by default from the intended start, corrected for
  * coordinated omission, as wrk2 reports).
  */
-import { bad } from '../options/usage-error.js';
+import { bad } from '../usage-error.js';
 import { histogramName } from './merge-runs.js';
 import { KINDS } from './run-kind.js';
 

@@ -11,7 +11,7 @@
  */
 
 /**
- * @typedef {import('../queues/cache.js').PublisherProgress} PublisherProgress
+ * @typedef {import('../workloads/queue-updates/cache.js').PublisherProgress} PublisherProgress
  */
 
 const SHARED = 'each consumer counted every consumer of its Redis cache (shared bitmaps): the latest count is taken, none added';

@@ -3,7 +3,7 @@
  * hold every second and every value the summary counted. A file cut short or emptied would
  * otherwise give a report with smaller numbers than the run's own, and no word about it.
  */
-import { UsageError } from '../options/usage-error.js';
+import { UsageError } from '../usage-error.js';
 import { eachHlogInterval } from './hlog.js';
 import { KINDS } from './run-kind.js';
 

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../options/usage-error.js';
+import { UsageError } from '../usage-error.js';
 import { readTimeline } from './timeline.js';
 import { checkKindFields, checkManifest, checkSummary } from './run-shape.js';
 import { checkHlogs, checkTimeline, readable } from './run-coverage.js';

@@ -5,7 +5,8 @@
  * same code. Kinds without a per-second timeline (load, ops) are refused here in one line: their
  * summary.md is already their report, and nothing in them can be merged second by second.
  */
-import { UsageError, shown } from '../options/usage-error.js';
+import { UsageError, shown } from '../usage-error.js';
+import { queueDrivers } from '../transports/queue-drivers.js';
 
 /** @typedef {'produce'|'consume'|'queue-publish'|'queue-consume'} ReadKind a kind the reports read */
 
@@ -29,7 +30,8 @@ const REFUSED = {
 
 /** A manifest's `kind` field, as the one run harness writes it. */
 const ALL = [...Object.keys(KINDS), ...Object.keys(REFUSED)];
-const QUEUE_TARGETS = ['sns', 'sqs', 'pubsub'];
+/** Every queue system a run can name: the queue drivers' names. */
+const queueTargets = () => queueDrivers().map((d) => d.name);
 const ACCEPTED = 'reports read produce, consume, queue publish and queue consume runs';
 
 /**
@@ -62,7 +64,7 @@ function inferred(dir, manifest) {
   const flags = manifest.flags !== null && typeof manifest.flags === 'object' ? manifest.flags : {};
   const target = flags.target ?? 'redis';
   if (target === 'redis') return command;
-  if (!QUEUE_TARGETS.includes(target)) throw new UsageError(`${dir}: manifest.json names target ${shown(String(target))}; reports read redis, ${QUEUE_TARGETS.join(', ')} runs`);
+  if (!queueTargets().includes(target)) throw new UsageError(`${dir}: manifest.json names target ${shown(String(target))}; reports read redis, ${queueTargets().join(', ')} runs`);
   return command === 'produce' ? 'queue-publish' : 'queue-consume';
 }
 

@@ -4,7 +4,7 @@
  * where a report would otherwise stop half-way on a TypeError or print NaN. Only the fields the
  * reports read are checked, so a run written by an older or newer rqbench still reads.
  */
-import { UsageError, printable, shown } from '../options/usage-error.js';
+import { UsageError, printable, shown } from '../usage-error.js';
 import { QUEUE_HISTOGRAMS, isQueue } from './run-kind.js';
 
 /** @typedef {import('./run-kind.js').ReadKind} ReadKind */

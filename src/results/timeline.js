@@ -4,7 +4,7 @@
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeText } from './run-dir.js';
-import { UsageError, shown } from '../options/usage-error.js';
+import { UsageError, shown } from '../usage-error.js';
 
 /** Columns every timeline starts and ends with (the command's own go between). */
 export const LEAD_COLUMNS = ['second', 'time'];

@@ -4,7 +4,7 @@
  * except under CI=true, where they run and fail).
  */
 import { describe } from 'vitest';
-import { findPubsubEmulator } from '../../src/local/pubsub.js';
+import { findPubsubEmulator } from '../../src/local/pubsub-emulator.js';
 
 export const PUBSUB_INSTALLED = !!findPubsubEmulator();
 

@@ -1,12 +1,12 @@
 /**
  * A queue system that exists only in memory, written as a driver module the way a new system
- * would be (src/targets/queue-driver.js): registered by a test, it must show up in --help, the
+ * would be (src/transports/queue-driver.js): registered by a test, it must show up in --help, the
  * checks, `rqbench ops`, `rqbench local` and a whole publisher and consumer run, with no other
  * source file knowing its name.
  */
-import { ownOptions } from '../../src/targets/queue-flags.js';
+import { ownOptions } from '../../src/transports/queue-flags.js';
 
-/** @typedef {import('../../src/targets/queue-driver.js').QueueDriver} QueueDriver */
+/** @typedef {import('../../src/transports/queue-driver.js').QueueDriver} QueueDriver */
 
 /** What the fake service received, for the test to look at. */
 export const published = [];

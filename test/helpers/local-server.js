@@ -1,7 +1,7 @@
 // A throwaway local Redis for one test file: started before its tests, stopped (by PID) after
 // them, with the temp dirs the file's runs made.
 import { afterAll, beforeAll } from 'vitest';
-import { startRedis } from '../../src/local/redis.js';
+import { startRedis } from '../../src/local/local-redis.js';
 import { removeTempDirs } from './producer-run.js';
 
 /**

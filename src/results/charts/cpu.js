@@ -4,7 +4,7 @@
  */
 import { num } from './run-data.js';
 import { points } from './sequence.js';
-import { frameSpec, headroom, lineLayer, markerLayers } from './spec.js';
+import { frameSpec, headroom, lineLayer, markerLayers } from './vega-spec.js';
 
 /** @typedef {import('./sequence.js').Sequence} Sequence */
 
@@ -22,7 +22,7 @@ export const nodeLabel = (n) => `s${n.shard} ${n.role} ${n.addr}`;
 
 /**
  * @param {Sequence} seq
- * @param {import('./spec.js').Frame} frame
+ * @param {import('./vega-spec.js').Frame} frame
  * @returns {Record<string, any>|null} Vega-Lite spec; null when no node was sampled
  */
 export function cpuSpec(seq, frame) {

@@ -7,7 +7,7 @@
  */
 import { eachHlogInterval } from '../hlog.js';
 import { newHistogram } from '../../measure/histogram.js';
-import { frameSpec, latencyY } from './spec.js';
+import { frameSpec, latencyY } from './vega-spec.js';
 
 /** @typedef {import('./sequence.js').Sequence} Sequence */
 /** @typedef {import('hdr-histogram-js').Histogram} Histogram */
@@ -52,7 +52,7 @@ export function percentilePoints(h) {
 
 /**
  * @param {Sequence} seq
- * @param {import('./spec.js').Frame} frame
+ * @param {import('./vega-spec.js').Frame} frame
  * @returns {Record<string, any>|null} Vega-Lite spec; null when no run has a histogram
  */
 export function distributionSpec(seq, frame) {

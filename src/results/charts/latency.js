@@ -4,13 +4,13 @@
  */
 import { num } from './run-data.js';
 import { points } from './sequence.js';
-import { frameSpec, latencyY, lineLayer, markerLayers } from './spec.js';
+import { frameSpec, latencyY, lineLayer, markerLayers } from './vega-spec.js';
 
 /** @typedef {import('./sequence.js').Sequence} Sequence */
 
 /**
  * @param {Sequence} seq
- * @param {import('./spec.js').Frame} frame
+ * @param {import('./vega-spec.js').Frame} frame
  * @returns {Record<string, any>|null} Vega-Lite spec; null when no second had a latency
  */
 export function latencySpec(seq, frame) {

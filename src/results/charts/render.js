@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { Resvg } from '@resvg/resvg-js';
-import { FONT } from './spec.js';
+import { FONT } from './vega-spec.js';
 import { advanceWidths, vegaTextWidth } from './text-width.js';
 
 const require = createRequire(import.meta.url);

@@ -49,7 +49,7 @@ const QUEUE_CONSUMER_CURVES = [['Reading off the queue', 'read', 'read'], ['Serv
  * Reads one run directory.
  * @param {string} dir
  * @returns {RunData}
- * @throws {import('../../options/usage-error.js').UsageError} when dir is not a finished run
+ * @throws {import('../../usage-error.js').UsageError} when dir is not a finished run
  *   directory of a kind the reports read, or a file of it is damaged
  */
 export function readRunDir(dir) {

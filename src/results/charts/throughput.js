@@ -7,7 +7,7 @@
  */
 import { num } from './run-data.js';
 import { points } from './sequence.js';
-import { frameSpec, headroom, lineLayer, markerLayers } from './spec.js';
+import { frameSpec, headroom, lineLayer, markerLayers } from './vega-spec.js';
 
 /** @typedef {import('./sequence.js').Sequence} Sequence */
 
@@ -56,7 +56,7 @@ function pick(step, row) {
 
 /**
  * @param {Sequence} seq
- * @param {import('./spec.js').Frame} frame
+ * @param {import('./vega-spec.js').Frame} frame
  * @returns {Record<string, any>|null} Vega-Lite spec; null when there is nothing to draw
  */
 export function throughputSpec(seq, frame) {

@@ -1,0 +1,258 @@
+/**
+ * Runs an experiment's steps, one after another, by spawning the real CLIs (the same commands a
+ * person would type), against a local Redis this process starts and stops, or an endpoint.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRedis } from '../local/local-redis.js';
+import { toArgs } from './flags.js';
+import { latestRun, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
+import { Progress } from './progress.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
+const START_DELAY_MS = 2500;
+
+/**
+ * @typedef {{ runDir: string, ran: number, skipped: number, failed: string|null, interrupted: boolean }} RunOutcome
+ */
+
+/**
+ * @param {import('./spec.js').Spec} spec
+ * @param {{ resume?: boolean, log?: (line: string) => void }} [opts]
+ * @returns {Promise<RunOutcome>}
+ */
+export async function runExperiment(spec, { resume = false, log = (l) => process.stderr.write(`${l}\n`) } = {}) {
+  const previous = resume ? latestRun(spec.dir) : null;
+  if (resume && !previous) log('rqbench experiment: nothing to resume, starting a new run');
+  const runDir = previous ?? path.join(runsDir(spec.dir), stamp());
+  fs.mkdirSync(runDir, { recursive: true });
+  const todo = spec.steps.map((step) => {
+    const dir = path.join(runDir, step.name);
+    const done = readStep(dir, { consumer: Boolean(step.consumer) }).complete;
+    if (!done && previous) setAside(dir);
+    return { step, dir, done };
+  });
+  const progress = new Progress(todo.filter((t) => !t.done).map((t) => t.step), log);
+  const stopper = new Stopper(log);
+  const topo = new TopologyKeeper(spec.topology, log);
+  /** @type {RunOutcome} */
+  const outcome = { runDir, ran: 0, skipped: 0, failed: null, interrupted: false };
+  try {
+    for (const t of todo) {
+      if (t.done) {
+        outcome.skipped++;
+        log(`rqbench experiment: ${t.step.name} already complete in ${path.relative(process.cwd(), t.dir)}, skipped`);
+        continue;
+      }
+      if (stopper.stopped) break;
+      // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
+      const fresh = t.step.at.length > 0;
+      const target = await topo.get(fresh, stopper);
+      if (stopper.stopped) break;
+      progress.begin(t.step);
+      const result = await runStep(t.step, t.dir, await expandAt(t.step, target, spec.topology), spec.topology.cluster, stopper);
+      if (fresh) await topo.release();
+      progress.end(t.step, readStep(t.dir, { consumer: Boolean(t.step.consumer) }));
+      if (stopper.stopped) break;
+      if (!result.ok) {
+        outcome.failed = `${t.step.name}: ${result.error}`;
+        break;
+      }
+      outcome.ran++;
+    }
+  } finally {
+    await topo.release();
+    stopper.dispose();
+  }
+  outcome.interrupted = stopper.stopped;
+  return outcome;
+}
+
+/**
+ * Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint.
+ */
+class TopologyKeeper {
+  /**
+   * @param {import('./spec.js').Topology} topology
+   * @param {(line: string) => void} log
+   */
+  constructor(topology, log) {
+    this.topology = topology;
+    this.log = log;
+    /** @type {Awaited<ReturnType<typeof startRedis>>|null} */
+    this.local = null;
+  }
+
+  /**
+   * @param {boolean} fresh
+   * @param {Stopper} stopper
+   * @returns {Promise<{ url: string, local: any }>}
+   */
+  async get(fresh, stopper) {
+    if (!this.topology.local) return { url: this.topology.url, local: null };
+    if (fresh) await this.release();
+    if (!this.local) {
+      const { cluster, masters, replicas } = this.topology.local;
+      const started = Date.now();
+      this.local = await startRedis({ cluster, masters, replicas, signal: stopper.signal });
+      this.log(`rqbench experiment: started a ${this.topology.label} at ${this.local.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+    return { url: this.local.url, local: this.local };
+  }
+
+  async release() {
+    const l = this.local;
+    this.local = null;
+    await l?.stop();
+  }
+}
+
+/**
+ * A bare `add-shard` on a local cluster: the runner starts the new nodes (it owns the local
+ * servers; the CLI it spawns does not) and names them, as on a real cluster.
+ * @param {import('./spec.js').Step} step
+ * @param {{ url: string, local: any }} target
+ * @param {import('./spec.js').Topology} topology
+ * @returns {Promise<{ url: string, at: string[] }>}
+ */
+async function expandAt(step, target, topology) {
+  const at = [];
+  for (const a of step.at) {
+    const m = /^([\d.]+):add-shard$/.exec(a);
+    if (m && target.local?.addNodes) {
+      const nodes = await target.local.addNodes(1 + topology.local.replicas);
+      at.push(`${m[1]}:add-shard:${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`);
+    } else at.push(a);
+  }
+  return { url: target.url, at };
+}
+
+/**
+ * The commands of one step, as run (relative paths, so they can be pasted from the repo root).
+ * @param {import('./spec.js').Step} step
+ * @param {string} stepDir
+ * @param {{ url: string, at: string[] }} target
+ * @param {boolean} cluster
+ * @param {number|null} startAt
+ * @returns {Array<{ role: 'producer'|'consumer', argv: string[] }>}
+ */
+export function stepCommands(step, stepDir, target, cluster, startAt) {
+  // relative to the repo root when inside it, so the commands can be pasted from there
+  const rel = path.relative(ROOT, path.resolve(stepDir));
+  const out = rel.startsWith('..') ? path.resolve(stepDir) : rel;
+  const common = (role) => [
+    '--url', target.url, ...(cluster ? ['--cluster'] : []), '-d', String(step.duration), '--warmup', String(step.warmup),
+    ...(startAt ? ['--start-at', String(startAt)] : []), '--json', '--quiet', '--out', out, '--name', role,
+  ];
+  /** @type {Array<{ role: 'producer'|'consumer', argv: string[] }>} */
+  const cmds = [{ role: /** @type {const} */ ('producer'), argv: ['src/producer.js', ...toArgs(step.flags), ...target.at.flatMap((x) => ['--at', x]), ...common('producer')] }];
+  if (step.consumer) cmds.push({ role: 'consumer', argv: ['src/consumer.js', ...toArgs(step.consumer), ...common('consumer')] });
+  return cmds;
+}
+
+/**
+ * Runs a step's producer (and consumer) to their end; writes step.json before and after.
+ * @param {import('./spec.js').Step} step
+ * @param {string} stepDir
+ * @param {{ url: string, at: string[] }} target
+ * @param {boolean} cluster
+ * @param {Stopper} stopper
+ * @returns {Promise<{ ok: boolean, error?: string }>}
+ */
+async function runStep(step, stepDir, target, cluster, stopper) {
+  fs.mkdirSync(stepDir, { recursive: true });
+  const startAt = step.consumer ? Date.now() + START_DELAY_MS : null;
+  const cmds = stepCommands(step, stepDir, target, cluster, startAt);
+  const metaFile = path.join(stepDir, 'step.json');
+  const meta = { name: step.name, label: step.label, startedAt: new Date().toISOString(), commands: cmds.map((c) => ['node', ...c.argv].join(' ')), ok: false };
+  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const results = await Promise.all(cmds.map((c) => runChild(c.argv, stopper)));
+  // exit 1 is a run that finished and measured, but not all it was asked did happen (items failed,
+  // cycles failed): its summary says why, and the step's check judges it; anything else failed
+  const finished = (r, i) => r.code === 0 || (r.code === 1 && hasOutcome(stepDir, cmds[i].role));
+  const badIndex = results.findIndex((r, i) => !finished(r, i));
+  const bad = badIndex >= 0 ? results[badIndex] : undefined;
+  Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: results.map((r) => r.code ?? r.signal), ok: !bad && !stopper.stopped });
+  if (bad) meta.error = bad.lastLine;
+  const problems = results.filter((r) => r.code === 1 && !bad).map((r) => r.lastLine);
+  if (problems.length) meta.problems = problems;
+  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  return bad ? { ok: false, error: `${bad.argv[0]} exited with ${bad.code ?? bad.signal}: ${bad.lastLine}` } : { ok: true };
+}
+
+/**
+ * The role's run in the step directory has a summary with an outcome: it ran to its end.
+ * @param {string} stepDir
+ * @param {'producer'|'consumer'} role
+ */
+function hasOutcome(stepDir, role) {
+  const dir = newestRunDir(stepDir, role);
+  try {
+    return Boolean(dir && JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).outcome);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spawns `node <argv>` in its own process group, so a terminal's Ctrl-C reaches only the runner,
+ * which passes exactly one SIGINT on (a second one would make the CLI leave without its summary).
+ * @returns {Promise<{ argv: string[], code: number|null, signal: string|null, lastLine: string }>}
+ */
+function runChild(argv, stopper) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let err = '';
+    child.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
+    const forget = stopper.track(child);
+    child.once('error', (e) => { forget(); reject(e); });
+    child.once('close', (code, signal) => {
+      forget();
+      const lastLine = err.trim().split('\n').filter(Boolean).pop() ?? '';
+      resolve({ argv, code, signal, lastLine });
+    });
+  });
+}
+
+/**
+ * Ctrl-C (SIGINT/SIGTERM): the first stops the running step cleanly (its CLIs get one SIGINT and
+ * write their summaries) and no further step starts; the second kills the step's processes.
+ */
+class Stopper {
+  constructor(log) {
+    this.log = log;
+    this.stopped = false;
+    this.controller = new AbortController();
+    this.signal = this.controller.signal;
+    /** @type {Set<import('node:child_process').ChildProcess>} */
+    this.children = new Set();
+    this.onSignal = () => {
+      if (this.stopped) {
+        this.log('rqbench experiment: stopping now');
+        for (const c of this.children) c.kill('SIGKILL');
+        return;
+      }
+      this.stopped = true;
+      this.controller.abort();
+      this.log('rqbench experiment: interrupted; stopping the current step (Ctrl-C again to kill it)');
+      for (const c of this.children) c.kill('SIGINT');
+    };
+    process.on('SIGINT', this.onSignal);
+    process.on('SIGTERM', this.onSignal);
+  }
+
+  /** @param {import('node:child_process').ChildProcess} child @returns {() => void} */
+  track(child) {
+    this.children.add(child);
+    if (this.stopped) child.kill('SIGINT');
+    return () => this.children.delete(child);
+  }
+
+  dispose() {
+    process.off('SIGINT', this.onSignal);
+    process.off('SIGTERM', this.onSignal);
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The producer's flags: the seed's (-q -p -c -t -a --ws --sk --sl --slh --ss --ns --same-slot
+ * --actual-value) and rqbench's. The data model flags come from the model registry.
+ */
+import { settings } from '../settings.js';
+import { MODELS, flagsWithout, modelOf, modelsFlagged } from '../workloads/items/stores/registry.js';
+import { parseAtList } from '../cluster-actions/index.js';
+import { MIN_VALUE_SIZE } from '../workloads/items/stores/payload.js';
+import { bad, intIn } from '../usage-error.js';
+
+/**
+ * The data model flags, shared by the producer and the consumer (which reads what they name).
+ * @param {import('yargs').Argv} y
+ */
+export function modelOptions(y) {
+  const m = 'Data model (default: ids in a sorted set, values in SETEX keys):';
+  y.option('actual-value', { type: 'boolean', default: false, group: m, describe: 'the index holds the values themselves; no item keys' });
+  for (const model of MODELS) {
+    if (model.flag) y.option(model.flag.name, { type: 'boolean', default: false, group: m, describe: model.flag.describe });
+  }
+  return y
+    .option('ns', { type: 'number', requiresArg: true, default: 1, group: m, describe: 'split the items across N index structures (latest-ids:<n>)' })
+    .option('same-slot', { type: 'boolean', default: false, group: m, describe: 'force the --ns structures into one slot (latest-ids:<n>{forced-slot})' })
+    .option('ttl', { type: 'number', requiresArg: true, default: settings.ttlSeconds, group: m, describe: 'item TTL and sorted-set window, s' });
+}
+
+/**
+ * Run length flags shared by the producer and the consumer.
+ * @param {import('yargs').Argv} y
+ * @param {string} g group title
+ */
+export function runOptions(y, g) {
+  return y
+    .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
+    .option('warmup', { type: 'number', requiresArg: true, group: g, describe: 'seconds left out of the summary (kept in the timeline)', defaultDescription: `${settings.warmupSeconds} (0 for runs of 2 s or less)` })
+    .option('start-at', { type: 'number', requiresArg: true, group: g, describe: 'epoch ms of the first operation, shared by processes on several hosts' })
+    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' })
+    .option('at', {
+      type: 'string', array: true, requiresArg: true, group: 'Cluster changes during the run:',
+      describe: 'at <seconds> into the run, change the cluster (repeatable): reshard:<slots>, remove-shard[:<master>], add-shard[:<host:port>,…], kill-master[:<master>], failover[:<master>]',
+    });
+}
+
+/** @param {import('yargs').Argv} y */
+export function producerOptions(y) {
+  const g = 'Load (seed-compatible):';
+  const m = 'Data model (default: ids in a sorted set, values in SETEX keys):';
+  runOptions(y
+    .option('quantity', { alias: 'q', type: 'number', requiresArg: true, default: settings.quantity, group: g, describe: 'items written per period across all writers' })
+    .option('period', { alias: 'p', type: 'number', requiresArg: true, default: settings.periodMs, group: g, describe: 'period, ms' })
+    .option('chunks', { alias: 'c', type: 'number', requiresArg: true, default: 1, group: g, describe: 'chunks per period: each writer sends its items in c evenly spaced chunks' })
+    .option('writers', { alias: 't', type: 'number', requiresArg: true, default: 1, group: g, describe: 'total writers' })
+    .option('writer', { alias: 'a', type: 'number', requiresArg: true, group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' }), g);
+  return modelOptions(y)
+    .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
+    .option('value-size', { type: 'number', requiresArg: true, group: m, describe: 'payload bytes per item (queues: characters per update value)', defaultDescription: `${settings.valueSize} (queues: 10)` })
+    .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' })
+    .option('verify', { type: 'boolean', group: g, describe: 'write fresh ids every period and, at the end, read back every acknowledged item: acked, present, lost (needs --ttl longer than the run)' });
+}
+
+/**
+ * Checks the run-length flags.
+ * @param {Record<string, any>} a
+ */
+export function checkRun(a) {
+  if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+  // a short run keeps every second unless told otherwise
+  if (a.warmup === undefined) a.warmup = a.duration > 0 && a.duration <= 2 ? 0 : settings.warmupSeconds;
+  if (!(Number.isFinite(a.warmup) && a.warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', a.warmup);
+  if (a.duration > 0 && a.warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, a.warmup);
+  if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
+  a.actions = parseAtList(a.at);
+  if (a.actions.length && !a.cluster) throw bad('--at', 'used with --cluster (it changes a Redis Cluster)');
+  const late = a.actions.find((x) => a.duration > 0 && x.atSec >= a.duration);
+  if (late) throw bad('--at', `due before the end of the run (--duration ${a.duration} s)`, late.text);
+}
+
+/**
+ * Checks the data model flags.
+ * @param {Record<string, any>} a
+ */
+export function checkModel(a) {
+  // --slh implies the list of --sl, so the two may come together
+  const picked = modelsFlagged(a);
+  if (picked.length > 1) throw bad(`--${picked.map((x) => x.flag.name).join(' with --')}`, 'used one at a time: pick one data model');
+  const model = modelOf(a);
+  if (a.actualValue && !model.can.actualValue) throw bad('--actual-value', `used without --${model.flag.name} (${model.why?.actualValue ?? 'this data model keeps item keys'})`);
+  intIn(a.ns, '--ns', 1, 100_000);
+  if (a.sameSlot && a.ns < 2) throw bad('--same-slot', 'used with --ns 2 or more (it forces several structures into one slot)');
+  intIn(a.ttl, '--ttl', 1, 86_400 * 365);
+}
+
+/**
+ * Checks the producer's flags; throws a UsageError naming the first bad one.
+ * @param {Record<string, any>} a
+ */
+export function checkProducer(a) {
+  intIn(a.quantity, '-q', 1, 100_000_000);
+  intIn(a.period, '-p', 1, 3_600_000);
+  intIn(a.chunks, '-c', 1, 1_000_000);
+  intIn(a.writers, '-t', 1, 1024);
+  if (a.writer !== undefined) intIn(a.writer, '-a', 1, a.writers);
+  if (a.quantity < a.writers) throw bad('-q', `at least -t (${a.writers}) so every writer has an item`, a.quantity);
+  checkRun(a);
+  checkModel(a);
+  intIn(a.extraSets, '--extra-sets', 0, 100);
+  const model = modelOf(a);
+  if (a.extraSets > 0 && !model.can.extraSets) throw bad('--extra-sets', `used without ${flagsWithout('extraSets')} (${model.why?.extraSets ?? 'this data model writes one index structure'})`);
+  a.valueSize ??= settings.valueSize; // no yargs default: the queue publisher's is 10
+  intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
+  if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
+  if (a.verify) checkVerify(a);
+}
+
+/** --verify reads item keys back after the run: they must exist and outlive it. */
+function checkVerify(a) {
+  if (a.actualValue) throw bad('--verify', 'used without --actual-value (it reads back the item keys, which value mode does not write)');
+  if (!a.duration) throw bad('--verify', 'used with a --duration (it reads back what a finished run acknowledged)');
+  const need = a.duration + settings.verifyTtlMarginSeconds;
+  if (a.ttl < need) throw bad('--verify', `used with --ttl of at least --duration + ${settings.verifyTtlMarginSeconds} (${need} s) so every item outlives the run`, `--ttl ${a.ttl}`);
+}
+
+/**
+ * The data model the flags name.
+ * @param {Record<string, any>} a
+ */
+export function storeModeOf(a) {
+  return modelOf(a).name;
+}
+
+/**
+ * Store configuration from the flags.
+ * @param {Record<string, any>} a
+ * @returns {import('../workloads/items/stores/keys.js').StoreConfig}
+ */
+export function storeConfigOf(a) {
+  return {
+    cluster: !!a.cluster,
+    ttl: a.ttl,
+    valueSize: a.valueSize ?? settings.valueSize,
+    ns: a.ns,
+    sameSlot: !!a.sameSlot,
+    extraSets: a.extraSets ?? 0,
+    actualValue: !!a.actualValue,
+    // the consumer has no -q: it only reads lists, never trims them
+    listMax: a.listMax ?? (a.quantity ? Math.max(1, Math.ceil((a.quantity * a.ttl * 1000) / a.period)) : 0),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Charts of one run or of a sequence of runs (experiment steps laid end to end):
+ *   cpu          Redis CPU per node over time (masters and replicas), steps and cluster actions marked
+ *   throughput   achieved vs target per second (producer items, consumer cycles, queue messages)
+ *   latency      p50 and p99 per second of the main operation (batch, cycle, publish or E2E)
+ *   percentiles  latency by percentile on HdrHistogram's 1/(1-p) axis, one line per run (a queue
+ *                consumer: one per seed metric)
+ * each written as SVG and PNG.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { readRunDir } from './run-data.js';
+import { layOut } from './sequence.js';
+import { cpuSpec } from './cpu.js';
+import { throughputSpec } from './throughput.js';
+import { latencySpec } from './latency.js';
+import { distributionSpec } from './distribution.js';
+import { renderChart, writeCharts } from './render.js';
+
+export { readRunDir } from './run-data.js';
+
+/**
+ * @typedef {object} ChartOptions
+ * @property {string} [title] shown under each chart's own title (default: the run or step names)
+ * @property {string[]} [stepLabels] one per run directory (default: each directory's name)
+ * @property {number} [width] px of the whole image, default 900
+ * @property {number} [height] px, default 360
+ * @property {string} [prefix] put before each file name, e.g. 'step-3-' → step-3-cpu.svg
+ */
+
+/**
+ * @typedef {object} ChartFile
+ * @property {string} name cpu | throughput | latency | percentiles
+ * @property {string} title
+ * @property {string} svg path written
+ * @property {string} png path written
+ */
+
+/** Every step a queue consumer: it has no target rate, and its percentile lines are the seed's metrics. */
+const allQueueConsumers = (seq) => seq.steps.every((s) => s.run.kind === 'queue-consume');
+
+/** @type {Array<{ name: string, title: (seq: import('./sequence.js').Sequence) => string, spec: Function }>} */
+const CHARTS = [
+  { name: 'cpu', title: () => 'Redis CPU per node', spec: cpuSpec },
+  { name: 'throughput', title: (seq) => (allQueueConsumers(seq) ? 'Throughput: messages applied per second' : 'Throughput: achieved vs target'), spec: throughputSpec },
+  { name: 'latency', title: () => 'Latency per second: p50 and p99', spec: latencySpec },
+  {
+    name: 'percentiles',
+    title: (seq) => (seq.steps.some((s) => s.run.kind === 'queue-consume') ? 'Latency by percentile: reading off the queue, processing, E2E' : 'Latency by percentile, from the intended start'),
+    spec: distributionSpec,
+  },
+];
+
+/**
+ * Draws every chart the runs have data for (a run without CPU samples gets no CPU chart). Every
+ * run directory is read and checked, and every chart drawn in memory, before a file is written:
+ * bad input leaves --out as it was.
+ * @param {string[]} runDirs in order: runs are laid end to end on one time axis
+ * @param {string} outDir created if missing; existing charts of the same names are replaced
+ * @param {ChartOptions} [options]
+ * @returns {Promise<ChartFile[]>}
+ * @throws {import('../../usage-error.js').UsageError} when a directory is not a finished
+ *   run directory of a kind the reports read (results/run-kind.js), or a file of it is damaged
+ */
+export async function drawRunCharts(runDirs, outDir, options = {}) {
+  if (runDirs.length === 0) throw new TypeError('drawRunCharts: no run directory given');
+  const { width = 900, height = 360, prefix = '' } = options;
+  const seq = layOut(runDirs.map(readRunDir), options.stepLabels);
+  const subtitle = options.title ?? seq.steps.map((s) => s.label).join(' → ');
+  const drawn = [];
+  for (const chart of CHARTS) {
+    const title = chart.title(seq);
+    const spec = chart.spec(seq, { title, subtitle, width, height });
+    if (spec) drawn.push({ name: chart.name, title, image: await renderChart(spec), base: path.join(outDir, `${prefix}${chart.name}`) });
+  }
+  await fs.mkdir(outDir, { recursive: true });
+  const files = await writeCharts(drawn.map((d) => ({ base: d.base, ...d.image })));
+  return drawn.map((d, i) => ({ name: d.name, title: d.title, ...files[i] }));
+}

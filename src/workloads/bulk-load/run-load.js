@@ -1,0 +1,121 @@
+/**
+ * `rqbench load FILE`: every cell of the threads x connections grid in turn over one delta file,
+ * each checked for exactly-once delivery; one run directory (manifest.json, summary.json,
+ * summary.md) for the whole grid, written as the grid goes: each finished cell is in summary.json
+ * as soon as it is checked, so a Ctrl-C (or SIGTERM) mid-grid keeps every finished cell, stops
+ * the cell under way and exits 130 (143) with the summary marked interrupted.
+ */
+import { connectionFrom, describeConnection } from '../../transports/redis.js';
+import { grouped } from '../../results/format.js';
+import { signalExitCode } from '../../results/outcome.js';
+import { withLocal } from '../../local/for-run.js';
+import { checkOutput } from '../../options/output.js';
+import { Run } from '../../harness/harness.js';
+import { runCell } from './run-cell.js';
+import { flushMasters, keyCount, openRouter, readBack } from './redis-check.js';
+import { checkLines, loadTable } from './load-table.js';
+
+/**
+ * @param {Record<string, any>} a parsed and checked flags (file, info, threads[], connections[], sink…)
+ * @returns {Promise<import('../../harness/harness.js').RunResult>}
+ */
+export function runLoad(a) {
+  // before any connection or load: a directory that cannot be written would waste the grid
+  checkOutput(a);
+  return withLocal(a.sink === 'redis' ? a : { ...a, local: false }, async (flags) => {
+    const run = new Run({ kind: 'load', command: 'load', a, leaveNote: 'no cell of the grid had finished' });
+    // a stop ends the cell under way (its reader threads are terminated): only whole cells count
+    const ac = new AbortController();
+    run.on('stop', () => ac.abort());
+    const conn = a.sink === 'redis' ? connectionFrom(flags) : null;
+    const admin = conn ? await openRouter(conn) : null;
+    const target = conn ? describeConnection(conn) : null;
+    const grid = a.connections.flatMap((c) => a.threads.map((t) => [t, c]));
+    const cells = [];
+    /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
+    const summaryOf = (interrupted) => ({
+      file: a.file, records: a.info.records, recordSize: a.info.recordSize, bytes: a.info.size, sink: a.sink, target, ttl: a.ttl || null,
+      cells: cells.map(({ perThread, ...c }) => ({ ...c, loadS: Math.round(c.loadS * 1000) / 1000, recordsPerSec: Math.round(c.recordsPerSec), perThread })),
+      ok: cells.every((c) => c.check.ok), interrupted, cellsPlanned: grid.length,
+    });
+    try {
+      if (admin) {
+        const before = await keyCount(admin);
+        if (before && !a.flush) throw Object.assign(new Error(`the target holds ${before} keys: rqbench load empties it between cells, so start from an empty database or pass --flush`), { exitCode: 1 });
+      }
+      run.open({
+        name: a.name || `load-${a.sink}-${a.threads.join('_')}t-${a.connections.join('_')}c`, t0: Date.now(), facts: { target },
+        description: `Load of ${a.file} (${grouped(a.info.records)} records) into ${target ? `Redis at ${target}` : `the ${a.sink} sink`}, grid of ${a.threads.join(',')} reader threads x ${a.connections.join(',')} connections.`,
+      });
+      for (const [k, [threads, connections]] of grid.entries()) {
+        if (run.stopping) break;
+        if (admin) await flushMasters(admin);
+        const label = `load ${k + 1}/${grid.length} (${threads} threads x ${connections} connections)`;
+        let r;
+        try {
+          r = await runCell({
+            file: a.file, info: a.info, threads, connections, sink: a.sink, conn, ttl: a.ttl, signal: ac.signal,
+            onProgress: a.quiet ? undefined : (n) => process.stderr.write(`${label}: ${grouped(n)} of ${grouped(a.info.records)} records\n`),
+          });
+        } catch (e) {
+          if (run.stopping) break;
+          throw e;
+        }
+        if (run.stopping) break;
+        const check = await checkCell(a, admin, r);
+        const cell = {
+          threads, connections, loadS: r.loadMs / 1000, recordsPerSec: r.recordsPerSec, setupMs: Math.round(r.setupMs),
+          stored: r.stored, errors: r.errors, redirects: r.redirects, check, perThread: r.perThread,
+        };
+        cells.push(cell);
+        run.say(`${label}: ${cell.loadS.toFixed(2)} s, ${grouped(cell.recordsPerSec)} records/s${check.ok ? '' : ' — CHECK FAILED'}`);
+        // the grid so far: what a run cut short (even by a second Ctrl-C, or a kill) still has
+        if (k + 1 < grid.length) {
+          const sofar = { ...summaryOf(false), incomplete: true, note: `${cells.length} of ${grid.length} cells finished so far` };
+          run.keep(sofar, renderLoad(sofar));
+        }
+      }
+      const summary = summaryOf(run.interrupted);
+      return run.save(summary, renderLoad(summary), { exitCode: run.interrupted ? signalExitCode(run.interrupted) : summary.ok ? 0 : 1 });
+    } catch (e) {
+      run.failed(e);
+      throw e;
+    } finally {
+      admin?.close();
+      run.close();
+    }
+  });
+}
+
+/**
+ * Exactly once: the cell's own findings, then (Redis) the key count and a read-back sample.
+ * @param {Record<string, any>} a
+ * @param {any} admin
+ * @param {Awaited<ReturnType<typeof runCell>>} r
+ */
+async function checkCell(a, admin, r) {
+  /** @type {{ ok: boolean, problems: string[], keys?: number, readBack?: any }} */
+  const check = { ok: true, problems: [...r.problems] };
+  if (r.errors) check.problems.push(`${r.errors} commands failed (${r.firstError})`);
+  if (admin) {
+    check.keys = await keyCount(admin);
+    if (check.keys !== a.info.records) check.problems.push(`${check.keys} keys on the target, the file has ${a.info.records} records`);
+    check.readBack = await readBack(admin, a.file, a.info, a.sample);
+    const rb = check.readBack;
+    if (rb.missing || rb.mismatched) check.problems.push(`${rb.missing} sampled records missing and ${rb.mismatched} different from the file (${rb.examples.join(', ')})`);
+  }
+  check.ok = check.problems.length === 0;
+  return check;
+}
+
+function renderLoad(s) {
+  const into = s.sink === 'redis' ? `Redis at ${s.target} (pipelined ${s.ttl ? `SETEX, TTL ${s.ttl} s` : 'SET'})` : `the ${s.sink} sink`;
+  return [
+    '# rqbench load', '',
+    `${grouped(s.records)} records of ${s.recordSize} bytes (${(s.bytes / 2 ** 20).toFixed(0)} MiB) from ${s.file} into ${into}; each reader thread reads its own byte range of the file. Load time runs from every thread ready (file open, connections made) to the last record stored.`, '',
+    loadTable(s.cells), '',
+    checkLines(s.cells), '',
+    ...(s.interrupted ? [`**Interrupted** (${s.interrupted}) after ${s.cells.length} of ${s.cellsPlanned} cells: the cells above finished and were checked; the one under way was stopped and is not shown.`, ''] : []),
+    ...(s.incomplete ? [`_Running: ${s.note}._`, ''] : []),
+  ].join('\n');
+}

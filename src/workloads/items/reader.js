@@ -1,0 +1,281 @@
+/**
+ * One consumer: every period it asks for the cardinality, the live items and their values
+ * (the seed's consumer cycle), timing each phase, checking every value against its key, and
+ * hands over one interval a second. Cycles start on a fixed grid from t0; one that is still
+ * running when the next is due makes that one late (an overrun), and the lateness is measured.
+ */
+import { performance } from 'node:perf_hooks';
+import { RedisRouter } from '../../transports/redis-router.js';
+import { Fetcher, seedClient } from './fetch.js';
+import { Counters } from '../../measure/counters.js';
+import { ClientSampler } from '../../measure/client-sampler.js';
+import { record } from '../../measure/histogram.js';
+import { OpHistograms, sparseOps } from '../../measure/op-histograms.js';
+import { IntervalClock } from '../../harness/clock.js';
+import { BytesReads } from './fetch-bytes.js';
+import { MemberList } from './member-list.js';
+import { SeenIds } from './seen-ids.js';
+import { leadingId, trailingId } from './item-ids.js';
+import { settings } from '../../settings.js';
+
+/** What a reader counts each second. */
+/** failedCycles: cycles that ended in an error; emptyCycles: cycles that found the index empty (or missing). */
+export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
+
+/**
+ * READER_COUNTERS, as fields of a reader's Counters.
+ * @typedef {object} ReaderCounts
+ * @property {number} cycles
+ * @property {number} failedCycles
+ * @property {number} emptyCycles
+ * @property {number} overruns
+ * @property {number} items
+ * @property {number} fetched
+ * @property {number} missing
+ * @property {number} duplicates
+ * @property {number} mismatched
+ * @property {number} cardinality
+ * @property {number} uniques
+ * @property {number} errors
+ */
+
+/**
+ * @typedef {object} ReaderPlan
+ * @property {number} periodMs
+ * @property {number} durationMs   0: until stop()
+ * @property {number} t0           epoch ms of the first intended cycle
+ * @property {number} limit        0: every live item; N: the newest N
+ * @property {'mget'|'pipeline'|'get'} fetch
+ * @property {'master'|'replica'} readFrom
+ * @property {number} spread       this reader's number, spreads readers over replicas
+ * @property {number} ttl          seconds: items older than this are not live
+ * @property {boolean} script      -s script: cardinality and range in one Lua call
+ */
+
+export class Reader {
+  /**
+   * @param {object} opts
+   * @param {import('../../transports/redis.js').RedisConn} opts.conn
+   * @param {import('./stores/contract.js').ReadModel} opts.model
+   * @param {ReaderPlan} opts.plan
+   * @param {(iv: object) => void} opts.onInterval
+   */
+  constructor({ conn, model, plan, onInterval }) {
+    this.conn = conn;
+    this.model = model;
+    this.plan = plan;
+    this.onInterval = onInterval;
+    this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread });
+    this.counters = /** @type {Counters & ReaderCounts} */ (new Counters(READER_COUNTERS));
+    this.hist = new OpHistograms();
+    this.k = 0;
+    this.stopping = false;
+    this.io = { call: (key, args) => this.#call(key, args) };
+    this.seen = new SeenIds();
+  }
+
+  async connect() {
+    this.router.onOpen = async (pipe) => {
+      for (const s of this.model.scripts) await pipe.call(['SCRIPT', 'LOAD', s.lua]);
+    };
+    await this.router.open();
+    const client = this.plan.fetch === 'get' ? seedClient(this.conn, this.plan.readFrom, this.router.addrFor(0)) : undefined;
+    if (client) {
+      client.on('error', () => {}); // failures surface as rejected gets, counted per cycle
+      await (this.conn.cluster ? new Promise((resolve, reject) => { client.once('ready', resolve); client.once('error', reject); }) : client.ping());
+    }
+    this.seed = client;
+    this.fetcher = new Fetcher(this.router, this.plan.fetch, client, this.model.valueArgs);
+    // the default fetch reads item keys on bytes where the data model allows (fetch-bytes.js):
+    // string values (MGET), members that name them
+    if (this.plan.fetch === 'mget' && !this.model.membersAreValues && !this.model.valueArgs) {
+      this.bytes = new BytesReads(this.router);
+      this.members = new MemberList();
+    }
+  }
+
+  /** Runs cycles to the end (or stop()) and resolves after the last one. */
+  run() {
+    this.t0Perf = this.plan.t0 - performance.timeOrigin;
+    this.client = new ClientSampler();
+    return new Promise((resolve) => {
+      this.finish = resolve;
+      this.clock = new IntervalClock(this.t0Perf, () => this.#emit(false));
+      this.clock.start();
+      this.#next();
+    });
+  }
+
+  /**
+   * Ends after the cycle in progress, waiting for it at most `drainMs` (a node that froze would
+   * hold it for ever): a cycle given up on counts as failed.
+   * @param {number} [drainMs]
+   */
+  stop(drainMs = settings.readerDrainMs) {
+    clearTimeout(this.drainTimer);
+    if (this.busy) {
+      this.drainTimer = setTimeout(() => {
+        this.counters.cycles++;
+        this.counters.failedCycles++;
+        this.counters.error(new Error('connection: the cycle was still waiting for replies when the run ended'));
+        this.busy = false;
+        this.#end();
+      }, drainMs);
+    }
+    if (this.stopping) return;
+    this.stopping = true;
+    clearTimeout(this.timer);
+    if (!this.busy) this.#end();
+  }
+
+  /** Starts the next cycle when it is due, or at once when it is already late. */
+  #next() {
+    if (this.stopping) return this.#end();
+    const due = this.t0Perf + this.k * this.plan.periodMs;
+    const now = performance.now();
+    // the run ends at its duration: cycles still owed by then (overruns) are not run late
+    if (this.plan.durationMs && Math.max(due, now) - this.t0Perf >= this.plan.durationMs) return this.#end();
+    const wait = due - now;
+    if (wait > 0) this.timer = setTimeout(() => this.#cycle(due), wait);
+    else this.#cycle(due);
+  }
+
+  async #cycle(intended) {
+    this.k++;
+    this.busy = true;
+    const start = performance.now();
+    let failed = false;
+    try {
+      await this.#measuredCycle(intended, start);
+    } catch (e) {
+      failed = true;
+      this.counters.error(e);
+      // a redirect or a lost node: the cluster changed (or a server restarted), read its shape again
+      this.router.refreshSoon();
+    }
+    // given up on by stop() while it waited: already counted as failed
+    if (this.finished) return;
+    const end = performance.now();
+    if (failed) this.counters.failedCycles++;
+    this.busy = false;
+    this.counters.cycles++;
+    const card = this.pendingCard;
+    this.pendingCard = null;
+    if (card && !failed && card.count === 0) this.counters.emptyCycles++;
+    if (card) {
+      this.counters.cardinality += card.count;
+      if (card.uniques !== undefined) this.counters.uniques += card.uniques;
+    }
+    const h = this.hist.of('cycle');
+    record(h.intended, (end - intended) * 1000);
+    record(h.sent, (end - start) * 1000);
+    // the next cycle was due before this one ended: it starts late, and that is an overrun
+    if (end > this.t0Perf + this.k * this.plan.periodMs) this.counters.overruns++;
+    this.#next();
+  }
+
+  async #measuredCycle(intended, start) {
+    const nowMs = performance.timeOrigin + start;
+    const cutoff = Math.floor(nowMs - this.plan.ttl * 1000);
+    if (this.plan.script) {
+      const r = await this.model.viaScript(this.io, cutoff, this.plan.limit);
+      this.#phase('range', performance.now() - start);
+      this.#cardinality(r, nowMs);
+      return this.#values(r.members);
+    }
+    const card = await this.model.cardinality(this.io, nowMs);
+    const t1 = performance.now();
+    this.#phase('card', t1 - start);
+    this.#cardinality(card, nowMs);
+    const cmds = this.bytes && this.model.rangeCommands?.(cutoff, this.plan.limit, nowMs);
+    if (cmds) return this.#bytesCycle(cmds, t1);
+    const members = await this.model.range(this.io, cutoff, this.plan.limit, nowMs);
+    this.#phase('range', performance.now() - t1);
+    return this.#values(members);
+  }
+
+  #cardinality(card, nowMs) {
+    // counted when the cycle ends, with it: a long cycle's counts then land in the same second
+    this.pendingCard = card;
+    if (card.newest !== null && card.newest !== undefined) record(this.hist.of('staleness').sent, (nowMs - card.newest) * 1000);
+  }
+
+  /** Range and values on bytes (fetch-bytes.js): members and values never become strings. */
+  async #bytesCycle(cmds, t1) {
+    const list = this.members;
+    list.clear();
+    await this.bytes.range(cmds, list);
+    const t2 = performance.now();
+    this.#phase('range', t2 - t1);
+    this.seen.next();
+    const got = await this.bytes.mget(list, this.seen);
+    this.#phase('values', performance.now() - t2);
+    const c = this.counters;
+    c.items += list.count;
+    c.fetched += got.fetched;
+    c.missing += got.missing;
+    c.mismatched += got.mismatched;
+    c.duplicates += got.duplicates;
+  }
+
+  /** Fetches the values behind the members (unless members are the values) and checks them. */
+  async #values(members) {
+    if (this.model.membersAreValues) return this.#check(members, members);
+    const t2 = performance.now();
+    const values = await this.fetcher.fetch(members);
+    this.#phase('values', performance.now() - t2);
+    this.#check(members, values);
+  }
+
+  /** Counts what came back: values, missing (expired between range and fetch), duplicates, mismatches. */
+  #check(members, values) {
+    const c = this.counters;
+    c.items += members.length;
+    this.seen.next();
+    for (let i = 0; i < members.length; i++) {
+      const v = values[i];
+      if (v === null || v === undefined) {
+        c.missing++;
+        continue;
+      }
+      c.fetched++;
+      const id = leadingId(v);
+      if (id < 0) {
+        c.mismatched++;
+        continue;
+      }
+      if (this.seen.seen(id)) c.duplicates++;
+      // a key names its item: item:<id> or item:{tag}:<id>
+      if (!this.model.membersAreValues && trailingId(members[i]) !== id) c.mismatched++;
+    }
+  }
+
+  #call(key, args) {
+    const addr = this.router.addrFor(this.conn.cluster ? this.router.slotOf(key) : 0);
+    const pipe = this.router.ready(addr);
+    return pipe ? pipe.call(args) : this.router.pipe(addr).then((p) => p.call(args));
+  }
+
+  #phase(name, ms) {
+    record(this.hist.of(name).sent, ms * 1000);
+  }
+
+  #end() {
+    if (this.finished || this.busy) return;
+    this.finished = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.drainTimer);
+    this.clock.stop();
+    this.#emit(true);
+    this.client.stop();
+    this.router.close();
+    this.bytes?.close();
+    this.seed?.disconnect();
+    this.finish();
+  }
+
+  #emit(final) {
+    const hist = sparseOps(this.hist.take());
+    this.onInterval({ index: this.clock.index, final, intended: 0, counters: this.counters.snapshot(), hist, client: this.client.sample() });
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * A consumer run from flags to files: check the flags, reach the target, run the readers on
+ * one shared schedule (run-workers.js), then summarize in the seed's words.
+ */
+import { checkConnection } from '../../options/connection.js';
+import { checkConsumer, readFromOf } from '../../options/consumer-options.js';
+import { storeConfigOf, storeModeOf } from '../../options/producer-options.js';
+import { connectionFrom, describeConnection } from '../../transports/redis.js';
+import { discoverTopology } from '../../transports/topology.js';
+import { connectionFlags, runWorkers } from './run-workers.js';
+import { stats } from '../../measure/histogram.js';
+import { summarizeConsumer } from '../../results/consumer-summary.js';
+import { renderConsumerMd } from '../../results/consumer-summary-md.js';
+import { cpuByShard } from '../../results/cpu-md.js';
+import { fixed, grouped } from '../../results/format.js';
+import { shapeOf } from '../../harness/manifest.js';
+import { disturbances, episodes } from '../../results/disturbance.js';
+import { outcome, runProblems } from '../../results/outcome.js';
+import { checkOutput } from '../../options/output.js';
+import { createReadModel, modelNamed } from './stores/registry.js';
+import { EmptyIndexWatch } from './empty-index.js';
+import { CONSUMER_ROWS } from '../../results/timeline-rows.js';
+import { withLocal } from '../../local/for-run.js';
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ */
+export async function runConsumer(a) {
+  checkConnection(a);
+  checkConsumer(a);
+  checkOutput(a);
+  return withLocal(a, (flags, local) => consume(flags, local));
+}
+
+async function consume(a, local) {
+  const mode = storeModeOf(a);
+  const storeCfg = storeConfigOf(a);
+  const conn = connectionFrom(a);
+  const topo = await discoverTopology(conn);
+  const readFrom = readFromOf(a);
+  const readers = Array.from({ length: a.readers }, (_, i) => i + 1);
+  const plan = { periodMs: a.period, durationMs: a.duration * 1000, t0: 0, limit: a.limit, fetch: a.fetch, readFrom, ttl: a.ttl, script: a.scriptMode === 'script' };
+  /** @type {import('./process-pool.js').WorkerSpec[]} */
+  const specs = readers.map((n) => ({ kind: 'reader', label: `reader ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } } }));
+  const name = a.name || defaultName(a, mode);
+  const p = (h, q) => (h ? stats(h)[q] : null);
+  const empty = new EmptyIndexWatch({ names: createReadModel(mode, storeCfg).names, mode, target: describeConnection(conn), quiet: a.quiet, warmupS: a.warmup });
+
+  const run = await runWorkers({
+    a, conn, topo, specs, name, local,
+    command: 'consume', description: describe(a, mode, readFrom, topo, local), mode, storeCfg, workers: readers,
+    columns: CONSUMER_ROWS.columns,
+    rowOf: CONSUMER_ROWS.rowOf,
+    progressOf: (iv) => (iv.counters.cycles || 0) > (iv.counters.failedCycles || 0),
+    onSecond: (iv) => empty.second(iv),
+    statusOf: (iv, cpu) => {
+      const c = iv.counters;
+      const card = c.cycles ? grouped(c.cardinality / c.cycles) : '-';
+      return `${c.cycles} cycles  cardinality ${card}  items ${grouped(c.items)}  missing ${c.missing}  cycle p99 ${fixed(p(iv.hist.get('cycle.sent'), 'p99'), 1)} ms  ${readFrom} CPU ${cpuByShard(cpu, readFrom)}`;
+    },
+  });
+
+  const { recorder, dir } = run;
+  const summary = summarizeConsumer({
+    rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
+    readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
+    measuresUniques: modelNamed(mode).can.uniques, ttlS: a.ttl, limit: a.limit, readFrom, unreachable: run.unreachable,
+  });
+  Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
+  summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, ...CONSUMER_ROWS.disturbedBy, actions: run.actionResults });
+  if (run.actionResults.length) {
+    summary.actions = run.actionResults;
+    summary.disturbance = disturbances({ rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'overruns'] });
+  }
+  const warning = empty.warning(summary);
+  if (warning) summary.warnings = [warning];
+  const t = summary.totals;
+  const problems = runProblems(run, dir);
+  if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
+  summary.outcome = outcome({ interrupted: run.interrupted, problems });
+  const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
+  return run.harness.save(summary, md, { exitCode: summary.outcome.exitCode, writeError: run.writeError });
+}
+
+function describe(a, mode, readFrom, topo, local) {
+  const what = a.limit ? `the newest ${a.limit} live items` : 'every live item';
+  return `Consumer, data model ${mode}, ${a.readers} reader process(es) each reading ${what} every ${a.period} ms from the ${readFrom}s (${a.scriptMode}, values by ${a.fetch}), against ${shapeOf(topo)}${local ? ' (local, started for this run)' : ''}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s.`;
+}
+
+function defaultName(a, mode) {
+  const parts = [`consume-${mode}`, `r${a.readers}`, a.fetch];
+  if (a.limit) parts.push(`limit${a.limit}`);
+  if (a.scriptMode === 'script') parts.push('script');
+  if (a.ns > 1) parts.push(`ns${a.ns}`);
+  if (a.cluster) parts.push('cluster');
+  return parts.join('-');
+}

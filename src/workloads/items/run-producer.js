@@ -1,0 +1,120 @@
+/**
+ * A producer run from flags to files: check the flags, reach the target, run the writers on
+ * one shared schedule (run-workers.js), then summarize in the seed's words.
+ */
+import { checkConnection } from '../../options/connection.js';
+import { checkProducer, storeConfigOf, storeModeOf } from '../../options/producer-options.js';
+import { connectionFrom } from '../../transports/redis.js';
+import { discoverTopology } from '../../transports/topology.js';
+import { idRange } from './schedule.js';
+import { verifyAcked } from './verify.js';
+import { disturbances, episodes } from '../../results/disturbance.js';
+import { outcome, runProblems } from '../../results/outcome.js';
+import { checkOutput } from '../../options/output.js';
+import { modelNamed } from './stores/registry.js';
+import { connectionFlags, runWorkers } from './run-workers.js';
+import { stats } from '../../measure/histogram.js';
+import { summarize } from '../../results/summary.js';
+import { renderSummaryMd } from '../../results/summary-md.js';
+import { cpuByShard } from '../../results/cpu-md.js';
+import { fixed, grouped } from '../../results/format.js';
+import { shapeOf } from '../../harness/manifest.js';
+import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
+import { withLocal } from '../../local/for-run.js';
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ */
+export async function runProducer(a) {
+  checkConnection(a);
+  checkProducer(a);
+  checkOutput(a);
+  return withLocal(a, (flags, local) => produce(flags, local));
+}
+
+async function produce(a, local) {
+  const mode = storeModeOf(a);
+  const storeCfg = storeConfigOf(a);
+  const conn = connectionFrom(a);
+  const topo = await discoverTopology(conn);
+  const writerNumbers = a.writer ? [a.writer] : Array.from({ length: a.writers }, (_, i) => i + 1);
+  const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0, verify: !!a.verify };
+  /** @type {import('./process-pool.js').WorkerSpec[]} */
+  const specs = writerNumbers.map((n) => ({ kind: 'writer', label: `writer ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...basePlan, a: n } } }));
+  const targetRate = writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000 / a.period;
+  const name = a.name || defaultName(a, mode);
+  let errors = 0;
+
+  const run = await runWorkers({
+    a, conn, topo, specs, name, local,
+    command: 'produce', description: describe(a, mode, writerNumbers, topo, local), mode, storeCfg, workers: writerNumbers,
+    columns: PRODUCER_ROWS.columns,
+    rowOf: PRODUCER_ROWS.rowOf,
+    progressOf: (iv) => (iv.counters.acked || 0) > 0,
+    statusOf: (iv, cpu) => {
+      const c = iv.counters;
+      errors += (c.failed || 0) + (c.errors || 0);
+      const b = iv.hist.get('batch.intended');
+      return `${grouped(c.acked || 0)}/${grouped(targetRate)} items/s  p99 ${fixed(b ? stats(b).p99 : NaN, 1)} ms  errors ${errors}  master CPU ${cpuByShard(cpu, 'master')}  client ${fixed(iv.client.cpuPct, 0)}%`;
+    },
+  });
+
+  const { recorder, dir } = run;
+  const summary = summarize({
+    rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
+    writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
+  });
+  Object.assign(summary, { name, mode, interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
+  const seconds = { rows: recorder.rows, t0: run.t0, ...PRODUCER_ROWS.disturbedBy, ackedDue: recorder.ackedDue };
+  summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
+  if (run.actionResults.length) {
+    summary.actions = run.actionResults;
+    summary.disturbance = disturbances({ ...seconds, countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], actions: run.actionResults });
+  }
+  const finish = () => {
+    const t = summary.totals;
+    const problems = runProblems(run, dir);
+    if (t.failed) problems.push(`${t.failed} items failed`);
+    if (t.unacked) problems.push(`${t.unacked} items were not acknowledged when the run ended`);
+    if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
+    if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
+    summary.outcome = outcome({ interrupted: run.interrupted, problems });
+    return run.harness.save(summary, renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary), { exitCode: summary.outcome.exitCode, writeError: run.writeError });
+  };
+  let saved = finish();
+  if (a.verify && !run.writeError) {
+    // written first without it: reading back can take a while, and a Ctrl-C then must not leave no summary
+    // with --verify, period p writes ids p*q+1 … (p+1)*q: an id tells when it was written
+    const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
+    summary.verify = await verifyRun(conn, modelNamed(mode).readBack(storeCfg), secondOf, run, a.quiet);
+    saved = finish();
+  }
+  return saved;
+}
+
+/** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */
+async function verifyRun(conn, readBack, secondOf, run, quiet) {
+  if (!quiet) process.stderr.write(`verifying ${grouped(run.ackedIds.reduce((n, [lo, hi]) => n + hi - lo + 1, 0))} acknowledged items…\n`);
+  try {
+    return await verifyAcked({ conn, keyOf: readBack.keyOf, valueArgs: readBack.valueArgs, secondOf, runs: run.ackedIds });
+  } catch (e) {
+    return { error: e.message };
+  }
+}
+
+function describe(a, mode, writers, topo, local) {
+  const flags = `-q ${a.quantity} -p ${a.period} -c ${a.chunks} -t ${a.writers}${a.writer ? ` -a ${a.writer}` : ''}`;
+  return `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${local ? ' (local, started for this run)' : ''}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
+}
+
+function defaultName(a, mode) {
+  const parts = [`produce-${mode}`, `q${a.quantity}`, `t${a.writers}`];
+  if (a.writer) parts.push(`a${a.writer}`);
+  if (a.chunks > 1) parts.push(`c${a.chunks}`);
+  if (a.ns > 1) parts.push(`ns${a.ns}`);
+  if (a.sameSlot) parts.push('same-slot');
+  if (a.actualValue) parts.push('values');
+  if (a.cluster) parts.push('cluster');
+  return parts.join('-');
+}

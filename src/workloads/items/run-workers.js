@@ -1,0 +1,207 @@
+/**
+ * What Redis producer and consumer runs do on the harness: start the workers on one schedule,
+ * merge their seconds with the server's CPU on the same one-second grid (the harness's clock),
+ * record each second as it comes, and stop early, saying why, when the target stops answering
+ * altogether or the disk fills up. The run directory, manifest, Ctrl-C (flush, mark interrupted;
+ * a second one leaves at once) and status line are the harness's (src/harness/).
+ */
+import { performance } from 'node:perf_hooks';
+import { ChildPool } from './process-pool.js';
+import { IntervalMerger } from '../../measure/aggregate.js';
+import { ServerSampler } from '../../measure/server-sampler.js';
+import { isFsError, outputError } from '../../results/run-dir.js';
+import { describeConnection } from '../../transports/redis.js';
+import { signalExitCode } from '../../results/outcome.js';
+import { RunRecorder } from '../../results/run-recorder.js';
+import { Run } from '../../harness/harness.js';
+import { IntervalClock } from '../../harness/clock.js';
+import { Silence } from '../../harness/silence.js';
+import { redisFacts } from '../../harness/manifest.js';
+import { settings } from '../../settings.js';
+import { scheduleActions } from './run-actions.js';
+
+/** A silence this long is said on stderr (then the run goes on, retrying). */
+const WARN_AFTER_MS = 3000;
+
+/**
+ * @param {object} p
+ * @param {Record<string, any>} p.a parsed flags (warmup, duration, out, quiet, startAt)
+ * @param {'produce'|'consume'} p.command
+ * @param {string} p.description one sentence: what ran against what
+ * @param {string} p.mode data model
+ * @param {object} p.storeCfg
+ * @param {number[]} p.workers writer or reader numbers run here
+ * @param {import('../../transports/redis.js').RedisConn} p.conn
+ * @param {{ nodes: import('../../transports/redis.js').RedisNode[], target: string, redisVersion: string }} p.topo
+ * @param {import('./process-pool.js').WorkerSpec[]} p.specs
+ * @param {string} p.name run name
+ * @param {string[]} p.columns timeline columns of this command
+ * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => Record<string, unknown>} p.rowOf
+ * @param {(iv: import('../../measure/aggregate.js').MergedInterval, cpu: object[]) => string} p.statusOf live status text
+ * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => boolean} p.progressOf the second shows the target answering
+ * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => void} [p.onSecond] told of every merged second
+ * @param {import('../../local/local-redis.js').LocalRedis} [p.local] the local cluster --at actions act on
+ * @returns {Promise<{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
+ *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
+ *   writeError: NodeJS.ErrnoException|null }>} durationS: the window's end (the planned end, or the second the run was stopped in);
+ *   the caller saves the summary through `harness`
+ */
+export async function runWorkers({ a, command, description, mode, storeCfg, workers, conn, topo, specs, name, columns, rowOf, statusOf, progressOf, onSecond, local }) {
+  const run = new Run({ kind: command, command, a });
+  const merged = new Map();
+  const cpu = new Map();
+  /** @type {RunRecorder|undefined} */
+  let recorder;
+  /** @type {Silence|undefined} */
+  let reach;
+  let next = 0;
+  const flush = (final) => {
+    while (merged.has(next) && (cpu.has(next) || final)) {
+      const iv = merged.get(next);
+      const sample = cpu.get(next) ?? [];
+      /** @type {RunRecorder} */ (recorder).second(iv, sample);
+      if (progressOf(iv)) reach?.answered();
+      onSecond?.(iv);
+      run.second(iv.index, statusOf(iv, sample));
+      merged.delete(next);
+      cpu.delete(next);
+      next++;
+      // the disk filled up (or the directory went): measuring on would be for nothing
+      if (recorder?.writeError && !run.stopping) run.stop('output', { drainMs: settings.unreachableDrainMs });
+    }
+  };
+  const merger = new IntervalMerger(specs.length, (iv) => { merged.set(iv.index, iv); flush(false); });
+  // --verify: each writer's last interval carries the ids it had acknowledged
+  const ackedIds = [];
+  const onInterval = (s, iv) => {
+    if (iv.ackedIds) {
+      for (const r of iv.ackedIds) ackedIds.push(r);
+      delete iv.ackedIds;
+    }
+    merger.add(s, iv);
+  };
+  const pool = new ChildPool(specs, onInterval, (s) => merger.finish(s));
+
+  let actions = null;
+  let sampler = null;
+  /** @type {IntervalClock|null} */
+  let clock = null;
+  let t0 = 0;
+  // the run stops now: the window ends with the last whole second before this moment
+  run.on('stop', (_why, { drainMs }) => {
+    if (t0) recorder?.endWindowAt(Math.floor((Date.now() - t0) / 1000));
+    actions?.abort();
+    pool.stop(drainMs);
+  });
+  try {
+    await pool.ready();
+    if (run.interrupted) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: signalExitCode(run.interrupted) });
+    // the directory first: a sampler started before a directory that cannot be made kept the process alive
+    t0 = a.startAt ?? Math.ceil(Date.now() + 100);
+    const facts = run.open({
+      name, t0, description, facts: redisFacts({ command, mode, storeCfg, topo, workers }),
+      packages: ['ioredis', 'hdr-histogram-js'], versions: { redis: topo.redisVersion },
+    });
+    const dir = /** @type {string} */ (run.dir);
+    // --at actions, topology changes and anything else worth a mark on the timeline, by the second it happened in
+    const events = new Map();
+    const note = (atMs, text, { refresh = false, always = false } = {}) => {
+      const second = Math.max(0, Math.floor((atMs - t0) / 1000));
+      events.set(second, [...(events.get(second) ?? []), text]);
+      // an action changed the cluster: the CPU columns follow it now, not at the next periodic read
+      if (refresh) sampler?.refreshSoon();
+      run.say(`${run.listenerCount('second') ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}`, { always });
+    };
+    sampler = await new ServerSampler(conn, topo.nodes, { onChange: (text) => note(Date.now(), text) }).start();
+    const rec = new RunRecorder({
+      dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns,
+      rowOf: (iv) => ({ ...rowOf(iv), events: (events.get(iv.index) ?? []).join('; ') }),
+    });
+    recorder = rec;
+    if (a.duration) rec.endWindowAt(a.duration);
+    if (a.actions?.length) actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent: (atMs, text) => note(atMs, text, { refresh: true }) });
+    // only on a terminal: in a log, the lines that matter (the target went away) stand alone
+    run.showStatus({ durationS: a.duration });
+    // said even with --quiet: a target that went away is not a status, it is what the run is about
+    const target = describeConnection(conn);
+    const silence = new Silence({
+      boundMs: settings.unreachableStopMs, heardMs: () => sampler.silentForMs(), warnAfterMs: WARN_AFTER_MS,
+      say: (text) => note(Date.now(), text, { always: true }),
+      words: {
+        warn: (s, bound) => `no node of ${target} has answered for ${s} s, retrying for up to ${(bound / 1000).toFixed(1)} s`,
+        back: () => `${target} answers again`,
+        stop: (s, bound) => `no node of ${target} has answered for ${s} s, longer than the retry budget (${(bound / 1000).toFixed(1)} s): stopping the run`,
+      },
+    });
+    reach = silence;
+
+    // server CPU on the same one-second grid as the workers' intervals
+    let sampled = -1;
+    /** @type {((i: number) => void)|null} */
+    let lastSample = null;
+    clock = new IntervalClock(t0 - performance.timeOrigin, async (i) => {
+      const rows = await sampler.sample();
+      // the run may have ended while INFO was in flight
+      if (clock?.stopped) return;
+      cpu.set(i, rows);
+      sampled = i;
+      lastSample?.(i);
+      if (Date.now() >= t0) {
+        const lost = silence.check();
+        if (lost) {
+          note(Date.now(), lost.line, { always: true });
+          run.stop('unreachable', { drainMs: settings.unreachableDrainMs });
+        }
+      }
+      flush(false);
+    });
+    clock.start();
+    await pool.start(t0);
+    // a cluster action still running finishes before the run is summarized (and verified)
+    const actionResults = actions ? (await actions.finish(), actions.results) : [];
+    // the workers' last send can go out early in the window's last second: its CPU sample is a moment away
+    const lastInWindow = Math.min(rec.windowEnd, Math.floor((Date.now() - t0) / 1000) + 1) - 1;
+    if (!run.stopping && sampled < lastInWindow) {
+      await new Promise((resolve) => {
+        const giveUp = setTimeout(resolve, settings.sampleIntervalMs * 2);
+        lastSample = (i) => { if (i >= lastInWindow) { clearTimeout(giveUp); resolve(undefined); } };
+      });
+    }
+    clock.stop();
+    // an open-ended run that ended by itself (every worker failed): the window ends here; a run
+    // with a duration ends its window there, even when its last send went out early in the last second
+    if (!a.duration) rec.endWindowAt(Math.floor((Date.now() - t0) / 1000));
+    flush(true);
+    sampler.close();
+    rec.close();
+    // signals go back to their defaults, as the work is over: a Ctrl-C during --verify's read-back leaves
+    // (the summary is saved before it starts)
+    run.close();
+    return {
+      harness: run, dir, t0, manifest: facts, recorder: rec, interrupted: run.interrupted, errors: pool.errors, durationS: rec.windowEnd, ackedIds, actionResults,
+      unreachable: silence.stopped, writeError: rec.writeError,
+    };
+  } catch (e) {
+    pool.kill(); // workers must not outlive a run that failed
+    clock?.stop();
+    sampler?.close();
+    recorder?.close();
+    // nor may cluster actions still waiting for their second
+    actions?.abort();
+    actions?.finish();
+    run.failed(e);
+    run.close();
+    if (isFsError(e)) throw outputError(/** @type {NodeJS.ErrnoException} */ (e), run.dir ?? a.out);
+    if (run.interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: signalExitCode(run.interrupted) });
+    throw e;
+  }
+}
+
+/**
+ * What a child needs to rebuild the connection; it stays in memory, never on disk.
+ * @param {Record<string, any>} a
+ */
+export function connectionFlags(a) {
+  const keep = ['url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'cluster'];
+  return Object.fromEntries(keep.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
+}

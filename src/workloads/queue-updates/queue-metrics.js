@@ -1,0 +1,143 @@
+/**
+ * The seed's realtime-update metrics, kept twice: as HdrHistograms (exact, for the run
+ * directory and summary.md) and, with --metrics-port, as Prometheus metrics under the seed's
+ * names and units, so its queries work unchanged, e.g.
+ *   histogram_quantile(0.5, rate(ReceivedLowLatencyNotificationsE2E_bucket[20m]))
+ *   histogram_quantile(0.5, rate(Latency_bucket{event="ReceivedLowLatencyNotifications"}[10m]))
+ *   rate(EventStatus{event="RealtimeTotalRowsUpdated"}[1m])
+ *
+ * E2E is kept from two starts. From the intended send (time_intended, the publisher's schedule)
+ * it is corrected for coordinated omission: a publisher that fell behind shows its lateness here,
+ * as its own publish latency does; this is the primary figure (the table's E2E, e2e.hlog tag
+ * `intended`, ReceivedLowLatencyNotificationsE2EIntended). From the actual send (time_sent) it is
+ * what the seed measured, under the seed's name (ReceivedLowLatencyNotificationsE2E, tag `sent`).
+ * A message without time_intended (an older publisher) counts from time_sent in both, and is counted.
+ */
+import http from 'node:http';
+import client from 'prom-client';
+import { newHistogram, record } from '../../measure/histogram.js';
+
+/** HdrHistogram names (µs) → what the seed calls them. */
+export const SEED_NAMES = Object.freeze({
+  read: 'Reading off the queue',
+  processing: 'Server side processing',
+  e2e: 'E2E',
+  e2eSent: 'E2E (from the actual send)',
+  e2eCloud: 'E2E (cloud timestamp)',
+});
+
+/** 1-2-5 steps from 10 µs to 100 s: the seed's values run from 300 µs to 5 s. */
+const US_BUCKETS = [];
+for (let d = 10; d <= 1e8; d *= 10) US_BUCKETS.push(d, 2 * d, 5 * d);
+
+export class QueueMetrics {
+  /**
+   * @param {import('../../transports/queue-driver.js').QueueConsumerTraits} traits the target's (its driver's `consumer`)
+   */
+  constructor(traits) {
+    this.#fresh();
+    this.registry = new client.Registry();
+    const reg = [this.registry];
+    const { cloud, receive } = traits;
+    this.prom = {
+      e2e: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2E', help: 'E2E from the actual send (time_sent, taken just before the publish call; as the seed measured, not corrected for coordinated omission) to updates applied, microseconds', buckets: US_BUCKETS, registers: reg }),
+      e2eIntended: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2EIntended', help: 'E2E from the intended send (time_intended, the publisher\'s schedule: corrected for coordinated omission; time_sent for messages without it) to updates applied, microseconds', buckets: US_BUCKETS, registers: reg }),
+      e2eCloud: new client.Histogram({ name: `ReceivedLowLatencyNotificationsE2E${cloud}Provided`, help: `E2E from the ${traits.timestampHelp} to updates applied, microseconds`, buckets: US_BUCKETS, registers: reg }),
+      processing: new client.Histogram({ name: 'ReceivedLowLatencyNotifications', help: 'Server side processing: messages in hand to updates applied, nanoseconds', buckets: US_BUCKETS.map((b) => b * 1000), registers: reg }),
+      latency: new client.Histogram({ name: 'Latency', help: 'Latency by event, nanoseconds (the seed queries Latency_bucket{event="ReceivedLowLatencyNotifications"})', labelNames: ['event'], buckets: US_BUCKETS.map((b) => b * 1000), registers: reg }),
+      events: new client.Counter({ name: 'EventStatus', help: 'Event counts (RealtimeTotalRowsUpdated: updates applied)', labelNames: ['event'], registers: reg }),
+      rows: new client.Counter({ name: 'RealtimeTotalRowsUpdated', help: 'Updates applied', registers: reg }),
+      bytes: new client.Counter({ name: 'RealtimeTotalBytesReceived', help: 'Message body bytes received', registers: reg }),
+      // only a target with a receive call to time has a reading-off-the-queue metric
+      ...(receive && { read: new client.Histogram({ name: receive.metric, help: receive.help, buckets: US_BUCKETS, registers: reg }) }),
+    };
+    /**
+     * malformed: body lines that were not key<TAB>value (not applied), in malformedMessages
+     * messages; unidentified: messages without publisher and seq (nothing can say if any is
+     * lost); e2eFromSent: messages whose E2E starts at time_sent for want of time_intended
+     */
+    this.counts = { messages: 0, receives: 0, rows: 0, bytes: 0, duplicates: 0, malformed: 0, malformedMessages: 0, unidentified: 0, e2eFromSent: 0 };
+  }
+
+  #fresh() {
+    /** @type {Record<keyof typeof SEED_NAMES, import('hdr-histogram-js').Histogram>} */
+    this.hist = { read: newHistogram(), processing: newHistogram(), e2e: newHistogram(), e2eSent: newHistogram(), e2eCloud: newHistogram() };
+    /** epoch ms of this interval's first and last messages applied: the rates are over that span */
+    this.span = { first: /** @type {number|null} */ (null), last: /** @type {number|null} */ (null) };
+  }
+
+  /** A receive that returned messages took `us`. */
+  read(us) {
+    record(this.hist.read, us);
+    this.prom.read?.observe(us);
+  }
+
+  /** Messages in hand to updates applied. */
+  processing(us) {
+    record(this.hist.processing, us);
+    this.prom.processing.observe(us * 1000);
+    this.prom.latency.observe({ event: 'ReceivedLowLatencyNotifications' }, us * 1000);
+  }
+
+  /**
+   * One message's E2E, µs.
+   * @param {number|null} intendedUs from time_intended; null: the message has none
+   * @param {number} sentUs from time_sent
+   * @param {number|null} cloudUs from the service's own timestamp
+   */
+  e2e(intendedUs, sentUs, cloudUs) {
+    if (intendedUs === null) this.counts.e2eFromSent++;
+    const primary = intendedUs ?? sentUs;
+    record(this.hist.e2e, primary);
+    this.prom.e2eIntended.observe(primary);
+    record(this.hist.e2eSent, sentUs);
+    this.prom.e2e.observe(sentUs);
+    if (cloudUs !== null) {
+      record(this.hist.e2eCloud, cloudUs);
+      this.prom.e2eCloud.observe(cloudUs);
+    }
+  }
+
+  /** @param {{ messages: number, rows: number, bytes: number, duplicates: number, malformed: number, malformedMessages: number, unidentified: number }} n */
+  applied(n) {
+    const now = Date.now();
+    this.span.first ??= now;
+    this.span.last = now;
+    this.counts.receives++;
+    for (const k of ['messages', 'rows', 'bytes', 'duplicates', 'malformed', 'malformedMessages', 'unidentified']) this.counts[k] += n[k];
+    this.prom.rows.inc(n.rows);
+    this.prom.events.inc({ event: 'RealtimeTotalRowsUpdated' }, n.rows);
+    this.prom.bytes.inc(n.bytes);
+  }
+
+  /** This interval's histograms and span, and fresh ones for the next. */
+  take() {
+    const taken = { hist: this.hist, span: this.span };
+    this.#fresh();
+    return taken;
+  }
+
+  /**
+   * Serves GET /metrics on 127.0.0.1:port (0: a free port).
+   * @param {number} port
+   * @returns {Promise<{ port: number, close: () => Promise<void> }>}
+   */
+  async serve(port) {
+    const server = http.createServer(async (req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end('see /metrics\n');
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': this.registry.contentType });
+      res.end(await this.registry.metrics());
+    });
+    await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: '127.0.0.1', port }, resolve);
+    }));
+    return {
+      port: /** @type {import('node:net').AddressInfo} */ (server.address()).port,
+      close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r(undefined)); }),
+    };
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * `rqbench produce --target sns|sqs|pubsub`: the seed's realtime-updates publisher from flags
+ * to files — checks (flags, --out, a --from-folder line that is not an update, a batch that
+ * cannot fit the service's message limit: all bad input, found before anything connects), the
+ * target (created with --create), the open-loop Publisher, a run directory and summary.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { randomBytes } from 'node:crypto';
+import { checkPublisher } from '../../options/queue.js';
+import { checkOutput } from '../../options/output.js';
+import { UsageError } from '../../usage-error.js';
+import { stats } from '../../measure/histogram.js';
+import { fixed, grouped } from '../../results/format.js';
+import { redactString } from '../../results/redact.js';
+import { BodyMaker, largestAttributes } from './message.js';
+import { FolderBodies } from './delta-folder.js';
+import { Publisher } from './publisher.js';
+import { openQueueTarget, whereOf } from './open-target.js';
+import { pause } from '../../transports/bounds.js';
+import { queueRun, serviceWatch } from './queue-run.js';
+import { lostAny, renderPublisherMd } from './queue-publisher-summary.js';
+
+const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];
+const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
+
+/**
+ * @param {Readonly<Record<string, any>>} flags parsed flags (left as they are)
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ */
+export async function runPublisher(flags) {
+  // a: a copy of the flags, checked and filled in; opts: the target's own options
+  const { a, driver, target: opts } = checkPublisher(flags);
+  checkOutput(a);
+  a.publisherId ??= randomBytes(4).toString('hex');
+  // checkPublisher filled in the sizes, and publisherId is set above
+  const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
+  // from a folder, the files say how many updates a message carries
+  if (a.fromFolder) a.batchSize = maker.batchSize;
+  checkFits(a, driver.limits, maker);
+  const target = await openQueueTarget(driver, opts, 'publish');
+  const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
+  const publisher = new Publisher({
+    target, maker, publisherId: a.publisherId, rate: a.rate, durationMs: a.duration * 1000, concurrency: a.concurrency,
+    onAnswer: () => contact.answered(), onError: (e) => contact.failed(e),
+  });
+  let prev = { ...publisher.counts };
+  const name = a.name || `produce-${a.target}-b${a.batchSize}-r${a.rate}`;
+  try {
+    return await queueRun({
+      a, command: 'produce', name, description: describe(a, driver.describe('publish', opts, {})), facts: { ...driver.facts(opts), publisherId: a.publisherId },
+      columns: COLUMNS,
+      contact,
+      rowOf: (iv) => {
+        const h = iv.hist.get('publish.intended');
+        const s = h ? stats(h) : null;
+        const lag = iv.hist.get('lag');
+        return { ...iv.counters, intended: iv.intended, updates: (iv.counters.acked || 0) * a.batchSize, publish_p50_ms: s?.p50, publish_p99_ms: s?.p99, lag_p99_ms: lag ? stats(lag).p99 : null };
+      },
+      // message 0 is due at the start of second 0: the schedule's seconds are the recorded ones
+      work: async (signal, t0) => {
+        signal.addEventListener('abort', () => publisher.stop(), { once: true });
+        await publisher.run(t0);
+        // a run lasts its duration even when the last answer came sooner: the rate is per second of
+        // the schedule (a timer may fire a little early on the loop's clock: wait until it is over)
+        const end = t0 + a.duration * 1000;
+        while (a.duration > 0 && !signal.aborted && performance.now() < end) await pause(end - performance.now() + 1, signal);
+      },
+      take: () => {
+        const now = { ...publisher.counts };
+        const counters = Object.fromEntries(COUNTERS.map((k) => [k, now[k] - prev[k]]));
+        const intended = now.intended - prev.intended;
+        prev = now;
+        const hist = new Map();
+        for (const [op, h] of publisher.hist.take()) { hist.set(`${op}.intended`, h.intended); hist.set(`${op}.sent`, h.sent); }
+        const lag = publisher.takeLag();
+        if (lag.totalCount) hist.set('lag', lag);
+        return { hist, counters, intended };
+      },
+      status: (iv) => `${grouped(iv.counters.acked || 0)}/${fixed(a.rate, 0)} msg/s  ${grouped((iv.counters.acked || 0) * a.batchSize)} updates/s  failed ${publisher.counts.failed}  unanswered ${publisher.counts.unanswered}`,
+      summarize: async (run) => {
+        const summary = summarize(a, publisher, run);
+        return { summary, md: renderPublisherMd(summary, run.manifest.description), ok: !lostAny(summary) };
+      },
+    });
+  } finally {
+    await target.close();
+  }
+}
+
+/**
+ * A message the service would refuse is bad input, found before anything is sent.
+ * @param {Record<string, any>} a
+ * @param {import('../../transports/queue-driver.js').QueueLimits} limits the target's
+ * @param {{ largest?: () => string, body: (seq: number) => string }} maker
+ */
+function checkFits(a, limits, maker) {
+  const limit = limits.messageBytes;
+  const attrs = largestAttributes(a.publisherId);
+  const bytes = limits.countedBytes(maker.largest ? maker.largest() : maker.body(1), attrs);
+  if (bytes <= limit) return;
+  if (a.fromFolder) throw new UsageError(`--from-folder holds a ${grouped(bytes)}-byte message; ${a.target} allows ${grouped(limit)} bytes`);
+  const perUpdate = a.keySize + a.valueSize + 2;
+  const most = Math.floor((limit - limits.countedBytes('', attrs)) / perUpdate);
+  throw new UsageError(`--batch-size ${a.batchSize} makes ${grouped(bytes)}-byte messages; ${a.target} allows ${grouped(limit)} bytes (at most ${grouped(most)} updates of ${a.keySize}+${a.valueSize} characters per message)`);
+}
+
+/**
+ * @param {Record<string, any>} a
+ * @param {string} route the target's words for itself ('SNS→SQS (raw delivery off)')
+ */
+function describe(a, route) {
+  const where = a.endpoint ? `at ${a.endpoint}` : 'in the cloud';
+  const from = a.fromFolder ? ` from the files of ${a.fromFolder}` : '';
+  return `Publisher ${a.publisherId}: ${a.rate} messages/s x ${a.batchSize} updates${from} (keys ${a.keySize}, values ${a.valueSize} characters) to ${route} ${where}, ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, ${a.concurrency} in flight at most.`;
+}
+
+/**
+ * `messages` covers the whole run (nothing sent is left out of it, the drain included); the
+ * rate and latency cover the window, with `inWindow` the counts of those same seconds.
+ * @param {Record<string, any>} a
+ * @param {Publisher} publisher
+ * @param {import('./queue-run.js').QueueRunInfo} run
+ */
+function summarize(a, publisher, run) {
+  const t = run.recorder.totals;
+  const c = publisher.counts;
+  const w = run.inWindow;
+  const secs = run.window.seconds;
+  const st = (name) => (t.get(name) ? stats(t.get(name)) : null);
+  return {
+    name: path.basename(run.dir), kind: 'publisher', target: a.target, publisherId: a.publisherId,
+    interrupted: run.interrupted, stoppedBy: run.stoppedBy,
+    rate: a.rate, batchSize: a.batchSize, keySize: a.keySize, valueSize: a.valueSize,
+    messages: {
+      planned: Number.isFinite(publisher.total) ? publisher.total : null, intended: c.intended, sent: c.sent, acked: c.acked,
+      failed: c.failed, unanswered: c.unanswered, notSent: publisher.notSent,
+    },
+    window: run.window,
+    inWindow: { sent: w.sent ?? 0, acked: w.acked ?? 0, failed: w.failed ?? 0, unanswered: w.unanswered ?? 0, bytes: w.bytes ?? 0 },
+    achievedMessagesPerSec: secs > 0 ? (w.acked ?? 0) / secs : null,
+    updatesPerSec: secs > 0 ? ((w.acked ?? 0) * a.batchSize) / secs : null,
+    bytes: c.bytes,
+    publish: { intended: st('publish.intended'), sent: st('publish.sent') },
+    lag: st('lag'),
+    lastError: publisher.lastError ? redactString(String(publisher.lastError.message).split('\n')[0]) : null,
+    durationS: run.durationS,
+  };
+}
