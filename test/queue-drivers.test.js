@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { opsFlags, queueDriver, queueDrivers, queueEmulators, queueFlags, registerQueueDriver } from '../src/transports/queue-drivers.js';
-import { checkPublisher, checkQueueConsumer, checkQueueTarget, publisherOptions, queueConsumerOptions, rejectQueueFlags } from '../src/options/queue.js';
+import { checkPublisher, checkQueueConsumer, checkQueueTarget, publisherOptions, publisherPlan, queueConsumerOptions, queueConsumerPlan, rejectQueueFlags } from '../src/plans/queue-plan.js';
 import { UsageError, bad } from '../src/usage-error.js';
 import { opsServices } from '../src/workloads/single-ops/run-ops.js';
 import * as ops from '../src/commands/ops.js';
@@ -207,14 +207,14 @@ describe('a new system is one module: a fake driver, registered, is picked up ev
     published.length = 0;
     const out = tempDir('rqbench-fake-');
     const flags = frozen({ target: 'fake', rate: 20, batchSize: 3, duration: 1, warmup: 0, out, quiet: true, fakeDepth: 4 });
-    const p = await runPublisher(flags);
+    const p = await runPublisher(publisherPlan(flags));
     expect(p.exitCode).toBe(0);
     expect(published.length).toBeGreaterThanOrEqual(15);
     const manifest = JSON.parse(fs.readFileSync(path.join(p.dir, 'manifest.json'), 'utf8'));
     expect(manifest.target).toMatchObject({ kind: 'fake', depth: 4 });
     expect(manifest.description).toContain('to the fake queue (depth 4)');
     expect(path.basename(p.dir)).toMatch(/produce-fake-b3-r20/);
-    const c = await runQueueConsumer(frozen({ target: 'fake', duration: 1, warmup: 0, out, quiet: true }));
+    const c = await runQueueConsumer(queueConsumerPlan(frozen({ target: 'fake', duration: 1, warmup: 0, out, quiet: true })));
     expect(JSON.parse(fs.readFileSync(path.join(c.dir, 'manifest.json'), 'utf8')).description).toContain('Consumer: 4 fake reader(s)');
     // no receive call to time: the seed's table has no reading column
     expect(c.md).toMatch(/\| Percentile +\| Server side processing +\| E2E +\|/);

@@ -1,9 +1,9 @@
 /** `rqbench consume` (and `node src/consumer.js`): the seed-compatible Redis consumer. */
-import { connectionOptions } from '../options/connection.js';
-import { consumerOptions } from '../options/consumer-options.js';
-import { outputOptions } from '../options/output.js';
+import { connectionOptions } from '../plans/connection.js';
+import { consumerOptions, consumerPlan } from '../plans/consumer-plan.js';
+import { outputOptions } from '../plans/output.js';
 import { runConsumer } from '../workloads/items/run-consumer.js';
-import { flagDefaults, queueConsumerOptions, rejectQueueFlags, rejectRedisFlags, REDIS_CONSUMER_ONLY } from '../options/queue.js';
+import { flagDefaults, queueConsumerOptions, rejectQueueFlags, rejectRedisFlags, REDIS_CONSUMER_ONLY, queueConsumerPlan } from '../plans/queue-plan.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'consume';
@@ -30,9 +30,10 @@ let defaults = {};
 export function handler(a, prog = 'rqbench consume') {
   // Redis is no queue driver: every other --target is one, named and checked by the queue drivers;
   // the queue SDKs take seconds to load: only a queue run loads them
-  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, 'consume'); return runConsumer(a); } : async () => {
+  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, 'consume'); return runConsumer(consumerPlan(a)); } : async () => {
     rejectRedisFlags(a, defaults, REDIS_CONSUMER_ONLY);
-    return (await import('../workloads/queue-updates/run-queue-consumer.js')).runQueueConsumer(a);
+    const plan = queueConsumerPlan(a);
+    return (await import('../workloads/queue-updates/run-queue-consumer.js')).runQueueConsumer(plan);
   };
   return reportRun(run, a, prog);
 }

@@ -1,6 +1,6 @@
 /** `rqbench generate-deltas`: N delta files of B updates each, for `produce --from-folder` (the seed's data generator). */
 import { bad, intIn } from '../usage-error.js';
-import { queueDefaults } from '../options/queue.js';
+import { queueDefaults } from '../plans/queue-plan.js';
 import { writeDeltas } from '../workloads/queue-updates/delta-folder.js';
 import { printOutput } from './report-run.js';
 

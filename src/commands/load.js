@@ -1,9 +1,10 @@
 /** `rqbench load`: generate a delta file, or load one with a grid of reader threads x connections (seed 001). */
 import fs from 'node:fs';
-import { checkConnection, connectionOptions } from '../options/connection.js';
-import { outputOptions } from '../options/output.js';
+import { connectionOptions } from '../plans/connection.js';
+import { loadPlan } from '../plans/load-plan.js';
+import { outputOptions } from '../plans/output.js';
 import { bad, intIn, UsageError } from '../usage-error.js';
-import { generateDeltaFile, INDEX_MARK, inspectDeltaFile, keyOf } from '../workloads/bulk-load/delta-file.js';
+import { generateDeltaFile, INDEX_MARK, keyOf } from '../workloads/bulk-load/delta-file.js';
 import { runLoad } from '../workloads/bulk-load/run-load.js';
 import { reportRun } from './report-run.js';
 import { grouped } from '../results/format.js';
@@ -11,7 +12,6 @@ import { grouped } from '../results/format.js';
 export const command = 'load [file]';
 export const describe = 'load one delta file with parallel reader threads into Redis or a noop/memory sink (seed 001 grid)';
 
-export const SINKS = ['redis', 'noop', 'memory'];
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
@@ -38,43 +38,10 @@ export function builder(y) {
 export function handler(a) {
   if (a.generate !== undefined) return generate(a);
   return reportRun(async () => {
-    checkConnection(a);
-    checkLoad(a);
-    return runLoad(a);
+    return runLoad(loadPlan(a));
   }, a, 'rqbench load');
 }
 
-/**
- * A comma-separated list of integers within [min, max].
- * @param {unknown} v
- * @param {string} flag
- */
-export function intList(v, flag, min, max) {
-  const parts = String(v).split(',').map((s) => s.trim());
-  if (!parts.length || parts.some((p) => !/^\d+$/.test(p) || Number(p) < min || Number(p) > max)) {
-    throw bad(flag, `an integer from ${min} to ${max}, or a comma-separated list of them`, String(v));
-  }
-  return [...new Set(parts.map(Number))];
-}
-
-/** @param {Record<string, any>} a */
-function checkLoad(a) {
-  if (a.file === undefined) throw new UsageError('a FILE to load is needed (or --generate FILE to write one)');
-  if (!SINKS.includes(a.sink)) throw bad('--sink', SINKS.join(', '), a.sink);
-  a.threads = intList(a.readerThreads, '--reader-threads', 1, 256);
-  a.connections = intList(a.connections, '--connections', 1, 4096);
-  intIn(a.ttl, '--ttl', 0);
-  intIn(a.sample, '--sample', 0, 1_000_000);
-  try {
-    a.info = inspectDeltaFile(a.file);
-  } catch (e) {
-    throw new UsageError(e.code ? `${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}` : e.message);
-  }
-  // every cell of the grid needs a connection per thread: sockets cannot be shared across threads
-  if (a.sink === 'redis' && Math.min(...a.connections) < Math.max(...a.threads)) {
-    throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${a.threads.join(',')} x ${a.connections.join(',')})`, Math.min(...a.connections));
-  }
-}
 
 /** --generate: writes the file, prints one line. */
 function generate(a) {

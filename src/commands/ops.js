@@ -1,10 +1,10 @@
 /** `rqbench ops`: per-operation latency, one call at a time, in seed 003's table. */
-import { checkConnection, connectionOptions } from '../options/connection.js';
-import { outputOptions } from '../options/output.js';
-import { bad } from '../usage-error.js';
+import { connectionOptions } from '../plans/connection.js';
+import { opsPlan } from '../plans/ops-plan.js';
+import { outputOptions } from '../plans/output.js';
 import { opsServices, runOps } from '../workloads/single-ops/run-ops.js';
 import { opsFlags, queueEmulators } from '../transports/queue-drivers.js';
-import { kebab } from '../options/queue.js';
+import { kebab } from '../plans/queue-plan.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'ops';
@@ -33,22 +33,6 @@ export function builder(y) {
  */
 export function handler(a) {
   return reportRun(async () => {
-    checkConnection(a);
-    checkOps(a);
-    return runOps(a);
+    return runOps(opsPlan(a));
   }, a, 'rqbench ops');
-}
-
-/** @param {Record<string, any>} a */
-function checkOps(a) {
-  const only = String(a.only).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-  const services = opsServices();
-  const unknown = only.filter((s) => !services.includes(s));
-  if (!only.length || unknown.length) throw bad('--only', `a comma-separated list of ${services.join(', ')}`, a.only);
-  a.only = only;
-  for (const [key, flag] of opsFlags()) {
-    if (a[key] !== undefined && flag.form && !flag.form.re.test(String(a[key]))) throw bad(`--${kebab(key)}`, flag.form.expected, a[key]);
-  }
-  if (!(Number.isFinite(a.warmup) && a.warmup >= 0 && a.warmup <= 3600)) throw bad('--warmup', 'seconds from 0 to 3600', a.warmup);
-  if (!(Number.isFinite(a.duration) && a.duration > 0 && a.duration <= 3600)) throw bad('--duration', 'seconds, more than 0 and at most 3600', a.duration);
 }

@@ -1,9 +1,9 @@
 /** `rqbench produce` (and `node src/producer.js`): the seed-compatible Redis producer. */
-import { connectionOptions } from '../options/connection.js';
-import { producerOptions } from '../options/producer-options.js';
-import { outputOptions } from '../options/output.js';
+import { connectionOptions } from '../plans/connection.js';
+import { producerOptions, producerPlan } from '../plans/producer-plan.js';
+import { outputOptions } from '../plans/output.js';
 import { runProducer } from '../workloads/items/run-producer.js';
-import { flagDefaults, publisherOptions, rejectQueueFlags, rejectRedisFlags, REDIS_PRODUCER_ONLY } from '../options/queue.js';
+import { flagDefaults, publisherOptions, rejectQueueFlags, rejectRedisFlags, REDIS_PRODUCER_ONLY, publisherPlan } from '../plans/queue-plan.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'produce';
@@ -31,9 +31,10 @@ let defaults = {};
 export function handler(a, prog = 'rqbench produce') {
   // Redis is no queue driver: every other --target is one, named and checked by the queue drivers;
   // the queue SDKs take seconds to load: only a queue run loads them
-  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, 'publish'); return runProducer(a); } : async () => {
+  const run = a.target === 'redis' ? () => { rejectQueueFlags(a, 'publish'); return runProducer(producerPlan(a)); } : async () => {
     rejectRedisFlags(a, defaults, REDIS_PRODUCER_ONLY);
-    return (await import('../workloads/queue-updates/run-queue-publisher.js')).runPublisher(a);
+    const plan = publisherPlan(a);
+    return (await import('../workloads/queue-updates/run-queue-publisher.js')).runPublisher(plan);
   };
   return reportRun(run, a, prog);
 }

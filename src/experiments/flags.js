@@ -4,11 +4,11 @@
  * gets the same words — with the spec's field path instead of the flag.
  */
 import yargs from 'yargs';
-import { connectionOptions, checkConnection } from '../options/connection.js';
-import { producerOptions, checkProducer } from '../options/producer-options.js';
+import { connectionOptions, checkConnection } from '../plans/connection.js';
+import { producerOptions, checkProducer } from '../plans/producer-plan.js';
 import { MODEL_FLAGS as STORE_MODEL_FLAGS } from '../workloads/items/stores/registry.js';
-import { consumerOptions, checkConsumer } from '../options/consumer-options.js';
-import { outputOptions } from '../options/output.js';
+import { consumerOptions, checkConsumer } from '../plans/consumer-plan.js';
+import { outputOptions } from '../plans/output.js';
 
 /** Flags the runner sets itself (target, output, run length, actions): a spec sets them in its own fields. */
 const RUNNER_OWNED = new Set([

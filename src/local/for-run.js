@@ -2,10 +2,11 @@
 import { startRedis } from './local-redis.js';
 
 /**
- * Runs `fn` against a local server when --local is set (flags pointed at it), else as given.
+ * Runs `fn` against a local server when the plan says --local (with a new frozen plan pointed
+ * at it), else with the plan as it is.
  * @template T
- * @param {Record<string, any>} a parsed flags (local, cluster, masters, replicas, quiet)
- * @param {(flags: Record<string, any>, local: object|null) => Promise<T>} fn
+ * @param {Readonly<Record<string, any>>} a a run's plan (local, cluster, masters, replicas, quiet)
+ * @param {(plan: Readonly<Record<string, any>>, local: import('./local-redis.js').LocalRedis|null) => Promise<T>} fn
  * @returns {Promise<T>}
  */
 export async function withLocal(a, fn) {
@@ -16,7 +17,7 @@ export async function withLocal(a, fn) {
       const shape = a.cluster ? `cluster of ${local.nodes.length} nodes` : `standalone Redis${local.nodes.length > 1 ? ` with ${local.nodes.length - 1} replica(s)` : ''}`;
       process.stderr.write(`rqbench: started a local ${shape} at ${local.url}\n`);
     }
-    return await fn({ ...a, host: local.host, port: local.port }, local);
+    return await fn(Object.freeze({ ...a, host: local.host, port: local.port }), local);
   } finally {
     await local.stop();
   }

@@ -9,19 +9,17 @@ import { connectionFrom, describeConnection } from '../../transports/redis.js';
 import { grouped } from '../../results/format.js';
 import { signalExitCode } from '../../results/outcome.js';
 import { withLocal } from '../../local/for-run.js';
-import { checkOutput } from '../../options/output.js';
 import { Run } from '../../harness/harness.js';
 import { runCell } from './run-cell.js';
 import { flushMasters, keyCount, openRouter, readBack } from './redis-check.js';
 import { checkLines, loadTable } from './load-table.js';
 
 /**
- * @param {Record<string, any>} a parsed and checked flags (file, info, threads[], connections[], sink…)
+ * @param {Readonly<Record<string, any>>} a the plan, checked and frozen at the command's edge
+ *   (plans/load-plan.js: file, info, threads[], connections[], sink…)
  * @returns {Promise<import('../../harness/harness.js').RunResult>}
  */
 export function runLoad(a) {
-  // before any connection or load: a directory that cannot be written would waste the grid
-  checkOutput(a);
   return withLocal(a.sink === 'redis' ? a : { ...a, local: false }, async (flags) => {
     const run = new Run({ kind: 'load', command: 'load', a, leaveNote: 'no cell of the grid had finished' });
     // a stop ends the cell under way (its reader threads are terminated): only whole cells count

@@ -1,10 +1,8 @@
 /**
- * A consumer run from flags to files: check the flags, reach the target, run the readers on
- * one shared schedule (run-workers.js), then summarize in the seed's words.
+ * A consumer run from its plan to files: reach the target, run the readers on one shared
+ * schedule (run-workers.js), then summarize in the seed's words. The flags were checked and
+ * frozen into the plan at the command's edge (plans/consumer-plan.js).
  */
-import { checkConnection } from '../../options/connection.js';
-import { checkConsumer, readFromOf } from '../../options/consumer-options.js';
-import { storeConfigOf, storeModeOf } from '../../options/producer-options.js';
 import { connectionFrom, describeConnection } from '../../transports/redis.js';
 import { discoverTopology } from '../../transports/topology.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
@@ -16,25 +14,31 @@ import { fixed, grouped } from '../../results/format.js';
 import { shapeOf } from '../../harness/manifest.js';
 import { disturbances, episodes } from '../../results/disturbance.js';
 import { outcome, runProblems } from '../../results/outcome.js';
-import { checkOutput } from '../../options/output.js';
-import { createReadModel, modelNamed } from './stores/registry.js';
+import { createReadModel, modelNamed, modelOf } from './stores/registry.js';
+import { storeConfigOf } from './stores/keys.js';
 import { EmptyIndexWatch } from './empty-index.js';
 import { CONSUMER_ROWS } from '../../results/timeline-rows.js';
 import { withLocal } from '../../local/for-run.js';
 
 /**
- * @param {Record<string, any>} a parsed flags
+ * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/consumer-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
-export async function runConsumer(a) {
-  checkConnection(a);
-  checkConsumer(a);
-  checkOutput(a);
-  return withLocal(a, (flags, local) => consume(flags, local));
+export async function runConsumer(plan) {
+  return withLocal(plan, (a, local) => consume(a, local));
 }
 
+/** Where reads go: replicas on a cluster unless told otherwise (the seed read only from replicas). */
+function readFromOf(a) {
+  return a.readFrom ?? (a.cluster ? 'replica' : 'master');
+}
+
+/**
+ * @param {Readonly<Record<string, any>>} a the plan, pointed at the local server when there is one
+ * @param {import('../../local/local-redis.js').LocalRedis|null} local
+ */
 async function consume(a, local) {
-  const mode = storeModeOf(a);
+  const mode = modelOf(a).name;
   const storeCfg = storeConfigOf(a);
   const conn = connectionFrom(a);
   const topo = await discoverTopology(conn);

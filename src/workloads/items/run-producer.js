@@ -1,17 +1,16 @@
 /**
- * A producer run from flags to files: check the flags, reach the target, run the writers on
- * one shared schedule (run-workers.js), then summarize in the seed's words.
+ * A producer run from its plan to files: reach the target, run the writers on one shared
+ * schedule (run-workers.js), then summarize in the seed's words. The flags were checked and
+ * frozen into the plan at the command's edge (plans/producer-plan.js).
  */
-import { checkConnection } from '../../options/connection.js';
-import { checkProducer, storeConfigOf, storeModeOf } from '../../options/producer-options.js';
 import { connectionFrom } from '../../transports/redis.js';
 import { discoverTopology } from '../../transports/topology.js';
 import { idRange } from './schedule.js';
 import { verifyAcked } from './verify.js';
 import { disturbances, episodes } from '../../results/disturbance.js';
 import { outcome, runProblems } from '../../results/outcome.js';
-import { checkOutput } from '../../options/output.js';
-import { modelNamed } from './stores/registry.js';
+import { modelNamed, modelOf } from './stores/registry.js';
+import { storeConfigOf } from './stores/keys.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../../measure/histogram.js';
 import { summarize } from '../../results/summary.js';
@@ -23,18 +22,19 @@ import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
 import { withLocal } from '../../local/for-run.js';
 
 /**
- * @param {Record<string, any>} a parsed flags
+ * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
-export async function runProducer(a) {
-  checkConnection(a);
-  checkProducer(a);
-  checkOutput(a);
-  return withLocal(a, (flags, local) => produce(flags, local));
+export async function runProducer(plan) {
+  return withLocal(plan, (a, local) => produce(a, local));
 }
 
+/**
+ * @param {Readonly<Record<string, any>>} a the plan, pointed at the local server when there is one
+ * @param {import('../../local/local-redis.js').LocalRedis|null} local
+ */
 async function produce(a, local) {
-  const mode = storeModeOf(a);
+  const mode = modelOf(a).name;
   const storeCfg = storeConfigOf(a);
   const conn = connectionFrom(a);
   const topo = await discoverTopology(conn);

@@ -22,6 +22,15 @@ import { signalExitCode } from '../../results/outcome.js';
 import { Silence } from '../../harness/silence.js';
 import { PROBE_AFTER_MS, UNREACHABLE_MS } from '../../transports/bounds.js';
 
+/**
+ * A queue run's plan, made at the command's edge (plans/queue-plan.js): the target's driver, the
+ * driver's checked options and the checked flags, frozen.
+ * @typedef {object} QueueRunPlan
+ * @property {import('../../transports/queue-driver.js').QueueDriver} driver the --target's
+ * @property {Readonly<Record<string, any>>} target the driver's options, checked and filled
+ * @property {Readonly<Record<string, any>>} a the checked flags with every default filled in (what the manifest records)
+ */
+
 /** The packages a queue run's figures depend on: their versions go into the manifest. */
 const PACKAGES = ['hdr-histogram-js', '@aws-sdk/client-sqs', '@aws-sdk/client-sns', '@google-cloud/pubsub', 'fauxqs'];
 

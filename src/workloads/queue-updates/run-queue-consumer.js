@@ -7,9 +7,6 @@
  * counted as malformed.
  */
 import { performance } from 'node:perf_hooks';
-import { checkQueueConsumer } from '../../options/queue.js';
-import { checkOutput } from '../../options/output.js';
-import { checkConnection } from '../../options/connection.js';
 import { connectionFrom } from '../../transports/redis.js';
 import { withLocal } from '../../local/for-run.js';
 import { redactString } from '../../results/redact.js';
@@ -26,16 +23,12 @@ const COLUMNS = ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malform
 const COMPLETE_CHECK_MS = 500;
 
 /**
- * @param {Readonly<Record<string, any>>} flags parsed flags (left as they are)
+ * @param {Readonly<import('./queue-run.js').QueueRunPlan>} run checked and frozen (plans/queue-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
-export async function runQueueConsumer(flags) {
-  // a: a copy of the flags, checked and filled in; the target's driver and its own options
-  const run = checkQueueConsumer(flags);
+export async function runQueueConsumer(run) {
   const { a } = run;
-  checkOutput(a);
   if (a.cache === 'redis') {
-    checkConnection({ ...a, url: a.cacheUrl });
     return withLocal(a, async (local) => {
       const cache = await RedisCache.open(connectionFrom({ ...local, url: local.cacheUrl }));
       return consume(run, cache);
@@ -45,7 +38,7 @@ export async function runQueueConsumer(flags) {
 }
 
 /**
- * @param {import('../../options/queue.js').CheckedQueueRun} run
+ * @param {Readonly<import('./queue-run.js').QueueRunPlan>} run
  * @param {MemoryCache|RedisCache} cache
  */
 async function consume({ a, driver, target: opts }, cache) {

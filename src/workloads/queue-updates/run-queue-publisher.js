@@ -1,19 +1,15 @@
 /**
- * `rqbench produce --target sns|sqs|pubsub`: the seed's realtime-updates publisher from flags
- * to files — checks (flags, --out, a --from-folder line that is not an update, a batch that
- * cannot fit the service's message limit: all bad input, found before anything connects), the
- * target (created with --create), the open-loop Publisher, a run directory and summary.
+ * `rqbench produce --target sns|sqs|pubsub`: the seed's realtime-updates publisher from its plan
+ * to files — the target (created with --create), the open-loop Publisher, a run directory and
+ * summary. Every check (flags, --out, a --from-folder line that is not an update, a batch that
+ * cannot fit the service's message limit) was made when the plan was (plans/queue-plan.js).
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
-import { checkPublisher } from '../../options/queue.js';
-import { checkOutput } from '../../options/output.js';
-import { UsageError } from '../../usage-error.js';
 import { stats } from '../../measure/histogram.js';
 import { fixed, grouped } from '../../results/format.js';
 import { redactString } from '../../results/redact.js';
-import { BodyMaker, largestAttributes } from './message.js';
+import { BodyMaker } from './message.js';
 import { FolderBodies } from './delta-folder.js';
 import { Publisher } from './publisher.js';
 import { openQueueTarget, whereOf } from './open-target.js';
@@ -25,19 +21,11 @@ const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates',
 const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
 
 /**
- * @param {Readonly<Record<string, any>>} flags parsed flags (left as they are)
+ * @param {Readonly<import('./queue-run.js').QueueRunPlan>} plan checked and frozen (plans/queue-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
  */
-export async function runPublisher(flags) {
-  // a: a copy of the flags, checked and filled in; opts: the target's own options
-  const { a, driver, target: opts } = checkPublisher(flags);
-  checkOutput(a);
-  a.publisherId ??= randomBytes(4).toString('hex');
-  // checkPublisher filled in the sizes, and publisherId is set above
+export async function runPublisher({ a, driver, target: opts }) {
   const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
-  // from a folder, the files say how many updates a message carries
-  if (a.fromFolder) a.batchSize = maker.batchSize;
-  checkFits(a, driver.limits, maker);
   const target = await openQueueTarget(driver, opts, 'publish');
   const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
   const publisher = new Publisher({
@@ -86,23 +74,6 @@ export async function runPublisher(flags) {
   } finally {
     await target.close();
   }
-}
-
-/**
- * A message the service would refuse is bad input, found before anything is sent.
- * @param {Record<string, any>} a
- * @param {import('../../transports/queue-driver.js').QueueLimits} limits the target's
- * @param {{ largest?: () => string, body: (seq: number) => string }} maker
- */
-function checkFits(a, limits, maker) {
-  const limit = limits.messageBytes;
-  const attrs = largestAttributes(a.publisherId);
-  const bytes = limits.countedBytes(maker.largest ? maker.largest() : maker.body(1), attrs);
-  if (bytes <= limit) return;
-  if (a.fromFolder) throw new UsageError(`--from-folder holds a ${grouped(bytes)}-byte message; ${a.target} allows ${grouped(limit)} bytes`);
-  const perUpdate = a.keySize + a.valueSize + 2;
-  const most = Math.floor((limit - limits.countedBytes('', attrs)) / perUpdate);
-  throw new UsageError(`--batch-size ${a.batchSize} makes ${grouped(bytes)}-byte messages; ${a.target} allows ${grouped(limit)} bytes (at most ${grouped(most)} updates of ${a.keySize}+${a.valueSize} characters per message)`);
 }
 
 /**

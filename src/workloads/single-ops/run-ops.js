@@ -13,7 +13,6 @@ import { stats } from '../../measure/histogram.js';
 import { HlogWriter } from '../../results/hlog.js';
 import { signalExitCode } from '../../results/outcome.js';
 import { withLocal } from '../../local/for-run.js';
-import { checkOutput } from '../../options/output.js';
 import { redactString } from '../../results/redact.js';
 import { round } from '../../results/summary.js';
 import { Run } from '../../harness/harness.js';
@@ -37,12 +36,10 @@ export function opsServices() {
 }
 
 /**
- * @param {Record<string, any>} a parsed and checked flags
+ * @param {Readonly<Record<string, any>>} a the plan, checked and frozen at the command's edge (plans/ops-plan.js)
  * @returns {Promise<import('../../harness/harness.js').RunResult>}
  */
 export function runOps(a) {
-  // before any connection or setup: a directory that cannot be written would waste the run
-  checkOutput(a);
   const wants = (s) => a.only.includes(s);
   // --local starts Redis only when Redis is timed; the queue emulators below, only when asked for
   return withLocal({ ...a, local: a.local && wants('redis') }, (flags) => withLocalQueues(a, async (q) => {

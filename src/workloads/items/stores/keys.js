@@ -83,3 +83,22 @@ export function slotOf(key, cluster) {
 export function minuteOf(ms) {
   return Math.floor(ms / 60_000);
 }
+
+/**
+ * The store configuration of a run's plan (the producer's or the consumer's).
+ * @param {Readonly<Record<string, any>>} plan
+ * @returns {StoreConfig}
+ */
+export function storeConfigOf(plan) {
+  return {
+    cluster: !!plan.cluster,
+    ttl: plan.ttl,
+    valueSize: plan.valueSize ?? settings.valueSize,
+    ns: plan.ns,
+    sameSlot: !!plan.sameSlot,
+    extraSets: plan.extraSets ?? 0,
+    actualValue: !!plan.actualValue,
+    // the consumer has no -q: it only reads lists, never trims them
+    listMax: plan.listMax ?? (plan.quantity ? Math.max(1, Math.ceil((plan.quantity * plan.ttl * 1000) / plan.period)) : 0),
+  };
+}

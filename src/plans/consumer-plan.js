@@ -2,8 +2,11 @@
 import { settings } from '../settings.js';
 import { FETCH_MODES } from '../workloads/items/fetch.js';
 import { bad, intIn } from '../usage-error.js';
-import { checkModel, checkRun, modelOptions, runOptions } from './producer-options.js';
+import { checkModel, checkRun, modelOptions, runOptions } from './producer-plan.js';
 import { modelOf } from '../workloads/items/stores/registry.js';
+import { checkConnection } from './connection.js';
+import { checkOutput } from './output.js';
+import { planOf } from './freeze.js';
 
 /** @param {import('yargs').Argv} y */
 export function consumerOptions(y) {
@@ -19,8 +22,10 @@ export function consumerOptions(y) {
 }
 
 /**
- * Checks the consumer's flags; throws a UsageError naming the first bad one.
- * @param {Record<string, any>} a
+ * Checks the consumer's flags; throws a UsageError naming the first bad one. Returns the values
+ * the checks worked out (warm-up, --at actions), leaving `a` as it was.
+ * @param {Readonly<Record<string, any>>} a
+ * @returns {Record<string, any>}
  */
 export function checkConsumer(a) {
   intIn(a.period, '-p', 1, 3_600_000);
@@ -29,12 +34,19 @@ export function checkConsumer(a) {
   intIn(a.readers, '--readers', 1, 256);
   if (!FETCH_MODES.includes(a.fetch)) throw bad('--fetch', `one of ${FETCH_MODES.join(', ')}`, a.fetch);
   if (a.readFrom !== undefined && !['master', 'replica'].includes(a.readFrom)) throw bad('--read-from', 'master or replica', a.readFrom);
-  checkRun(a);
+  const fills = checkRun(a);
   checkModel(a);
   if (a.scriptMode === 'script' && !modelOf(a).can.script) throw bad('-s script', 'used with a sorted-set model (the script reads a sorted set)');
+  return fills;
 }
 
-/** Where reads go: replicas on a cluster unless told otherwise (the seed read only from replicas). */
-export function readFromOf(a) {
-  return a.readFrom ?? (a.cluster ? 'replica' : 'master');
+/**
+ * Every check of a consumer run, once, at the command's edge: the frozen plan it runs from.
+ * @param {Readonly<Record<string, any>>} flags parsed (left as they are)
+ */
+export function consumerPlan(flags) {
+  checkConnection(flags);
+  const fills = checkConsumer(flags);
+  checkOutput(flags);
+  return planOf(flags, fills);
 }

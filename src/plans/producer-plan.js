@@ -7,6 +7,9 @@ import { MODELS, flagsWithout, modelOf, modelsFlagged } from '../workloads/items
 import { parseAtList } from '../cluster-actions/index.js';
 import { MIN_VALUE_SIZE } from '../workloads/items/stores/payload.js';
 import { bad, intIn } from '../usage-error.js';
+import { checkConnection } from './connection.js';
+import { checkOutput } from './output.js';
+import { planOf } from './freeze.js';
 
 /**
  * The data model flags, shared by the producer and the consumer (which reads what they name).
@@ -59,20 +62,22 @@ export function producerOptions(y) {
 }
 
 /**
- * Checks the run-length flags.
- * @param {Record<string, any>} a
+ * Checks the run-length flags; returns what they leave to work out: the warm-up and the --at actions.
+ * @param {Readonly<Record<string, any>>} a
+ * @returns {{ warmup: number, actions: ReturnType<typeof parseAtList> }}
  */
 export function checkRun(a) {
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
   // a short run keeps every second unless told otherwise
-  if (a.warmup === undefined) a.warmup = a.duration > 0 && a.duration <= 2 ? 0 : settings.warmupSeconds;
-  if (!(Number.isFinite(a.warmup) && a.warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', a.warmup);
-  if (a.duration > 0 && a.warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, a.warmup);
+  const warmup = a.warmup ?? (a.duration > 0 && a.duration <= 2 ? 0 : settings.warmupSeconds);
+  if (!(Number.isFinite(warmup) && warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', warmup);
+  if (a.duration > 0 && warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, warmup);
   if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
-  a.actions = parseAtList(a.at);
-  if (a.actions.length && !a.cluster) throw bad('--at', 'used with --cluster (it changes a Redis Cluster)');
-  const late = a.actions.find((x) => a.duration > 0 && x.atSec >= a.duration);
+  const actions = parseAtList(a.at);
+  if (actions.length && !a.cluster) throw bad('--at', 'used with --cluster (it changes a Redis Cluster)');
+  const late = actions.find((x) => a.duration > 0 && x.atSec >= a.duration);
   if (late) throw bad('--at', `due before the end of the run (--duration ${a.duration} s)`, late.text);
+  return { warmup, actions };
 }
 
 /**
@@ -91,25 +96,43 @@ export function checkModel(a) {
 }
 
 /**
- * Checks the producer's flags; throws a UsageError naming the first bad one.
- * @param {Record<string, any>} a
+ * Checks the producer's flags; throws a UsageError naming the first bad one. Returns the values
+ * the checks worked out (warm-up, --at actions, value size), leaving `a` as it was.
+ * @param {Readonly<Record<string, any>>} flags
+ * @returns {Record<string, any>}
  */
-export function checkProducer(a) {
+export function checkProducer(flags) {
+  // no yargs default for the value size: the queue publisher's is 10
+  /** @type {Record<string, any>} */
+  const fills = { valueSize: flags.valueSize ?? settings.valueSize };
+  /** @type {Record<string, any>} */
+  const a = { ...flags, ...fills };
   intIn(a.quantity, '-q', 1, 100_000_000);
   intIn(a.period, '-p', 1, 3_600_000);
   intIn(a.chunks, '-c', 1, 1_000_000);
   intIn(a.writers, '-t', 1, 1024);
   if (a.writer !== undefined) intIn(a.writer, '-a', 1, a.writers);
   if (a.quantity < a.writers) throw bad('-q', `at least -t (${a.writers}) so every writer has an item`, a.quantity);
-  checkRun(a);
+  Object.assign(fills, checkRun(a));
   checkModel(a);
   intIn(a.extraSets, '--extra-sets', 0, 100);
   const model = modelOf(a);
   if (a.extraSets > 0 && !model.can.extraSets) throw bad('--extra-sets', `used without ${flagsWithout('extraSets')} (${model.why?.extraSets ?? 'this data model writes one index structure'})`);
-  a.valueSize ??= settings.valueSize; // no yargs default: the queue publisher's is 10
   intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
   if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
   if (a.verify) checkVerify(a);
+  return fills;
+}
+
+/**
+ * Every check of a producer run, once, at the command's edge: the frozen plan it runs from.
+ * @param {Readonly<Record<string, any>>} flags parsed (left as they are)
+ */
+export function producerPlan(flags) {
+  checkConnection(flags);
+  const fills = checkProducer(flags);
+  checkOutput(flags);
+  return planOf(flags, fills);
 }
 
 /** --verify reads item keys back after the run: they must exist and outlive it. */
@@ -118,31 +141,4 @@ function checkVerify(a) {
   if (!a.duration) throw bad('--verify', 'used with a --duration (it reads back what a finished run acknowledged)');
   const need = a.duration + settings.verifyTtlMarginSeconds;
   if (a.ttl < need) throw bad('--verify', `used with --ttl of at least --duration + ${settings.verifyTtlMarginSeconds} (${need} s) so every item outlives the run`, `--ttl ${a.ttl}`);
-}
-
-/**
- * The data model the flags name.
- * @param {Record<string, any>} a
- */
-export function storeModeOf(a) {
-  return modelOf(a).name;
-}
-
-/**
- * Store configuration from the flags.
- * @param {Record<string, any>} a
- * @returns {import('../workloads/items/stores/keys.js').StoreConfig}
- */
-export function storeConfigOf(a) {
-  return {
-    cluster: !!a.cluster,
-    ttl: a.ttl,
-    valueSize: a.valueSize ?? settings.valueSize,
-    ns: a.ns,
-    sameSlot: !!a.sameSlot,
-    extraSets: a.extraSets ?? 0,
-    actualValue: !!a.actualValue,
-    // the consumer has no -q: it only reads lists, never trims them
-    listMax: a.listMax ?? (a.quantity ? Math.max(1, Math.ceil((a.quantity * a.ttl * 1000) / a.period)) : 0),
-  };
 }

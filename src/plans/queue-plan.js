@@ -6,7 +6,14 @@
  * (targets/queue-drivers.js); what is here is the same for every target.
  */
 import { bad, intIn, UsageError } from '../usage-error.js';
+import { randomBytes } from 'node:crypto';
 import { MODEL_FLAGS } from '../workloads/items/stores/registry.js';
+import { BodyMaker, largestAttributes } from '../workloads/queue-updates/message.js';
+import { FolderBodies } from '../workloads/queue-updates/delta-folder.js';
+import { grouped } from '../results/format.js';
+import { checkConnection } from './connection.js';
+import { checkOutput } from './output.js';
+import { deepFreeze, planOf } from './freeze.js';
 import { queueDrivers, queueFlags } from '../transports/queue-drivers.js';
 
 /** @typedef {import('../transports/queue-driver.js').QueueDriver} QueueDriver */
@@ -139,6 +146,56 @@ export function checkQueueConsumer(flags) {
   if (a.metricsPort !== undefined) intIn(a.metricsPort, '--metrics-port', 0, 65535);
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
   return run;
+}
+
+/** @typedef {import('../workloads/queue-updates/queue-run.js').QueueRunPlan} QueueRunPlan */
+
+/**
+ * Every check of a queue publisher run, once, at the command's edge: flags, --out, the message
+ * bodies (a --from-folder line that is not an update, a batch the service's limit refuses), and
+ * the publisher's id (made up here when not given, so the plan names it).
+ * @param {Readonly<Record<string, any>>} flags parsed (left as they are)
+ * @returns {Readonly<QueueRunPlan>}
+ */
+export function publisherPlan(flags) {
+  const { a, driver, target } = checkPublisher(flags);
+  checkOutput(a);
+  a.publisherId ??= randomBytes(4).toString('hex');
+  // the bodies are made here to be checked, and again by the run (a plan is data, not files)
+  const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
+  // from a folder, the files say how many updates a message carries
+  if (a.fromFolder) a.batchSize = maker.batchSize;
+  checkFits(a, driver.limits, maker);
+  return Object.freeze({ driver, target: deepFreeze({ ...target }), a: planOf(a) });
+}
+
+/**
+ * Every check of a queue consumer run, once, at the command's edge (the cache's Redis too).
+ * @param {Readonly<Record<string, any>>} flags parsed (left as they are)
+ * @returns {Readonly<QueueRunPlan>}
+ */
+export function queueConsumerPlan(flags) {
+  const { a, driver, target } = checkQueueConsumer(flags);
+  checkOutput(a);
+  if (a.cache === 'redis') checkConnection({ ...a, url: a.cacheUrl });
+  return Object.freeze({ driver, target: deepFreeze({ ...target }), a: planOf(a) });
+}
+
+/**
+ * A message the service would refuse is bad input, found before anything is sent.
+ * @param {Record<string, any>} a
+ * @param {import('../transports/queue-driver.js').QueueLimits} limits the target's
+ * @param {{ largest?: () => string, body: (seq: number) => string }} maker
+ */
+function checkFits(a, limits, maker) {
+  const limit = limits.messageBytes;
+  const attrs = largestAttributes(a.publisherId);
+  const bytes = limits.countedBytes(maker.largest ? maker.largest() : maker.body(1), attrs);
+  if (bytes <= limit) return;
+  if (a.fromFolder) throw new UsageError(`--from-folder holds a ${grouped(bytes)}-byte message; ${a.target} allows ${grouped(limit)} bytes`);
+  const perUpdate = a.keySize + a.valueSize + 2;
+  const most = Math.floor((limit - limits.countedBytes('', attrs)) / perUpdate);
+  throw new UsageError(`--batch-size ${a.batchSize} makes ${grouped(bytes)}-byte messages; ${a.target} allows ${grouped(limit)} bytes (at most ${grouped(most)} updates of ${a.keySize}+${a.valueSize} characters per message)`);
 }
 
 /**
