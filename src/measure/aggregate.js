@@ -6,6 +6,19 @@
 import { fromSparse } from './sparse.js';
 
 /**
+ * What a worker (a writer or a reader) hands the merger each second.
+ * @typedef {object} Interval
+ * @property {number} index       seconds since t0
+ * @property {number} intended    items due in this second by the schedule
+ * @property {boolean} final      the writer's last interval
+ * @property {object} counters    Counters.snapshot(): the counts by name, and errorKinds
+ * @property {Record<number, number>} ackedDue  items acknowledged in this interval, by the second they were due in
+ * @property {Record<string, number[]>} hist  sparse histograms (sparse.js): '<op>.intended', '<op>.sent', 'lag'
+ * @property {object} client      ClientSampler.sample()
+ * @property {Array<[number, number]>} [ackedIds]  --verify, final interval only: [lo, hi] runs of ids acknowledged
+ */
+
+/**
  * @typedef {object} MergedInterval
  * @property {number} index
  * @property {number} intended
@@ -31,7 +44,7 @@ export class IntervalMerger {
 
   /**
    * @param {number} source
-   * @param {import('../workloads/items/writer.js').Interval} iv
+   * @param {Interval} iv
    */
   add(source, iv) {
     const m = this.#slot(iv.index);

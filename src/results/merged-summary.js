@@ -12,8 +12,8 @@ import { ROWS_OF } from './timeline-rows.js';
 import { mdTable } from './format.js';
 import { isQueue } from './run-kind.js';
 import { summarizeQueue } from './queue-summary.js';
-import { renderConsumerMd as renderQueueConsumerMd } from '../workloads/queue-updates/queue-consumer-summary.js';
-import { renderPublisherMd } from '../workloads/queue-updates/queue-publisher-summary.js';
+import { renderConsumerMd as renderQueueConsumerMd } from './queue-consumer-summary.js';
+import { renderPublisherMd } from './queue-publisher-summary.js';
 
 /**
  * @param {import('./merge-runs.js').MergedRuns} m

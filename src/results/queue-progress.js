@@ -11,7 +11,7 @@
  */
 
 /**
- * @typedef {import('../workloads/queue-updates/cache.js').PublisherProgress} PublisherProgress
+ * @typedef {{ publisher: string, received: number, duplicates: number, last: number|null, highest: number, missing: number|null, missingSample: number[] }} PublisherProgress what the consumers' caches applied of one publisher's messages
  */
 
 const SHARED = 'each consumer counted every consumer of its Redis cache (shared bitmaps): the latest count is taken, none added';

@@ -31,17 +31,7 @@ import { settings } from '../../settings.js';
  *                                 the ids acknowledged are handed over at the end to be read back
  */
 
-/**
- * @typedef {object} Interval
- * @property {number} index       seconds since t0
- * @property {number} intended    items due in this second by the schedule
- * @property {boolean} final      the writer's last interval
- * @property {object} counters    Counters.snapshot(): the counts by name, and errorKinds
- * @property {Record<number, number>} ackedDue  items acknowledged in this interval, by the second they were due in
- * @property {Record<string, number[]>} hist  sparse histograms (sparse.js): '<op>.intended', '<op>.sent', 'lag'
- * @property {object} client      ClientSampler.sample()
- * @property {Array<[number, number]>} [ackedIds]  --verify, final interval only: [lo, hi] runs of ids acknowledged
- */
+/** @typedef {import('../../measure/aggregate.js').Interval} Interval */
 
 export class Writer {
   /**

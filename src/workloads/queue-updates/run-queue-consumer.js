@@ -17,7 +17,7 @@ import { QueueMetrics } from './queue-metrics.js';
 import { openQueueTarget, whereOf } from './open-target.js';
 import { DRAIN_MS } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
-import { summarizeConsumer, renderConsumerMd } from './queue-consumer-summary.js';
+import { summarizeConsumer, renderConsumerMd } from '../../results/queue-consumer-summary.js';
 
 const COLUMNS = ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed', 'e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms'];
 const COMPLETE_CHECK_MS = 500;

@@ -15,7 +15,7 @@ import { Publisher } from './publisher.js';
 import { openQueueTarget, whereOf } from './open-target.js';
 import { pause } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
-import { lostAny, renderPublisherMd } from './queue-publisher-summary.js';
+import { lostAny, renderPublisherMd } from '../../results/queue-publisher-summary.js';
 
 const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];
 const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];

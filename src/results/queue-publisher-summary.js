@@ -3,8 +3,8 @@
  * (the whole run, drain included), and the publish latency. `rqbench report` renders publishers
  * merged from several run directories with the same code.
  */
-import { fixed, grouped, mdTable } from '../../results/format.js';
-import { windowText } from './queue-run.js';
+import { fixed, grouped, mdTable } from './format.js';
+import { windowText } from './window-text.js';
 
 /**
  * Anything planned that is not known to be acknowledged (an interrupted run planned only what it got to).

@@ -4,10 +4,10 @@
  * the rest of the distribution, throughput, and whether anything was lost.
  */
 import path from 'node:path';
-import { stats } from '../../measure/histogram.js';
-import { fixed, grouped, mdTable } from '../../results/format.js';
-import { windowText } from './queue-run.js';
-import { queueDriver } from '../../transports/queue-drivers.js';
+import { stats } from '../measure/histogram.js';
+import { fixed, grouped, mdTable } from './format.js';
+import { windowText } from './window-text.js';
+import { queueDriver } from '../transports/queue-drivers.js';
 
 /**
  * The seed's way of writing a latency: 450us, 3ms, 1.6ms, 77ms, 1.2s.
@@ -28,10 +28,10 @@ export function seedDuration(ms) {
  * covers the whole run.
  * @param {object} p
  * @param {Record<string, any>} p.a
- * @param {import('./queue-run.js').QueueRunInfo} p.run
- * @param {import('./queue-metrics.js').QueueMetrics} p.metrics
+ * @param {import('./window-text.js').QueueRunInfo} p.run
+ * @param {{ counts: Record<string, number> }} p.metrics the consumer's QueueMetrics: its counts
  * @param {Array<{ first: number|null, last: number|null }>} p.spans each second's first and last message applied (epoch ms)
- * @param {import('./cache.js').PublisherProgress[]} p.progress
+ * @param {import('./queue-progress.js').PublisherProgress[]} p.progress
  * @param {{ count: number, last: string }} p.errors
  * @param {boolean} p.complete
  */
@@ -86,7 +86,7 @@ export function renderConsumerMd(s, description) {
   const row = (label, k) => [label, ...(receive ? [seedDuration(L.read?.[k])] : []), seedDuration(L.processing?.[k]), seedDuration(L.e2e?.[k])];
   const ms = (x, k) => fixed(x?.[k], 3);
   const fromSent = s.counts.e2eFromSent ? `; ${grouped(s.counts.e2eFromSent)} message(s) without time_intended counted from time_sent` : '';
-  const detail = /** @type {Array<[string, import('../../measure/histogram.js').HistogramStats|undefined]>} */ ([
+  const detail = /** @type {Array<[string, import('../measure/histogram.js').HistogramStats|undefined]>} */ ([
     ...(receive ? [[receive.row, L.read]] : []),
     ['Server side processing (messages in hand → applied)', L.processing],
     [`E2E (time_intended → applied: from the publisher's schedule, corrected${fromSent})`, L.e2e],
