@@ -1,5 +1,5 @@
 /**
- * `rqbench local <emulator>`: one queue emulator (a queue driver's, targets/queue-drivers.js)
+ * `rqbench local <emulator>`: one queue emulator (a queue driver's, transports/queue-drivers.js)
  * on 127.0.0.1 until SIGINT/SIGTERM, with how to point rqbench at it.
  */
 import { stopSignals, untilAborted } from './process.js';

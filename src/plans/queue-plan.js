@@ -3,7 +3,7 @@
  * they carry; for the consumer, how it reads and where it applies the updates. The seed
  * (000_*.txt) measured 45 messages/s x 1000 updates, keys of 30 and values of 10 characters.
  * The targets and their own flags and checks come from the queue drivers
- * (targets/queue-drivers.js); what is here is the same for every target.
+ * (transports/queue-drivers.js); what is here is the same for every target.
  */
 import { bad, intIn, UsageError } from '../usage-error.js';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,7 @@ export const queueDefaults = Object.freeze({
 });
 
 /**
- * Flags both sides share: the target, and every queue driver's flags (targets/queue-drivers.js).
+ * Flags both sides share: the target, and every queue driver's flags (transports/queue-drivers.js).
  * @param {import('yargs').Argv} y
  * @param {QueueSide} side
  */

@@ -57,7 +57,7 @@ function added(a, b) {
 }
 
 /**
- * The verdict's figures, as a consumer's own summary has them (queues/consumer-summary.js).
+ * The verdict's figures, as a consumer's own summary has them (queue-consumer-summary.js).
  * @param {PublisherProgress[]} publishers
  * @param {Record<string, number>} countsAll summed over the consumers
  */

@@ -87,7 +87,7 @@ export const CONSUMER_ROWS = rows({
   disturbedBy: { p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'] },
 });
 
-// Queue runs (queues/run-publisher.js, queues/run-consumer.js write these columns): every count
+// Queue runs (workloads/queue-updates/run-queue-publisher.js and run-queue-consumer.js write these columns): every count
 // is a counter of the second, so rows add up across runs exactly (`updates` too, whatever each
 // publisher's batch size); the percentile columns come from the second's histograms added up.
 
