@@ -38,6 +38,22 @@ export class IntervalClock {
     }, Math.max(0, at - performance.now()));
   }
 
+  /**
+   * Ticks now when second `index` is already over by `now` but its timer has not fired yet (a busy
+   * loop runs timers late): whoever counts something that happened at `now` calls this first, so
+   * it lands in the second it happened in, not in the one before. For synchronous onTick only.
+   * @param {number} now performance.now() time
+   */
+  catchUp(now) {
+    if (this.stopped || now < this.t0Perf + (this.index + 1) * this.periodMs) return;
+    clearTimeout(this.timer);
+    while (now >= this.t0Perf + (this.index + 1) * this.periodMs) {
+      this.onTick(this.index);
+      this.index++;
+    }
+    this.start();
+  }
+
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);

@@ -26,7 +26,7 @@ export class Run extends EventEmitter {
    * @param {object} p
    * @param {RunKind} p.kind
    * @param {string} p.command
-   * @param {Record<string, any>} p.a parsed flags (out, quiet, runId)
+   * @param {Readonly<Record<string, any>>} p.a the run's plan (out, quiet, runId), frozen
    * @param {string} [p.leaveNote] what summary.md says after a second Ctrl-C
    */
   constructor({ kind, command, a, leaveNote = 'timeline.csv and the .hlog files hold what was measured' }) {

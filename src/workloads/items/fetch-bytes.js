@@ -4,18 +4,26 @@
  * are checked where they arrive in the socket's buffer — fetched, missing, mismatched and
  * duplicates are counted there, and no value ever becomes a string. One BytesConn per read node,
  * beside the router's parsed pipes (which keep the small commands: ZCARD, scripts, setup).
+ * A reply that is MOVED, ASK, TRYAGAIN, CLUSTERDOWN, LOADING… is followed as cluster-policy.js
+ * decides, that command alone (ASK after ASKING), so a cycle reads through a reshard; a lost
+ * connection still fails the cycle, and the reader reads the cluster again before the next.
  */
 import { BytesConn } from '../../transports/redis-bytes.js';
-import { classify } from '../../transports/cluster-policy.js';
+import { classify, decide } from '../../transports/cluster-policy.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeCommand } from '../../transports/resp.js';
 import { keySlot, slotOfBytes } from '../../transports/slot.js';
 import { leadingIdOf, trailingIdOf } from './item-ids.js';
 import { runsByNode, slotRuns } from './slot-runs.js';
 
 const MGET_HEAD = Buffer.from('\r\n$4\r\nMGET\r\n');
+const ASKING = Buffer.from('*1\r\n$6\r\nASKING\r\n');
 
 /**
  * @typedef {{ fetched: number, missing: number, mismatched: number, duplicates: number }} FetchCounts
+ * @typedef {import('../../transports/resp-scan.js').ScanVisitor} ScanVisitor
+ * @typedef {{ slot: number, bytes: () => Buffer, visitor: ScanVisitor }} OneCommand  one command, its slot, and
+ *   how its one reply is scanned (as reply 0)
  */
 
 export class BytesReads {
@@ -32,13 +40,16 @@ export class BytesReads {
    * @param {import('./member-list.js').MemberList} list
    */
   async range(cmds, list) {
-    let failure = null;
-    const visitor = { item: (b, s, e) => list.add(b, s, e), error: (m) => { failure ??= m; } };
+    const visitor = { item: (b, s, e) => list.add(b, s, e) };
     await Promise.all(cmds.map(async ({ key, args }) => {
-      const conn = await this.#conn(this.router.addrFor(this.router.conn.cluster ? keySlot(key) : 0));
-      await conn.request(encodeCommand(args), 1, visitor);
+      const slot = this.router.conn.cluster ? keySlot(key) : 0;
+      const bytes = encodeCommand(args);
+      let failure = null;
+      const conn = await this.#conn(this.router.addrFor(slot));
+      await conn.request(bytes, 1, { ...visitor, error: (m) => { failure = m; } });
+      // a reply that is an error added no member: sent again where the cluster says, it adds them then
+      if (failure) await this.#follow({ slot, bytes: () => bytes, visitor }, failure);
     }));
-    if (failure) throw this.#replyError(failure);
   }
 
   /**
@@ -53,30 +64,67 @@ export class BytesReads {
     if (list.count === 0) return counts;
     const { buf: keys, start, end } = list;
     const { order, runs } = slotRuns(list.count, (i) => slotOfBytes(keys, start[i], end[i]), this.router.conn.cluster);
-    let failure = null;
+    /** @param {ArrayLike<number>} from where reply r's keys start in `order` */
+    const visitorOf = (from) => ({
+      item: (b, s, e, reply, index) => {
+        const i = order[from[reply] + index];
+        counts.fetched++;
+        const id = leadingIdOf(b, s, e);
+        if (id < 0) {
+          counts.mismatched++;
+          return;
+        }
+        if (seen.seen(id)) counts.duplicates++;
+        if (trailingIdOf(keys, start[i], end[i]) !== id) counts.mismatched++;
+      },
+      nil: () => { counts.missing++; },
+    });
     const sends = [];
     for (const [addr, nodeRuns] of runsByNode(this.router, runs)) {
-      const from = Int32Array.from(nodeRuns, (r) => r.from);
-      const visitor = {
-        item: (b, s, e, reply, index) => {
-          const i = order[from[reply] + index];
-          counts.fetched++;
-          const id = leadingIdOf(b, s, e);
-          if (id < 0) {
-            counts.mismatched++;
-            return;
-          }
-          if (seen.seen(id)) counts.duplicates++;
-          if (trailingIdOf(keys, start[i], end[i]) !== id) counts.mismatched++;
-        },
-        nil: () => { counts.missing++; },
-        error: (m) => { failure ??= m; },
-      };
-      sends.push(this.#conn(addr).then((conn) => conn.request(mgetBytes(list, order, nodeRuns), nodeRuns.length, visitor)));
+      /** @type {Array<[number, string]>} the MGETs whose reply was an error: [run, message] */
+      const failed = [];
+      const visitor = { ...visitorOf(Int32Array.from(nodeRuns, (r) => r.from)), error: (m, reply) => { failed.push([reply, m]); } };
+      sends.push(this.#conn(addr)
+        .then((conn) => conn.request(mgetBytes(list, order, nodeRuns), nodeRuns.length, visitor))
+        // an MGET answered with an error counted nothing: sent again on its own where the cluster says
+        .then(() => Promise.all(failed.map(([r, m]) => this.#follow({
+          slot: nodeRuns[r].slot, bytes: () => mgetBytes(list, order, [nodeRuns[r]]), visitor: visitorOf([nodeRuns[r].from]),
+        }, m)))));
     }
     await Promise.all(sends);
-    if (failure) throw this.#replyError(failure);
     return counts;
+  }
+
+  /**
+   * One command whose reply was `message` (an error), sent again as cluster-policy.js decides
+   * until it is answered; a reply the policy does not follow, or too many, fails the cycle.
+   * @param {OneCommand} cmd
+   * @param {string} message
+   */
+  async #follow(cmd, message) {
+    for (let attempts = 0; ; attempts++) {
+      const d = decide(message, attempts);
+      if (d.action === 'fail') throw this.#replyError(message);
+      let addr = d.addr;
+      if (d.action === 'redirect') this.router.moved(d.slot, d.addr);
+      if (d.action === 'retry') {
+        await sleep(d.delayMs);
+        this.router.refreshSoon();
+        addr = this.router.addrFor(cmd.slot);
+      }
+      const asking = d.action === 'ask';
+      let failure = null;
+      const conn = await this.#conn(addr);
+      /** @type {ScanVisitor} ASKING's own +OK is reply 0: the command's is reply 1 */
+      const visitor = asking ? {
+        item: (b, s, e, reply, index) => cmd.visitor.item?.(b, s, e, reply - 1, index),
+        nil: (reply, index) => cmd.visitor.nil?.(reply - 1, index),
+        error: (m) => { failure = m; },
+      } : { ...cmd.visitor, error: (m) => { failure = m; } };
+      await conn.request(asking ? Buffer.concat([ASKING, cmd.bytes()]) : cmd.bytes(), asking ? 2 : 1, visitor);
+      if (failure === null) return;
+      message = failure;
+    }
   }
 
   close() {

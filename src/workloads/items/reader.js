@@ -156,6 +156,8 @@ export class Reader {
     // given up on by stop() while it waited: already counted as failed
     if (this.finished) return;
     const end = performance.now();
+    // a clock tick running late must not pull this cycle into the second before the one it ended in
+    this.clock.catchUp(end);
     if (failed) this.counters.failedCycles++;
     this.busy = false;
     this.counters.cycles++;
