@@ -26,7 +26,7 @@ export function packageVersion(name) {
   }
 }
 
-/** Flags as the user gave them, without yargs' duplicates and without secrets. */
+/** Flags as the user gave them, without yargs' duplicates (secrets are masked where anything is written: results/redact.js). */
 export function cleanFlags(a) {
   const out = {};
   for (const [k, v] of Object.entries(a)) {

@@ -5,6 +5,8 @@
  * needs a value of its own derives a new object from the plan instead.
  */
 
+import { cleanFlags } from '../harness/manifest.js';
+
 /**
  * @template T
  * @param {T} v
@@ -26,11 +28,6 @@ export function deepFreeze(v) {
  * @returns {Readonly<Record<string, any>>}
  */
 export function planOf(flags, fills = {}) {
-  /** @type {Record<string, any>} */
-  const out = {};
-  for (const [k, v] of Object.entries(flags)) {
-    if (k === '_' || k === '$0' || k.length === 1 || k.includes('-') || v === undefined) continue;
-    out[k] = structuredClone(v);
-  }
-  return deepFreeze(Object.assign(out, structuredClone(fills)));
+  // the flags as the manifest records them: what the plan holds is what the run says it ran with
+  return deepFreeze(structuredClone({ ...cleanFlags(flags), ...fills }));
 }
