@@ -18,8 +18,10 @@ import { openQueueTarget, whereOf } from './open-target.js';
 import { DRAIN_MS } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
 import { summarizeConsumer, renderConsumerMd } from '../../results/queue-consumer-summary.js';
+import { QUEUE_CONSUME_ROWS } from '../../results/timeline-rows.js';
 
-const COLUMNS = ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed', 'e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms'];
+/** The timeline's columns, as the reports read them back (one list for both). */
+const COLUMNS = QUEUE_CONSUME_ROWS.columns;
 const COMPLETE_CHECK_MS = 500;
 
 /**

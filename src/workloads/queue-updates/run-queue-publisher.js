@@ -16,8 +16,10 @@ import { openQueueTarget, whereOf } from './open-target.js';
 import { pause } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
 import { lostAny, renderPublisherMd } from '../../results/queue-publisher-summary.js';
+import { QUEUE_PUBLISH_ROWS } from '../../results/timeline-rows.js';
 
-const COLUMNS = ['intended', 'sent', 'acked', 'failed', 'unanswered', 'updates', 'bytes', 'publish_p50_ms', 'publish_p99_ms', 'lag_p99_ms'];
+/** The timeline's columns, as the reports read them back (one list for both). */
+const COLUMNS = QUEUE_PUBLISH_ROWS.columns;
 const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
 
 /**

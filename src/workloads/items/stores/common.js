@@ -117,4 +117,13 @@ export function perMinuteCommands(verb, base, lo, hi, cfg, nowMs) {
   return [...adds, ...adds.map((a) => keyCommand(['EXPIRE', a.key, ttl], 'expire', cfg))];
 }
 
+/**
+ * What --verify reads back for a model that keeps its items in SETEX keys (`item:<id>`): those
+ * keys, or nothing with --actual-value, where the index holds the values.
+ * @param {import('./keys.js').StoreConfig} cfg
+ */
+export function setexReadBack(cfg) {
+  return cfg.actualValue ? null : { keyOf: (id) => itemKey(id) };
+}
+
 export { encodeCommand };

@@ -3,8 +3,8 @@
  * (`latest-hll:<minute>`); the previous minute's HLL gives the unique count, a minute late.
  */
 import { settings } from '../../../../settings.js';
-import { indexNames, itemKey, minuteOf } from '../keys.js';
-import { listCommands, perMinuteCommands, setexCommands } from '../common.js';
+import { indexNames, minuteOf } from '../keys.js';
+import { listCommands, perMinuteCommands, setexCommands, setexReadBack } from '../common.js';
 import { createListReadModel } from '../list-read.js';
 
 /** @type {import('../contract.js').StoreModel} */
@@ -29,5 +29,5 @@ export default {
     };
   },
   read: (cfg) => createListReadModel(cfg, { hll: true }),
-  readBack: (cfg) => (cfg.actualValue ? null : { keyOf: (id) => itemKey(id) }),
+  readBack: setexReadBack,
 };

@@ -3,8 +3,8 @@
  * `listMax` entries ("the last K items" instead of "the last X seconds").
  */
 import { settings } from '../../../../settings.js';
-import { indexNames, itemKey } from '../keys.js';
-import { listCommands, setexCommands } from '../common.js';
+import { indexNames } from '../keys.js';
+import { listCommands, setexCommands, setexReadBack } from '../common.js';
 import { createListReadModel } from '../list-read.js';
 
 /** @type {import('../contract.js').StoreModel} */
@@ -25,5 +25,5 @@ export default {
     };
   },
   read: (cfg) => createListReadModel(cfg, { hll: false }),
-  readBack: (cfg) => (cfg.actualValue ? null : { keyOf: (id) => itemKey(id) }),
+  readBack: setexReadBack,
 };

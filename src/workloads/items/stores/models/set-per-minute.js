@@ -3,8 +3,8 @@
  * (`latest-set:<minute>`): the latest items and an exact unique count, a minute late.
  */
 import { settings } from '../../../../settings.js';
-import { itemKey, minuteOf } from '../keys.js';
-import { perMinuteCommands, setexCommands } from '../common.js';
+import { minuteOf } from '../keys.js';
+import { perMinuteCommands, setexCommands, setexReadBack } from '../common.js';
 import { createSetReadModel } from '../set-read.js';
 
 /** @type {import('../contract.js').StoreModel} */
@@ -24,5 +24,5 @@ export default {
     };
   },
   read: createSetReadModel,
-  readBack: (cfg) => (cfg.actualValue ? null : { keyOf: (id) => itemKey(id) }),
+  readBack: setexReadBack,
 };

@@ -11,8 +11,8 @@
  * `XRANGE <cutoff> +`, the newest N with `XREVRANGE + <cutoff> COUNT N`. Entry IDs are the
  * server's milliseconds, so the cutoff assumes the consumer's clock agrees with Redis's.
  */
-import { indexNames, itemKey } from '../keys.js';
-import { cmd, idsByIndex, keyCommand, member, setexCommands } from '../common.js';
+import { indexNames } from '../keys.js';
+import { cmd, idsByIndex, keyCommand, member, setexCommands, setexReadBack } from '../common.js';
 
 /** Key base of the streams (`latest-stream`, `latest-stream:<n>` with --ns). */
 const STREAM = 'latest-stream';
@@ -95,5 +95,5 @@ export default {
     };
   },
   read: streamReader,
-  readBack: (cfg) => (cfg.actualValue ? null : { keyOf: (id) => itemKey(id) }),
+  readBack: setexReadBack,
 };

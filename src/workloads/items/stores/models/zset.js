@@ -4,8 +4,8 @@
  * item keys (`zset-values`).
  */
 import { settings } from '../../../../settings.js';
-import { indexNames, itemKey } from '../keys.js';
-import { indexCommands, setexCommands, zsetPurge } from '../common.js';
+import { indexNames } from '../keys.js';
+import { indexCommands, setexCommands, setexReadBack, zsetPurge } from '../common.js';
 import { createZsetReadModel } from '../zset-read.js';
 
 /** @type {import('../contract.js').StoreModel} */
@@ -27,5 +27,5 @@ export default {
     };
   },
   read: createZsetReadModel,
-  readBack: (cfg) => (cfg.actualValue ? null : { keyOf: (id) => itemKey(id) }),
+  readBack: setexReadBack,
 };
