@@ -144,6 +144,8 @@ export class Reader {
     this.k++;
     this.busy = true;
     const start = performance.now();
+    // a late clock tick first: the cycle's phases and its count then land in the same second
+    this.clock.catchUp(start);
     let failed = false;
     try {
       await this.#measuredCycle(intended, start);
