@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** rqbench <produce|consume|local|report|compare|chart|ops|load|experiment|generate-deltas> … — one entry point; each command is a module in src/commands/. */
+/** rqbench <produce|consume|local|report|compare|chart|ops|load|capacity|experiment|generate-deltas> … — one entry point; each command is a module in src/commands/. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
@@ -12,6 +12,7 @@ import * as ops from './commands/ops.js';
 import * as experiment from './commands/experiment.js';
 import * as load from './commands/load.js';
 import * as generateDeltas from './commands/generate-deltas.js';
+import * as capacity from './commands/capacity.js';
 import { failHandler } from './usage-error.js';
 
 const prog = 'rqbench';
@@ -20,8 +21,8 @@ await yargs(hideBin(process.argv))
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
-  .command([report, compare, chart, ops, load, experiment, generateDeltas])
-  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart, ops, load, experiment or generate-deltas (see --help)')
+  .command([report, compare, chart, ops, load, capacity, experiment, generateDeltas])
+  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart, ops, load, capacity, experiment or generate-deltas (see --help)')
   .strict()
   .fail(failHandler(prog))
   .wrap(Math.min(110, process.stdout.columns || 110))

@@ -47,7 +47,7 @@ export class Progress {
 }
 
 /** 83 → "1:23". */
-function clock(s) {
+export function clock(s) {
   const t = Math.round(s);
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
 }

@@ -2,7 +2,6 @@
  * Runs an experiment's steps, one after another, by spawning the real CLIs (the same commands a
  * person would type), against a local Redis this process starts and stops, or an endpoint.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { startRedis } from '../local/local-redis.js';
 import { toArgs } from './flags.js';
 import { latestRun, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
 import { Progress } from './progress.js';
+import { Stopper, runChild } from './children.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
@@ -194,65 +194,5 @@ function hasOutcome(stepDir, role) {
     return Boolean(dir && JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).outcome);
   } catch {
     return false;
-  }
-}
-
-/**
- * Spawns `node <argv>` in its own process group, so a terminal's Ctrl-C reaches only the runner,
- * which passes exactly one SIGINT on (a second one would make the CLI leave without its summary).
- * @returns {Promise<{ argv: string[], code: number|null, signal: string|null, lastLine: string }>}
- */
-function runChild(argv, stopper) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-    let err = '';
-    child.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
-    const forget = stopper.track(child);
-    child.once('error', (e) => { forget(); reject(e); });
-    child.once('close', (code, signal) => {
-      forget();
-      const lastLine = err.trim().split('\n').filter(Boolean).pop() ?? '';
-      resolve({ argv, code, signal, lastLine });
-    });
-  });
-}
-
-/**
- * Ctrl-C (SIGINT/SIGTERM): the first stops the running step cleanly (its CLIs get one SIGINT and
- * write their summaries) and no further step starts; the second kills the step's processes.
- */
-class Stopper {
-  constructor(log) {
-    this.log = log;
-    this.stopped = false;
-    this.controller = new AbortController();
-    this.signal = this.controller.signal;
-    /** @type {Set<import('node:child_process').ChildProcess>} */
-    this.children = new Set();
-    this.onSignal = () => {
-      if (this.stopped) {
-        this.log('rqbench experiment: stopping now');
-        for (const c of this.children) c.kill('SIGKILL');
-        return;
-      }
-      this.stopped = true;
-      this.controller.abort();
-      this.log('rqbench experiment: interrupted; stopping the current step (Ctrl-C again to kill it)');
-      for (const c of this.children) c.kill('SIGINT');
-    };
-    process.on('SIGINT', this.onSignal);
-    process.on('SIGTERM', this.onSignal);
-  }
-
-  /** @param {import('node:child_process').ChildProcess} child @returns {() => void} */
-  track(child) {
-    this.children.add(child);
-    if (this.stopped) child.kill('SIGINT');
-    return () => this.children.delete(child);
-  }
-
-  dispose() {
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
   }
 }

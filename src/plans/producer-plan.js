@@ -10,6 +10,7 @@ import { bad, intIn } from '../usage-error.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
 import { planOf } from './freeze.js';
+import { checkInstance, instanceOptions } from './instance.js';
 
 /**
  * The data model flags, shared by the producer and the consumer (which reads what they name).
@@ -54,7 +55,7 @@ export function producerOptions(y) {
     .option('chunks', { alias: 'c', type: 'number', requiresArg: true, default: 1, group: g, describe: 'chunks per period: each writer sends its items in c evenly spaced chunks' })
     .option('writers', { alias: 't', type: 'number', requiresArg: true, default: 1, group: g, describe: 'total writers' })
     .option('writer', { alias: 'a', type: 'number', requiresArg: true, group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' }), g);
-  return modelOptions(y)
+  return instanceOptions(modelOptions(y))
     .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
     .option('value-size', { type: 'number', requiresArg: true, group: m, describe: 'payload bytes per item (queues: characters per update value)', defaultDescription: `${settings.valueSize} (queues: 10)` })
     .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' })
@@ -114,6 +115,7 @@ export function checkProducer(flags) {
   if (a.writer !== undefined) intIn(a.writer, '-a', 1, a.writers);
   if (a.quantity < a.writers) throw bad('-q', `at least -t (${a.writers}) so every writer has an item`, a.quantity);
   Object.assign(fills, checkRun(a));
+  checkInstance(a);
   checkModel(a);
   intIn(a.extraSets, '--extra-sets', 0, 100);
   const model = modelOf(a);

@@ -1,0 +1,122 @@
+/**
+ * Did one step of a capacity search hold, and if not, what stopped it? Pure: a producer's
+ * summary.json in, a judgement out. "Held" is stated, never guessed: the rate achieved, nothing
+ * failed, the p99 from the intended start within the SLO, and every node's engine (its main
+ * thread, the single-threaded bottleneck) below the ceiling.
+ */
+
+/**
+ * @typedef {object} Criteria
+ * @property {number} minAchieved    achieved / target at least this (0.99)
+ * @property {number} sloP99Ms       p99 of a chunk from its intended start, at most this
+ * @property {number} engineCeiling  % of the node's CPU its engine may reach (90)
+ * @property {number} nodeCpus       cores each node has (1, or its cap: 0.5 is a node capped at half a core)
+ */
+
+/**
+ * What a step measured, in the units of the capacity table.
+ * @typedef {object} StepFigures
+ * @property {number} target       items/s asked
+ * @property {number} achieved     items/s acknowledged after the warm-up
+ * @property {number} ratio
+ * @property {number} failed
+ * @property {number|null} p50     ms, a chunk from its intended start
+ * @property {number|null} p99
+ * @property {NodeEngine[]} nodes
+ * @property {NodeEngine|null} busiestMaster
+ * @property {NodeEngine|null} busiestReplica
+ * @property {number} clientCpu    the busiest writer's CPU, % of one core
+ * @property {number} loopP99Ms    the worst event-loop delay p99 of a writer
+ * @property {number} exitCode
+ */
+
+/**
+ * @typedef {{ addr: string, role: string, shard: number, engine: number, process: number|null, basis: 'main thread'|'process' }} NodeEngine
+ */
+
+/**
+ * @typedef {object} Judgement
+ * @property {boolean} held
+ * @property {string[]} reasons   why it did not hold, in words (empty when it held)
+ * @property {Limit|null} limit   the most likely cause when it did not hold
+ * @property {StepFigures} figures
+ */
+
+/**
+ * @typedef {{ kind: 'engine', node: NodeEngine, pctOfNode: number }
+ *   | { kind: 'client' } | { kind: 'latency' } | { kind: 'failures' } | { kind: 'rate' }} Limit
+ */
+
+/** A writer this busy (CPU % of a core, or event-loop delay p99 ms) is the load generator's limit. */
+export const CLIENT_BUSY = { cpuPct: 90, loopP99Ms: 100 };
+
+/**
+ * A node's engine CPU: its main thread when the server reports it, its process otherwise.
+ * @param {any} n a node of summary.cpu.nodes
+ * @returns {NodeEngine}
+ */
+export function nodeEngine(n) {
+  const hasEngine = typeof n.engineAvg === 'number';
+  return {
+    addr: n.addr, role: n.role, shard: n.shard,
+    engine: hasEngine ? n.engineAvg : n.avg ?? 0,
+    process: typeof n.processAvg === 'number' ? n.processAvg : hasEngine ? n.avg ?? null : n.avg ?? null,
+    basis: hasEngine ? 'main thread' : 'process',
+  };
+}
+
+/**
+ * @param {any} s a producer summary.json
+ * @returns {StepFigures}
+ */
+export function figuresOf(s) {
+  const nodes = (s.cpu?.nodes ?? []).filter((n) => n.samples > 0).map(nodeEngine);
+  const busiest = (role) => nodes.filter((n) => n.role === role).sort((a, b) => b.engine - a.engine)[0] ?? null;
+  const chunk = s.latency?.batch?.intended;
+  return {
+    target: s.target?.itemsPerSec ?? 0,
+    achieved: s.achieved?.itemsPerSec ?? 0,
+    ratio: s.achieved?.ratio ?? 0,
+    failed: (s.totals?.failed ?? 0) + (s.totals?.unacked ?? 0),
+    p50: chunk?.p50 ?? null,
+    p99: chunk?.p99 ?? null,
+    nodes,
+    busiestMaster: busiest('master'),
+    busiestReplica: busiest('replica'),
+    clientCpu: s.client?.cpuPctMaxWriter ?? 0,
+    loopP99Ms: s.client?.loopP99MsMax ?? 0,
+    exitCode: s.outcome?.exitCode ?? 0,
+  };
+}
+
+/**
+ * @param {any} summary a producer summary.json
+ * @param {Criteria} c
+ * @returns {Judgement}
+ */
+export function judge(summary, c) {
+  const f = figuresOf(summary);
+  const reasons = [];
+  if (f.ratio < c.minAchieved) reasons.push(`achieved ${(f.ratio * 100).toFixed(1)}% of the target (needs ${(c.minAchieved * 100).toFixed(1)}%)`);
+  if (f.failed > 0 || f.exitCode !== 0) reasons.push(`${f.failed} items failed or unacknowledged${f.exitCode ? ` (exit ${f.exitCode})` : ''}`);
+  if (f.p99 === null) reasons.push('no chunk latency was recorded');
+  else if (f.p99 > c.sloP99Ms) reasons.push(`p99 ${f.p99.toFixed(1)} ms above the SLO of ${c.sloP99Ms} ms`);
+  const hot = f.nodes.map((node) => ({ node, pctOfNode: node.engine / c.nodeCpus })).sort((a, b) => b.pctOfNode - a.pctOfNode)[0];
+  if (hot && hot.pctOfNode >= c.engineCeiling) reasons.push(`${hot.node.role} ${hot.node.addr} engine at ${Math.round(hot.pctOfNode)}% of its CPU (ceiling ${c.engineCeiling}%)`);
+  return { held: reasons.length === 0, reasons, limit: reasons.length ? limitOf(f, c, hot) : null, figures: f };
+}
+
+/**
+ * The cause, most telling first: an engine at its ceiling is the server's limit; a busy writer is
+ * the load generator's (more writers would go further); then failures, latency, the rate itself.
+ * An engine close to its ceiling (within 10 points) is still named when the rate or latency gave
+ * out first: a saturating main thread is what makes them give out.
+ */
+function limitOf(f, c, hot) {
+  if (hot && hot.pctOfNode >= c.engineCeiling) return { kind: 'engine', node: hot.node, pctOfNode: hot.pctOfNode };
+  if (f.clientCpu >= CLIENT_BUSY.cpuPct || f.loopP99Ms >= CLIENT_BUSY.loopP99Ms) return { kind: 'client' };
+  if (f.failed > 0) return { kind: 'failures' };
+  if (hot && hot.pctOfNode >= c.engineCeiling - 10) return { kind: 'engine', node: hot.node, pctOfNode: hot.pctOfNode };
+  if (f.p99 !== null && f.p99 > c.sloP99Ms) return { kind: 'latency' };
+  return { kind: 'rate' };
+}

@@ -1,0 +1,103 @@
+/**
+ * Runs a capacity search: every step is the real producer (`node src/producer.js …`, a run
+ * directory of its own under the search's directory), judged by held.js, steered by search.js,
+ * and the held steps fitted by projection.js. A local topology (--local, capped with
+ * --node-cpus) is started once for the whole search, so every step meets the same servers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { startRedis } from '../../local/local-redis.js';
+import { createRunDir, writeJson, writeText } from '../../results/run-dir.js';
+import { grouped, fixed } from '../../results/format.js';
+import { toArgs } from '../flags.js';
+import { clock } from '../progress.js';
+import { MODEL_FLAGS } from '../../workloads/items/stores/registry.js';
+import { newestRunDir, readJson } from '../layout.js';
+import { Stopper, runChild } from '../children.js';
+import { judge } from './held.js';
+import { searchMax } from './search.js';
+import { project } from './projection.js';
+import { answerLine, capacityMd, projectionLine } from './capacity-md.js';
+
+/**
+ * @typedef {object} CapacityRun
+ * @property {Readonly<Record<string, any>>} plan          capacityPlan()
+ * @property {Record<string, any>} producerFlags          the producer flags every step runs with (a FlagMap)
+ * @property {string[]} targetArgs                        how a step reaches the target (none with --local)
+ * @property {NodeJS.ProcessEnv} env                      the steps' environment (REDIS_PASSWORD travels here)
+ * @property {string} command                             the command as typed, secrets masked
+ * @property {Record<string, any>|null} instance
+ * @property {(line: string) => void} [log]
+ */
+
+/**
+ * @param {CapacityRun} r
+ * @returns {Promise<{ dir: string, exitCode: number, result: any }>}
+ */
+export async function runCapacity(r) {
+  const log = r.log ?? ((l) => process.stderr.write(`${l}\n`));
+  const p = r.plan;
+  const dir = createRunDir(p.out, p.name ?? `capacity-${modelName(r.producerFlags)}`);
+  const stopper = new Stopper(log, 'rqbench capacity');
+  const criteria = {
+    minAchieved: p.minAchieved, sloP99Ms: p.sloP99, engineCeiling: p.engineCeiling, nodeCpus: p.nodeCpus ?? 1,
+    headroom: p.headroom, maxRate: p.maxRate,
+  };
+  /** @type {import('./capacity-md.js').CapacityStep[]} */
+  const steps = [];
+  let local = null;
+  let failure = null;
+  let search = { max: null, failedAbove: null, end: /** @type {const} */ ('stopped') };
+  const started = Date.now();
+  try {
+    let targetArgs = r.targetArgs;
+    if (p.local) {
+      local = await startRedis({ cluster: !!p.cluster, masters: p.masters, replicas: p.replicas, cpus: p.nodeCpus, signal: stopper.signal });
+      const cap = p.nodeCpus ? `, each node capped at ${p.nodeCpus} of a core` : '';
+      log(`rqbench capacity: started a local ${p.cluster ? `cluster of ${local.nodes.length} nodes` : `Redis with ${local.nodes.length - 1} replica(s)`} at ${local.url}${cap}`);
+      targetArgs = ['--url', local.url, ...(p.cluster ? ['--cluster'] : [])];
+    }
+    const period = r.producerFlags.p ?? r.producerFlags.period ?? 1000;
+    search = await searchMax({ startRate: p.startRate, maxRate: p.maxRate, growth: p.growth, precision: p.precision }, async (rate, phase) => {
+      if (stopper.stopped) return null;
+      const n = steps.length + 1;
+      const stepDir = path.join(dir, `step-${String(n).padStart(2, '0')}-${rate}`);
+      fs.mkdirSync(stepDir);
+      const q = Math.max(1, Math.round((rate * period) / 1000));
+      const argv = ['src/producer.js', ...toArgs(r.producerFlags), ...targetArgs, '-q', String(q), '-d', String(p.stepSeconds),
+        '--warmup', String(p.stepWarmup), '--json', '--quiet', '--out', stepDir, '--name', 'producer'];
+      log(`rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`);
+      const child = await runChild(argv, stopper, r.env);
+      const runDir = newestRunDir(stepDir, 'producer');
+      const summary = runDir && readJson(path.join(runDir, 'summary.json'));
+      if (stopper.stopped || summary?.interrupted) return null;
+      // exit 1 with a summary is a step that ran and did not hold; anything else is no step at all
+      if (!summary || (child.code !== 0 && child.code !== 1)) {
+        throw new Error(`step ${n} at ${grouped(rate)} items/s: the producer exited with ${child.code ?? child.signal}: ${child.lastLine || 'no summary'}`);
+      }
+      const j = judge(summary, criteria);
+      steps.push({ rate, phase, dir: path.relative(dir, runDir), held: j.held, reasons: j.reasons, limit: j.limit, figures: j.figures });
+      const f = j.figures;
+      log(`rqbench capacity: [${n}] ${j.held ? 'held' : 'not held'}: ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`);
+      return j.held;
+    });
+  } catch (e) {
+    failure = e.message;
+  } finally {
+    await local?.stop();
+    stopper.dispose();
+  }
+  const result = { search, steps, projection: project(steps, criteria), criteria };
+  const answer = failure ? `failed: ${failure}` : answerLine(result);
+  const projection = projectionLine(result);
+  const doc = { command: r.command, instance: r.instance, ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}), answer, projectionLine: projection, ...result, producerFlags: r.producerFlags, tookSeconds: Math.round((Date.now() - started) / 1000) };
+  writeJson(path.join(dir, 'capacity.json'), doc);
+  writeText(path.join(dir, 'capacity.md'), capacityMd(result, { command: r.command, instance: r.instance }).replace(/^\*\*.*\*\*$/m, `**${answer}**`));
+  const exitCode = stopper.stopped ? 130 : failure || search.end === 'none-held' ? 1 : 0;
+  return { dir, exitCode, result: doc };
+}
+
+/** The data model's name for the directory: the first model flag given, or zset. */
+function modelName(flags) {
+  return [...MODEL_FLAGS, 'actual-value'].find((k) => flags[k] === true) ?? 'zset';
+}

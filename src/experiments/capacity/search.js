@@ -1,0 +1,73 @@
+/**
+ * The search for the highest rate that holds: a geometric ramp up from the start rate until a
+ * step does not hold (or the ceiling rate is reached), then bisection between the highest rate
+ * that held and the lowest that did not, until they are within the precision. When the start rate
+ * itself does not hold, the ramp goes down instead, to find a rate that does. Pure: running a step
+ * is the caller's, so the same search drives a real cluster or a test's table of outcomes.
+ */
+
+/**
+ * @typedef {object} SearchOptions
+ * @property {number} startRate   items/s of the first step
+ * @property {number} maxRate     never asked above this
+ * @property {number} growth      the ramp's factor per step (2: doubling)
+ * @property {number} precision   stop when (lowest failed − highest held) / highest held ≤ this
+ * @property {number} [minRate]   the downward ramp stops here (default startRate / growth³)
+ */
+
+/**
+ * @typedef {object} SearchResult
+ * @property {number|null} max          the highest rate that held (null: none did)
+ * @property {number|null} failedAbove  the lowest rate above it that did not (null: none failed, the ceiling held)
+ * @property {'converged'|'ceiling'|'none-held'|'stopped'} end
+ */
+
+/**
+ * @param {SearchOptions} o
+ * @param {(rate: number, phase: 'ramp'|'bisect') => Promise<boolean|null>} step runs one step;
+ *   true: held, false: did not, null: stopped (Ctrl-C): the search ends with what it has
+ * @returns {Promise<SearchResult>}
+ */
+export async function searchMax(o, step) {
+  let held = null;
+  let failed = null;
+  const minRate = o.minRate ?? o.startRate / o.growth ** 3;
+  let rate = Math.min(o.startRate, o.maxRate);
+  // ramp: up while it holds, down while it does not
+  for (;;) {
+    const ok = await step(rate, 'ramp');
+    if (ok === null) return { max: held, failedAbove: failed, end: 'stopped' };
+    if (ok) {
+      held = rate;
+      if (failed !== null) break;
+      if (rate >= o.maxRate) return { max: held, failedAbove: null, end: 'ceiling' };
+      rate = Math.min(o.maxRate, roundRate(rate * o.growth));
+    } else {
+      failed = rate;
+      if (held !== null) break;
+      const lower = roundRate(rate / o.growth);
+      if (lower < minRate) return { max: null, failedAbove: failed, end: 'none-held' };
+      rate = lower;
+    }
+  }
+  // bisect
+  while ((failed - held) / held > o.precision) {
+    const mid = roundRate((held + failed) / 2);
+    if (mid <= held || mid >= failed) break;
+    const ok = await step(mid, 'bisect');
+    if (ok === null) return { max: held, failedAbove: failed, end: 'stopped' };
+    if (ok) held = mid;
+    else failed = mid;
+  }
+  return { max: held, failedAbove: failed, end: 'converged' };
+}
+
+/**
+ * A rate a person would type: three significant digits (123,000 not 123,456), never 0.
+ * @param {number} r
+ */
+export function roundRate(r) {
+  if (r < 100) return Math.max(1, Math.round(r));
+  const unit = 10 ** (Math.floor(Math.log10(r)) - 2);
+  return Math.round(r / unit) * unit;
+}

@@ -1,0 +1,76 @@
+/**
+ * The runners' child processes: the real CLIs, spawned as a person would type them, in their own
+ * process group, and one Ctrl-C handler for a run of several of them (experiments, capacity).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Spawns `node <argv>` in its own process group, so a terminal's Ctrl-C reaches only the runner,
+ * which passes exactly one SIGINT on (a second one would make the CLI leave without its summary).
+ * @param {string[]} argv
+ * @param {Stopper} stopper
+ * @param {NodeJS.ProcessEnv} [env] the environment (a password travels here, never in argv)
+ * @returns {Promise<{ argv: string[], code: number|null, signal: string|null, lastLine: string }>}
+ */
+export function runChild(argv, stopper, env = process.env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let err = '';
+    child.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
+    const forget = stopper.track(child);
+    child.once('error', (e) => { forget(); reject(e); });
+    child.once('close', (code, signal) => {
+      forget();
+      const lastLine = err.trim().split('\n').filter(Boolean).pop() ?? '';
+      resolve({ argv, code, signal, lastLine });
+    });
+  });
+}
+
+/**
+ * Ctrl-C (SIGINT/SIGTERM): the first stops the running step cleanly (its CLIs get one SIGINT and
+ * write their summaries) and no further step starts; the second kills the step's processes.
+ */
+export class Stopper {
+  /**
+   * @param {(line: string) => void} log
+   * @param {string} [prog] names the runner in its lines
+   */
+  constructor(log, prog = 'rqbench experiment') {
+    this.log = log;
+    this.prog = prog;
+    this.stopped = false;
+    this.controller = new AbortController();
+    this.signal = this.controller.signal;
+    /** @type {Set<import('node:child_process').ChildProcess>} */
+    this.children = new Set();
+    this.onSignal = () => {
+      if (this.stopped) {
+        this.log(`${this.prog}: stopping now`);
+        for (const c of this.children) c.kill('SIGKILL');
+        return;
+      }
+      this.stopped = true;
+      this.controller.abort();
+      this.log(`${this.prog}: interrupted; stopping the current step (Ctrl-C again to kill it)`);
+      for (const c of this.children) c.kill('SIGINT');
+    };
+    process.on('SIGINT', this.onSignal);
+    process.on('SIGTERM', this.onSignal);
+  }
+
+  /** @param {import('node:child_process').ChildProcess} child @returns {() => void} */
+  track(child) {
+    this.children.add(child);
+    if (this.stopped) child.kill('SIGINT');
+    return () => this.children.delete(child);
+  }
+
+  dispose() {
+    process.off('SIGINT', this.onSignal);
+    process.off('SIGTERM', this.onSignal);
+  }
+}

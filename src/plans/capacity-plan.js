@@ -1,0 +1,67 @@
+/**
+ * `rqbench capacity`: the search's own flags, and the producer flags each step runs with. Every
+ * producer flag applies (the data model, writers, chunks, --cluster …) except those the search
+ * sets itself (the rate, the run length, the output). Checked here once, before anything starts:
+ * the search's flags by their own rules, the producer's by the producer's checks on the argv the
+ * first step would run.
+ */
+import { bad, UsageError } from '../usage-error.js';
+import { checkConnection } from './connection.js';
+import { checkOutput } from './output.js';
+import { checkInstance } from './instance.js';
+import { planOf } from './freeze.js';
+
+/** Producer flags the search owns: a step's rate, length and output are its own. */
+export const SEARCH_OWNED = {
+  quantity: '--start-rate and --max-rate', duration: '--step-seconds', warmup: '--step-warmup', 'start-at': 'the search', at: 'nothing (a search needs a steady cluster)',
+  writer: 'nothing (a search runs all -t writers here)',
+};
+
+/** How the owned flags are usually typed. */
+const SHOWN = { quantity: '-q', duration: '-d', writer: '-a' };
+
+/** @param {import('yargs').Argv} y */
+export function capacityOptions(y) {
+  const g = 'Capacity search:';
+  return y
+    .option('start-rate', { type: 'number', requiresArg: true, default: 10000, group: g, describe: 'items/s of the first step' })
+    .option('max-rate', { type: 'number', requiresArg: true, default: 1000000, group: g, describe: 'never ask more than this, items/s' })
+    .option('growth', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'the ramp multiplies the rate by this each step until a step does not hold' })
+    .option('precision', { type: 'number', requiresArg: true, default: 0.05, group: g, describe: 'bisect until the highest held and lowest failed rates are within this fraction (0.05: 5%)' })
+    .option('slo-p99', { type: 'number', requiresArg: true, default: 100, group: g, describe: 'held: p99 of a chunk from its intended start at most this, ms' })
+    .option('min-achieved', { type: 'number', requiresArg: true, default: 0.99, group: g, describe: 'held: achieved / target at least this' })
+    .option('engine-ceiling', { type: 'number', requiresArg: true, default: 90, group: g, describe: "held: every node's engine (main thread) CPU below this % of the node's CPU" })
+    .option('headroom', { type: 'number', requiresArg: true, default: 60, group: g, describe: 'the projection also gives the rate at this % engine CPU' })
+    .option('step-seconds', { type: 'number', requiresArg: true, default: 10, group: g, describe: 'length of each step, s' })
+    .option('step-warmup', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'seconds of each step left out of its figures' });
+}
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ * @param {Record<string, unknown>} producerDefaults what each producer flag is when not given
+ * @returns {Readonly<Record<string, any>>}
+ */
+export function capacityPlan(a, producerDefaults) {
+  for (const [flag, use] of Object.entries(SEARCH_OWNED)) {
+    if (a[flag] !== undefined && a[flag] !== producerDefaults[flag] && a[flag] !== false) {
+      throw new UsageError(`${SHOWN[flag] ?? `--${flag}`} is set by the capacity search (use ${use})`);
+    }
+  }
+  const num = (v, flag, ok, accepted) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)) throw bad(flag, accepted, v);
+  };
+  num(a.startRate, '--start-rate', (v) => v >= 1, 'a rate in items/s >= 1');
+  num(a.maxRate, '--max-rate', (v) => v >= a.startRate, `a rate in items/s at least --start-rate (${a.startRate})`);
+  num(a.growth, '--growth', (v) => v >= 1.1 && v <= 10, 'a factor from 1.1 to 10');
+  num(a.precision, '--precision', (v) => v >= 0.005 && v <= 0.5, 'a fraction from 0.005 to 0.5 (0.05 is 5%)');
+  num(a.sloP99, '--slo-p99', (v) => v > 0, 'a latency in ms > 0');
+  num(a.minAchieved, '--min-achieved', (v) => v > 0 && v <= 1, 'a fraction > 0 and <= 1 (0.99 is 99%)');
+  num(a.engineCeiling, '--engine-ceiling', (v) => v > 0 && v <= 100, 'a percentage > 0 and <= 100');
+  num(a.headroom, '--headroom', (v) => v > 0 && v <= 100, 'a percentage > 0 and <= 100');
+  num(a.stepSeconds, '--step-seconds', (v) => v >= 2 && v <= 3600, 'seconds from 2 to 3600');
+  num(a.stepWarmup, '--step-warmup', (v) => v >= 0 && v < a.stepSeconds, `seconds >= 0 and shorter than --step-seconds (${a.stepSeconds})`);
+  checkConnection(a);
+  checkInstance(a);
+  checkOutput(a);
+  return planOf(a);
+}

@@ -1,0 +1,149 @@
+// The capacity search's pure parts (issue 14, points 2 and 3): the ramp and bisection against a
+// table of outcomes, what "held" means for a step's summary, and the least-squares projection.
+import { describe, expect, it } from 'vitest';
+import { roundRate, searchMax } from '../src/experiments/capacity/search.js';
+import { judge } from '../src/experiments/capacity/held.js';
+import { leastSquares, project } from '../src/experiments/capacity/projection.js';
+import { answerLine } from '../src/experiments/capacity/capacity-md.js';
+
+/** A target that holds every rate up to `limit`: the steps asked, in order. */
+async function searchAgainst(limit, o) {
+  const asked = [];
+  const r = await searchMax(o, async (rate, phase) => {
+    asked.push([rate, phase]);
+    return rate <= limit;
+  });
+  return { ...r, asked };
+}
+
+const base = { startRate: 10_000, maxRate: 1_000_000, growth: 2, precision: 0.05 };
+
+describe('the search', () => {
+  it('ramps until a step fails, then bisects to the precision: the maximum held, the rate above it did not', async () => {
+    const r = await searchAgainst(123_456, base);
+    expect(r.end).toBe('converged');
+    expect(r.max).toBeLessThanOrEqual(123_456);
+    expect(r.failedAbove).toBeGreaterThan(123_456);
+    expect((r.failedAbove - r.max) / r.max).toBeLessThanOrEqual(0.05);
+    expect(r.asked.filter(([, p]) => p === 'ramp').map(([x]) => x)).toEqual([10_000, 20_000, 40_000, 80_000, 160_000]);
+    // bisection halves the gap each step: 80k..160k to 5% takes 4 steps
+    expect(r.asked.filter(([, p]) => p === 'bisect').length).toBe(4);
+  });
+
+  it('never asks above --max-rate, and says when the ceiling itself held', async () => {
+    const r = await searchAgainst(10_000_000, { ...base, maxRate: 50_000 });
+    expect(r).toMatchObject({ max: 50_000, failedAbove: null, end: 'ceiling' });
+    expect(Math.max(...r.asked.map(([x]) => x))).toBe(50_000);
+  });
+
+  it('goes down from a start rate that does not hold', async () => {
+    const r = await searchAgainst(3_000, base);
+    expect(r.end).toBe('converged');
+    expect(r.asked.slice(0, 3).map(([x]) => x)).toEqual([10_000, 5_000, 2_500]);
+    expect(r.max).toBeLessThanOrEqual(3_000);
+    expect((r.failedAbove - r.max) / r.max).toBeLessThanOrEqual(0.05);
+  });
+
+  it('gives up after three halvings when nothing holds', async () => {
+    const r = await searchAgainst(0, base);
+    expect(r).toMatchObject({ max: null, end: 'none-held' });
+    expect(r.asked.length).toBe(4);
+  });
+
+  it('ends with what it has when a step is stopped', async () => {
+    let n = 0;
+    const r = await searchMax(base, async () => (++n === 3 ? null : true));
+    expect(r).toMatchObject({ max: 20_000, end: 'stopped' });
+  });
+
+  it('asks rates a person would type', () => {
+    expect(roundRate(123_456)).toBe(123_000);
+    expect(roundRate(1_234_567)).toBe(1_230_000);
+    expect(roundRate(57.4)).toBe(57);
+  });
+});
+
+/** A producer summary.json with the fields a judgement reads. */
+function summary({ target = 100_000, ratio = 1, failed = 0, p99 = 20, masters = [40], replicas = [], clientCpu = 30, loop = 5, engine = true } = {}) {
+  const node = (role, v, i) => ({ addr: `10.0.0.${i + 1}:6379`, role, shard: i + 1, samples: 8, avg: v + 5, ...(engine ? { engineAvg: v } : {}) });
+  return {
+    target: { itemsPerSec: target }, achieved: { itemsPerSec: target * ratio, ratio },
+    totals: { failed, unacked: 0 }, latency: { batch: { intended: { p50: p99 / 2, p99 } } },
+    cpu: { nodes: [...masters.map((v, i) => node('master', v, i)), ...replicas.map((v, i) => node('replica', v, i + 10))] },
+    client: { cpuPctMaxWriter: clientCpu, loopP99MsMax: loop }, outcome: { exitCode: failed ? 1 : 0 },
+  };
+}
+const criteria = { minAchieved: 0.99, sloP99Ms: 100, engineCeiling: 90, nodeCpus: 1 };
+
+describe('held', () => {
+  it('holds when the rate, failures, latency and every engine are within bounds', () => {
+    expect(judge(summary(), criteria)).toMatchObject({ held: true, reasons: [], limit: null });
+  });
+
+  it('names the node whose main thread reached the ceiling, by role, address and shard', () => {
+    const j = judge(summary({ masters: [40, 96], ratio: 0.93 }), criteria);
+    expect(j.held).toBe(false);
+    expect(j.limit).toMatchObject({ kind: 'engine', node: { addr: '10.0.0.2:6379', shard: 2, basis: 'main thread' } });
+    expect(j.reasons.join()).toMatch(/achieved 93\.0%.*engine at 96%/);
+  });
+
+  it('reads the ceiling against a capped node: 48% of a core is 96% of half a core', () => {
+    const j = judge(summary({ masters: [48] }), { ...criteria, nodeCpus: 0.5 });
+    expect(j.limit).toMatchObject({ kind: 'engine', pctOfNode: 96 });
+  });
+
+  it('blames the load generator when a writer is busy and no engine is', () => {
+    expect(judge(summary({ ratio: 0.9, clientCpu: 97 }), criteria).limit).toEqual({ kind: 'client' });
+  });
+
+  it('says latency and failures apart', () => {
+    expect(judge(summary({ p99: 250 }), criteria)).toMatchObject({ held: false, limit: { kind: 'latency' } });
+    expect(judge(summary({ failed: 12 }), criteria)).toMatchObject({ held: false, limit: { kind: 'failures' } });
+  });
+
+  it('falls back to process CPU on a server without a main-thread figure, and says so', () => {
+    const j = judge(summary({ masters: [93], engine: false }), criteria);
+    expect(j.limit).toMatchObject({ kind: 'engine', node: { basis: 'process', engine: 98 } });
+  });
+});
+
+describe('the projection', () => {
+  it('fits a line exactly', () => {
+    const f = leastSquares([1, 2, 3, 4], [3, 5, 7, 9]);
+    expect(f.slope).toBeCloseTo(2);
+    expect(f.intercept).toBeCloseTo(1);
+    expect(f.r2).toBeCloseTo(1);
+  });
+
+  const step = (achieved, engine, held = true) => ({ held, figures: { achieved, nodes: [{ addr: 'a:1', role: 'master', shard: 1, engine }] } });
+
+  it('reads saturation at 100% and the rate at the headroom from the held steps only', () => {
+    const [p] = project([step(100_000, 22), step(200_000, 42), step(300_000, 62), step(400_000, 99, false)], { headroom: 60, nodeCpus: 1 });
+    expect(p.trusted).toBe(true);
+    expect(p.fit.points).toBe(3);
+    expect(p.saturatesAt).toBe(490_000);
+    expect(p.atHeadroom).toBe(290_000);
+  });
+
+  it('saturates a capped node at its cap', () => {
+    const [p] = project([step(100_000, 12), step(200_000, 22), step(300_000, 32)], { headroom: 60, nodeCpus: 0.5 });
+    expect(p.saturatesAt).toBe(480_000);
+  });
+
+  it('does not trust two points or a scattered cloud', () => {
+    expect(project([step(1, 10), step(2, 20)], { headroom: 60, nodeCpus: 1 })[0]).toMatchObject({ trusted: false, why: /2 held steps/ });
+    const cloud = project([step(100, 50), step(200, 10), step(300, 60), step(400, 20)], { headroom: 60, nodeCpus: 1 })[0];
+    expect(cloud.trusted).toBe(false);
+    expect(cloud.why).toMatch(/R²|does not rise/);
+  });
+});
+
+describe('the answer', () => {
+  it('names the maximum, its p99 and the limit found just above it', () => {
+    const held = { rate: 200_000, phase: 'bisect', dir: '', held: true, reasons: [], limit: null, figures: judge(summary({ target: 200_000, p99: 41 }), criteria).figures };
+    const j = judge(summary({ target: 210_000, masters: [30, 97], ratio: 0.95 }), criteria);
+    const failed = { rate: 210_000, phase: 'bisect', dir: '', held: false, reasons: j.reasons, limit: j.limit, figures: j.figures };
+    const line = answerLine({ search: { max: 200_000, failedAbove: 210_000, end: 'converged' }, steps: [held, failed], projection: [], criteria: { ...criteria, headroom: 60, maxRate: 1e6 } });
+    expect(line).toBe('max sustainable 200,000 items/s (p99 41 ms); limited by master 10.0.0.2:6379 (shard 2) main thread at 97% at 210,000 items/s');
+  });
+});

@@ -1,0 +1,77 @@
+// `rqbench capacity` on real local Redis servers (issue 14, points 2, 3, 5 and 6): the maximum it
+// reports held in its own step and the step just above it did not; the projection lands near
+// it; a node capped at half a core holds about half the rate; bad input is one line, exit 2,
+// nothing written.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, describeRun, listTree, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+
+afterAll(() => removeTempDirs());
+
+/** Short steps, chunks small enough that a chunk's latency is not the limit: the engine is. */
+const SEARCH = ['--local', '-t', '2', '-c', '10', '--start-rate', '50000', '--step-seconds', '3', '--step-warmup', '1', '--precision', '0.1', '--slo-p99', '1000'];
+
+/** @returns {Promise<{ run: any, doc: any, dir: string }>} */
+async function search(extra = []) {
+  const out = tempDir('rqbench-capacity-');
+  const run = await runNode([CLI, 'capacity', ...SEARCH, ...extra, '--out', out], { timeoutMs: 240_000 });
+  const [name] = fs.readdirSync(out);
+  const dir = path.join(out, name ?? '');
+  const doc = name ? JSON.parse(fs.readFileSync(path.join(dir, 'capacity.json'), 'utf8')) : null;
+  return { run, doc, dir };
+}
+
+describe('rqbench capacity on a local Redis', () => {
+  let uncapped;
+
+  it('reports a maximum whose own step held and whose next step above did not, and a projection within ±25% of it', async () => {
+    uncapped = await search();
+    const { run, doc, dir } = uncapped;
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(doc.search.end).toBe('converged');
+    const max = doc.search.max;
+    const above = doc.search.failedAbove;
+    const stepAt = (rate) => doc.steps.find((s) => s.rate === rate);
+    expect(stepAt(max).held).toBe(true);
+    expect(stepAt(above).held).toBe(false);
+    expect(stepAt(above).reasons.length).toBeGreaterThan(0);
+    // nothing held above the maximum, nothing failed below it
+    expect(doc.steps.filter((s) => s.held && s.rate > max)).toEqual([]);
+    expect(doc.steps.filter((s) => !s.held && s.rate < max)).toEqual([]);
+    expect((above - max) / max).toBeLessThanOrEqual(0.1);
+    // every step is a producer run directory of its own
+    for (const s of doc.steps) expect(fs.existsSync(path.join(dir, s.dir, 'summary.json'))).toBe(true);
+    expect(run.stdout).toMatch(new RegExp(`^max sustainable ${max.toLocaleString('en-US')} items/s \\(p99 \\d+ ms\\); limited by `));
+    const p = doc.projection[0];
+    expect(p.trusted, JSON.stringify(p)).toBe(true);
+    expect(p.saturatesAt / max).toBeGreaterThan(0.75);
+    expect(p.saturatesAt / max).toBeLessThan(1.25);
+    expect(p.atHeadroom).toBeLessThan(p.saturatesAt);
+    const md = fs.readFileSync(path.join(dir, 'capacity.md'), 'utf8');
+    expect(md).toContain(`**${doc.answer}**`);
+    expect(md).toMatch(/\| # \| Phase \| Target items\/s \| Achieved items\/s \| p50 ms \| p99 ms \| Busiest master engine % \|/);
+  }, 240_000);
+
+  const refused = [
+    [['--slo-p99', '0'], /^rqbench capacity: --slo-p99 must be a latency in ms > 0 \(got 0\)$/],
+    [['--precision', '2'], /^rqbench capacity: --precision must be a fraction from 0\.005 to 0\.5/],
+    [['--start-rate', '5000', '--max-rate', '100'], /^rqbench capacity: --max-rate must be a rate in items\/s at least --start-rate \(5000\)/],
+    [['--hourly-price', '0.2'], /^rqbench capacity: --hourly-price needs --instance-type/],
+    [['--instance-type', 'r6g.large', '--vcpu', '0'], /^rqbench capacity: --vcpu must be a number > 0/],
+    [['-q', '5000'], /^rqbench capacity: -q is set by the capacity search/],
+    [['--step-seconds', '3', '--step-warmup', '3'], /^rqbench capacity: --step-warmup must be seconds >= 0 and shorter than --step-seconds/],
+    [['--ns', '0'], /^rqbench capacity: --ns must be/],
+    [['--node-cpus', '0', '--local'], /^rqbench capacity: --node-cpus must be/],
+  ];
+  for (const [flags, line] of refused) {
+    it(`refuses ${flags.join(' ')} in one line, exit 2, nothing written`, async () => {
+      const out = path.join(tempDir('rqbench-capacity-bad-'), 'runs');
+      const run = await runNode([CLI, 'capacity', ...flags, '--out', out], { timeoutMs: 20_000 });
+      expect(run.code, describeRun(run)).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr.trim()).toMatch(line);
+      expect(listTree(out)).toEqual([]);
+    });
+  }
+});
