@@ -1,7 +1,11 @@
 /**
  * `rqbench compare <A> <B>`: two runs side by side with absolute and relative deltas
- * (throughput, Redis CPU per role, latency percentiles of one operation).
+ * (throughput, Redis CPU per role, latency percentiles of one operation), and the seed's instance
+ * table when the runs carry instance facts. Given capacity searches (two or more), the instance
+ * table with each one's maximum, cost per 100k items/s and shards for --for-rate.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { bad } from '../usage-error.js';
 import { checkOneKind, readRunDir } from '../results/run-dirs.js';
 import { histogramName, mergeHistograms, mergeRuns } from '../results/merge-runs.js';
@@ -10,11 +14,13 @@ import { summarizeMerged } from '../results/merged-summary.js';
 import { pickHistogram } from '../results/main-op.js';
 import { compareRows, renderCompareMd } from '../results/compare-table.js';
 import { printOutput } from './report-run.js';
+import { instanceRows, instanceTableMd, seedTableMd } from '../experiments/capacity/cost-table.js';
+import { rateAt } from '../experiments/capacity/projection.js';
 
 const PROG = 'rqbench compare';
 const FORMATS = ['md', 'json'];
 
-export const command = 'compare <a> <b>';
+export const command = 'compare <a> <b> [more..]';
 export const describe = 'two runs side by side: throughput, CPU per role, latency p50/p99/p99.9, with deltas';
 
 /** @param {import('yargs').Argv} y */
@@ -22,11 +28,15 @@ export function builder(y) {
   return y
     .positional('a', { type: 'string', describe: 'run directory A (the baseline)' })
     .positional('b', { type: 'string', describe: 'run directory B' })
+    .positional('more', { type: 'string', array: true, describe: 'more capacity directories (rqbench capacity): one row each' })
+    .option('for-rate', { type: 'number', requiresArg: true, describe: 'capacity directories: shards each needs for this many items/s, and the cheapest' })
+    .option('headroom', { type: 'number', requiresArg: true, describe: 'capacity directories: engine CPU % to plan at', defaultDescription: "the searches' own --headroom" })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md or json', defaultDescription: 'md' })
     .option('op', { type: 'string', requiresArg: true, describe: 'the operation whose latency is compared', defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
     .example('$0 compare runs/<zset-run> runs/<list-run>', 'sorted set vs list at the same rate')
-    .example('$0 compare <A> <B> --op setex --tag sent --format json', 'SETEX latency, uncorrected, as JSON');
+    .example('$0 compare <A> <B> --op setex --tag sent --format json', 'SETEX latency, uncorrected, as JSON')
+    .example('$0 compare runs/*-capacity-r6g runs/*-capacity-r5 runs/*-capacity-m6g --for-rate 300000', 'instance types side by side: cost per 100k items/s, shards for 300k items/s');
 }
 
 /**
@@ -43,6 +53,14 @@ export async function handler(a) {
 function compare(a) {
   const format = a.format ?? 'md';
   if (!FORMATS.includes(format)) throw bad('--format', FORMATS.join(' or '), format);
+  const dirs = [a.a, a.b, ...(a.more ?? [])];
+  const searches = dirs.filter((d) => fs.existsSync(path.join(d, 'capacity.json')));
+  if (searches.length) {
+    if (searches.length !== dirs.length) throw bad('<a> <b> [more..]', 'all capacity directories (rqbench capacity) or two run directories', dirs.find((d) => !searches.includes(d)));
+    return compareCapacity(searches, a, format);
+  }
+  if (a.more?.length) throw bad('[more..]', 'capacity directories only: run directories are compared two at a time', a.more[0]);
+  if (a.forRate !== undefined || a.headroom !== undefined) throw bad(a.forRate !== undefined ? '--for-rate' : '--headroom', 'used with capacity directories');
   const runs = checkOneKind([readRunDir(a.a), readRunDir(a.b)]);
   const latency = pickHistogram(runs, { op: a.op, tag: a.tag, opFlag: '--op' });
   // each side through the report's merge, so compare and report agree on every number; the
@@ -57,5 +75,34 @@ function compare(a) {
     const side = (s) => ({ dir: s.dir, name: s.summary.name, runId: s.summary.merged.runId, interrupted: s.summary.interrupted });
     return `${JSON.stringify({ kind: runs[0].kind, a: side(sides[0]), b: side(sides[1]), latency: { op: latency.op, tag: latency.tag }, metrics: rows.map(({ decimals, ...r }) => r) }, null, 2)}\n`;
   }
-  return `${renderCompareMd(sides, rows, latency)}\n`;
+  const seed = seedTableMd(sides.map((x, i) => ({ label: x.label, instance: runs[i].manifest.flags, cpu: x.summary.cpu })));
+  return `${renderCompareMd(sides, rows, latency)}\n${seed ? `\n${seed}\n` : ''}`;
+}
+
+/**
+ * @param {string[]} dirs capacity directories
+ * @param {Record<string, any>} a
+ * @param {string} format
+ */
+function compareCapacity(dirs, a, format) {
+  if (a.forRate !== undefined && !(Number.isFinite(a.forRate) && a.forRate > 0)) throw bad('--for-rate', 'a rate in items/s > 0', a.forRate);
+  if (a.headroom !== undefined && !(Number.isFinite(a.headroom) && a.headroom > 0 && a.headroom <= 100)) throw bad('--headroom', 'a percentage > 0 and <= 100', a.headroom);
+  const docs = dirs.map((d) => {
+    try {
+      return { label: path.basename(d), doc: JSON.parse(fs.readFileSync(path.join(d, 'capacity.json'), 'utf8')) };
+    } catch (e) {
+      throw bad('<a> <b> [more..]', 'capacity directories with a readable capacity.json', `${d}: ${e.message}`);
+    }
+  });
+  const headroom = a.headroom ?? docs[0].doc.criteria?.headroom ?? 60;
+  const rows = instanceRows(docs.map((x) => ({ ...x, doc: withHeadroom(x.doc, headroom) })), { forRate: a.forRate });
+  if (format === 'json') return `${JSON.stringify({ kind: 'capacity', headroom, forRate: a.forRate ?? null, rows }, null, 2)}\n`;
+  return `# Capacity comparison\n\n${docs.map((x, i) => `- **${rows[i].instance?.type ?? x.label}**: ${dirs[i]} — ${x.doc.answer}`).join('\n')}\n\n${instanceTableMd(rows, { forRate: a.forRate, headroom })}\n`;
+}
+
+/** A search's projection read again at another headroom: the line is the same, the rate on it moves. */
+function withHeadroom(doc, headroom) {
+  const full = 100 * (doc.criteria?.nodeCpus ?? 1);
+  const projection = (doc.projection ?? []).map((p) => ({ ...p, atHeadroom: rateAt(p.fit, (headroom / 100) * full) }));
+  return { ...doc, projection };
 }

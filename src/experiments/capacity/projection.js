@@ -56,6 +56,15 @@ export function leastSquares(xs, ys) {
 }
 
 /**
+ * The rate at which a fitted line reaches `pct` % of a core, or null for a line that does not rise.
+ * @param {Fit|null} fit
+ * @param {number} pct
+ */
+export function rateAt(fit, pct) {
+  return fit && fit.slope > 0 ? Math.round((pct - fit.intercept) / fit.slope) : null;
+}
+
+/**
  * One projection per node, over the steps that held.
  * @param {Array<{ held: boolean, figures: import('./held.js').StepFigures }>} steps
  * @param {{ headroom: number, nodeCpus: number }} o headroom: % of the node's CPU
@@ -75,12 +84,11 @@ export function project(steps, { headroom, nodeCpus }) {
   const full = 100 * nodeCpus;
   return [...byNode.values()].map((e) => {
     const fit = leastSquares(e.xs, e.ys);
-    const at = (pct) => (fit && fit.slope > 0 ? Math.round((pct - fit.intercept) / fit.slope) : null);
     const why = !fit || fit.points < MIN_POINTS ? `${e.xs.length} held step${e.xs.length === 1 ? '' : 's'} (needs ${MIN_POINTS})`
       : fit.slope <= 0 ? 'CPU does not rise with the rate'
         : fit.r2 < MIN_R2 ? `R² ${fit.r2.toFixed(2)} below ${MIN_R2}` : undefined;
     return {
-      addr: e.addr, role: e.role, shard: e.shard, fit, saturatesAt: at(full), atHeadroom: at((headroom / 100) * full),
+      addr: e.addr, role: e.role, shard: e.shard, fit, saturatesAt: rateAt(fit, full), atHeadroom: rateAt(fit, (headroom / 100) * full),
       trusted: !why, ...(why ? { why } : {}),
     };
   }).sort((a, b) => (a.saturatesAt ?? Infinity) - (b.saturatesAt ?? Infinity));

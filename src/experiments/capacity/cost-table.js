@@ -1,0 +1,113 @@
+/**
+ * The seed's instance table (type | master CPU | replica CPU | vCPU | GB | Hourly | Monthly),
+ * answered rather than typed: for every capacity search, its maximum, the cost per month of each
+ * 100k items/s, and the shards a target rate needs at the headroom. Prices are the user's
+ * (`--hourly-price`); nothing is fetched or assumed. Monthly = Hourly × 720, per node, times the
+ * nodes of the topology searched. Pure.
+ */
+import { fixed, grouped, mdTable } from '../../results/format.js';
+
+/** Hours in the month of the seed's table. */
+export const HOURS_PER_MONTH = 720;
+
+/**
+ * @typedef {object} InstanceRow
+ * @property {string} label
+ * @property {{ type: string, vcpu?: number, memoryGb?: number, hourlyPrice?: number }|null} instance
+ * @property {number|null} max            max sustainable items/s
+ * @property {number|null} masterCpu      busiest master's engine CPU at the maximum, %
+ * @property {number|null} replicaCpu
+ * @property {number} nodes               nodes in the topology searched
+ * @property {number} shards
+ * @property {number|null} monthly        one node's price per month (Hourly × 720, the seed's Monthly rate)
+ * @property {number|null} per100k        the topology's monthly price / (max / 100k)
+ * @property {number|null} perShardAtHeadroom  items/s one shard takes at the headroom
+ * @property {number|null} shardsFor      shards needed for --for-rate
+ * @property {string} [note]
+ */
+
+/**
+ * One row per capacity search (capacity.json).
+ * @param {Array<{ label: string, doc: any }>} searches
+ * @param {{ forRate?: number }} o
+ * @returns {InstanceRow[]}
+ */
+export function instanceRows(searches, { forRate } = {}) {
+  return searches.map(({ label, doc }) => {
+    const max = doc.search?.max ?? null;
+    const best = doc.steps?.find((s) => s.rate === max);
+    const nodes = best?.figures.nodes ?? doc.steps?.[0]?.figures.nodes ?? [];
+    const shards = Math.max(1, nodes.filter((n) => n.role === 'master').length);
+    const hourly = doc.instance?.hourlyPrice;
+    const monthly = typeof hourly === 'number' ? hourly * HOURS_PER_MONTH : null;
+    const proj = doc.projection?.find((p) => p.trusted);
+    const perShardAtHeadroom = proj?.atHeadroom ? proj.atHeadroom / shards : null;
+    return {
+      label, instance: doc.instance ?? null, max,
+      masterCpu: best?.figures.busiestMaster?.engine ?? null, replicaCpu: best?.figures.busiestReplica?.engine ?? null,
+      nodes: nodes.length, shards, monthly,
+      per100k: monthly !== null && max ? (monthly * Math.max(1, nodes.length) * 100_000) / max : null,
+      perShardAtHeadroom,
+      shardsFor: forRate && perShardAtHeadroom ? Math.ceil(forRate / perShardAtHeadroom) : null,
+      ...(proj ? {} : { note: 'no trusted projection: shards at the headroom not worked out' }),
+    };
+  });
+}
+
+/**
+ * The cheapest way to carry `forRate`: shards needed × the monthly price of one shard.
+ * @param {InstanceRow[]} rows
+ * @param {number} forRate
+ * @returns {{ row: InstanceRow, monthly: number }|null}
+ */
+export function cheapest(rows, forRate) {
+  const priced = rows.filter((r) => r.shardsFor && r.monthly !== null)
+    .map((r) => ({ row: r, monthly: r.monthly * (Math.max(1, r.nodes) / r.shards) * r.shardsFor }));
+  priced.sort((a, b) => a.monthly - b.monthly);
+  return priced[0] ?? null;
+}
+
+/**
+ * The table, and the cheapest choice when a rate is given.
+ * @param {InstanceRow[]} rows
+ * @param {{ forRate?: number, headroom: number }} o
+ */
+export function instanceTableMd(rows, { forRate, headroom }) {
+  const money = (v) => (v === null || v === undefined ? '-' : fixed(v, 2));
+  const table = mdTable(
+    ['Instance', 'master CPU %', 'replica CPU %', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate', 'Nodes', 'Max sustainable items/s', 'Monthly per 100k items/s',
+      `Items/s per shard at ${headroom}%`, ...(forRate ? [`Shards for ${grouped(forRate)} items/s`] : [])],
+    rows.map((r) => [
+      r.instance?.type ?? r.label, fixed(r.masterCpu ?? NaN, 1), fixed(r.replicaCpu ?? NaN, 1), r.instance?.vcpu ?? '-', r.instance?.memoryGb ?? '-',
+      money(r.instance?.hourlyPrice), money(r.monthly), r.nodes, grouped(r.max ?? NaN), money(r.per100k), grouped(r.perShardAtHeadroom ?? NaN),
+      ...(forRate ? [r.shardsFor ?? '-'] : []),
+    ]),
+  );
+  const lines = [table, '',
+    `CPU: the busiest node's engine (main thread) at the maximum, % of one core. Monthly rate = Hourly rate × ${HOURS_PER_MONTH}, per node; the cost per 100k items/s and per shard count every node of the topology searched (Nodes). Prices are the user's; none is fetched.`];
+  const notes = rows.filter((r) => r.note).map((r) => `${r.instance?.type ?? r.label}: ${r.note}`);
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+  if (forRate) {
+    const c = cheapest(rows, forRate);
+    lines.push('', c
+      ? `**Cheapest for ${grouped(forRate)} items/s at ${headroom}% engine CPU: ${c.row.instance?.type ?? c.row.label}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month.**`
+      : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} items/s cannot be worked out.`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The seed's own table for plain runs that carry instance facts (their manifest's flags): type,
+ * master and replica CPU, vCPU, GB, Hourly and Monthly rate. Null when no run has facts.
+ * @param {Array<{ label: string, instance: Record<string, any>, cpu: { master: number|null, replica: number|null } }>} runs
+ * @returns {string|null}
+ */
+export function seedTableMd(runs) {
+  if (!runs.some((r) => r.instance?.instanceType)) return null;
+  const money = (v) => (typeof v === 'number' ? fixed(v, 3) : '-');
+  return mdTable(['EC2 type', 'master CPU', 'replica CPU', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate'], runs.map((r) => {
+    const f = r.instance ?? {};
+    return [`${r.label}: ${f.instanceType ?? '-'}`, fixed(r.cpu?.master ?? NaN, 1), fixed(r.cpu?.replica ?? NaN, 1), f.vcpu ?? '-', f.memoryGb ?? '-',
+      money(f.hourlyPrice), money(typeof f.hourlyPrice === 'number' ? f.hourlyPrice * HOURS_PER_MONTH : undefined)];
+  }));
+}
