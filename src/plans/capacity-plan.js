@@ -33,7 +33,8 @@ export function capacityOptions(y) {
     .option('engine-ceiling', { type: 'number', requiresArg: true, default: 90, group: g, describe: "held: every node's engine (main thread) CPU below this % of the node's CPU" })
     .option('headroom', { type: 'number', requiresArg: true, default: 60, group: g, describe: 'the projection also gives the rate at this % engine CPU' })
     .option('step-seconds', { type: 'number', requiresArg: true, default: 10, group: g, describe: 'length of each step, s' })
-    .option('step-warmup', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'seconds of each step left out of its figures' });
+    .option('step-warmup', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'seconds of each step left out of its figures' })
+    .option('consumer', { type: 'string', requiresArg: true, group: g, describe: 'run a consumer alongside every step with these flags (one argument, e.g. "-r 2 --fetch pipeline"); it reads the producer\'s data model' });
 }
 
 /**
@@ -52,7 +53,7 @@ export function capacityPlan(a, producerDefaults) {
   };
   num(a.startRate, '--start-rate', (v) => v >= 1, 'a rate in items/s >= 1');
   num(a.maxRate, '--max-rate', (v) => v >= a.startRate, `a rate in items/s at least --start-rate (${a.startRate})`);
-  num(a.growth, '--growth', (v) => v >= 1.1 && v <= 10, 'a factor from 1.1 to 10');
+  num(a.growth, '--growth', (v) => v >= 1.01 && v <= 10, 'a factor from 1.01 to 10');
   num(a.precision, '--precision', (v) => v >= 0.005 && v <= 0.5, 'a fraction from 0.005 to 0.5 (0.05 is 5%)');
   num(a.sloP99, '--slo-p99', (v) => v > 0, 'a latency in ms > 0');
   num(a.minAchieved, '--min-achieved', (v) => v > 0 && v <= 1, 'a fraction > 0 and <= 1 (0.99 is 99%)');

@@ -55,12 +55,12 @@ export function instanceRows(searches, { forRate } = {}) {
 }
 
 /**
- * The cheapest way to carry `forRate`: shards needed × the monthly price of one shard.
- * @param {InstanceRow[]} rows
- * @param {number} forRate
+ * The cheapest way to carry the rate the rows' shard counts were worked out for: shards needed ×
+ * the monthly price of one shard (its master and replicas).
+ * @param {InstanceRow[]} rows instanceRows(…, { forRate })
  * @returns {{ row: InstanceRow, monthly: number }|null}
  */
-export function cheapest(rows, forRate) {
+export function cheapest(rows) {
   const priced = rows.filter((r) => r.shardsFor && r.monthly !== null)
     .map((r) => ({ row: r, monthly: r.monthly * (Math.max(1, r.nodes) / r.shards) * r.shardsFor }));
   priced.sort((a, b) => a.monthly - b.monthly);
@@ -88,7 +88,7 @@ export function instanceTableMd(rows, { forRate, headroom }) {
   const notes = rows.filter((r) => r.note).map((r) => `${r.instance?.type ?? r.label}: ${r.note}`);
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   if (forRate) {
-    const c = cheapest(rows, forRate);
+    const c = cheapest(rows);
     lines.push('', c
       ? `**Cheapest for ${grouped(forRate)} items/s at ${headroom}% engine CPU: ${c.row.instance?.type ?? c.row.label}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month.**`
       : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} items/s cannot be worked out.`);

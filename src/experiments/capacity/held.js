@@ -111,6 +111,10 @@ export function judge(summary, c) {
  * the load generator's (more writers would go further); then failures, latency, the rate itself.
  * An engine close to its ceiling (within 10 points) is still named when the rate or latency gave
  * out first: a saturating main thread is what makes them give out.
+ * @param {StepFigures} f
+ * @param {Criteria} c
+ * @param {{ node: NodeEngine, pctOfNode: number }|undefined} hot
+ * @returns {Limit}
  */
 function limitOf(f, c, hot) {
   if (hot && hot.pctOfNode >= c.engineCeiling) return { kind: 'engine', node: hot.node, pctOfNode: hot.pctOfNode };
@@ -119,4 +123,17 @@ function limitOf(f, c, hot) {
   if (hot && hot.pctOfNode >= c.engineCeiling - 10) return { kind: 'engine', node: hot.node, pctOfNode: hot.pctOfNode };
   if (f.p99 !== null && f.p99 > c.sloP99Ms) return { kind: 'latency' };
   return { kind: 'rate' };
+}
+
+/**
+ * A consumer run alongside a step: the step holds only if the consumer did what it was asked too
+ * (its cycles ran and read what they should); its problems, in its own words, otherwise.
+ * @param {any} consumer its summary.json
+ * @returns {string[]}
+ */
+export function consumerReasons(consumer) {
+  if (!consumer) return ['the consumer wrote no summary'];
+  const problems = consumer.outcome?.problems ?? [];
+  if ((consumer.outcome?.exitCode ?? 0) === 0) return [];
+  return problems.length ? problems.map((p) => `consumer: ${p}`) : [`consumer exited with ${consumer.outcome.exitCode}`];
 }

@@ -14,7 +14,7 @@ import { clock } from '../progress.js';
 import { MODEL_FLAGS } from '../../workloads/items/stores/registry.js';
 import { newestRunDir, readJson } from '../layout.js';
 import { Stopper, runChild } from '../children.js';
-import { judge } from './held.js';
+import { consumerReasons, judge } from './held.js';
 import { searchMax } from './search.js';
 import { project } from './projection.js';
 import { answerLine, capacityMd, projectionLine } from './capacity-md.js';
@@ -24,11 +24,15 @@ import { answerLine, capacityMd, projectionLine } from './capacity-md.js';
  * @property {Readonly<Record<string, any>>} plan          capacityPlan()
  * @property {Record<string, any>} producerFlags          the producer flags every step runs with (a FlagMap)
  * @property {string[]} targetArgs                        how a step reaches the target (none with --local)
+ * @property {string[]|null} consumerArgs                 a consumer run alongside each step (its flags), or none
  * @property {NodeJS.ProcessEnv} env                      the steps' environment (REDIS_PASSWORD travels here)
  * @property {string} command                             the command as typed, secrets masked
  * @property {Record<string, any>|null} instance
  * @property {(line: string) => void} [log]
  */
+
+/** Producer and consumer start together this long after they are spawned (-t writers need the time). */
+const START_DELAY_MS = 2500;
 
 /**
  * @param {CapacityRun} r
@@ -47,7 +51,8 @@ export async function runCapacity(r) {
   const steps = [];
   let local = null;
   let failure = null;
-  let search = { max: null, failedAbove: null, end: /** @type {const} */ ('stopped') };
+  /** @type {import('./search.js').SearchResult} */
+  let search = { max: null, failedAbove: null, end: 'stopped' };
   const started = Date.now();
   try {
     let targetArgs = r.targetArgs;
@@ -64,19 +69,31 @@ export async function runCapacity(r) {
       const stepDir = path.join(dir, `step-${String(n).padStart(2, '0')}-${rate}`);
       fs.mkdirSync(stepDir);
       const q = Math.max(1, Math.round((rate * period) / 1000));
-      const argv = ['src/producer.js', ...toArgs(r.producerFlags), ...targetArgs, '-q', String(q), '-d', String(p.stepSeconds),
-        '--warmup', String(p.stepWarmup), '--json', '--quiet', '--out', stepDir, '--name', 'producer'];
+      // with a consumer, both start together on a shared --start-at, as an experiment step does
+      const startAt = r.consumerArgs ? ['--start-at', String(Date.now() + START_DELAY_MS)] : [];
+      const common = (name) => [...targetArgs, '-d', String(p.stepSeconds), '--warmup', String(p.stepWarmup), ...startAt, '--json', '--quiet', '--out', stepDir, '--name', name];
+      const cmds = [['src/producer.js', ...toArgs(r.producerFlags), '-q', String(q), ...common('producer')]];
+      if (r.consumerArgs) cmds.push(['src/consumer.js', ...r.consumerArgs, ...common('consumer')]);
       log(`rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`);
-      const child = await runChild(argv, stopper, r.env);
-      const runDir = newestRunDir(stepDir, 'producer');
-      const summary = runDir && readJson(path.join(runDir, 'summary.json'));
-      if (stopper.stopped || summary?.interrupted) return null;
+      const children = await Promise.all(cmds.map((argv) => runChild(argv, stopper, r.env)));
+      const [summary, consumer] = ['producer', 'consumer'].map((role) => {
+        const runDir = newestRunDir(stepDir, role);
+        return runDir && readJson(path.join(runDir, 'summary.json'));
+      });
+      if (stopper.stopped || summary?.interrupted || consumer?.interrupted) return null;
       // exit 1 with a summary is a step that ran and did not hold; anything else is no step at all
-      if (!summary || (child.code !== 0 && child.code !== 1)) {
-        throw new Error(`step ${n} at ${grouped(rate)} items/s: the producer exited with ${child.code ?? child.signal}: ${child.lastLine || 'no summary'}`);
+      const broken = children.findIndex((c, i) => !(i ? consumer : summary) || (c.code !== 0 && c.code !== 1));
+      if (broken >= 0) {
+        const c = children[broken];
+        throw new Error(`step ${n} at ${grouped(rate)} items/s: the ${broken ? 'consumer' : 'producer'} exited with ${c.code ?? c.signal}: ${c.lastLine || 'no summary'}`);
       }
       const j = judge(summary, criteria);
-      steps.push({ rate, phase, dir: path.relative(dir, runDir), held: j.held, reasons: j.reasons, limit: j.limit, figures: j.figures });
+      if (r.consumerArgs) {
+        const more = consumerReasons(consumer);
+        j.reasons.push(...more);
+        if (more.length && j.held) Object.assign(j, { held: false, limit: { kind: 'failures' } });
+      }
+      steps.push({ rate, phase, dir: path.relative(dir, newestRunDir(stepDir, 'producer')), held: j.held, reasons: j.reasons, limit: j.limit, figures: j.figures });
       const f = j.figures;
       log(`rqbench capacity: [${n}] ${j.held ? 'held' : 'not held'}: ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`);
       return j.held;
