@@ -25,7 +25,7 @@ export function builder(y) {
   return capacityOptions(outputOptions(producerOptions(connectionOptions(y))))
     .example('$0 capacity --local -t 2 --slo-p99 50', 'a throwaway local Redis: the highest zset rate with p99 ≤ 50 ms')
     .example('$0 capacity --local --node-cpus 0.5 -t 2', 'the same on a node capped at half a core')
-    .example('$0 capacity --url redis://10.0.0.5:6379 --cluster -t 8 --ns 10 --instance-type cache.r6g.large --hourly-price 0.206', 'an ElastiCache cluster, with its price for the cost table');
+    .example('$0 capacity --url redis://10.0.0.5:6379 --cluster -t 8 --ns 10 --instance-type r6g.large --hourly-price 0.1008', 'an ElastiCache cluster, with its price for the cost table');
 }
 
 /** The producer's own flags (long names), their defaults, and which the target flags are. */
