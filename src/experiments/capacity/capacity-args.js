@@ -1,0 +1,114 @@
+/**
+ * A capacity search's parsed flags → what its steps run with: the checked plan, the producer
+ * flags every step passes on, how a step reaches the target (the password only in the
+ * environment), and the consumer alongside. Shared by `rqbench capacity` and an experiment's
+ * capacity step, so both accept exactly the same and say the same about a mistake.
+ */
+import yargs from 'yargs';
+import { connectionOptions } from '../../plans/connection.js';
+import { producerOptions } from '../../plans/producer-plan.js';
+import { outputOptions } from '../../plans/output.js';
+import { flagDefaults } from '../../plans/queue-plan.js';
+import { capacityOptions, capacityPlan, SEARCH_OWNED } from '../../plans/capacity-plan.js';
+import { UsageError } from '../../usage-error.js';
+import { MODEL_FLAGS, cliProblem, toArgs } from '../flags.js';
+
+/** The producer's own flags (long names), their defaults, and which the target flags are. */
+function producerFlagInfo() {
+  const y = producerOptions(yargs([]));
+  const o = y.getOptions();
+  const aliases = new Set(Object.values(o.alias).flat());
+  const names = Object.keys(o.key).filter((k) => !aliases.has(k) && k !== 'help' && k !== 'version' && !(k in SEARCH_OWNED));
+  return { names, defaults: { ...o.default, ...flagDefaults(y) } };
+}
+
+/** Connection flags a step passes on as they were given (the password never: it travels in the environment). */
+const TARGET_FLAGS = ['host', 'port', 'user', 'tls', 'tls-ca', 'tls-insecure'];
+
+/** Consumer flags the search sets for each step. */
+const CONSUMER_OWNED = new Set(['-d', '--duration', '--warmup', '--start-at', '--out', '-o', '--name', '-n', '--json', '--quiet', '--url', '--host', '-h', '--port',
+  '--local', '--cluster', '--cm', '--user', '--password', '--tls', '--tls-ca', '--tls-insecure', '--masters', '--replicas', '--node-cpus']);
+
+/**
+ * --consumer "<flags>": the consumer run alongside every step, reading the producer's data model,
+ * checked by the consumer's own checks.
+ * @param {Record<string, any>} a
+ * @param {Record<string, any>} producerFlags
+ * @param {Readonly<Record<string, any>>} plan
+ * @param {string[]} target how the checks reach the target (--local, or the target flags)
+ * @returns {string[]}
+ */
+function consumerArgsOf(a, producerFlags, plan, target) {
+  if (typeof a.consumer !== 'string') throw new UsageError('--consumer must be the consumer\'s flags in one argument, e.g. --consumer "-r 2 --fetch pipeline"');
+  const own = a.consumer.trim().split(/\s+/).filter(Boolean);
+  const owned = own.find((t) => CONSUMER_OWNED.has(t.split('=')[0]));
+  if (owned) throw new UsageError(`--consumer: ${owned} is set by the capacity search (the consumer runs each step, on the producer's target)`);
+  const args = [...toArgs(Object.fromEntries(Object.entries(producerFlags).filter(([k]) => MODEL_FLAGS.includes(k)))), ...own];
+  const problem = cliProblem('consumer', [...args, ...target, '-d', String(plan.stepSeconds), '--warmup', String(plan.stepWarmup)], (names) => `--consumer's --${names.split('|').sort((x, y) => y.length - x.length)[0]}`);
+  if (problem) throw new UsageError(problem);
+  return args;
+}
+
+/**
+ * @param {Record<string, any>} a parsed flags
+ * @returns {{ plan: Readonly<Record<string, any>>, producerFlags: Record<string, any>, consumerArgs: string[]|null, targetArgs: string[], env: NodeJS.ProcessEnv }}
+ * @throws {UsageError}
+ */
+export function prepareCapacity(a) {
+  const env = { ...process.env };
+  const targetArgs = [];
+  const info = producerFlagInfo();
+  const plan = capacityPlan(a, info.defaults);
+  const producerFlags = Object.fromEntries(info.names.filter((k) => a[k] !== undefined && a[k] !== info.defaults[k]).map((k) => [k, a[k]]));
+  if (!plan.local) {
+    if (a.url) {
+      const u = new URL(a.url);
+      if (u.password) env.REDIS_PASSWORD = decodeURIComponent(u.password);
+      u.password = '';
+      targetArgs.push('--url', u.toString());
+    }
+    for (const k of TARGET_FLAGS) if (a[k] !== undefined && a[k] !== false) targetArgs.push(...toArgs({ [k]: a[k] }));
+    if (a.password) env.REDIS_PASSWORD = a.password;
+    if (a.cluster) targetArgs.push('--cluster');
+  }
+  // the producer's own checks, on what the first step will run
+  const target = plan.local ? ['--local', ...(a.cluster ? ['--cluster'] : [])] : targetArgs;
+  const first = [...toArgs(producerFlags), ...target,
+    '-q', String(Math.round(plan.startRate * (a.period ?? 1000) / 1000)), '-d', String(plan.stepSeconds), '--warmup', String(plan.stepWarmup)];
+  const consumerArgs = a.consumer === undefined ? null : consumerArgsOf(a, producerFlags, plan, target);
+  const problem = cliProblem('producer', first, (names) => (names.split('|').includes('q') ? '--start-rate (as -q per period)' : `--${names.split('|').sort((x, y) => y.length - x.length)[0]}`));
+  if (problem) throw new UsageError(problem);
+  return { plan, producerFlags, consumerArgs, targetArgs, env };
+}
+
+/**
+ * An experiment's capacity step, as argv: parsed with the command's own options and checked by
+ * its own checks. A problem comes back as one line whose first flag is replaced by the spec
+ * field it came from.
+ * @param {string[]} argv
+ * @param {(flag: string) => string} pathOf a flag as typed ('--slo-p99', '-t') → its field path
+ * @returns {string|null}
+ */
+export function capacityArgvProblem(argv, pathOf) {
+  let failure = null;
+  const y = capacityOptions(outputOptions(producerOptions(connectionOptions(yargs(argv).exitProcess(false).help(false).version(false).strict()
+    .fail((msg, err) => { failure = (err?.message || msg || 'invalid flags').split('\n')[0]; })))));
+  /** @type {Record<string, any>} */
+  let a;
+  try {
+    a = y.parseSync();
+  } catch (e) {
+    failure ??= e.message.split('\n')[0];
+  }
+  if (failure) {
+    const unknown = /^Unknown arguments?: ([^,\s]+)/.exec(failure);
+    return unknown ? `${pathOf(unknown[1].length === 1 ? `-${unknown[1]}` : `--${unknown[1]}`)} is not a capacity flag (see rqbench capacity --help)` : failure;
+  }
+  try {
+    prepareCapacity(a);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return e.message.replace(/^-{1,2}[A-Za-z][\w-]*/, (flag) => pathOf(flag));
+  }
+  return null;
+}
