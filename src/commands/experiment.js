@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { UsageError, bad } from '../usage-error.js';
 import { loadSpec } from '../experiments/spec.js';
-import { runExperiment } from '../experiments/run-experiment.js';
+import { checkCanRun, runExperiment } from '../experiments/run-experiment.js';
 import { writeResults } from '../experiments/results-md.js';
 import { latestRun, runsDir } from '../experiments/layout.js';
 
@@ -35,6 +35,7 @@ export async function handler(a) {
     if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
     if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
     spec = loadSpec(a.dir);
+    if (a.action === 'run') checkCanRun(spec);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`${PROG}: ${e.message}\n`);

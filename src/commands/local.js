@@ -1,11 +1,12 @@
 /**
- * `rqbench local redis [--cluster] [--masters N] [--replicas R] [--tls]`: starts a throwaway
+ * `rqbench local redis [--cluster] [--masters N] [--replicas R] [--tls] [--node-cpus C]`: starts a throwaway
  * Redis on 127.0.0.1, prints how to connect, and keeps it running until SIGINT/SIGTERM.
  * `rqbench local sqs` and `rqbench local pubsub` do the same for the queue emulators.
  */
 import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/local-redis.js';
 import { runQueueEmulator } from '../local/queue-emulator.js';
 import { stopSignals, untilAborted } from '../local/process.js';
+import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
 import { queueEmulators } from '../transports/queue-drivers.js';
 
 export const command = 'local <what>';
@@ -28,6 +29,7 @@ export function builder(yargs) {
       describe: `Replicas per master, 0..${MAX_REPLICAS} [default: 0 standalone, 1 cluster]`,
     })
     .option('tls', { type: 'boolean', default: false, describe: 'TLS ports only, with a CA made for this start (its path is printed)' })
+    .option('node-cpus', { type: 'string', describe: 'Cap each node at this many cores (0.5: half a core) to emulate a smaller instance; needs root (cgroups)' })
     .check((argv) => {
       toStartOptions(argv);
       return true;
@@ -36,14 +38,15 @@ export function builder(yargs) {
     .example('$0 local redis', 'one standalone server')
     .example('$0 local redis --replicas 2', '1 master + 2 replicas, cluster mode disabled')
     .example('$0 local redis --cluster', '3 masters x 1 replica')
-    .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)');
+    .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)')
+    .example('$0 local redis --node-cpus 0.5', 'one server held to half a core');
   // every queue driver's emulator (SQS and SNS share one)
   return queueEmulators().reduce((y, e) => y.example(`$0 local ${e.name}`, e.example), built);
 }
 
 /**
- * @param {{ cluster?: boolean, masters?: unknown, replicas?: unknown, tls?: boolean }} argv
- * @returns {{ cluster: boolean, masters?: number, replicas?: number, tls?: true }}
+ * @param {{ cluster?: boolean, masters?: unknown, replicas?: unknown, tls?: boolean, nodeCpus?: unknown }} argv
+ * @returns {{ cluster: boolean, masters?: number, replicas?: number, tls?: true, cpus?: number }}
  */
 export function toStartOptions(argv) {
   const cluster = Boolean(argv.cluster);
@@ -52,10 +55,23 @@ export function toStartOptions(argv) {
   if (masters !== undefined && !cluster) {
     throw new Error('--masters needs --cluster (a standalone Redis has one master; use --replicas)');
   }
+  const cpus = parseCpus(argv.nodeCpus);
   return {
     cluster, ...(masters !== undefined && { masters }), ...(replicas !== undefined && { replicas }),
-    ...(argv.tls && { tls: /** @type {true} */ (true) }),
+    ...(argv.tls && { tls: /** @type {true} */ (true) }), ...(cpus !== undefined && { cpus }),
   };
+}
+
+/**
+ * @param {unknown} raw --node-cpus as typed
+ * @returns {number|undefined}
+ */
+function parseCpus(raw) {
+  if (raw === undefined) return undefined;
+  const text = String(raw);
+  const value = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(text) ? Number(text) : NaN;
+  if (!validCpus(value)) throw new Error(`--node-cpus must be ${cpusAccepted()} (got ${JSON.stringify(text)})`);
+  return value;
 }
 
 /**
@@ -88,15 +104,15 @@ function failOneLine(msg, err) {
 }
 
 /**
- * @param {{ what: string, cluster?: boolean, masters?: string, replicas?: string, tls?: boolean }} argv
+ * @param {{ what: string, cluster?: boolean, masters?: string, replicas?: string, tls?: boolean, nodeCpus?: string }} argv
  *   what: redis, or a queue driver's emulator (yargs took only those)
  * @returns {Promise<void>}
  */
 export async function handler(argv) {
   const emulator = queueEmulators().find((e) => e.name === argv.what);
   if (emulator) {
-    if (argv.cluster || argv.masters !== undefined || argv.replicas !== undefined || argv.tls) {
-      failOneLine(`--cluster, --masters, --replicas and --tls are for "local redis", not "local ${argv.what}"`);
+    if (argv.cluster || argv.masters !== undefined || argv.replicas !== undefined || argv.tls || argv.nodeCpus !== undefined) {
+      failOneLine(`--cluster, --masters, --replicas, --tls and --node-cpus are for "local redis", not "local ${argv.what}"`);
     }
     return runQueueEmulator(emulator);
   }
@@ -106,6 +122,9 @@ export async function handler(argv) {
     process.exitCode = 1;
     return;
   }
+  // whether this machine lets us cap CPU, before any server starts
+  const capProblem = opts.cpus ? cpuCapProblem() : null;
+  if (capProblem) failOneLine(`--node-cpus: ${capProblem}`);
   const stopRequested = stopSignals();
   try {
     const startedAt = Date.now();
@@ -123,8 +142,9 @@ export async function handler(argv) {
     process.exitCode = 0;
   } catch (err) {
     const e = /** @type {Error & { code?: string }} */ (err);
-    process.stderr.write(e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${oneLine(e.message)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${e.code === 'ECPUCAP' ? '--node-cpus: ' : ''}${oneLine(e.message)}\n`);
+    // a cap the kernel refused is the machine saying no to the flag: as a usage error
+    process.exitCode = e.code === 'ECPUCAP' ? 2 : 1;
   } finally {
     stopRequested.dispose();
   }
@@ -144,7 +164,7 @@ export function formatReady(local, elapsedMs) {
     ? `${masters.length} masters x ${replicas / masters.length} replica(s)`
     : `1 master + ${replicas} replica(s), cluster mode disabled`;
   const lines = [
-    `Local Redis ${cluster ? 'cluster' : 'standalone'} ready in ${(elapsedMs / 1000).toFixed(1)} s (${shape}${local.tls ? ', TLS only' : ''})`,
+    `Local Redis ${cluster ? 'cluster' : 'standalone'} ready in ${(elapsedMs / 1000).toFixed(1)} s (${shape}${local.tls ? ', TLS only' : ''}${local.cpus ? `, ${describeCap(local.cpus)}` : ''})`,
     `url:   ${local.url}`,
   ];
   if (cluster) lines.push(`seeds: ${local.seeds.map((s) => `${s.host}:${s.port}`).join(' ')}`);

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from '../local/local-redis.js';
+import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
+import { UsageError } from '../usage-error.js';
 import { toArgs } from './flags.js';
 import { latestRun, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
 import { Progress } from './progress.js';
@@ -72,6 +74,20 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
 }
 
 /**
+ * What `run` needs of this machine beyond the spec, checked before anything is written: a CPU cap
+ * within its cores, and the right to set it.
+ * @param {import('./spec.js').Spec} spec
+ * @throws {UsageError} one line naming the file and the field
+ */
+export function checkCanRun(spec) {
+  const cpus = spec.topology.local?.cpus;
+  if (!cpus) return;
+  if (!validCpus(cpus)) throw new UsageError(`${spec.file}: topology.local.cpus must be ${cpusAccepted()} on this machine (got ${cpus})`);
+  const problem = cpuCapProblem();
+  if (problem) throw new UsageError(`${spec.file}: topology.local.cpus: ${problem}`);
+}
+
+/**
  * Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint.
  */
 class TopologyKeeper {
@@ -95,10 +111,11 @@ class TopologyKeeper {
     if (!this.topology.local) return { url: this.topology.url, local: null };
     if (fresh) await this.release();
     if (!this.local) {
-      const { cluster, masters, replicas } = this.topology.local;
+      const { cluster, masters, replicas, cpus } = this.topology.local;
       const started = Date.now();
-      this.local = await startRedis({ cluster, masters, replicas, signal: stopper.signal });
-      this.log(`rqbench experiment: started a ${this.topology.label} at ${this.local.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      this.local = await startRedis({ cluster, masters, replicas, ...(cpus && { cpus }), signal: stopper.signal });
+      const cap = cpus ? `, ${describeCap(cpus)}` : '';
+      this.log(`rqbench experiment: started a ${this.topology.label} at ${this.local.url}${cap} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     }
     return { url: this.local.url, local: this.local };
   }

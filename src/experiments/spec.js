@@ -9,18 +9,25 @@ import { UsageError } from '../usage-error.js';
 import { MODEL_FLAGS, cliProblem, flagMapProblem, toArgs } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
 import { METRICS } from './step-metrics.js';
+import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 export const SPEC_FILE = 'experiment.yaml';
 const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', 'steps', 'matrix', 'finding', 'check', 'notes'];
 const STEP = ['name', 'label', 'flags', 'consumer', 'duration', 'warmup', 'at'];
 const TOPOLOGY = ['local', 'url', 'cluster', 'instanceType'];
-const LOCAL = ['cluster', 'masters', 'replicas'];
+const LOCAL = ['cluster', 'masters', 'replicas', 'cpus'];
+/**
+ * topology.local.cpus is checked against this here, not against this machine's cores: a spec is
+ * read by `report` on any machine; `run` checks the cores (run-experiment.js checkCanRun).
+ */
+const SPEC_MAX_CPUS = 1024;
 const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /**
  * @typedef {import('./flags.js').FlagMap} FlagMap
  * @typedef {object} Topology
- * @property {{ cluster: boolean, masters: number, replicas: number }|null} local a throwaway local Redis
+ * @property {{ cluster: boolean, masters: number, replicas: number, cpus: number|null }|null} local a throwaway local Redis
+ *   (cpus: each node capped at that many cores, or null)
  * @property {string|null} url an endpoint
  * @property {boolean} cluster
  * @property {string} label the table's "Instance type"
@@ -100,22 +107,25 @@ function build(raw, dir, file) {
 
 /** @returns {Topology} */
 function readTopology(t) {
-  if (!isMap(t)) throw problem('topology must be a map: { local: { cluster, masters, replicas } } or { url, cluster, instanceType }');
+  if (!isMap(t)) throw problem('topology must be a map: { local: { cluster, masters, replicas, cpus } } or { url, cluster, instanceType }');
   unknownKeys(t, TOPOLOGY, 'topology');
   if ((t.local === undefined) === (t.url === undefined)) throw problem('topology needs exactly one of local: or url:');
   const cluster = t.cluster === undefined ? undefined : bool(t.cluster, 'topology.cluster');
   if (t.local !== undefined) {
     const l = t.local ?? {};
-    if (!isMap(l)) throw problem('topology.local must be a map: { cluster, masters, replicas }');
+    if (!isMap(l)) throw problem('topology.local must be a map: { cluster, masters, replicas, cpus }');
     unknownKeys(l, LOCAL, 'topology.local');
     const isCluster = l.cluster === undefined ? false : bool(l.cluster, 'topology.local.cluster');
     if (cluster !== undefined) throw problem('topology.cluster is for an endpoint; a local one says topology.local.cluster');
     const masters = isCluster ? int(l.masters ?? 3, 'topology.local.masters', 3, 16) : 1;
     if (!isCluster && l.masters !== undefined) throw problem('topology.local.masters needs topology.local.cluster: true');
     const replicas = int(l.replicas ?? (isCluster ? 1 : 0), 'topology.local.replicas', 0, 5);
+    const cpus = l.cpus === undefined ? null : l.cpus;
+    if (cpus !== null && !validCpus(cpus, SPEC_MAX_CPUS)) throw problem(`topology.local.cpus must be ${cpusAccepted(SPEC_MAX_CPUS)} (got ${JSON.stringify(cpus)})`);
     const shape = isCluster ? `local cluster ${masters}x${replicas}` : `local standalone${replicas ? ` +${replicas} replica${replicas > 1 ? 's' : ''}` : ''}`;
-    const label = t.instanceType === undefined ? shape : text(t.instanceType, 'topology.instanceType');
-    return { local: { cluster: isCluster, masters, replicas }, url: null, cluster: isCluster, label };
+    const capped = cpus === null ? shape : `${shape}, ${cpus} core per node`;
+    const label = t.instanceType === undefined ? capped : text(t.instanceType, 'topology.instanceType');
+    return { local: { cluster: isCluster, masters, replicas, cpus }, url: null, cluster: isCluster, label };
   }
   const url = text(t.url, 'topology.url');
   let u;

@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import { findFreePorts } from './ports.js';
 import { isAlive, readPidFile, sleep, terminate } from './process.js';
 import { makeCerts } from './tls-certs.js';
+import { capProcess, cpusAccepted, probeCpuCap, validCpus } from './cpu-cap.js';
 import { parseClusterNodes as parseNodes, parseInfo as parseInfoText } from '../transports/redis.js';
 
 export const INSTALL_HINT =
@@ -34,16 +35,18 @@ const PIDFILE_WAIT_MS = 5000;
  * @typedef {{
  *   cluster?: boolean, masters?: number, replicas?: number, dir?: string,
  *   tls?: LocalRedisTls|true, enableDebug?: boolean, extraArgs?: string[], password?: string,
- *   readyTimeoutMs?: number, signal?: AbortSignal,
+ *   readyTimeoutMs?: number, signal?: AbortSignal, cpus?: number,
  * }} StartRedisOptions
+ * cpus caps every node (each in a cgroup of its own, cpu-cap.js) at that many cores: a smaller instance, emulated.
  * @typedef {{
  *   host: string, port: number, pid: number, dir: string, role: 'master'|'replica',
- *   id?: string, masterPort?: number,
+ *   id?: string, masterPort?: number, cpus?: number, cgroup?: string,
  * }} LocalRedisNode
+ * cpus and cgroup: the node's CPU cap and the group that holds it, when capped.
  * @typedef {{
  *   mode: 'standalone'|'cluster', dir: string, nodes: LocalRedisNode[],
  *   host: string, port: number, url: string, seeds: { host: string, port: number }[],
- *   tls?: LocalRedisTls, stop: () => Promise<void>,
+ *   tls?: LocalRedisTls, cpus: number|null, stop: () => Promise<void>,
  *   addNodes?: (count: number) => Promise<LocalRedisNode[]>,
  * }} LocalRedis
  * addNodes (clusters only) starts `count` more cluster-enabled, empty nodes that have joined
@@ -97,12 +100,14 @@ export function findRedisCli() {
 export async function startRedis(opts = {}) {
   const cfg = normalizeOptions(opts);
   const bins = requireBinaries(cfg.cluster);
+  // a cap that cannot be set fails here, before any server or directory exists
+  if (cfg.cpus) await probeCpuCap(cfg.cpus);
   await fsp.mkdir(cfg.parentDir, { recursive: true });
   const base = await fsp.mkdtemp(path.join(cfg.parentDir, 'rqbench-redis-'));
   const ctx = {
     cfg, bins, base,
     deadline: Date.now() + cfg.readyTimeoutMs,
-    /** @type {{ pid: number, port: number, dir: string }[]} every node started, for stop() */
+    /** @type {{ pid: number, port: number, dir: string, cap?: import('./cpu-cap.js').CpuCap }[]} every node started, for stop() */
     started: [],
     usedPorts: new Set(),
   };
@@ -128,7 +133,7 @@ export async function startRedis(opts = {}) {
 function normalizeOptions(opts) {
   const {
     cluster = false, masters = 3, replicas = cluster ? 1 : 0, dir = os.tmpdir(), tls,
-    enableDebug = true, extraArgs = [], readyTimeoutMs = 30_000, signal,
+    enableDebug = true, extraArgs = [], readyTimeoutMs = 30_000, signal, cpus,
   } = opts;
   // a password may come as an option or inside extraArgs (--requirepass X)
   const i = extraArgs.indexOf('--requirepass');
@@ -145,9 +150,10 @@ function normalizeOptions(opts) {
     throw new RangeError(`startRedis: masters must be an integer >= 3 for a cluster (got ${masters})`);
   }
   if (!Array.isArray(extraArgs)) throw new TypeError('startRedis: extraArgs must be an array of strings');
+  if (cpus !== undefined && !validCpus(cpus)) throw new RangeError(`startRedis: cpus must be ${cpusAccepted()} (got ${cpus})`);
   return {
     cluster, masters: cluster ? masters : 1, replicas, parentDir: dir, enableDebug,
-    extraArgs: extraArgs.map(String), readyTimeoutMs, signal, password, tls,
+    extraArgs: extraArgs.map(String), readyTimeoutMs, signal, password, tls, cpus,
     /** @type {Buffer|undefined} the CA's PEM, for our own connections */
     tlsCa: undefined,
   };
@@ -182,6 +188,7 @@ function toLocalRedis(cfg, dir, nodes, stop) {
     url: `${cfg.tls ? 'rediss' : 'redis'}://${HOST}:${first.port}`,
     seeds: nodes.filter((n) => n.role === 'master').map((n) => ({ host: n.host, port: n.port })),
     ...(cfg.tls && { tls: { caFile: cfg.tls.caFile, certFile: cfg.tls.certFile, keyFile: cfg.tls.keyFile } }),
+    cpus: cfg.cpus ?? null,
     stop,
   };
 }
@@ -341,7 +348,7 @@ async function addNodes(ctx, nodes, count) {
  * @param {*} ctx
  * @param {number} index
  * @param {{ cluster?: boolean, replicaOf?: number }} kind
- * @returns {Promise<{ host: string, port: number, pid: number, dir: string }>}
+ * @returns {Promise<{ host: string, port: number, pid: number, dir: string, cpus?: number, cgroup?: string }>}
  */
 async function startNode(ctx, index, kind) {
   const dir = path.join(ctx.base, `node-${index}`);
@@ -354,9 +361,16 @@ async function startNode(ctx, index, kind) {
     await fsp.mkdir(dir, { recursive: true });
     try {
       const pid = await launch(ctx, nodeArgs(ctx.cfg, port, dir, kind), dir);
-      ctx.started.push({ pid, port, dir });
+      const entry = { pid, port, dir, cap: undefined };
+      ctx.started.push(entry);
+      // capped before it serves anything; the group is named for this process and the port, both unique now
+      // (a node that died on its own is no cap problem: waitForPing says why it died, from its log)
+      if (ctx.cfg.cpus) {
+        entry.cap = await capProcess(pid, { cpus: ctx.cfg.cpus, name: `rqbench-${process.pid}-${port}` })
+          .catch((e) => { if (isAlive(pid)) throw e; return undefined; });
+      }
       await waitForPing(ctx, port, pid, dir);
-      return { host: HOST, port, pid, dir };
+      return { host: HOST, port, pid, dir, ...(entry.cap && { cpus: entry.cap.cpus, cgroup: entry.cap.dir }) };
     } catch (err) {
       lastError = err;
       if (!(await portWasTaken(dir))) throw err;
@@ -463,17 +477,24 @@ function installExitHook() {
   process.once('exit', () => {
     for (const ctx of live) {
       for (const { pid } of ctx.started) if (isAlive(pid)) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+      // a group can go only once its process has exited: this waits for that (2 s at most in all), blocking
+      const until = Date.now() + 2000;
+      for (const { cap } of ctx.started) cap?.releaseSync(until);
       try { fs.rmSync(ctx.base, { recursive: true, force: true }); } catch { /* best effort */ }
     }
   });
 }
 
 /**
- * Kills every node this start launched, by PID, and removes the temp dir.
+ * Kills every node this start launched, by PID, removes each one's CPU group once it has exited,
+ * and removes the temp dir.
  */
 async function stopAll(ctx) {
   const name = path.basename(ctx.bins.server).slice(0, 15); // Linux comm is at most 15 chars
-  await Promise.all(ctx.started.map(({ pid }) => terminate(pid, { graceMs: 3000, expectName: name })));
+  await Promise.all(ctx.started.map(async ({ pid, cap }) => {
+    await terminate(pid, { graceMs: 3000, expectName: name });
+    await cap?.release();
+  }));
   await fsp.rm(ctx.base, { recursive: true, force: true });
   live.delete(ctx);
 }

@@ -1,6 +1,7 @@
 /** Where the Redis under test is: --url, or --host/--port, or --local. */
 import { accessSync, constants } from 'node:fs';
-import { bad, intIn } from '../usage-error.js';
+import { UsageError, bad, intIn } from '../usage-error.js';
+import { cpuCapProblem, cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 /** @param {import('yargs').Argv} y */
 export function connectionOptions(y) {
@@ -16,7 +17,9 @@ export function connectionOptions(y) {
     .option('cluster', { alias: 'cm', type: 'boolean', default: false, group: 'Connection:', describe: 'Redis Cluster mode (follow slots across shards)' })
     .option('local', { type: 'boolean', default: false, group: 'Connection:', describe: 'start a throwaway local Redis (or cluster with --cluster) for this run' })
     .option('masters', { type: 'number', requiresArg: true, default: 3, group: 'Connection:', describe: 'with --local --cluster: masters (shards)' })
-    .option('replicas', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'with --local: replicas per master', defaultDescription: '1 with --cluster, 0 without' });
+    .option('replicas', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'with --local: replicas per master', defaultDescription: '1 with --cluster, 0 without' })
+    // a number when it reads as one; anything else stays as typed, so the error can quote it back
+    .option('node-cpus', { type: 'string', requiresArg: true, coerce: numberOrText, group: 'Connection:', describe: 'with --local: cap each node at this many cores (0.5: half a core), to emulate a smaller instance; needs root (cgroups)' });
 }
 
 /**
@@ -44,10 +47,30 @@ export function checkConnection(a) {
   if (a.local && (a.url !== undefined || a.host !== undefined || a.port !== undefined)) {
     throw bad('--local', 'used without --url/--host/--port (it starts its own server)');
   }
+  if (a.nodeCpus !== undefined && !a.local) throw bad('--node-cpus', 'used with --local (it caps the nodes rqbench starts)');
   if (a.local) {
     if (a.cluster) intIn(a.masters, '--masters', 3, 64);
     if (a.replicas !== undefined) intIn(a.replicas, '--replicas', 0, 5);
+    if (a.nodeCpus !== undefined) checkNodeCpus(a.nodeCpus);
   }
+}
+
+/**
+ * The value, then whether this machine lets us set it: both before any server starts.
+ * @param {unknown} v
+ */
+function checkNodeCpus(v) {
+  if (!validCpus(v)) throw bad('--node-cpus', cpusAccepted(), v);
+  const problem = cpuCapProblem();
+  if (problem) throw new UsageError(`--node-cpus: ${problem}`);
+}
+
+/**
+ * @param {unknown} v
+ * @returns {unknown} a number for number-like text, else v as it was
+ */
+function numberOrText(v) {
+  return typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v;
 }
 
 function redactUrl(s) {

@@ -18,7 +18,7 @@ import { createReadModel, modelNamed, modelOf } from './stores/registry.js';
 import { storeConfigOf } from './stores/keys.js';
 import { EmptyIndexWatch } from './empty-index.js';
 import { CONSUMER_ROWS } from '../../results/timeline-rows.js';
-import { withLocal } from '../../local/for-run.js';
+import { localNote, withLocal } from '../../local/for-run.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/consumer-plan.js)
@@ -89,7 +89,7 @@ async function consume(a, local) {
 
 function describe(a, mode, readFrom, topo, local) {
   const what = a.limit ? `the newest ${a.limit} live items` : 'every live item';
-  return `Consumer, data model ${mode}, ${a.readers} reader process(es) each reading ${what} every ${a.period} ms from the ${readFrom}s (${a.scriptMode}, values by ${a.fetch}), against ${shapeOf(topo)}${local ? ' (local, started for this run)' : ''}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s.`;
+  return `Consumer, data model ${mode}, ${a.readers} reader process(es) each reading ${what} every ${a.period} ms from the ${readFrom}s (${a.scriptMode}, values by ${a.fetch}), against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s.`;
 }
 
 function defaultName(a, mode) {

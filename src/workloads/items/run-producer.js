@@ -19,7 +19,7 @@ import { cpuByShard } from '../../results/cpu-md.js';
 import { fixed, grouped } from '../../results/format.js';
 import { shapeOf } from '../../harness/manifest.js';
 import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
-import { withLocal } from '../../local/for-run.js';
+import { localNote, withLocal } from '../../local/for-run.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
@@ -105,7 +105,7 @@ async function verifyRun(conn, readBack, secondOf, run, quiet) {
 
 function describe(a, mode, writers, topo, local) {
   const flags = `-q ${a.quantity} -p ${a.period} -c ${a.chunks} -t ${a.writers}${a.writer ? ` -a ${a.writer}` : ''}`;
-  return `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${local ? ' (local, started for this run)' : ''}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
+  return `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
 }
 
 function defaultName(a, mode) {
