@@ -28,7 +28,7 @@ const START = Number(flag('--start', 50_000));
 const STEP_S = Number(flag('--step', 3));
 const JSON_OUT = flag('--json', null);
 /** Chunks small enough that a chunk's latency is not the limit; the SLO generous: the engine is. */
-const COMMON = ['-t', '2', '-c', '10', '--start-rate', String(START), '--step-seconds', String(STEP_S), '--step-warmup', '1', '--slo-p99', '1000'];
+const COMMON = ['-t', '2', '-c', '50', '--start-rate', String(START), '--step-seconds', String(STEP_S), '--step-warmup', '1', '--slo-p99', '1000'];
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
 

@@ -95,7 +95,7 @@ export async function runCapacity(r) {
       }
       steps.push({ rate, phase, dir: path.relative(dir, newestRunDir(stepDir, 'producer')), held: j.held, reasons: j.reasons, limit: j.limit, figures: j.figures });
       const f = j.figures;
-      log(`rqbench capacity: [${n}] ${j.held ? 'held' : 'not held'}: ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`);
+      log(`rqbench capacity: [${n}] ${grouped(rate)} ${j.held ? 'held' : 'not held'}: achieved ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`);
       return j.held;
     });
   } catch (e) {
