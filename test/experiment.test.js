@@ -40,10 +40,10 @@ const runsOf = (dir) => fs.readdirSync(path.join(dir, 'runs')).map((d) => path.j
 function expectResults(dir) {
   const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
   expect(md).toMatch(/^# Sorted set vs list \(test\)/);
-  expect(md).toContain('| Step | Instance type | Writers | Items per writer per sec | Store | master CPU | replica CPU | Achieved / target items/s | Batch p99 ms |');
+  expect(md).toContain('| Step | Instance type | Writers | Items per writer per sec | Store | master CPU | replica CPU | master process CPU | replica process CPU | Achieved / target items/s | Batch p99 ms |');
   // a measured row per step: numbers, never "not run yet"
-  expect(md).toMatch(/\| zset \| local standalone \+1 replica \| 1 \| 2k \| zset \| \d+\.\d \| \d+\.\d \| 2k \/ 2k \(\d+(\.\d)?%\) \| \d+\.\d \|/);
-  expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/);
+  expect(md).toMatch(/\| zset \| local standalone \+1 replica \| 1 \| 2k \| zset \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k \(\d+(\.\d)?%\) \| \d+\.\d \|/);
+  expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/);
   expect(md).not.toContain('not run yet');
   expect(md).toMatch(/\| zset \| --limit 100 \| \d+ \| \d+ \| \d+\.\d \| \d+\.\d \|/);
   expect(md).toMatch(/Seed: a list costs the master less CPU than a sorted set\. Here: \*\*(held|did not hold)\*\* — `list\.master_cpu < zset\.master_cpu \* 10` \(list\.master_cpu = [\d.]+, zset\.master_cpu = [\d.]+\)\./);

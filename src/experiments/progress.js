@@ -3,6 +3,7 @@
  * The ETA is the steps' durations left plus the overhead (start, purge, summary) seen so far per step.
  */
 import { short } from '../results/format.js';
+import { hasEngine } from '../results/cpu-md.js';
 
 /** Overhead per step before one has been measured: spawning, purging, summarizing. */
 const FIRST_GUESS_OVERHEAD_S = 5;
@@ -39,8 +40,10 @@ export class Progress {
     const took = (Date.now() - this.began) / 1000;
     this.overheads.push(Math.max(0, took - step.duration));
     const p = r.producer;
+    // the main thread's CPU (what saturates), and the whole process's when that is a different figure
+    const processCpu = p?.cpu && hasEngine(p.cpu) ? ` (process ${p.cpu.process.master ?? '-'}%, ${p.cpu.process.replica ?? '-'}%)` : '';
     const figures = p
-      ? `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%`
+      ? `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%${processCpu}`
       : 'no summary';
     this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${figures}`);
   }

@@ -3,6 +3,11 @@
  * every master and every replica, over its own connections so the load never delays it. Works
  * on ElastiCache too; it replaces the seed's per-minute CloudWatch screenshots.
  *
+ * Two figures per node: the whole process, and its main thread (used_cpu_*_main_thread, Redis 7
+ * and later). The main thread runs every command: it is the single-threaded bottleneck a user
+ * sizes for (CloudWatch's EngineCPUUtilization). With I/O threads the process can show far more
+ * than the main thread, because the I/O threads busy-poll.
+ *
  * It heals, because a headline figure that silently stops is worse than none: a connection
  * that was dropped (CLIENT KILL, a restarted server, a failover) is opened again at the next
  * sample, and one that does not answer within the second (a frozen node) is closed and opened
@@ -27,8 +32,14 @@ import { within } from '../transports/bounds.js';
  * @property {string} addr
  * @property {'master'|'replica'} role
  * @property {number} shard
- * @property {number|null} cpuPct  % of one core since the previous sample (null: no answer)
+ * @property {number|null} cpuPct  the whole process, % of one core since the previous sample (null: no answer)
+ * @property {number|null} [enginePct]  the main thread, % of one core since the previous sample;
+ *   undefined when the server does not report it (before Redis 7, other engines), null for a gap
  */
+
+/** INFO cpu's main-thread fields (Redis 7+). */
+const MAIN_USER = 'used_cpu_user_main_thread';
+const MAIN_SYS = 'used_cpu_sys_main_thread';
 
 /** Samples between two topology reads. */
 const REFRESH_EVERY = 5;
@@ -51,7 +62,10 @@ export class ServerSampler {
     this.nodes = nodes.map((n) => ({ addr: n.addr, host: n.host, port: n.port, role: n.role, shard: n.shard, failed: !!n.failed }));
     /** @type {Map<string, { pipe: import('../transports/redis-pipe.js').RespPipe|null, opening: Promise<any>|null, fails: number, nextTryAt: number, misses: number }>} */
     this.links = new Map();
+    /** @type {Map<string, { used: number, main: number|null, at: number }>} the previous answer: CPU seconds (process, main thread) at performance.now() */
     this.last = new Map();
+    /** @type {Set<string>} nodes whose last answer had the main-thread fields: their gaps are null, not undefined */
+    this.reportsEngine = new Set();
     this.samples = 0;
     /** @type {Map<string, number>} every node's shard number, kept when it leaves (it may come back) */
     this.everShard = new Map(this.nodes.map((n) => [n.addr, n.shard]));
@@ -71,7 +85,13 @@ export class ServerSampler {
   /** @returns {Promise<NodeCpu[]>} */
   async sample() {
     if (++this.samples % REFRESH_EVERY === 0) this.refreshSoon();
-    return Promise.all(this.nodes.map(async (n) => ({ addr: n.addr, role: n.role, shard: n.shard, cpuPct: await this.#cpuOf(n) })));
+    return Promise.all(this.nodes.map(async (n) => {
+      const { cpuPct, enginePct } = await this.#cpuOf(n);
+      /** @type {NodeCpu} */
+      const out = { addr: n.addr, role: n.role, shard: n.shard, cpuPct };
+      if (enginePct !== undefined) out.enginePct = enginePct;
+      return out;
+    }));
   }
 
   /** Milliseconds since any node last answered. */
@@ -79,32 +99,40 @@ export class ServerSampler {
     return performance.now() - this.lastAnswerAt;
   }
 
+  /**
+   * @param {{ addr: string, host: string, port: number, role: string, shard: number }} n
+   * @returns {Promise<{ cpuPct: number|null, enginePct?: number|null }>}
+   */
   async #cpuOf(n) {
     const link = this.#link(n.addr);
+    let info;
     try {
       // connect (when needed) and answer within one budget: the sample is due again in a second
-      const info = parseInfo(await within(this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])), CALL_TIMEOUT_MS, `INFO cpu on ${n.addr}`));
-      const at = performance.now();
-      this.lastAnswerAt = at;
-      if (link.misses >= MISSES_TO_REPORT) {
-        this.onChange(`${n.addr} answers again`);
-        // it may come back in another role (a frozen master is a replica after the failover)
-        this.refreshSoon();
-      }
-      link.misses = 0;
-      const used = Number(info.used_cpu_user) + Number(info.used_cpu_sys);
-      const prev = this.last.get(n.addr);
-      this.last.set(n.addr, { used, at });
-      // a restarted node counts from zero again: no figure for the second it came back
-      if (prev && at > prev.at && used >= prev.used) return Math.round(((used - prev.used) / ((at - prev.at) / 1000)) * 1000) / 10;
-      return null;
+      info = parseInfo(await within(this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])), CALL_TIMEOUT_MS, `INFO cpu on ${n.addr}`));
     } catch {
       // a frozen node's replies would come later and queue behind the next calls: a fresh connection instead
       link.pipe?.close();
       link.pipe = null;
       if (++link.misses === MISSES_TO_REPORT) this.onChange(`${n.addr} (${n.role}, shard ${n.shard}) is not answering`);
-      return null;
+      return this.reportsEngine.has(n.addr) ? { cpuPct: null, enginePct: null } : { cpuPct: null };
     }
+    const at = performance.now();
+    this.lastAnswerAt = at;
+    if (link.misses >= MISSES_TO_REPORT) {
+      this.onChange(`${n.addr} answers again`);
+      // it may come back in another role (a frozen master is a replica after the failover)
+      this.refreshSoon();
+    }
+    link.misses = 0;
+    const used = Number(info.used_cpu_user) + Number(info.used_cpu_sys);
+    const main = MAIN_USER in info && MAIN_SYS in info ? Number(info[MAIN_USER]) + Number(info[MAIN_SYS]) : null;
+    if (main === null) this.reportsEngine.delete(n.addr);
+    else this.reportsEngine.add(n.addr);
+    const prev = this.last.get(n.addr);
+    this.last.set(n.addr, { used, main, at });
+    const cpuPct = pctOf(prev?.used, used, prev?.at, at);
+    if (main === null) return { cpuPct };
+    return { cpuPct, enginePct: pctOf(prev?.main ?? undefined, main, prev?.at, at) };
   }
 
   #link(addr) {
@@ -151,6 +179,7 @@ export class ServerSampler {
       this.links.get(n.addr)?.pipe?.close();
       this.links.delete(n.addr);
       this.last.delete(n.addr);
+      this.reportsEngine.delete(n.addr);
     }
     this.nodes = this.nodes.filter((x) => listedAddrs.has(x.addr));
     const shardById = new Map();
@@ -196,4 +225,19 @@ export class ServerSampler {
     this.closed = true;
     for (const link of this.links.values()) link.pipe?.close();
   }
+}
+
+/**
+ * % of one core between two readings of a CPU-seconds counter; null without an earlier reading,
+ * or when the counter went back (a restarted node counts from zero again: no figure for the
+ * second it came back).
+ * @param {number|undefined} before
+ * @param {number} now
+ * @param {number|undefined} beforeAt performance.now() of the earlier reading
+ * @param {number} at
+ * @returns {number|null}
+ */
+function pctOf(before, now, beforeAt, at) {
+  if (before === undefined || beforeAt === undefined || !(at > beforeAt) || !(now >= before)) return null;
+  return Math.round(((now - before) / ((at - beforeAt) / 1000)) * 1000) / 10;
 }

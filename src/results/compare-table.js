@@ -1,5 +1,6 @@
 /**
- * Two runs side by side with deltas: throughput, Redis CPU per role (Redis runs), what happened to
+ * Two runs side by side with deltas: throughput, Redis CPU per role (Redis runs: the main thread's,
+ * then the whole process's), what happened to
  * the messages (queue runs), the load generator's CPU, the seed's queue metrics (consumers), and
  * p50/p99/p99.9 of one operation's latency.
  */
@@ -18,6 +19,12 @@ import { round } from './summary.js';
 
 /** @typedef {Array<[string, (s: Record<string, any>) => unknown, number]>} Metrics [label, value of a summary, decimals] */
 
+/** @type {Metrics} the role figures (main thread where reported), then the process's beside */
+const REDIS_CPU = [
+  ['master CPU avg %', (s) => s.cpu.master, 1], ['replica CPU avg %', (s) => s.cpu.replica, 1],
+  ['master process CPU avg %', (s) => s.cpu.process?.master, 1], ['replica process CPU avg %', (s) => s.cpu.process?.replica, 1],
+];
+
 /**
  * Each kind's own figures, before the load generator's CPU and the latency.
  * @type {Record<import('./run-kind.js').ReadKind, Metrics>}
@@ -25,11 +32,11 @@ import { round } from './summary.js';
 const METRICS = {
   produce: [
     ['Target items/s', (s) => s.target.itemsPerSec, 0], ['Achieved items/s', (s) => s.achieved.itemsPerSec, 0], ['Achieved items/s per writer', (s) => s.achieved.itemsPerWriterPerSec, 0],
-    ['master CPU avg %', (s) => s.cpu.master, 1], ['replica CPU avg %', (s) => s.cpu.replica, 1],
+    ...REDIS_CPU,
   ],
   consume: [
     ['Cycles/s', (s) => s.cycles.perSecond, 1], ['Items per cycle', (s) => s.perCycle.items, 0], ['Cycles overrun', (s) => s.cycles.overruns, 0],
-    ['master CPU avg %', (s) => s.cpu.master, 1], ['replica CPU avg %', (s) => s.cpu.replica, 1],
+    ...REDIS_CPU,
   ],
   'queue-publish': [
     ['Target messages/s', (s) => s.rate, 1], ['Achieved messages/s', (s) => s.achievedMessagesPerSec, 1], ['Updates/s', (s) => s.updatesPerSec, 0],
@@ -83,8 +90,21 @@ export function renderCompareMd(sides, rows, { op, tag }) {
     rows.map((r) => [r.metric, show(r.a, r.decimals), show(r.b, r.decimals), signed(r.delta, r.decimals), signed(r.deltaPct, 1, '%')]),
   ), '');
   const from = tag === 'intended' ? 'from the intended start (corrected for coordinated omission)' : tag === 'sent' ? 'from the actual send (uncorrected)' : `tag ${tag}`;
-  out.push(`Latency: ${op}, ${from}, after each run's warm-up. CPU is % of one core, averaged over the window. Δ is B − A.`, '');
+  out.push(`Latency: ${op}, ${from}, after each run's warm-up. CPU is % of one core, averaged over the window${cpuBasis(sides)}. Δ is B − A.`, '');
   return out.join('\n');
+}
+
+/**
+ * What the master and replica CPU rows are: the main thread's (process CPU adds the I/O and
+ * background threads), and a warning when the two runs' figures are not the same kind.
+ * @param {{ label: string, summary: Record<string, any> }[]} sides
+ */
+function cpuBasis(sides) {
+  const bases = sides.map((s) => s.summary.cpu?.basis).filter((b) => b !== undefined && b !== null);
+  if (!bases.length) return '';
+  if (bases.every((b) => b === 'main thread')) return '; master and replica CPU are the main thread\'s (it runs every command), process CPU adds the I/O and background threads';
+  if (bases.every((b) => b === 'process')) return '; master and replica CPU are process CPU (the server does not report its main thread\'s)';
+  return `; master and replica CPU are the main thread's where the server reports it: ${sides.map((s) => `${s.label} ${s.summary.cpu?.basis ?? '-'}`).join(', ')} — compare the process rows for like with like`;
 }
 
 function numberOr(v) {

@@ -3,7 +3,7 @@
  * Batch processed), then the phases, staleness and the CPU of every node.
  */
 import { actionsMd, episodesMd } from './actions-md.js';
-import { nodeCpuMd, outcomeMd } from './cpu-md.js';
+import { basisNote, nodeCpuMd, outcomeMd } from './cpu-md.js';
 import { fixed, grouped, mdTable } from './format.js';
 
 const PHASES = [['cycle', 'whole cycle'], ['card', 'cardinality'], ['range', 'range'], ['values', 'values'], ['staleness', 'staleness (now − newest score)']];
@@ -34,7 +34,7 @@ export function renderConsumerMd(run, s) {
     }
   }
   if (rows.length) out.push('Times in ms:', '', mdTable(['Phase', 'From', 'p50', 'p99', 'p99.9', 'max', 'count'], rows), '');
-  out.push(...nodeCpuMd(s.cpu));
+  out.push(...nodeCpuMd(s.cpu), ...basisNote(s.cpu));
   const c = s.client;
   out.push(`**Readers:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one reader; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');
   out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s after the warm-up, up to the planned end or the stop): cycles, times and CPU all cover these seconds.`, '');

@@ -1,11 +1,12 @@
 /**
  * Merges the run directories of one run (several writers, readers or hosts) exactly: histograms
- * are added from the .hlog files, counters summed per second, and each Redis node's CPU is taken
- * once per second (a node sampled by two hosts is averaged, never added).
+ * are added from the .hlog files, counters summed per second, and each Redis node's CPU (process
+ * and main thread alike) is taken once per second (a node sampled by two hosts is averaged,
+ * never added).
  */
 import { eachHlogInterval } from './hlog.js';
 import { ROWS_OF } from './timeline-rows.js';
-import { clientOf } from './timeline.js';
+import { clientOf, engineColumn, parseNodeColumn } from './timeline.js';
 import { round } from './summary.js';
 import { newHistogram } from '../measure/histogram.js';
 import { fromSparse, toSparse } from '../measure/sparse.js';
@@ -23,6 +24,8 @@ import { fromSparse, toSparse } from '../measure/sparse.js';
  *   rows and histograms alike cover [warmupS, durationS)
  * @property {MergedSecond[]} rows one per second any run measured, in order
  * @property {Array<{ addr: string, role: string, shard: number }>} nodes every node any run sampled
+ * @property {import('./timeline.js').NodeColumnOf[]} nodeColumns every node column any run has
+ *   (process and main thread), in the order the runs' files have them
  * @property {boolean} sharedT0 every run started its schedule at the same instant
  * @property {string[]} notes what the reader of a merged report should know
  */
@@ -36,7 +39,7 @@ export function mergeRuns(runs) {
   const warmupS = Math.max(...warmups);
   const durationS = Math.max(...runs.map((r) => r.window.toSecond));
   const sharedT0 = runs.every((r) => r.manifest.t0 === runs[0].manifest.t0);
-  const { rows, nodes } = mergeTimelines(runs);
+  const { rows, nodes, nodeColumns } = mergeTimelines(runs);
   const notes = [];
   // queue runs have no --start-at: publishers and consumers of one queue start when they are started
   const together = runs[0].kind === 'produce' || runs[0].kind === 'consume' ? 'share a start (--start-at)' : 'start together';
@@ -49,24 +52,35 @@ export function mergeRuns(runs) {
   const workers = runs.flatMap((r) => r.manifest.writers ?? r.manifest.readers ?? []);
   const twice = [...new Set(workers.filter((w, i) => workers.indexOf(w) !== i))];
   if (runs[0].kind === 'produce' && twice.length && sharedT0) notes.push(`writer ${twice.join(', ')} is in more than one run directory: its items are counted once per directory`);
-  return { kind: runs[0].kind, runs, warmupS, durationS, rows, nodes, sharedT0, notes };
+  return { kind: runs[0].kind, runs, warmupS, durationS, rows, nodes, nodeColumns, sharedT0, notes };
 }
 
 /**
  * Timelines added up second by second: the command's counters summed, the load generators'
  * CPU and memory summed (their worst event-loop delay, busiest process and shortest interval
- * kept), each node's CPU averaged over the runs that sampled it.
- * @param {RunDir[]} runs
- * @returns {{ rows: MergedSecond[], nodes: Array<{ addr: string, role: string, shard: number }> }}
+ * kept), each node's CPU (process, and main thread where it has a column) averaged over the runs
+ * that sampled it.
+ * @param {Array<Pick<RunDir, 'kind'|'timeline'>>} runs
+ * @returns {{ rows: MergedSecond[], nodes: Array<{ addr: string, role: string, shard: number }>, nodeColumns: import('./timeline.js').NodeColumnOf[] }}
  */
 export function mergeTimelines(runs) {
   const spec = ROWS_OF[runs[0].kind];
   /** @type {Map<number, any>} */
   const seconds = new Map();
+  /** @type {Map<string, { addr: string, role: string, shard: number }>} process CPU column → node */
   const nodes = new Map();
+  /** @type {Map<string, import('./timeline.js').NodeColumnOf>} every node column, in file order */
+  const nodeColumns = new Map();
   for (const run of runs) {
     // a node and role: a replica promoted during a run has a column for each
-    for (const n of run.timeline.nodes) if (!nodes.has(n.column)) nodes.set(n.column, { addr: n.addr, role: n.role, shard: n.shard });
+    const ofRun = run.timeline.columns.flatMap((column) => {
+      const c = parseNodeColumn(column);
+      return c ? [{ column, c }] : [];
+    });
+    for (const { column, c } of ofRun) {
+      if (!nodeColumns.has(column)) nodeColumns.set(column, c);
+      if (!c.engine && !nodes.has(column)) nodes.set(column, { addr: c.addr, role: c.role, shard: c.shard });
+    }
     for (const row of run.timeline.rows) {
       const index = /** @type {number} readTimeline checked: a whole number */ (row.second);
       let m = seconds.get(index);
@@ -87,12 +101,12 @@ export function mergeTimelines(runs) {
       m.client.cpuPctMax = maxOf(m.client.cpuPctMax, c.cpuPctMax);
       m.client.loopP99Ms = maxOf(m.client.loopP99Ms, c.loopP99Ms);
       m.client.wallMs = c.wallMs === null ? m.client.wallMs : Math.min(m.client.wallMs ?? Infinity, c.wallMs);
-      for (const n of run.timeline.nodes) {
-        const v = row[n.column];
+      for (const { column } of ofRun) {
+        const v = row[column];
         if (typeof v !== 'number') continue;
-        const s = m.cpu.get(n.column);
+        const s = m.cpu.get(column);
         if (s) s.push(v);
-        else m.cpu.set(n.column, [v]);
+        else m.cpu.set(column, [v]);
       }
     }
   }
@@ -103,14 +117,25 @@ export function mergeTimelines(runs) {
     client: { ...m.client, wallMs: m.client.wallMs ?? undefined },
     // a node that second: sampled (by one run or several: one run's value comes back as it was, an
     // average of two keeps its second decimal), or listed without a figure (a gap); a node no run
-    // listed that second is not in it, as in the run's own summary (older timelines cannot tell)
+    // listed that second is not in it, as in the run's own summary (older timelines cannot tell);
+    // a node with a main-thread column has that figure, or a gap, beside
     cpu: [...nodes.entries()].flatMap(([column, n]) => {
       const v = m.cpu.get(column);
-      if (v) return [{ ...n, cpuPct: round(v.reduce((a, b) => a + b, 0) / v.length, 2) }];
-      return gaps.has(column) || !hasGapColumn ? [{ ...n, cpuPct: null }] : [];
+      if (!v && !gaps.has(column) && hasGapColumn) return [];
+      const engine = engineColumn(n);
+      const e = m.cpu.get(engine);
+      return [{ ...n, cpuPct: averaged(v), ...(nodeColumns.has(engine) && { enginePct: averaged(e) }) }];
     }),
   }));
-  return { rows, nodes: [...nodes.values()] };
+  return { rows, nodes: [...nodes.values()], nodeColumns: [...nodeColumns.values()] };
+}
+
+/**
+ * @param {number[]|undefined} values one node's figures of one second, a run's each
+ * @returns {number|null} their average (one run's value as it was), null for none
+ */
+function averaged(values) {
+  return values ? round(values.reduce((a, b) => a + b, 0) / values.length, 2) : null;
 }
 
 /**

@@ -14,7 +14,7 @@ import { perSecondHistograms } from './merge-runs.js';
  */
 export function mergedTimelineCsv(m) {
   const spec = ROWS_OF[m.kind];
-  const layout = timelineLayout(spec.columns, m.nodes);
+  const layout = timelineLayout(spec.columns, m.nodeColumns);
   const histogramsAt = perSecondHistograms(m.runs, spec.histograms);
   const lines = [layout.columns.join(',')];
   for (const r of m.rows) {

@@ -1,11 +1,11 @@
 /**
  * summary.md: the seed's table layout (Writers | Items per writer per sec | master CPU |
- * replica CPU), then what the seed could not show: achieved vs target, per-node CPU and the
- * latency percentiles.
+ * replica CPU — the main thread's, with the process's beside), then what the seed could not
+ * show: achieved vs target, per-node CPU and the latency percentiles.
  */
 import { fixed, grouped, mdTable, short } from './format.js';
 import { actionsMd, episodesMd } from './actions-md.js';
-import { coverageNote, cpuCell, nodeCpuMd, outcomeMd } from './cpu-md.js';
+import { basisNote, coverageNote, nodeCpuMd, outcomeMd, roleCpuColumns } from './cpu-md.js';
 
 const LATENCY_ORDER = ['batch', 'setex', 'zadd', 'lpush', 'ltrim', 'pfadd', 'sadd', 'expire', 'evalsha', 'purge'];
 
@@ -17,11 +17,9 @@ export function renderSummaryMd(run, s) {
   const out = [];
   out.push(`# ${run.name}`, '');
   out.push(`${run.description}${run.interrupted ? ' **Interrupted** before the planned end.' : ''}`, '');
-  out.push(mdTable(
-    ['Writers', 'Items per writer per sec', 'master CPU', 'replica CPU'],
-    [[s.writers, short(s.target.itemsPerWriterPerSec), cpuCell(s.cpu, 'master'), cpuCell(s.cpu, 'replica')]],
-  ), '');
-  out.push(...coverageNote(s.cpu), ...outcomeMd(s.outcome));
+  const cpu = roleCpuColumns(s.cpu);
+  out.push(mdTable(['Writers', 'Items per writer per sec', ...cpu.header], [[s.writers, short(s.target.itemsPerWriterPerSec), ...cpu.cells]]), '');
+  out.push(...basisNote(s.cpu), ...coverageNote(s.cpu), ...outcomeMd(s.outcome));
   out.push(`**Rate:** target ${grouped(s.target.itemsPerSec)} items/s, achieved ${grouped(s.achieved.itemsPerSec)} items/s — ${s.verdict}.`, '');
   const t = s.totals;
   out.push(`**Items:** due by the schedule ${grouped(t.intended)}, sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}${retryKinds(t)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
@@ -44,7 +42,7 @@ export function renderSummaryMd(run, s) {
   }
   const c = s.client;
   out.push(`**Load generator:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one writer; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');
-  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s; the first ${s.window.fromSecond} s of warm-up, and any second after the planned end or the stop, are in timeline.csv and the .hlog files but not in these figures): the rate counts the items due in these seconds, the latency the replies that arrived in them, the CPU their samples. CPU is % of one core: on a 2-vCPU ElastiCache node, CloudWatch's CPUUtilization shows about half of it.`, '');
+  out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s; the first ${s.window.fromSecond} s of warm-up, and any second after the planned end or the stop, are in timeline.csv and the .hlog files but not in these figures): the rate counts the items due in these seconds, the latency the replies that arrived in them, the CPU their samples. CPU is % of one core: on a 2-vCPU ElastiCache node, CloudWatch's CPUUtilization shows about half of it; master and replica CPU are the main thread's where the server reports it (CloudWatch's EngineCPUUtilization), the thread that runs every command and saturates first.`, '');
   return out.join('\n');
 }
 

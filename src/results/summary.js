@@ -3,7 +3,11 @@
  * words whether the rate was held and, if not, whether the client or the server was the limit.
  */
 import { stats } from '../measure/histogram.js';
-import { nodeColumn } from './timeline.js';
+import { cpuSummary, engineOrProcess } from './cpu-summary.js';
+import { avg, max, round } from './numbers.js';
+
+export { round };
+export { MIN_COVERAGE } from './cpu-summary.js';
 
 /**
  * @typedef {object} SecondRow
@@ -11,7 +15,7 @@ import { nodeColumn } from './timeline.js';
  * @property {number} intended
  * @property {Record<string, number>} counters
  * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs?: number }} client
- * @property {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
+ * @property {import('./timeline.js').NodeSample[]} cpu each node's process and main-thread CPU
  * @property {Record<string, unknown>} [row] the second's timeline columns (RunRecorder's rowOf)
  */
 
@@ -67,16 +71,12 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
 }
 
 /**
- * What every run's summary has: the window, CPU per node and role, the load generator's own
- * figures, and the latency histograms' percentiles.
+ * What every run's summary has: the window, CPU per node and role (results/cpu-summary.js), the
+ * load generator's own figures, and the latency histograms' percentiles.
  * @param {{ rows: SecondRow[], totals: Map<string, import('hdr-histogram-js').Histogram>, warmupS: number, durationS: number }} p
  */
 export function commonSummary({ rows, totals, warmupS, durationS }) {
   const windowRows = rows.filter((r) => r.index >= warmupS && r.index < durationS);
-  const nodes = nodeCpu(windowRows);
-  const roleAvg = (role) => avg(nodes.filter((n) => n.role === role && n.samples > 0).map((n) => n.avg));
-  // a role's figure built from a node sampled in less than MIN_COVERAGE of its seconds is marked
-  const partial = (role) => nodes.filter((n) => n.role === role && n.coverage < MIN_COVERAGE).map((n) => n.addr);
   // a worker's last interval can be a few ms long: its CPU % says nothing
   const full = windowRows.filter((r) => !(r.client.wallMs < 500));
   const client = {
@@ -93,40 +93,10 @@ export function commonSummary({ rows, totals, warmupS, durationS }) {
   return {
     windowRows,
     window: { fromSecond: warmupS, toSecond: durationS, seconds: windowRows.length },
-    cpu: {
-      master: round(roleAvg('master')), replica: round(roleAvg('replica')), nodes,
-      partial: { master: partial('master'), replica: partial('replica') }, gaps: nodes.reduce((n, x) => n + x.gaps, 0),
-    },
+    cpu: cpuSummary(windowRows),
     client,
     latency,
   };
-}
-
-/** A CPU figure from fewer of its seconds than this share is marked as partial. */
-export const MIN_COVERAGE = 0.9;
-
-/**
- * Average and max CPU per node and role over the window (a promoted replica is in both), masters
- * first, by shard; and each node's coverage: the seconds it was listed in that have a sample (a
- * second without one is a gap: the node did not answer, or its connection was being reopened).
- */
-function nodeCpu(rows) {
-  const by = new Map();
-  for (const r of rows) {
-    for (const c of r.cpu || []) {
-      const key = nodeColumn(c);
-      let n = by.get(key);
-      if (!n) by.set(key, (n = { addr: c.addr, role: c.role, shard: c.shard, values: [], seconds: 0 }));
-      n.seconds++;
-      if (c.cpuPct !== null && c.cpuPct !== undefined) n.values.push(c.cpuPct);
-    }
-  }
-  return [...by.values()]
-    .map((n) => ({
-      addr: n.addr, role: n.role, shard: n.shard, avg: round(avg(n.values)), max: round(max(n.values)),
-      samples: n.values.length, gaps: n.seconds - n.values.length, coverage: n.seconds ? round(n.values.length / n.seconds, 3) : 0,
-    }))
-    .sort((a, b) => (a.role === b.role ? a.shard - b.shard || a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
 }
 
 /** Resends per item sent from which a busy load generator is said to be busy retrying. */
@@ -141,7 +111,9 @@ const RETRYING_PER_ITEM = 0.1;
 export function verdict(s) {
   const ratio = s.achieved.ratio ?? 0;
   const pct = `${(ratio * 100).toFixed(1)}%`;
-  const busiest = s.cpu.nodes.filter((n) => n.role === 'master' && n.samples > 0).sort((a, b) => b.avg - a.avg)[0];
+  // the main thread saturates first: with I/O threads the process shows far more than it
+  const busiest = s.cpu.nodes.filter((n) => n.role === 'master' && n.samples > 0).map((n) => ({ ...n, figure: engineOrProcess(n) ?? 0 }))
+    .sort((a, b) => b.figure - a.figure)[0];
   const clientBusy = s.client.cpuPctMaxWriter >= 90 || s.client.loopP99MsMax >= 100;
   const failed = s.totals.failed || 0;
   const lost = failed ? `, ${failed} items failed` : '';
@@ -158,21 +130,8 @@ export function verdict(s) {
   if (clientBusy && retrying) return `rate not held: ${pct} of target${lost}; ${busyRetrying}`;
   if (clientBusy) return `client-bound: ${pct} of target; the load generator was the bottleneck (writer CPU up to ${s.client.cpuPctMaxWriter}% of a core, event-loop delay p99 up to ${s.client.loopP99MsMax} ms)`;
   const waited = s.inflightWaitShare >= 0.2 ? `; the writers waited for replies ${Math.round(s.inflightWaitShare * 100)}% of the time with every in-flight slot taken` : '';
-  if (busiest && (busiest.avg >= 85 || waited)) return `server-bound: ${pct} of target; busiest master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.avg}% of a core${waited}`;
+  const of = busiest?.engineAvg === null ? ' (process CPU: it does not report its main thread)' : ' on its main thread';
+  if (busiest && (busiest.figure >= 85 || waited)) return `server-bound: ${pct} of target; busiest master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.figure}% of a core${of}${waited}`;
   if (failed > 0) return `rate not held: ${pct} of target, ${failed} items failed`;
   return `rate not held: ${pct} of target, neither the load generator nor a master was saturated (network or latency bound)`;
-}
-
-function avg(xs) {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
-}
-
-function max(xs) {
-  return xs.length ? xs.reduce((a, b) => (b > a ? b : a), -Infinity) : NaN;
-}
-
-export function round(x, d = 1) {
-  if (!Number.isFinite(x)) return null;
-  const f = 10 ** d;
-  return Math.round(x * f) / f;
 }

@@ -1,6 +1,10 @@
 /**
  * timeline.csv: one row per second, appended as the run goes so an interrupted run keeps
  * every second it measured; read back (readTimeline) when runs are merged into a report.
+ *
+ * Each Redis node has a `cpu_<role>_s<shard>_<addr>` column, its whole process's CPU (the meaning
+ * it always had, so older run directories read the same), and, when the server reports it, an
+ * `engine_<role>_s<shard>_<addr>` column: its main thread's CPU, the figure to size for.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeText } from './run-dir.js';
@@ -23,38 +27,47 @@ export class Timeline {
    * @param {string} file
    * @param {string[]} columns the command's columns, between LEAD_COLUMNS and CLIENT_COLUMNS
    * @param {Array<{ addr: string, role: string, shard: number }>} nodes one CPU column each (more
-   *   join when a second brings a node, or a node in a new role, not seen before)
+   *   join when a second brings a node, or a node in a new role, not seen before; an engine column
+   *   joins when a node first reports its main thread)
    */
   constructor(file, columns, nodes) {
     this.file = file;
     this.columns = columns;
-    this.nodes = nodes.map(({ addr, role, shard }) => ({ addr, role, shard }));
-    this.known = new Set(this.nodes.map(nodeColumn));
-    this.layout = timelineLayout(columns, this.nodes);
+    /** @type {NodeColumnOf[]} every node column, in file order */
+    this.nodeColumns = nodes.map(({ addr, role, shard }) => ({ addr, role, shard, engine: false }));
+    this.known = new Set(this.nodeColumns.map(columnOf));
+    this.layout = timelineLayout(columns, this.nodeColumns);
     writeFileSync(file, `${this.layout.columns.join(',')}\n`);
   }
 
   /**
    * @param {Record<string, number|string|null|undefined>} row base columns by name
-   * @param {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
+   * @param {NodeSample[]} cpu
    */
   append(row, cpu) {
-    const added = cpu.filter((c) => !this.known.has(nodeColumn(c)));
+    const added = [];
+    for (const { addr, role, shard, enginePct } of cpu) {
+      for (const engine of enginePct === undefined ? [false] : [false, true]) {
+        const c = { addr, role, shard, engine };
+        if (!this.known.has(columnOf(c))) added.push(c);
+      }
+    }
     if (added.length) this.#grow(added);
     appendFileSync(this.file, `${this.layout.line(row, cpu)}\n`);
   }
 
   /**
-   * New CPU columns at the end: the file is rewritten (to a temp file, then renamed) with the
+   * New node columns at the end: the file is rewritten (to a temp file, then renamed) with the
    * longer header and the earlier rows padded, so every line keeps the header's column count.
+   * @param {NodeColumnOf[]} added
    */
   #grow(added) {
     const before = this.layout.columns.length;
-    for (const { addr, role, shard } of added) {
-      this.nodes.push({ addr, role, shard });
-      this.known.add(nodeColumn({ addr, role, shard }));
+    for (const c of added) {
+      this.nodeColumns.push(c);
+      this.known.add(columnOf(c));
     }
-    this.layout = timelineLayout(this.columns, this.nodes);
+    this.layout = timelineLayout(this.columns, this.nodeColumns);
     const pad = ','.repeat(this.layout.columns.length - before);
     const [, ...rows] = readFileSync(this.file, 'utf8').split('\n').filter((l) => l !== '');
     writeText(this.file, [this.layout.columns.join(','), ...rows.map((r) => r + pad)].map((l) => `${l}\n`).join(''));
@@ -62,25 +75,38 @@ export class Timeline {
 }
 
 /**
+ * A node's figures for one second, as the sampler gives them (measure/server-sampler.js NodeCpu).
+ * @typedef {{ addr: string, role: string, shard: number, cpuPct: number|null, enginePct?: number|null }} NodeSample
+ */
+
+/**
+ * One node column: the node's process CPU, or (engine) its main thread's.
+ * @typedef {{ addr: string, role: string, shard: number, engine: boolean }} NodeColumnOf
+ */
+
+/**
  * The columns of a timeline and how a second becomes a CSV line (the run's file and a report's
  * merged timeline share it).
  * @param {string[]} columns the command's columns, between LEAD_COLUMNS and CLIENT_COLUMNS
- * @param {Array<{ addr: string, role: string, shard: number }>} nodes one CPU column each
+ * @param {NodeColumnOf[]} nodeColumns the node columns, in file order
  */
-export function timelineLayout(columns, nodes) {
+export function timelineLayout(columns, nodeColumns) {
   const base = [...LEAD_COLUMNS, ...columns, ...CLIENT_COLUMNS, ...TEXT_COLUMNS];
-  const nodeColumns = nodes.map(nodeColumn);
+  const names = nodeColumns.map(columnOf);
   return {
-    columns: [...base, ...nodeColumns],
+    columns: [...base, ...names],
     /**
      * @param {Record<string, unknown>} row base columns by name
-     * @param {Array<{ addr: string, role: string, shard: number, cpuPct: number|null }>} cpu
+     * @param {NodeSample[]} cpu
      */
     line(row, cpu) {
       // by column, not address: a node whose role changed fills its new column from then on
-      const byColumn = new Map(cpu.map((c) => [nodeColumn(c), c.cpuPct]));
+      const byColumn = new Map();
+      for (const c of cpu) byColumn.set(nodeColumn(c), c.cpuPct).set(engineColumn(c), c.enginePct);
+      // the process columns only: a node's main thread has a figure exactly when its process has
+      // (one INFO reply gives both), so a report knows the engine gaps from these
       const gaps = cpu.filter((c) => c.cpuPct === null || c.cpuPct === undefined).map(nodeColumn).join(' ');
-      return [...base.map((c) => cell(c === 'unsampled' ? gaps : row[c])), ...nodeColumns.map((c) => cell(byColumn.get(c)))].join(',');
+      return [...base.map((c) => cell(c === 'unsampled' ? gaps : row[c])), ...names.map((c) => cell(byColumn.get(c)))].join(',');
     },
   };
 }
@@ -121,14 +147,36 @@ export function nodeColumn(n) {
   return `cpu_${n.role}_s${n.shard}_${n.addr}`;
 }
 
-const NODE_COLUMN_RE = /^cpu_(\w+?)_s(\d+)_(.+)$/;
+/**
+ * The main-thread CPU column of a Redis node (written only for a node that reports it).
+ * @param {{ addr: string, role: string, shard: number }} n
+ */
+export function engineColumn(n) {
+  return `engine_${n.role}_s${n.shard}_${n.addr}`;
+}
+
+/** @param {NodeColumnOf} c */
+const columnOf = (c) => (c.engine ? engineColumn(c) : nodeColumn(c));
+
+const NODE_COLUMN_RE = /^(cpu|engine)_(\w+?)_s(\d+)_(.+)$/;
+
+/**
+ * What a node column is, from its name; null for any other column.
+ * @param {string} column
+ * @returns {NodeColumnOf|null}
+ */
+export function parseNodeColumn(column) {
+  const m = NODE_COLUMN_RE.exec(column);
+  return m ? { role: m[2], shard: Number(m[3]), addr: m[4], engine: m[1] === 'engine' } : null;
+}
 /** Every other column: a lower-case name, as the writers name them. */
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
 /**
  * @typedef {object} TimelineFile
  * @property {string[]} columns every column, in file order
- * @property {Array<{ addr: string, role: string, shard: number, column: string }>} nodes the CPU columns
+ * @property {Array<{ addr: string, role: string, shard: number, column: string, engineColumn?: string }>} nodes
+ *   one per process CPU column; engineColumn: the node's main-thread column, when the file has it
  * @property {Array<Record<string, number|string|null>>} rows numbers as numbers, `time` as text, empty cells as null
  * @property {number} lines how many lines the file has, header included
  */
@@ -150,8 +198,10 @@ export function readTimeline(file) {
   const columns = readHeader(file, lines[0]);
   const nodes = [];
   for (const column of columns) {
-    const m = NODE_COLUMN_RE.exec(column);
-    if (m) nodes.push({ role: m[1], shard: Number(m[2]), addr: m[3], column });
+    const c = parseNodeColumn(column);
+    if (!c || c.engine) continue;
+    const engine = engineColumn(c);
+    nodes.push({ role: c.role, shard: c.shard, addr: c.addr, column, ...(columns.includes(engine) && { engineColumn: engine }) });
   }
   const rows = [];
   for (let i = 1; i < lines.length; i++) {

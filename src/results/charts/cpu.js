@@ -1,6 +1,8 @@
 /**
  * Redis CPU per node over time, like CloudWatch's per-node CPU charts: one line per node,
  * a shard's master and replicas in one hue (master dark and solid, replicas light and dashed).
+ * A node that reports its main thread's CPU (the figure that saturates: CloudWatch's
+ * EngineCPUUtilization) has that line, and its whole process's in the same hue, faint.
  */
 import { num } from './run-data.js';
 import { points } from './sequence.js';
@@ -20,14 +22,31 @@ const PAIRS = [
  */
 export const nodeLabel = (n) => `s${n.shard} ${n.role} ${n.addr}`;
 
+/** The two figures of a node, in the opacity legend's order, drawn solid and faint. */
+const MEASURES = ['main thread', 'process'];
+
+/** Some node of some step reports its main thread: the chart draws both figures. */
+export const drawsEngine = (seq) => seq.steps.some((s) => s.run.nodes.some((n) => n.engineColumn));
+
 /**
  * @param {Sequence} seq
  * @param {import('./vega-spec.js').Frame} frame
  * @returns {Record<string, any>|null} Vega-Lite spec; null when no node was sampled
  */
 export function cpuSpec(seq, frame) {
-  const values = points(seq, (step, row) => step.run.nodes.map((n) => ({ series: nodeLabel(n), role: n.role, value: num(row[n.column]) })));
+  const values = points(seq, (step, row) => step.run.nodes.flatMap((n) => [
+    ...(n.engineColumn ? [{ series: nodeLabel(n), role: n.role, measure: MEASURES[0], value: num(row[n.engineColumn]) }] : []),
+    { series: nodeLabel(n), role: n.role, measure: MEASURES[1], value: num(row[n.column]) },
+  ]));
   if (values.length === 0) return null;
+  // the process's lines faint, when there is a main thread's to read; otherwise as they always were
+  const opacity = drawsEngine(seq) && {
+    opacity: {
+      field: 'measure', type: 'nominal', title: 'CPU of', sort: MEASURES,
+      scale: { domain: MEASURES, range: [1, 0.3] },
+      legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } },
+    },
+  };
   // Legend order and colours: by shard, master first; a node keeps its colour in every step.
   /** @type {Map<string, string>} */
   const colours = new Map();
@@ -54,6 +73,7 @@ export function cpuSpec(seq, frame) {
         // Explicit stroke: with points on the lines Vega-Lite draws these symbols filled, i.e. invisible.
         legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } },
       },
+      ...opacity,
     }, seq, values),
     ...markerLayers(seq, frame),
   ]);

@@ -1,6 +1,6 @@
 /**
  * Charts of one run or of a sequence of runs (experiment steps laid end to end):
- *   cpu          Redis CPU per node over time (masters and replicas), steps and cluster actions marked
+ *   cpu          Redis CPU per node over time (masters and replicas; main thread and process), steps and cluster actions marked
  *   throughput   achieved vs target per second (producer items, consumer cycles, queue messages)
  *   latency      p50 and p99 per second of the main operation (batch, cycle, publish or E2E)
  *   percentiles  latency by percentile on HdrHistogram's 1/(1-p) axis, one line per run (a queue
@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readRunDir } from './run-data.js';
 import { layOut } from './sequence.js';
-import { cpuSpec } from './cpu.js';
+import { cpuSpec, drawsEngine } from './cpu.js';
 import { throughputSpec } from './throughput.js';
 import { latencySpec } from './latency.js';
 import { distributionSpec } from './distribution.js';
@@ -41,7 +41,7 @@ const allQueueConsumers = (seq) => seq.steps.every((s) => s.run.kind === 'queue-
 
 /** @type {Array<{ name: string, title: (seq: import('./sequence.js').Sequence) => string, spec: Function }>} */
 const CHARTS = [
-  { name: 'cpu', title: () => 'Redis CPU per node', spec: cpuSpec },
+  { name: 'cpu', title: (seq) => (drawsEngine(seq) ? 'Redis CPU per node: main thread, and whole process (faint)' : 'Redis CPU per node'), spec: cpuSpec },
   { name: 'throughput', title: (seq) => (allQueueConsumers(seq) ? 'Throughput: messages applied per second' : 'Throughput: achieved vs target'), spec: throughputSpec },
   { name: 'latency', title: () => 'Latency per second: p50 and p99', spec: latencySpec },
   {

@@ -23,7 +23,8 @@ const QUEUE_CONSUMER_CURVES = [['Reading off the queue', 'read', 'read'], ['Serv
 
 /**
  * @typedef {object} NodeColumn
- * @property {string} column timeline column, e.g. cpu_master_s1_127.0.0.1:7000
+ * @property {string} column timeline column of the process's CPU, e.g. cpu_master_s1_127.0.0.1:7000
+ * @property {string} [engineColumn] of the main thread's, e.g. engine_master_s1_127.0.0.1:7000, when the run has it
  * @property {'master'|'replica'} role the role when the run started
  * @property {number} shard
  * @property {string} addr host:port
@@ -85,14 +86,14 @@ function curvesOf(run, op) {
 /**
  * The master and replica CPU columns, masters before replicas within a shard, shards in order:
  * the legend's order.
- * @param {Array<{ column: string, role: string, shard: number, addr: string }>} columns
+ * @param {Array<{ column: string, engineColumn?: string, role: string, shard: number, addr: string }>} columns
  * @returns {NodeColumn[]}
  */
 function nodeColumns(columns) {
   /** @type {NodeColumn[]} */
   const nodes = [];
-  for (const { column, role, shard, addr } of columns) {
-    if (role === 'master' || role === 'replica') nodes.push({ column, role, shard, addr });
+  for (const { column, engineColumn, role, shard, addr } of columns) {
+    if (role === 'master' || role === 'replica') nodes.push({ column, role, shard, addr, ...(engineColumn && { engineColumn }) });
   }
   return nodes.sort((a, b) => a.shard - b.shard || (a.role === b.role ? a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
 }
