@@ -65,7 +65,7 @@ describe('the search', () => {
 
 /** A producer summary.json with the fields a judgement reads. */
 function summary({ target = 100_000, ratio = 1, failed = 0, p99 = 20, masters = [40], replicas = [], clientCpu = 30, loop = 5, engine = true } = {}) {
-  const node = (role, v, i) => ({ addr: `10.0.0.${i + 1}:6379`, role, shard: i + 1, samples: 8, avg: v + 5, ...(engine ? { engineAvg: v } : {}) });
+  const node = (role, v, i) => ({ addr: `10.0.0.${i + 1}:6379`, role, shard: i + 1, samples: 8, avg: v + 5, engineAvg: engine ? v : null });
   return {
     target: { itemsPerSec: target }, achieved: { itemsPerSec: target * ratio, ratio },
     totals: { failed, unacked: 0 }, latency: { batch: { intended: { p50: p99 / 2, p99 } } },

@@ -4,6 +4,7 @@
  * failed, the p99 from the intended start within the SLO, and every node's engine (its main
  * thread, the single-threaded bottleneck) below the ceiling.
  */
+import { engineOrProcess } from '../../results/cpu-summary.js';
 
 /**
  * @typedef {object} Criteria
@@ -58,9 +59,7 @@ export const CLIENT_BUSY = { cpuPct: 90, loopP99Ms: 100 };
 export function nodeEngine(n) {
   const hasEngine = typeof n.engineAvg === 'number';
   return {
-    addr: n.addr, role: n.role, shard: n.shard,
-    engine: hasEngine ? n.engineAvg : n.avg ?? 0,
-    process: typeof n.processAvg === 'number' ? n.processAvg : hasEngine ? n.avg ?? null : n.avg ?? null,
+    addr: n.addr, role: n.role, shard: n.shard, engine: engineOrProcess(n) ?? 0, process: n.avg ?? null,
     basis: hasEngine ? 'main thread' : 'process',
   };
 }
