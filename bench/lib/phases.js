@@ -7,20 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { runMeasured } from './proc.js';
 import { redisCpuSample, cpuPctBetween } from './redis-cpu.js';
 import { payload } from '../../src/workloads/items/stores/payload.js';
+import { commandLine, shellQuote } from '../../src/experiments/children.js';
+
+export { commandLine, shellQuote };
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NAIVE = fileURLToPath(new URL('./naive-loop.js', import.meta.url));
 const PRODUCER = path.join(ROOT, 'src', 'producer.js');
 
 /** Shell-quotes an argument for display only (the bench never goes through a shell). */
-export function shellQuote(a) {
-  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`;
-}
-
-export function commandLine(file, args) {
-  return [file, ...args].map(shellQuote).join(' ');
-}
-
 /**
  * One redis-benchmark run of one command. Redis CPU from INFO cpu before and after, over the
  * wall time between those two replies; redis-benchmark's own CPU from this process's cutime/cstime.

@@ -8,6 +8,23 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
+ * A word as a shell takes it: quoted when it holds anything but plain characters.
+ * @param {string} a
+ */
+export function shellQuote(a) {
+  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * A command as it can be pasted into a shell.
+ * @param {string} file
+ * @param {string[]} args
+ */
+export function commandLine(file, args) {
+  return [file, ...args].map(shellQuote).join(' ');
+}
+
+/**
  * Spawns `node <argv>` in its own process group, so a terminal's Ctrl-C reaches only the runner,
  * which passes exactly one SIGINT on (a second one would make the CLI leave without its summary).
  * @param {string[]} argv

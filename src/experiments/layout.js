@@ -15,6 +15,8 @@ import path from 'node:path';
  * @property {string|null} consumerDir
  * @property {any|null} producer      its summary.json
  * @property {any|null} consumer
+ * @property {string|null} [capacityDir]  a capacity step's search directory
+ * @property {any|null} [capacity]        its capacity.json
  * @property {boolean} complete
  */
 
@@ -43,13 +45,29 @@ export function latestRun(expDir) {
 }
 
 /**
+ * What a step's directory must hold to be complete.
+ * @param {{ consumer: any, kind?: string }} step
+ */
+export function needsOf(step) {
+  return { consumer: Boolean(step.consumer), capacity: step.kind === 'capacity' };
+}
+
+/**
  * What a step directory holds.
  * @param {string} stepDir
- * @param {{ consumer: boolean }} needs whether the step runs a consumer
+ * @param {{ consumer: boolean, capacity?: boolean }} needs whether the step runs a consumer, or is a capacity search
  * @returns {StepResult}
  */
 export function readStep(stepDir, needs) {
   const meta = readJson(path.join(stepDir, 'step.json'));
+  if (needs.capacity) {
+    const capacityDir = newestRunDir(stepDir, 'capacity');
+    const capacity = capacityDir && readJson(path.join(capacityDir, 'capacity.json'));
+    return {
+      dir: stepDir, meta, producerDir: null, consumerDir: null, producer: null, consumer: null, capacityDir, capacity: capacity ?? null,
+      complete: Boolean(capacity) && capacity.search?.end !== 'stopped' && meta?.ok === true,
+    };
+  }
   const producerDir = newestRunDir(stepDir, 'producer');
   const consumerDir = newestRunDir(stepDir, 'consumer');
   const producer = producerDir && readJson(path.join(producerDir, 'summary.json'));

@@ -7,6 +7,11 @@ import { hasEngine } from '../results/cpu-md.js';
 
 /** Overhead per step before one has been measured: spawning, purging, summarizing. */
 const FIRST_GUESS_OVERHEAD_S = 5;
+/** A capacity search's runs before one has been measured: a ramp of about five, a bisection of about four. */
+const FIRST_GUESS_SEARCH_RUNS = 9;
+
+/** How long a step should take, its own runs only: a search runs many. @param {import('./spec.js').Step} step */
+const nominal = (step) => (step.kind === 'capacity' ? FIRST_GUESS_SEARCH_RUNS * (step.duration + FIRST_GUESS_OVERHEAD_S) : step.duration);
 
 export class Progress {
   /**
@@ -27,9 +32,10 @@ export class Progress {
     this.began = Date.now();
     const left = this.steps.slice(this.i - 1);
     const over = this.overheads.length ? this.overheads.reduce((a, b) => a + b, 0) / this.overheads.length : FIRST_GUESS_OVERHEAD_S;
-    const eta = left.reduce((s, x) => s + x.duration + over, 0);
+    const eta = left.reduce((s, x) => s + nominal(x) + over, 0);
     const what = [step.label !== step.name ? step.label : '', step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
-    this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${step.duration} s … ETA ${clock(eta)}`);
+    const length = step.kind === 'capacity' ? `capacity search, runs of ${step.duration} s` : `${step.duration} s`;
+    this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${length} … ETA ${clock(eta)}`);
   }
 
   /**
@@ -38,7 +44,11 @@ export class Progress {
    */
   end(step, r) {
     const took = (Date.now() - this.began) / 1000;
-    this.overheads.push(Math.max(0, took - step.duration));
+    this.overheads.push(Math.max(0, took - nominal(step)));
+    if (step.kind === 'capacity') {
+      this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${r.capacity?.answer ?? 'no capacity.json'}`);
+      return;
+    }
     const p = r.producer;
     // the main thread's CPU (what saturates), and the whole process's when that is a different figure
     const processCpu = p?.cpu && hasEngine(p.cpu) ? ` (process ${p.cpu.process.master ?? '-'}%, ${p.cpu.process.replica ?? '-'}%)` : '';

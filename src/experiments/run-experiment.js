@@ -9,9 +9,10 @@ import { startRedis } from '../local/local-redis.js';
 import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
 import { UsageError } from '../usage-error.js';
 import { toArgs } from './flags.js';
-import { latestRun, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
+import { latestRun, needsOf, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
 import { Progress } from './progress.js';
 import { Stopper, runChild } from './children.js';
+import { runCapacityStep } from './capacity-step.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
@@ -33,7 +34,7 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
   fs.mkdirSync(runDir, { recursive: true });
   const todo = spec.steps.map((step) => {
     const dir = path.join(runDir, step.name);
-    const done = readStep(dir, { consumer: Boolean(step.consumer) }).complete;
+    const done = readStep(dir, needsOf(step)).complete;
     if (!done && previous) setAside(dir);
     return { step, dir, done };
   });
@@ -50,14 +51,21 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
         continue;
       }
       if (stopper.stopped) break;
-      // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
-      const fresh = t.step.at.length > 0;
-      const target = await topo.get(fresh, stopper);
-      if (stopper.stopped) break;
-      progress.begin(t.step);
-      const result = await runStep(t.step, t.dir, await expandAt(t.step, target, spec.topology), spec.topology.cluster, stopper);
-      if (fresh) await topo.release();
-      progress.end(t.step, readStep(t.dir, { consumer: Boolean(t.step.consumer) }));
+      let result;
+      if (t.step.kind === 'capacity') {
+        // a search starts its own local topology (with this step's CPU cap) or meets the endpoint
+        progress.begin(t.step);
+        result = await runCapacityStep(t.step, t.dir, spec.topology, stopper, relativeOut(t.dir));
+      } else {
+        // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
+        const fresh = t.step.at.length > 0;
+        const target = await topo.get(fresh, stopper);
+        if (stopper.stopped) break;
+        progress.begin(t.step);
+        result = await runStep(t.step, t.dir, await expandAt(t.step, target, spec.topology), spec.topology.cluster, stopper);
+        if (fresh) await topo.release();
+      }
+      progress.end(t.step, readStep(t.dir, needsOf(t.step)));
       if (stopper.stopped) break;
       if (!result.ok) {
         outcome.failed = `${t.step.name}: ${result.error}`;
@@ -80,12 +88,14 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
  * @throws {UsageError} one line naming the file and the field
  */
 export function checkCanRun(spec) {
-  const cpus = spec.topology.local?.cpus;
-  if (!cpus) return;
-  if (!validCpus(cpus)) throw new UsageError(`${spec.file}: topology.local.cpus must be ${cpusAccepted()} on this machine (got ${cpus})`);
-  const problem = cpuCapProblem();
-  if (problem) throw new UsageError(`${spec.file}: topology.local.cpus: ${problem}`);
+  const caps = [['topology.local.cpus', spec.topology.local?.cpus], ...spec.steps.map((s, i) => [`steps[${i}].cpus`, s.cpus])].filter(([, c]) => c);
+  for (const [field, cpus] of caps) {
+    if (!validCpus(cpus)) throw new UsageError(`${spec.file}: ${field} must be ${cpusAccepted()} on this machine (got ${cpus})`);
+    const problem = cpuCapProblem();
+    if (problem) throw new UsageError(`${spec.file}: ${field}: ${problem}`);
+  }
 }
+
 
 /**
  * Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint.
@@ -148,6 +158,16 @@ async function expandAt(step, target, topology) {
 }
 
 /**
+ * A step directory as a command names it: relative to the repo root when inside it, so the
+ * commands can be pasted from there.
+ * @param {string} stepDir
+ */
+function relativeOut(stepDir) {
+  const rel = path.relative(ROOT, path.resolve(stepDir));
+  return rel.startsWith('..') ? path.resolve(stepDir) : rel;
+}
+
+/**
  * The commands of one step, as run (relative paths, so they can be pasted from the repo root).
  * @param {import('./spec.js').Step} step
  * @param {string} stepDir
@@ -157,9 +177,7 @@ async function expandAt(step, target, topology) {
  * @returns {Array<{ role: 'producer'|'consumer', argv: string[] }>}
  */
 export function stepCommands(step, stepDir, target, cluster, startAt) {
-  // relative to the repo root when inside it, so the commands can be pasted from there
-  const rel = path.relative(ROOT, path.resolve(stepDir));
-  const out = rel.startsWith('..') ? path.resolve(stepDir) : rel;
+  const out = relativeOut(stepDir);
   const common = (role) => [
     '--url', target.url, ...(cluster ? ['--cluster'] : []), '-d', String(step.duration), '--warmup', String(step.warmup),
     ...(startAt ? ['--start-at', String(startAt)] : []), '--json', '--quiet', '--out', out, '--name', role,

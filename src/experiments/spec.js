@@ -9,11 +9,12 @@ import { UsageError } from '../usage-error.js';
 import { MODEL_FLAGS, cliProblem, flagMapProblem, toArgs } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
 import { METRICS } from './step-metrics.js';
+import { CAPACITY_FIELDS, STEP_KINDS, capacityStepProblem, readCapacityFields } from './capacity-step.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', 'steps', 'matrix', 'finding', 'check', 'notes'];
-const STEP = ['name', 'label', 'flags', 'consumer', 'duration', 'warmup', 'at'];
+const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', 'capacity', 'forRate', 'steps', 'matrix', 'finding', 'check', 'notes'];
+const STEP = ['name', 'label', 'flags', 'consumer', 'duration', 'warmup', 'at', ...CAPACITY_FIELDS];
 const TOPOLOGY = ['local', 'url', 'cluster', 'instanceType'];
 const LOCAL = ['cluster', 'masters', 'replicas', 'cpus'];
 /**
@@ -40,6 +41,10 @@ const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  * @property {FlagMap|null} consumer consumer flags when a consumer runs alongside
  * @property {string[]} at       --at values
  * @property {string[]} varied   the flags whose values differ between steps (table columns)
+ * @property {'produce'|'capacity'} kind  what the step runs: the producer (and consumer), or a capacity search
+ * @property {import('./flags.js').FlagMap} [capacity]  kind capacity: the search's flags
+ * @property {number|null} [cpus]  kind capacity: each local node's CPU cap
+ * @property {Record<string, string|number>|null} [instance]  kind capacity: instance facts
  * @typedef {object} Spec
  * @property {string} dir
  * @property {string} name
@@ -52,6 +57,7 @@ const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  * @property {string|null} check
  * @property {import('./check.js').Node|null} checkTree
  * @property {string|null} notes
+ * @property {number|null} forRate  capacity steps: the rate the instance table sizes shards and the cheapest choice for
  */
 
 /**
@@ -95,14 +101,17 @@ function build(raw, dir, file) {
   const at = readAt(raw.at, 'at');
   if (raw.steps !== undefined && raw.matrix !== undefined) throw problem('steps and matrix: use one of them, not both');
   if (raw.steps === undefined && raw.matrix === undefined) throw problem('steps (a list) or matrix (flag → list of values) is needed');
-  const drafts = raw.steps !== undefined ? readSteps(raw.steps) : expandMatrix(raw.matrix);
+  const drafts = raw.steps !== undefined ? readSteps(raw.steps, raw.capacity) : expandMatrix(raw.matrix);
+  if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem('steps must all be of one kind (produce or capacity): their tables differ');
+  const forRate = raw.forRate === undefined ? null : positive(raw.forRate, 'forRate');
+  if (forRate !== null && drafts[0].kind !== 'capacity') throw problem('forRate is for capacity steps (kind: capacity)');
   const steps = drafts.map((d) => completeStep(d, { flags: raw.flags ?? {}, consumer, duration, warmup, at, topology }));
   markVaried(steps);
   const finding = raw.finding === undefined ? null : text(raw.finding, 'finding');
   const check = raw.check === undefined ? null : text(raw.check, 'check');
   const checkTree = check === null ? null : readCheck(check, steps);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
-  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes };
+  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes, forRate };
 }
 
 /** @returns {Topology} */
@@ -156,7 +165,7 @@ function readAt(at, where) {
   return at.map(String);
 }
 
-function readSteps(steps) {
+function readSteps(steps, commonCapacity) {
   if (!Array.isArray(steps) || !steps.length) throw problem('steps must be a non-empty list of { name, flags, … }');
   const seen = new Set();
   return steps.map((s, i) => {
@@ -168,7 +177,14 @@ function readSteps(steps) {
     if (seen.has(name)) throw problem(`${p}.name ${JSON.stringify(name)} is used by an earlier step`);
     seen.add(name);
     checkFlagMap(s.flags, `${p}.flags`);
+    const kind = s.kind ?? 'produce';
+    if (!STEP_KINDS.includes(kind)) throw problem(`${p}.kind must be ${STEP_KINDS.join(' or ')} (got ${JSON.stringify(kind)})`);
+    const own = CAPACITY_FIELDS.filter((k) => k !== 'kind' && s[k] !== undefined);
+    if (kind !== 'capacity' && own.length) throw problem(`${p}.${own[0]} is for a capacity step (kind: capacity)`);
+    const cap = kind === 'capacity' ? readCapacityFields(s, p, commonCapacity) : null;
+    if (cap?.problem) throw problem(cap.problem);
     return {
+      kind, ...cap?.fields,
       name, path: p, label: s.label === undefined ? name : text(s.label, `${p}.label`),
       flags: s.flags ?? {}, flagPaths: Object.fromEntries(Object.keys(s.flags ?? {}).map((k) => [k, `${p}.flags.${k}`])),
       consumer: s.consumer === undefined ? undefined : readConsumer(s.consumer, `${p}.consumer`),
@@ -205,6 +221,7 @@ function expandMatrix(m) {
     }));
   }
   return combos.map((c, i) => ({
+    kind: 'produce',
     name: /^[A-Za-z]/.test(c.parts[0]) ? c.parts.join('_') : `s${i + 1}_${c.parts.join('_')}`,
     path: 'matrix', label: c.parts.join(' '), flags: c.flags, flagPaths: c.flagPaths,
     consumer: Object.keys(c.consumer).length ? c.consumer : undefined, consumerPaths: c.consumerPaths,
@@ -231,6 +248,7 @@ function completeStep(d, common) {
   }
   const duration = d.duration ?? common.duration;
   const warmup = d.warmup ?? common.warmup;
+  if (d.kind === 'capacity') return completeCapacityStep(d, { ...common, flags, duration, warmup });
   const at = d.at ?? common.at;
   const own = { duration: d.duration !== undefined ? `${d.path}.duration` : 'duration', warmup: d.warmup !== undefined ? `${d.path}.warmup` : 'warmup', at: d.at !== undefined ? `${d.path}.at` : 'at' };
   own.d = own.duration;
@@ -244,14 +262,35 @@ function completeStep(d, common) {
   const bad = cliProblem('producer', [...toArgs(flags), ...target, ...at.flatMap((x) => ['--at', x])], pathOf(origins, `${d.path}.flags`));
   if (bad) throw problem(bad);
   const wanted = d.consumer === undefined ? common.consumer : d.consumer && { ...common.consumer, ...d.consumer };
-  if (!wanted) return { name: d.name, label: d.label, duration, warmup, flags, consumer: null, at, varied: [] };
+  if (!wanted) return { kind: 'produce', name: d.name, label: d.label, duration, warmup, flags, consumer: null, at, varied: [] };
   // the consumer reads what this step's producer writes: the same data-model flags
   const model = Object.fromEntries(Object.entries(flags).filter(([k]) => MODEL_FLAGS.includes(k)));
   const consumer = { ...model, ...wanted };
   const cOrigins = { ...Object.fromEntries(Object.keys(model).map((k) => [k, origins[k]])), ...pathsOf(common.consumer ?? {}, 'consumer'), ...d.consumerPaths };
   const badC = cliProblem('consumer', [...toArgs(consumer), ...target], pathOf(cOrigins, `${d.path}.consumer`));
   if (badC) throw problem(badC);
-  return { name: d.name, label: d.label, duration, warmup, flags, consumer, at, varied: [] };
+  return { kind: 'produce', name: d.name, label: d.label, duration, warmup, flags, consumer, at, varied: [] };
+}
+
+/**
+ * A capacity step: the search sets the rate and runs its own consumer (capacity.consumer), so
+ * -q, consumer: and at: are not for it; the rest goes through `rqbench capacity`'s own checks.
+ * @returns {Step}
+ */
+function completeCapacityStep(d, { flags, duration, warmup, consumer, at, topology }) {
+  const owned = ['q', 'quantity', 'per-writer'].find((k) => flags[k] !== undefined);
+  if (owned) throw problem(`${d.flagPaths[owned] ?? `flags.${owned}`} is set by the capacity search (use ${d.path}.capacity's start-rate and max-rate)`);
+  if (consumer || d.consumer) throw problem(`${d.path}: a capacity step runs its consumer through capacity.consumer ("<consumer flags>"), not consumer:`);
+  if (at.length || d.at?.length) throw problem(`${d.path}: a capacity step needs a steady cluster (no at:)`);
+  const step = { kind: /** @type {const} */ ('capacity'), name: d.name, label: d.label, duration, warmup, flags, consumer: null, at: [], varied: [], capacity: d.capacity, cpus: d.cpus, instance: d.instance };
+  const bad = capacityStepProblem({ ...step, path: d.path }, topology);
+  if (bad) throw problem(bad);
+  return step;
+}
+
+function positive(v, where) {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw problem(`${where} must be a number > 0 (got ${JSON.stringify(v)})`);
+  return v;
 }
 
 function pathsOf(map, prefix) {

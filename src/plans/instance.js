@@ -20,8 +20,8 @@ export function instanceOptions(y) {
  */
 export function checkInstance(a) {
   const type = a.instanceType;
-  if (type !== undefined && (typeof type !== 'string' || !/^[\w.:+/ -]{1,64}$/.test(type))) {
-    throw bad('--instance-type', 'a name of letters, digits and . _ - : + / (at most 64)', type);
+  if (type !== undefined && (typeof type !== 'string' || !/^[\w.:+/() -]{1,64}$/.test(type))) {
+    throw bad('--instance-type', 'a name of letters, digits, spaces and . _ - : + / ( ) (at most 64)', type);
   }
   const facts = [['vcpu', '--vcpu'], ['memoryGb', '--memory-gb'], ['hourlyPrice', '--hourly-price']];
   for (const [key, flag] of facts) {

@@ -56,7 +56,9 @@ export function limitWords(s, c) {
     case 'engine': {
       const what = l.node.basis === 'main thread' ? 'main thread' : 'process (it reports no main-thread CPU)';
       const of = c.nodeCpus === 1 ? '' : ` of its ${c.nodeCpus} core`;
-      return `limited by ${l.node.role} ${l.node.addr} (shard ${l.node.shard}) ${what} at ${Math.round(l.pctOfNode)}%${of} ${rate}`;
+      // an engine close to its ceiling while something else gave out first: say what did
+      const gaveOut = l.pctOfNode < c.engineCeiling ? ` (${s.reasons.join('; ')})` : '';
+      return `limited by ${l.node.role} ${l.node.addr} (shard ${l.node.shard}) ${what} at ${Math.round(l.pctOfNode)}%${of} ${rate}${gaveOut}`;
     }
     case 'client':
       return `limited by the load generator — add writers (writer CPU up to ${fixed(f.clientCpu, 0)}%, event-loop delay p99 ${fixed(f.loopP99Ms, 0)} ms ${rate})`;

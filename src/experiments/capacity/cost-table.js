@@ -55,14 +55,22 @@ export function instanceRows(searches, { forRate } = {}) {
 }
 
 /**
+ * The monthly price of the shards a row needs for its rate (each shard: its master and replicas).
+ * @param {InstanceRow} r
+ * @returns {number|null}
+ */
+export function monthlyFor(r) {
+  return r.shardsFor && r.monthly !== null ? r.monthly * (Math.max(1, r.nodes) / r.shards) * r.shardsFor : null;
+}
+
+/**
  * The cheapest way to carry the rate the rows' shard counts were worked out for: shards needed ×
  * the monthly price of one shard (its master and replicas).
  * @param {InstanceRow[]} rows instanceRows(…, { forRate })
  * @returns {{ row: InstanceRow, monthly: number }|null}
  */
 export function cheapest(rows) {
-  const priced = rows.filter((r) => r.shardsFor && r.monthly !== null)
-    .map((r) => ({ row: r, monthly: r.monthly * (Math.max(1, r.nodes) / r.shards) * r.shardsFor }));
+  const priced = rows.filter((r) => monthlyFor(r) !== null).map((r) => ({ row: r, monthly: monthlyFor(r) }));
   priced.sort((a, b) => a.monthly - b.monthly);
   return priced[0] ?? null;
 }
@@ -74,12 +82,14 @@ export function cheapest(rows) {
  */
 export function instanceTableMd(rows, { forRate, headroom }) {
   const money = (v) => (v === null || v === undefined ? '-' : fixed(v, 2));
+  // an hourly price as given: the seed's $0.1008 is not $0.10
+  const hourly = (v) => (typeof v === 'number' ? String(Math.round(v * 10_000) / 10_000) : '-');
   const table = mdTable(
     ['Instance', 'master CPU %', 'replica CPU %', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate', 'Nodes', 'Max sustainable items/s', 'Monthly per 100k items/s',
       `Items/s per shard at ${headroom}%`, ...(forRate ? [`Shards for ${grouped(forRate)} items/s`] : [])],
     rows.map((r) => [
       r.instance?.type ?? r.label, fixed(r.masterCpu ?? NaN, 1), fixed(r.replicaCpu ?? NaN, 1), r.instance?.vcpu ?? '-', r.instance?.memoryGb ?? '-',
-      money(r.instance?.hourlyPrice), money(r.monthly), r.nodes, grouped(r.max ?? NaN), money(r.per100k), grouped(r.perShardAtHeadroom ?? NaN),
+      hourly(r.instance?.hourlyPrice), money(r.monthly), r.nodes, grouped(r.max ?? NaN), money(r.per100k), grouped(r.perShardAtHeadroom ?? NaN),
       ...(forRate ? [r.shardsFor ?? '-'] : []),
     ]),
   );
