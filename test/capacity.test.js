@@ -25,8 +25,10 @@ async function search(extra = []) {
 describe('rqbench capacity on a local Redis', () => {
   let uncapped;
 
+  let capped;
+
   it('reports a maximum whose own step held and whose next step above did not, and a projection within ±25% of it', async () => {
-    uncapped = await search();
+    uncapped = await search(['--instance-type', 'local-1', '--vcpu', '1', '--memory-gb', '2', '--hourly-price', '0.1']);
     const { run, doc, dir } = uncapped;
     expect(run.code, describeRun(run)).toBe(0);
     expect(doc.search.end).toBe('converged');
@@ -56,7 +58,8 @@ describe('rqbench capacity on a local Redis', () => {
 
   it('with every node capped at half a core, the maximum falls to 35–65% of the uncapped one, and the limit is read against the cap', async () => {
     expect(uncapped?.doc?.search.max, 'the uncapped search ran first').toBeGreaterThan(0);
-    const { run, doc } = await search(['--node-cpus', '0.5']);
+    capped = await search(['--node-cpus', '0.5', '--instance-type', 'local-half', '--vcpu', '0.5', '--memory-gb', '1', '--hourly-price', '0.04']);
+    const { run, doc } = capped;
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stderr).toMatch(/each node capped at 0\.5 of a core/);
     expect(doc.criteria.nodeCpus).toBe(0.5);
@@ -66,6 +69,33 @@ describe('rqbench capacity on a local Redis', () => {
     // a capped node's engine never shows more than its half core
     for (const s of doc.steps) for (const n of s.figures.nodes) expect(n.engine).toBeLessThanOrEqual(60);
   }, 240_000);
+
+  it('compare puts the searches in the seed\'s instance table with their cost per 100k items/s, shards and the cheapest, and their runs in the seed\'s table', async () => {
+    expect(capped?.doc, 'the searches ran first').toBeTruthy();
+    const r = await runNode([CLI, 'compare', uncapped.dir, capped.dir, '--for-rate', '1000000'], { timeoutMs: 20_000 });
+    expect(r.code, describeRun(r)).toBe(0);
+    const [big, half] = [uncapped.doc, capped.doc];
+    const per100k = (doc, monthly) => (monthly * 100_000 / doc.search.max).toFixed(2);
+    // Monthly rate = Hourly rate × 720 per node; one node searched
+    expect(r.stdout).toContain(`| local-1 | ${big.steps.find((x) => x.rate === big.search.max).figures.busiestMaster.engine.toFixed(1)} | - | 1 | 2 | 0.1 | 72.00 | 1 | ${big.search.max.toLocaleString('en-US')} | ${per100k(big, 72)} |`);
+    expect(r.stdout).toContain(`| local-half |`);
+    expect(r.stdout).toContain(`| 0.5 | 1 | 0.04 | 28.80 | 1 | ${half.search.max.toLocaleString('en-US')} | ${per100k(half, 28.8)} |`);
+    const shards = (doc) => Math.ceil(1_000_000 / doc.projection.find((p) => p.trusted).atHeadroom);
+    const cost = { 'local-1': shards(big) * 72, 'local-half': shards(half) * 28.8 };
+    const [cheap] = Object.entries(cost).sort((a, b) => a[1] - b[1]);
+    expect(r.stdout).toContain(`**Cheapest for 1,000,000 items/s at 60% engine CPU: ${cheap[0]}, ${cheap[0] === 'local-1' ? shards(big) : shards(half)} shard(s), ${cheap[1].toFixed(2)} per month.**`);
+    // two of the searches' runs: the plain comparison, and the seed's table under it
+    const runOf = (x) => path.join(x.dir, x.doc.steps[0].dir);
+    const plain = await runNode([CLI, 'compare', runOf(uncapped), runOf(capped)], { timeoutMs: 20_000 });
+    expect(plain.code, describeRun(plain)).toBe(0);
+    expect(plain.stdout).toContain('| EC2 type | master CPU | replica CPU | vCPU | GB | Hourly rate | Monthly rate |');
+    expect(plain.stdout).toMatch(/\| A: local-1 \| \d+\.\d \| - \| 1 \| 2 \| 0\.1 \| 72\.00 \|/);
+    expect(plain.stdout).toMatch(/\| B: local-half \| \d+\.\d \| - \| 0\.5 \| 1 \| 0\.04 \| 28\.80 \|/);
+    // and a wrong mix is one line, exit 2
+    const mixed = await runNode([CLI, 'compare', uncapped.dir, runOf(capped)], { timeoutMs: 20_000 });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr.trim()).toMatch(/^rqbench compare: <a> <b> \[more\.\.\] must be all capacity directories \(rqbench capacity\) or two run directories/);
+  }, 60_000);
 
   const refused = [
     [['--slo-p99', '0'], /^rqbench capacity: --slo-p99 must be a latency in ms > 0 \(got 0\)$/],

@@ -33,3 +33,17 @@ export function mdTable(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(align), ...rows.map(line)].join('\n');
 }
+
+/** Hours in the month of the seed's cost table: Monthly rate = Hourly rate × 720. */
+export const HOURS_PER_MONTH = 720;
+
+/**
+ * A run's instance facts in words, e.g. "r6g.large: 2 vCPU, 16 GB, 0.1008/h = 72.58/month", or ''.
+ * @param {{ instanceType?: string, vcpu?: number, memoryGb?: number, hourlyPrice?: number }} f a run's flags
+ */
+export function instanceText(f) {
+  if (!f?.instanceType) return '';
+  const parts = [f.vcpu !== undefined ? `${f.vcpu} vCPU` : '', f.memoryGb !== undefined ? `${f.memoryGb} GB` : '',
+    f.hourlyPrice !== undefined ? `${f.hourlyPrice}/h = ${fixed(f.hourlyPrice * HOURS_PER_MONTH, 2)}/month` : ''].filter(Boolean);
+  return `${f.instanceType}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+}

@@ -5,10 +5,8 @@
  * (`--hourly-price`); nothing is fetched or assumed. Monthly = Hourly × 720, per node, times the
  * nodes of the topology searched. Pure.
  */
-import { fixed, grouped, mdTable } from '../../results/format.js';
+import { HOURS_PER_MONTH, fixed, grouped, mdTable } from '../../results/format.js';
 
-/** Hours in the month of the seed's table. */
-export const HOURS_PER_MONTH = 720;
 
 /**
  * @typedef {object} InstanceRow
@@ -25,6 +23,12 @@ export const HOURS_PER_MONTH = 720;
  * @property {number|null} shardsFor      shards needed for --for-rate
  * @property {string} [note]
  */
+
+/** Money to the cent, '-' when not given. @param {number|null|undefined} v */
+const money = (v) => (typeof v === 'number' ? fixed(v, 2) : '-');
+
+/** An hourly price as given: the seed's $0.1008 is not $0.10. @param {number|undefined} v */
+const hourly = (v) => (typeof v === 'number' ? String(Math.round(v * 10_000) / 10_000) : '-');
 
 /**
  * One row per capacity search (capacity.json).
@@ -81,9 +85,6 @@ export function cheapest(rows) {
  * @param {{ forRate?: number, headroom: number }} o
  */
 export function instanceTableMd(rows, { forRate, headroom }) {
-  const money = (v) => (v === null || v === undefined ? '-' : fixed(v, 2));
-  // an hourly price as given: the seed's $0.1008 is not $0.10
-  const hourly = (v) => (typeof v === 'number' ? String(Math.round(v * 10_000) / 10_000) : '-');
   const table = mdTable(
     ['Instance', 'master CPU %', 'replica CPU %', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate', 'Nodes', 'Max sustainable items/s', 'Monthly per 100k items/s',
       `Items/s per shard at ${headroom}%`, ...(forRate ? [`Shards for ${grouped(forRate)} items/s`] : [])],
@@ -114,10 +115,9 @@ export function instanceTableMd(rows, { forRate, headroom }) {
  */
 export function seedTableMd(runs) {
   if (!runs.some((r) => r.instance?.instanceType)) return null;
-  const money = (v) => (typeof v === 'number' ? fixed(v, 3) : '-');
   return mdTable(['EC2 type', 'master CPU', 'replica CPU', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate'], runs.map((r) => {
     const f = r.instance ?? {};
     return [`${r.label}: ${f.instanceType ?? '-'}`, fixed(r.cpu?.master ?? NaN, 1), fixed(r.cpu?.replica ?? NaN, 1), f.vcpu ?? '-', f.memoryGb ?? '-',
-      money(f.hourlyPrice), money(typeof f.hourlyPrice === 'number' ? f.hourlyPrice * HOURS_PER_MONTH : undefined)];
+      hourly(f.hourlyPrice), money(typeof f.hourlyPrice === 'number' ? f.hourlyPrice * HOURS_PER_MONTH : undefined)];
   }));
 }

@@ -16,7 +16,7 @@ import { stats } from '../../measure/histogram.js';
 import { summarize } from '../../results/summary.js';
 import { renderSummaryMd } from '../../results/summary-md.js';
 import { cpuByShard } from '../../results/cpu-md.js';
-import { fixed, grouped } from '../../results/format.js';
+import { fixed, grouped, instanceText } from '../../results/format.js';
 import { shapeOf } from '../../harness/manifest.js';
 import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
 import { localNote, withLocal } from '../../local/for-run.js';
@@ -105,7 +105,8 @@ async function verifyRun(conn, readBack, secondOf, run, quiet) {
 
 function describe(a, mode, writers, topo, local) {
   const flags = `-q ${a.quantity} -p ${a.period} -c ${a.chunks} -t ${a.writers}${a.writer ? ` -a ${a.writer}` : ''}`;
-  return `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
+  const instance = instanceText(a) ? ` (instance ${instanceText(a)})` : '';
+  return `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${localNote(local)}${instance}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
 }
 
 function defaultName(a, mode) {
