@@ -67,6 +67,28 @@ export function flagMapProblem(flags, path) {
 }
 
 /**
+ * Parses argv with a CLI's options without printing or exiting: the parsed flags, or the first
+ * line of what yargs found wrong (and the flag it did not know, as yargs names it).
+ * @param {string[]} argv
+ * @param {(y: import('yargs').Argv) => import('yargs').Argv} options adds the CLI's options
+ * @returns {{ y: import('yargs').Argv, a: Record<string, any>|undefined, failure: string|null, unknown: string|null }}
+ */
+export function parseQuietly(argv, options) {
+  let failure = null;
+  const y = options(yargs(argv).exitProcess(false).help(false).version(false).strict()
+    .fail((msg, err) => { failure = (err?.message || msg || 'invalid flags').split('\n')[0]; }));
+  /** @type {Record<string, any>|undefined} */
+  let a;
+  try {
+    a = y.parseSync();
+  } catch (e) {
+    failure ??= e.message.split('\n')[0];
+  }
+  const unknown = failure ? /^Unknown arguments?: ([^,\s]+)/.exec(failure)?.[1] ?? null : null;
+  return { y, a, failure, unknown };
+}
+
+/**
  * Parses argv with a CLI's options and runs its checks; a problem comes back as one line whose
  * flag is replaced by the spec field it came from.
  * @param {'producer'|'consumer'} cli
@@ -76,21 +98,8 @@ export function flagMapProblem(flags, path) {
  */
 export function cliProblem(cli, argv, pathOf) {
   const opts = (y) => outputOptions(cli === 'producer' ? producerOptions(connectionOptions(y)) : consumerOptions(connectionOptions(y)));
-  let failure = null;
-  const y = opts(yargs(argv).exitProcess(false).help(false).version(false).strict()
-    .fail((msg, err) => { failure = (err?.message || msg || 'invalid flags').split('\n')[0]; }));
-  /** @type {Record<string, any>} */
-  let a;
-  try {
-    a = y.parseSync();
-  } catch (e) {
-    failure ??= e.message.split('\n')[0];
-  }
-  if (failure) {
-    const unknown = /^Unknown arguments?: ([^,\s]+)/.exec(failure);
-    if (unknown) return `${pathOf(unknown[1])} is not a ${cli} flag (see node src/${cli}.js --help)`;
-    return failure;
-  }
+  const { y, a, failure, unknown } = parseQuietly(argv, opts);
+  if (failure) return unknown ? `${pathOf(unknown)} is not a ${cli} flag (see node src/${cli}.js --help)` : failure;
   try {
     checkConnection(a);
     (cli === 'producer' ? checkProducer : checkConsumer)(a);

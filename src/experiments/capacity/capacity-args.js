@@ -11,7 +11,7 @@ import { outputOptions } from '../../plans/output.js';
 import { flagDefaults } from '../../plans/queue-plan.js';
 import { capacityOptions, capacityPlan, SEARCH_OWNED } from '../../plans/capacity-plan.js';
 import { UsageError } from '../../usage-error.js';
-import { MODEL_FLAGS, cliProblem, toArgs } from '../flags.js';
+import { MODEL_FLAGS, cliProblem, parseQuietly, toArgs } from '../flags.js';
 
 /** The producer's own flags (long names), their defaults, and which the target flags are. */
 function producerFlagInfo() {
@@ -90,20 +90,8 @@ export function prepareCapacity(a) {
  * @returns {string|null}
  */
 export function capacityArgvProblem(argv, pathOf) {
-  let failure = null;
-  const y = capacityOptions(outputOptions(producerOptions(connectionOptions(yargs(argv).exitProcess(false).help(false).version(false).strict()
-    .fail((msg, err) => { failure = (err?.message || msg || 'invalid flags').split('\n')[0]; })))));
-  /** @type {Record<string, any>} */
-  let a;
-  try {
-    a = y.parseSync();
-  } catch (e) {
-    failure ??= e.message.split('\n')[0];
-  }
-  if (failure) {
-    const unknown = /^Unknown arguments?: ([^,\s]+)/.exec(failure);
-    return unknown ? `${pathOf(unknown[1].length === 1 ? `-${unknown[1]}` : `--${unknown[1]}`)} is not a capacity flag (see rqbench capacity --help)` : failure;
-  }
+  const { a, failure, unknown } = parseQuietly(argv, (y) => capacityOptions(outputOptions(producerOptions(connectionOptions(y)))));
+  if (failure) return unknown ? `${pathOf(unknown.length === 1 ? `-${unknown}` : `--${unknown}`)} is not a capacity flag (see rqbench capacity --help)` : failure;
   try {
     prepareCapacity(a);
   } catch (e) {
