@@ -15,8 +15,7 @@ import path from 'node:path';
  * @property {string|null} consumerDir
  * @property {any|null} producer      its summary.json
  * @property {any|null} consumer
- * @property {string|null} [capacityDir]  a capacity step's search directory
- * @property {any|null} [capacity]        its capacity.json
+ * (a step of another kind adds what its readBack() gives: a capacity step its capacityDir and capacity.json)
  * @property {boolean} complete
  */
 
@@ -45,29 +44,16 @@ export function latestRun(expDir) {
 }
 
 /**
- * What a step's directory must hold to be complete.
- * @param {{ consumer: any, kind?: string }} step
- */
-export function needsOf(step) {
-  return { consumer: Boolean(step.consumer), capacity: step.kind === 'capacity' };
-}
-
-/**
  * What a step directory holds.
  * @param {string} stepDir
- * @param {{ consumer: boolean, capacity?: boolean }} needs whether the step runs a consumer, or is a capacity search
+ * @param {{ consumer: boolean, kind?: import('./kinds/kind-contract.js').StepKind|null }} needs whether the step
+ *   runs a consumer; the kind of a step that is not the producer's (it reads its own directory back)
  * @returns {StepResult}
  */
 export function readStep(stepDir, needs) {
   const meta = readJson(path.join(stepDir, 'step.json'));
-  if (needs.capacity) {
-    const capacityDir = newestRunDir(stepDir, 'capacity');
-    const capacity = capacityDir && readJson(path.join(capacityDir, 'capacity.json'));
-    return {
-      dir: stepDir, meta, producerDir: null, consumerDir: null, producer: null, consumer: null, capacityDir, capacity: capacity ?? null,
-      complete: Boolean(capacity) && capacity.search?.end !== 'stopped' && meta?.ok === true,
-    };
-  }
+  // a step of another kind reads its own directory back
+  if (needs.kind) return { dir: stepDir, meta, producerDir: null, consumerDir: null, producer: null, consumer: null, ...needs.kind.readBack(stepDir, meta) };
   const producerDir = newestRunDir(stepDir, 'producer');
   const consumerDir = newestRunDir(stepDir, 'consumer');
   const producer = producerDir && readJson(path.join(producerDir, 'summary.json'));

@@ -3,15 +3,14 @@
  * The ETA is the steps' durations left plus the overhead (start, purge, summary) seen so far per step.
  */
 import { short } from '../results/format.js';
+import { kindOf } from './kinds/kinds.js';
 import { hasEngine } from '../results/cpu-md.js';
 
 /** Overhead per step before one has been measured: spawning, purging, summarizing. */
 const FIRST_GUESS_OVERHEAD_S = 5;
-/** A capacity search's runs before one has been measured: a ramp of about five, a bisection of about four. */
-const FIRST_GUESS_SEARCH_RUNS = 9;
 
-/** How long a step should take, its own runs only: a search runs many. @param {import('./spec.js').Step} step */
-const nominal = (step) => (step.kind === 'capacity' ? FIRST_GUESS_SEARCH_RUNS * (step.duration + FIRST_GUESS_OVERHEAD_S) : step.duration);
+/** How long a step should take, its own runs only (a search runs many). @param {import('./spec.js').Step} step */
+const nominal = (step) => kindOf(step)?.nominalSeconds(step) ?? step.duration;
 
 export class Progress {
   /**
@@ -34,7 +33,7 @@ export class Progress {
     const over = this.overheads.length ? this.overheads.reduce((a, b) => a + b, 0) / this.overheads.length : FIRST_GUESS_OVERHEAD_S;
     const eta = left.reduce((s, x) => s + nominal(x) + over, 0);
     const what = [step.label !== step.name ? step.label : '', step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
-    const length = step.kind === 'capacity' ? `capacity search, runs of ${step.duration} s` : `${step.duration} s`;
+    const length = kindOf(step)?.what(step) ?? `${step.duration} s`;
     this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${length} … ETA ${clock(eta)}`);
   }
 
@@ -45,8 +44,9 @@ export class Progress {
   end(step, r) {
     const took = (Date.now() - this.began) / 1000;
     this.overheads.push(Math.max(0, took - nominal(step)));
-    if (step.kind === 'capacity') {
-      this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${r.capacity?.answer ?? 'no capacity.json'}`);
+    const kind = kindOf(step);
+    if (kind) {
+      this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${kind.figures(r)}`);
       return;
     }
     const p = r.producer;

@@ -9,10 +9,10 @@ import { startRedis } from '../local/local-redis.js';
 import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
 import { UsageError } from '../usage-error.js';
 import { toArgs } from './flags.js';
-import { latestRun, needsOf, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
+import { latestRun, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
+import { kindOf, needsOf } from './kinds/kinds.js';
 import { Progress } from './progress.js';
 import { Stopper, runChild } from './children.js';
-import { runCapacityStep } from './capacity-step.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
@@ -52,10 +52,11 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
       }
       if (stopper.stopped) break;
       let result;
-      if (t.step.kind === 'capacity') {
-        // a search starts its own local topology (with this step's CPU cap) or meets the endpoint
+      const kind = kindOf(t.step);
+      if (kind) {
+        // a step of another kind runs its own CLI (a capacity search starts its own local servers)
         progress.begin(t.step);
-        result = await runCapacityStep(t.step, t.dir, spec.topology, stopper, relativeOut(t.dir));
+        result = await kind.run(t.step, { stepDir: t.dir, out: relativeOut(t.dir), topology: spec.topology, stopper, env: {} });
       } else {
         // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
         const fresh = t.step.at.length > 0;

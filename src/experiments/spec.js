@@ -9,12 +9,13 @@ import { UsageError } from '../usage-error.js';
 import { MODEL_FLAGS, cliProblem, flagMapProblem, toArgs } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
 import { METRICS } from './step-metrics.js';
-import { CAPACITY_FIELDS, STEP_KINDS, capacityStepProblem, readCapacityFields } from './capacity-step.js';
+import { KIND_FIELDS, KIND_NAMES, KIND_SPEC_FIELDS, KINDS } from './kinds/kinds.js';
+import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', 'capacity', 'forRate', 'steps', 'matrix', 'finding', 'check', 'notes'];
-const STEP = ['name', 'label', 'flags', 'consumer', 'duration', 'warmup', 'at', ...CAPACITY_FIELDS];
+const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'notes'];
+const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', ...KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'cluster', 'instanceType'];
 const LOCAL = ['cluster', 'masters', 'replicas', 'cpus'];
 /**
@@ -41,10 +42,9 @@ const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  * @property {FlagMap|null} consumer consumer flags when a consumer runs alongside
  * @property {string[]} at       --at values
  * @property {string[]} varied   the flags whose values differ between steps (table columns)
- * @property {'produce'|'capacity'} kind  what the step runs: the producer (and consumer), or a capacity search
- * @property {import('./flags.js').FlagMap} [capacity]  kind capacity: the search's flags
+ * @property {string} kind  what the step runs: `produce` (the producer, and a consumer alongside) or
+ *   a kind of kinds/kinds.js, whose own fields the step also holds
  * @property {number|null} [cpus]  kind capacity: each local node's CPU cap
- * @property {Record<string, string|number>|null} [instance]  kind capacity: instance facts
  * @typedef {object} Spec
  * @property {string} dir
  * @property {string} name
@@ -57,7 +57,7 @@ const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  * @property {string|null} check
  * @property {import('./check.js').Node|null} checkTree
  * @property {string|null} notes
- * @property {number|null} forRate  capacity steps: the rate the instance table sizes shards and the cheapest choice for
+ * @property {Record<string, any>} kindSpec  the spec-wide values of its steps' kind (readSpec), e.g. forRate
  */
 
 /**
@@ -101,17 +101,21 @@ function build(raw, dir, file) {
   const at = readAt(raw.at, 'at');
   if (raw.steps !== undefined && raw.matrix !== undefined) throw problem('steps and matrix: use one of them, not both');
   if (raw.steps === undefined && raw.matrix === undefined) throw problem('steps (a list) or matrix (flag → list of values) is needed');
-  const drafts = raw.steps !== undefined ? readSteps(raw.steps, raw.capacity) : expandMatrix(raw.matrix);
-  if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem('steps must all be of one kind (produce or capacity): their tables differ');
-  const forRate = raw.forRate === undefined ? null : positive(raw.forRate, 'forRate');
-  if (forRate !== null && drafts[0].kind !== 'capacity') throw problem('forRate is for capacity steps (kind: capacity)');
+  const drafts = raw.steps !== undefined ? readSteps(raw.steps, raw) : expandMatrix(raw.matrix);
+  if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem(`steps must all be of one kind (${KIND_NAMES.join(', ')}): their tables differ`);
+  const kind = KINDS[drafts[0].kind];
+  const foreign = KIND_SPEC_FIELDS.find((f) => raw[f] !== undefined && !kind?.specFields.includes(f));
+  if (foreign) throw problem(`${foreign} is for steps of another kind (${Object.values(KINDS).filter((k) => k.specFields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
+  const topologyBad = kind ? kind.topologyProblem(topology) : topology.local || topology.url ? null : 'these steps need Redis: topology local: or url:';
+  if (topologyBad) throw problem(`topology: ${topologyBad}`);
+  const kindSpec = kind?.readSpec ? asProblem(() => kind.readSpec(raw)) : {};
   const steps = drafts.map((d) => completeStep(d, { flags: raw.flags ?? {}, consumer, duration, warmup, at, topology }));
   markVaried(steps);
   const finding = raw.finding === undefined ? null : text(raw.finding, 'finding');
   const check = raw.check === undefined ? null : text(raw.check, 'check');
   const checkTree = check === null ? null : readCheck(check, steps);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
-  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes, forRate };
+  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes, kindSpec };
 }
 
 /** @returns {Topology} */
@@ -165,7 +169,7 @@ function readAt(at, where) {
   return at.map(String);
 }
 
-function readSteps(steps, commonCapacity) {
+function readSteps(steps, raw) {
   if (!Array.isArray(steps) || !steps.length) throw problem('steps must be a non-empty list of { name, flags, … }');
   const seen = new Set();
   return steps.map((s, i) => {
@@ -178,13 +182,12 @@ function readSteps(steps, commonCapacity) {
     seen.add(name);
     checkFlagMap(s.flags, `${p}.flags`);
     const kind = s.kind ?? 'produce';
-    if (!STEP_KINDS.includes(kind)) throw problem(`${p}.kind must be ${STEP_KINDS.join(' or ')} (got ${JSON.stringify(kind)})`);
-    const own = CAPACITY_FIELDS.filter((k) => k !== 'kind' && s[k] !== undefined);
-    if (kind !== 'capacity' && own.length) throw problem(`${p}.${own[0]} is for a capacity step (kind: capacity)`);
-    const cap = kind === 'capacity' ? readCapacityFields(s, p, commonCapacity) : null;
-    if (cap?.problem) throw problem(cap.problem);
+    if (!KIND_NAMES.includes(kind)) throw problem(`${p}.kind must be one of ${KIND_NAMES.join(', ')} (got ${JSON.stringify(kind)})`);
+    const foreign = KIND_FIELDS.find((k) => s[k] !== undefined && !KINDS[kind]?.fields.includes(k));
+    if (foreign) throw problem(`${p}.${foreign} is for steps of another kind (${Object.values(KINDS).filter((k) => k.fields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
+    const own = KINDS[kind] ? asProblem(() => KINDS[kind].read(s, p, raw)) : {};
     return {
-      kind, ...cap?.fields,
+      kind, ...own,
       name, path: p, label: s.label === undefined ? name : text(s.label, `${p}.label`),
       flags: s.flags ?? {}, flagPaths: Object.fromEntries(Object.keys(s.flags ?? {}).map((k) => [k, `${p}.flags.${k}`])),
       consumer: s.consumer === undefined ? undefined : readConsumer(s.consumer, `${p}.consumer`),
@@ -248,7 +251,7 @@ function completeStep(d, common) {
   }
   const duration = d.duration ?? common.duration;
   const warmup = d.warmup ?? common.warmup;
-  if (d.kind === 'capacity') return completeCapacityStep(d, { ...common, flags, duration, warmup });
+  if (KINDS[d.kind]) return /** @type {Step} */ (asProblem(() => KINDS[d.kind].complete(d, { ...common, flags, duration, warmup })));
   const at = d.at ?? common.at;
   const own = { duration: d.duration !== undefined ? `${d.path}.duration` : 'duration', warmup: d.warmup !== undefined ? `${d.path}.warmup` : 'warmup', at: d.at !== undefined ? `${d.path}.at` : 'at' };
   own.d = own.duration;
@@ -273,24 +276,18 @@ function completeStep(d, common) {
 }
 
 /**
- * A capacity step: the search sets the rate and runs its own consumer (capacity.consumer), so
- * -q, consumer: and at: are not for it; the rest goes through `rqbench capacity`'s own checks.
- * @returns {Step}
+ * A kind's hook, its KindProblem as the spec's one line.
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
  */
-function completeCapacityStep(d, { flags, duration, warmup, consumer, at, topology }) {
-  const owned = ['q', 'quantity', 'per-writer'].find((k) => flags[k] !== undefined);
-  if (owned) throw problem(`${d.flagPaths[owned] ?? `flags.${owned}`} is set by the capacity search (use ${d.path}.capacity's start-rate and max-rate)`);
-  if (consumer || d.consumer) throw problem(`${d.path}: a capacity step runs its consumer through capacity.consumer ("<consumer flags>"), not consumer:`);
-  if (at.length || d.at?.length) throw problem(`${d.path}: a capacity step needs a steady cluster (no at:)`);
-  const step = { kind: /** @type {const} */ ('capacity'), name: d.name, label: d.label, duration, warmup, flags, consumer: null, at: [], varied: [], capacity: d.capacity, cpus: d.cpus, instance: d.instance };
-  const bad = capacityStepProblem({ ...step, path: d.path }, topology);
-  if (bad) throw problem(bad);
-  return step;
-}
-
-function positive(v, where) {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw problem(`${where} must be a number > 0 (got ${JSON.stringify(v)})`);
-  return v;
+function asProblem(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof KindProblem) throw problem(e.message);
+    throw e;
+  }
 }
 
 function pathsOf(map, prefix) {
@@ -312,9 +309,11 @@ function readCheck(check, steps) {
     throw problem(`check: ${e.message}`);
   }
   const names = new Set(['first', 'last', ...steps.map((s) => s.name)]);
+  // the metrics of the steps' kind
+  const metrics = KINDS[steps[0].kind]?.metrics ?? METRICS;
   for (const r of refsOf(tree)) {
     if (!names.has(r.step)) throw problem(`check: "${r.text}" names no step (steps: ${steps.map((s) => s.name).join(', ')}; or first, last)`);
-    if (!(r.metric in METRICS)) throw problem(`check: "${r.text}": ${r.metric} is not a metric (known: ${Object.keys(METRICS).join(', ')})`);
+    if (!(r.metric in metrics)) throw problem(`check: "${r.text}": ${r.metric} is not a metric (known: ${Object.keys(metrics).join(', ')})`);
   }
   return tree;
 }

@@ -4,8 +4,6 @@
  * figure that saturates, where the server reports it (process CPU otherwise: the summary's
  * cpu.basis says which); the *_process_cpu metrics are the whole process.
  */
-import { monthlyFor } from './capacity/cost-table.js';
-
 /** Metric name → what it is (shown in errors and the README). */
 export const METRICS = {
   master_cpu: "master CPU (main thread where reported), % of one core, averaged over the masters",
@@ -28,29 +26,8 @@ export const METRICS = {
   cycle_p50_ms: 'consumer: batch processed (whole cycle) p50, ms',
   cycle_p99_ms: 'consumer: batch processed (whole cycle) p99, ms',
   overruns: 'consumer: cycles that overran their period',
-  max_rate: 'capacity: max sustainable items/s',
-  saturates_at: 'capacity: projected items/s at which the first node saturates',
-  at_headroom: 'capacity: projected items/s at the headroom',
-  monthly_per_100k: 'capacity: monthly price of the topology per 100k items/s (needs instance.hourlyPrice)',
-  shards_for: 'capacity: shards needed for forRate at the headroom',
-  monthly_for: 'capacity: monthly price of the shards needed for forRate',
 };
 
-/**
- * A capacity step's figures (its capacity.json and its row of the instance table).
- * @param {any} doc capacity.json
- * @param {import('./capacity/cost-table.js').InstanceRow} row
- * @returns {Record<string, number|undefined>}
- */
-export function capacityStepMetrics(doc, row) {
-  const first = doc?.projection?.[0];
-  const def = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  return {
-    max_rate: def(doc?.search?.max), saturates_at: def(first?.saturatesAt), at_headroom: def(first?.atHeadroom),
-    top_master_cpu: def(row?.masterCpu), monthly_per_100k: def(row?.per100k), shards_for: def(row?.shardsFor),
-    monthly_for: row ? def(monthlyFor(row)) : undefined,
-  };
-}
 
 /**
  * @param {any} producer a producer summary.json

@@ -1,0 +1,238 @@
+/**
+ * Steps of kind `capacity`: `rqbench capacity` run by the runner, as a person would type it, on
+ * the spec's Redis (a local one is started by the search itself, so each step can cap its nodes
+ * with its own `cpus:`), with the step's instance facts. RESULTS.md answers with the seed's
+ * instance table (max sustainable items/s, cost per 100k items/s, shards for `forRate`, the
+ * cheapest choice) and each search's answer and projection.
+ *
+ *   capacity: { start-rate: 25000, slo-p99: 1000 }     # the search's flags, spec-wide and per step
+ *   forRate: 200000
+ *   steps:
+ *     - { name: half, kind: capacity, cpus: 0.5, instance: { type: local-0.5, vcpu: 0.5, memoryGb: 1, hourlyPrice: 0.05 } }
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { grouped, mdTable } from '../../results/format.js';
+import { flagMapProblem, toArgs } from '../flags.js';
+import { capacityArgvProblem } from '../capacity/capacity-args.js';
+import { instanceRows, instanceTableMd, monthlyFor } from '../capacity/cost-table.js';
+import { newestRunDir, readJson } from '../layout.js';
+import { commandLine, runChild } from '../children.js';
+import { KindProblem } from './kind-contract.js';
+
+export const name = 'capacity';
+export const fields = ['cpus', 'instance', 'capacity'];
+export const specFields = ['capacity', 'forRate'];
+const INSTANCE = { type: 'instance-type', vcpu: 'vcpu', memoryGb: 'memory-gb', hourlyPrice: 'hourly-price' };
+/** A search's runs before one has been measured: a ramp of about five, a bisection of about four. */
+const FIRST_GUESS_RUNS = 9;
+const OVERHEAD_S = 5;
+
+/** @param {import('../spec.js').Topology} t */
+export function topologyProblem(t) {
+  return t.local || t.url ? null : 'a capacity step needs Redis: topology local: or url:';
+}
+
+/**
+ * @param {Record<string, any>} s the step as written
+ * @param {string} p its path, e.g. 'steps[1]'
+ * @param {Record<string, any>} raw the spec as written (its capacity: map)
+ */
+export function read(s, p, raw) {
+  const shape = flagMapProblem(s.capacity, `${p}.capacity`) ?? flagMapProblem(raw.capacity, 'capacity');
+  if (shape) throw new KindProblem(shape);
+  if (s.cpus !== undefined && (typeof s.cpus !== 'number' || !(s.cpus > 0))) throw new KindProblem(`${p}.cpus must be a number of cores > 0 (got ${JSON.stringify(s.cpus)})`);
+  let instance = null;
+  if (s.instance !== undefined) {
+    if (!s.instance || typeof s.instance !== 'object' || Array.isArray(s.instance)) throw new KindProblem(`${p}.instance must be a map: { type, vcpu, memoryGb, hourlyPrice }`);
+    const extra = Object.keys(s.instance).find((k) => !(k in INSTANCE));
+    if (extra) throw new KindProblem(`${p}.instance.${extra} is not a field here (known: ${Object.keys(INSTANCE).join(', ')})`);
+    instance = s.instance;
+  }
+  return { capacity: { ...raw.capacity, ...s.capacity }, cpus: s.cpus ?? null, instance };
+}
+
+/** @param {Record<string, any>} raw */
+export function readSpec(raw) {
+  if (raw.forRate === undefined) return { forRate: null };
+  if (typeof raw.forRate !== 'number' || !Number.isFinite(raw.forRate) || raw.forRate <= 0) throw new KindProblem(`forRate must be a number > 0 (got ${JSON.stringify(raw.forRate)})`);
+  return { forRate: raw.forRate };
+}
+
+/**
+ * The search sets the rate and runs its own consumer (capacity.consumer), so -q, consumer: and
+ * at: are not for it; the rest goes through `rqbench capacity`'s own checks.
+ * @param {Record<string, any>} d the step as read
+ * @param {import('./kind-contract.js').CommonFields} common
+ */
+export function complete(d, { flags, duration, warmup, consumer, at, topology }) {
+  const owned = ['q', 'quantity', 'per-writer'].find((k) => flags[k] !== undefined);
+  if (owned) throw new KindProblem(`${d.flagPaths[owned] ?? `flags.${owned}`} is set by the capacity search (use ${d.path}.capacity's start-rate and max-rate)`);
+  if (consumer || d.consumer) throw new KindProblem(`${d.path}: a capacity step runs its consumer through capacity.consumer ("<consumer flags>"), not consumer:`);
+  if (at.length || d.at?.length) throw new KindProblem(`${d.path}: a capacity step needs a steady cluster (no at:)`);
+  const step = { kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: null, at: [], varied: [], capacity: d.capacity, cpus: d.cpus, instance: d.instance };
+  const bad = problemOf({ ...step, path: d.path }, topology);
+  if (bad) throw new KindProblem(bad);
+  return step;
+}
+
+/**
+ * The command a capacity step runs (relative paths, so it can be pasted from the repo root).
+ * @param {any} step
+ * @param {import('../spec.js').Topology} topology
+ * @param {string} out the step's directory
+ * @returns {string[]} argv after `node`
+ */
+function argvOf(step, topology, out) {
+  const l = topology.local;
+  const cpus = step.cpus ?? l?.cpus ?? null;
+  const target = l
+    ? ['--local', ...(l.cluster ? ['--cluster', '--masters', String(l.masters)] : []), '--replicas', String(l.replicas), ...(cpus ? ['--node-cpus', String(cpus)] : [])]
+    : ['--url', topology.url, ...(topology.cluster ? ['--cluster'] : [])];
+  const instance = step.instance ? Object.fromEntries(Object.entries(step.instance).map(([k, v]) => [INSTANCE[k], v])) : {};
+  return ['src/cli.js', 'capacity', ...target, ...toArgs(step.flags), ...toArgs(step.capacity ?? {}), ...toArgs(instance),
+    '--step-seconds', String(step.duration), '--step-warmup', String(step.warmup), '--quiet', '--out', out, '--name', 'capacity'];
+}
+
+/**
+ * The step's argv through the command's own checks: one line naming the spec field, or null.
+ * @param {any} step
+ * @param {import('../spec.js').Topology} topology
+ * @returns {string|null}
+ */
+function problemOf(step, topology) {
+  const argv = argvOf(step, topology, '.').slice(2).filter((x, i, all) => x !== '--out' && all[i - 1] !== '--out');
+  const fields = {
+    '--step-seconds': `${step.path}.duration (or duration)`, '--step-warmup': `${step.path}.warmup (or warmup)`, '--node-cpus': `${step.path}.cpus`,
+    ...Object.fromEntries(Object.entries(INSTANCE).map(([k, flag]) => [`--${flag}`, `${step.path}.instance.${k}`])),
+  };
+  return capacityArgvProblem(argv, (flag) => fields[flag] ?? (step.capacity?.[flag.replace(/^-+/, '')] !== undefined ? `${step.path}.capacity.${flag.replace(/^-+/, '')}` : `${step.path}.flags (${flag})`));
+}
+
+/**
+ * Runs the step to its end; writes step.json before and after.
+ * @param {any} step
+ * @param {import('./kind-contract.js').RunContext} ctx
+ * @returns {Promise<{ ok: boolean, error?: string }>}
+ */
+export async function run(step, { stepDir, out, topology, stopper }) {
+  fs.mkdirSync(stepDir, { recursive: true });
+  const argv = argvOf(step, topology, out);
+  const metaFile = path.join(stepDir, 'step.json');
+  const meta = { name: step.name, label: step.label, kind: 'capacity', startedAt: new Date().toISOString(), commands: [commandLine('node', argv)], ok: false };
+  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const r = await runChild(argv, stopper);
+  const doc = readBack(stepDir, null).capacity;
+  // exit 1 with a capacity.json is a search that ran and found nothing held: its RESULTS row says so
+  const finished = doc && (r.code === 0 || r.code === 1);
+  Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: [r.code ?? r.signal], ok: Boolean(finished) && !stopper.stopped });
+  if (!finished) meta.error = r.lastLine;
+  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  return finished ? { ok: true } : { ok: false, error: `rqbench capacity exited with ${r.code ?? r.signal}: ${r.lastLine}` };
+}
+
+/**
+ * The step's search directory and its capacity.json; complete when the search ran to its end.
+ * @param {string} stepDir
+ * @param {any} meta step.json
+ */
+export function readBack(stepDir, meta) {
+  const capacityDir = newestRunDir(stepDir, 'capacity');
+  const capacity = (capacityDir && readJson(path.join(capacityDir, 'capacity.json'))) ?? null;
+  return { capacityDir, capacity, complete: Boolean(capacity) && capacity.search?.end !== 'stopped' && meta?.ok === true };
+}
+
+/**
+ * Every step's row of the instance table (null for a step without a complete search).
+ * @param {import('../spec.js').Spec} spec
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ * @returns {Array<import('../capacity/cost-table.js').InstanceRow|null>}
+ */
+function rowsOf(spec, steps) {
+  const done = steps.filter((s) => s.r?.complete);
+  const rows = instanceRows(done.map((s) => ({ label: s.step.label, doc: s.r.capacity })), { forRate: spec.kindSpec.forRate ?? undefined });
+  return steps.map((s) => (s.r?.complete ? rows[done.indexOf(s)] : null));
+}
+
+/**
+ * The check's metrics for each step.
+ * @param {import('../spec.js').Spec} spec
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ * @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>}
+ */
+export function metricsOf(spec, steps) {
+  const rows = rowsOf(spec, steps);
+  return (s) => metricsOfRow(s.r?.capacity, rows[steps.indexOf(s)]);
+}
+
+/**
+ * The Results section.
+ * @param {import('../spec.js').Spec} spec
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ * @returns {Promise<string[]>}
+ */
+export async function results(spec, steps) {
+  const rows = rowsOf(spec, steps).filter(Boolean);
+  const headroom = steps.find((s) => s.r?.complete)?.r.capacity.criteria?.headroom ?? 60;
+  const searches = steps.map(({ step, r }) => {
+    const c = r?.complete ? r.capacity : null;
+    return [step.label, step.cpus ?? spec.topology.local?.cpus ?? '-', c ? c.answer : 'not run yet', c ? c.projectionLine.replace(/^projection: /, '') : '', c ? c.steps.length : ''];
+  });
+  const c0 = steps.find((s) => s.r?.complete)?.r.capacity;
+  const held = c0 ? `Held means: achieved ≥ ${c0.criteria.minAchieved * 100}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c0.criteria.sloP99Ms} ms, every node's engine below ${c0.criteria.engineCeiling}% of its CPU.` : '';
+  return [
+    rows.length ? instanceTableMd(rows, { forRate: spec.kindSpec.forRate ?? undefined, headroom }) : 'No search has completed yet.', '',
+    '### Searches', '',
+    mdTable(['Step', 'Cores per node', 'Answer', 'Projection', 'Runs'], searches), '',
+    held, '',
+    `Each search's steps, one row per run, are in its \`capacity.md\` (\`runs/<stamp>/<step>/*-capacity/\`).${spec.kindSpec.forRate ? ` Shards for ${grouped(spec.kindSpec.forRate)} items/s are sized at the headroom.` : ''}`, '',
+  ];
+}
+
+/**
+ * The host line's facts, from the first run of the first complete search.
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ * @returns {any|null} that run's manifest.json
+ */
+export function manifest(steps) {
+  const s = steps.find((x) => x.r?.complete);
+  const first = s?.r.capacity.steps?.[0]?.dir;
+  return s && first ? readJson(path.join(s.r.capacityDir, first, 'manifest.json')) : null;
+}
+
+export const metrics = {
+  max_rate: 'capacity: max sustainable items/s',
+  saturates_at: 'capacity: projected items/s at which the first node saturates',
+  at_headroom: 'capacity: projected items/s at the headroom',
+  top_master_cpu: 'capacity: the busiest master engine CPU at the maximum',
+  monthly_per_100k: 'capacity: monthly price of the topology per 100k items/s (needs instance.hourlyPrice)',
+  shards_for: 'capacity: shards needed for forRate at the headroom',
+  monthly_for: 'capacity: monthly price of the shards needed for forRate',
+};
+
+/**
+ * A capacity step's figures (its capacity.json and its row of the instance table).
+ * @param {any} doc capacity.json
+ * @param {import('../capacity/cost-table.js').InstanceRow|null} row
+ * @returns {Record<string, number|undefined>}
+ */
+function metricsOfRow(doc, row) {
+  const first = doc?.projection?.[0];
+  const def = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  return {
+    max_rate: def(doc?.search?.max), saturates_at: def(first?.saturatesAt), at_headroom: def(first?.atHeadroom),
+    top_master_cpu: def(row?.masterCpu), monthly_per_100k: def(row?.per100k), shards_for: def(row?.shardsFor),
+    monthly_for: row ? def(monthlyFor(row)) : undefined,
+  };
+}
+
+/** @param {any} step */
+export const nominalSeconds = (step) => FIRST_GUESS_RUNS * (step.duration + OVERHEAD_S);
+/** @param {any} step */
+export const what = (step) => `capacity search, runs of ${step.duration} s`;
+/** @param {any} r */
+export const figures = (r) => r?.capacity?.answer ?? 'no capacity.json';
+/** @param {import('../spec.js').Spec} spec */
+export const commandsNote = (spec) => (spec.topology.local ? 'Each search starts its own local servers (`--local`), capped with the step\'s `--node-cpus`.' : '');
+/** How RESULTS.md's setup line speaks of the topology and the steps. */
+export const setupWords = { starter: 'a fresh one for each search, started by it', each: ' capacity searches, each run' };

@@ -1,0 +1,41 @@
+/**
+ * What a kind of experiment step declares, besides the default kind (`produce`: the Redis
+ * producer and its consumer, which spec.js, run-experiment.js and results-md.js know by heart).
+ * A new kind of step is one module here and its line in kinds.js, as a data model is one
+ * module in stores/models/. Every hook is the runner's or the report's only way into the kind.
+ *
+ * @typedef {object} StepKind
+ * @property {string} name              the step's `kind:`
+ * @property {string[]} fields          its own step fields, beside name, label, flags, consumer, duration, warmup
+ * @property {string[]} specFields      its own spec-wide fields (defaults for its steps, table settings)
+ * @property {(t: import('../spec.js').Topology) => string|null} topologyProblem  why the spec's topology
+ *   cannot carry this kind (a queue step needs a queue service, a capacity step Redis), or null
+ * @property {(s: Record<string, any>, p: string, raw: Record<string, any>) => Record<string, any>} read
+ *   its own fields of step `s` (at path `p`), spec-wide defaults merged from `raw`; throws KindProblem
+ * @property {(d: Record<string, any>, common: CommonFields) => Record<string, any>} complete  the step
+ *   with the common fields merged in, through its CLI's own checks; throws KindProblem naming the field
+ * @property {(raw: Record<string, any>) => Record<string, any>} [readSpec]  spec-wide values the report needs
+ * @property {(step: any, ctx: RunContext) => Promise<{ ok: boolean, error?: string }>} run  runs the
+ *   step to its end with the real CLIs, writing step.json before and after
+ * @property {(spec: import('../spec.js').Spec, ctx: { log: (line: string) => void, signal: AbortSignal }) => Promise<{ env: Record<string, string>, stop: () => Promise<void> }|null>} [start]
+ *   servers the kind's steps share (an emulator), started once before the first step
+ * @property {(stepDir: string, meta: any) => { complete: boolean } & Record<string, any>} readBack
+ *   what a finished step's directory holds
+ * @property {Record<string, string>} metrics  metric name → what it is, for `check:`
+ * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => (s: StepRun) => Record<string, number|undefined>} metricsOf
+ * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => Promise<string[]>} results  RESULTS.md's Results section
+ * @property {(steps: StepRun[]) => any|null} manifest  a run manifest for the host line
+ * @property {(step: any) => number} nominalSeconds  how long the step should take, for the ETA
+ * @property {(step: any) => string} what           how the progress line names the step's length
+ * @property {(r: StepRun['r']) => string} figures  the progress line's figures when it ends
+ * @property {(spec: import('../spec.js').Spec) => string} commandsNote  under the Commands block
+ * @property {{ starter: string, each: string }} setupWords  RESULTS.md's setup line: who started a local
+ *   topology, and how the steps are counted (", each" / " capacity searches, each run")
+ *
+ * @typedef {{ flags: Record<string, any>, consumer: Record<string, any>|null, duration: number, warmup: number, at: string[], topology: import('../spec.js').Topology }} CommonFields
+ * @typedef {{ stepDir: string, out: string, topology: import('../spec.js').Topology, stopper: import('../children.js').Stopper, env: Record<string, string> }} RunContext
+ * @typedef {{ step: any, r: any|null }} StepRun
+ */
+
+/** A mistake in a step of this kind: spec.js turns it into the spec's one line. */
+export class KindProblem extends Error {}
