@@ -43,6 +43,8 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
   const topo = new TopologyKeeper(spec.topology, log);
   /** @type {RunOutcome} */
   const outcome = { runDir, ran: 0, skipped: 0, failed: null, interrupted: false };
+  /** what the kind's steps share (an emulator), started before the first step that runs */
+  let shared = null;
   try {
     for (const t of todo) {
       if (t.done) {
@@ -54,9 +56,11 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
       let result;
       const kind = kindOf(t.step);
       if (kind) {
-        // a step of another kind runs its own CLI (a capacity search starts its own local servers)
+        // a step of another kind runs its own CLIs (a capacity search starts its own local servers)
+        if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
+        if (stopper.stopped) break;
         progress.begin(t.step);
-        result = await kind.run(t.step, { stepDir: t.dir, out: relativeOut(t.dir), topology: spec.topology, stopper, env: {} });
+        result = await kind.run(t.step, { stepDir: t.dir, out: relativeOut(t.dir), topology: spec.topology, stopper, shared });
       } else {
         // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
         const fresh = t.step.at.length > 0;
@@ -75,6 +79,7 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
       outcome.ran++;
     }
   } finally {
+    await shared?.stop();
     await topo.release();
     stopper.dispose();
   }

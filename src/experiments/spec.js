@@ -14,9 +14,11 @@ import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'notes'];
+const TOP = ['title', 'seed', 'kind', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'notes'];
 const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', ...KIND_FIELDS];
-const TOPOLOGY = ['local', 'url', 'cluster', 'instanceType'];
+const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
+const QUEUE = ['emulator', 'endpoint'];
+const EMULATORS = ['sqs', 'pubsub'];
 const LOCAL = ['cluster', 'masters', 'replicas', 'cpus'];
 /**
  * topology.local.cpus is checked against this here, not against this machine's cores: a spec is
@@ -31,6 +33,8 @@ const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  * @property {{ cluster: boolean, masters: number, replicas: number, cpus: number|null }|null} local a throwaway local Redis
  *   (cpus: each node capped at that many cores, or null)
  * @property {string|null} url an endpoint
+ * @property {{ emulator: 'sqs'|'pubsub'|null, endpoint: string|null }|null} [queue] a queue service: a local
+ *   emulator the runner starts, a named endpoint, or neither (the cloud, with the SDK's credential chain)
  * @property {boolean} cluster
  * @property {string} label the table's "Instance type"
  * @typedef {object} Step
@@ -101,6 +105,8 @@ function build(raw, dir, file) {
   const at = readAt(raw.at, 'at');
   if (raw.steps !== undefined && raw.matrix !== undefined) throw problem('steps and matrix: use one of them, not both');
   if (raw.steps === undefined && raw.matrix === undefined) throw problem('steps (a list) or matrix (flag → list of values) is needed');
+  if (raw.matrix !== undefined && (raw.kind ?? 'produce') !== 'produce') throw problem('matrix is for produce steps: steps of another kind are listed in steps:');
+  if (raw.kind !== undefined && !KIND_NAMES.includes(raw.kind)) throw problem(`kind must be one of ${KIND_NAMES.join(', ')} (got ${JSON.stringify(raw.kind)})`);
   const drafts = raw.steps !== undefined ? readSteps(raw.steps, raw) : expandMatrix(raw.matrix);
   if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem(`steps must all be of one kind (${KIND_NAMES.join(', ')}): their tables differ`);
   const kind = KINDS[drafts[0].kind];
@@ -122,7 +128,8 @@ function build(raw, dir, file) {
 function readTopology(t) {
   if (!isMap(t)) throw problem('topology must be a map: { local: { cluster, masters, replicas, cpus } } or { url, cluster, instanceType }');
   unknownKeys(t, TOPOLOGY, 'topology');
-  if ((t.local === undefined) === (t.url === undefined)) throw problem('topology needs exactly one of local: or url:');
+  if ([t.local, t.url, t.queue].filter((x) => x !== undefined).length !== 1) throw problem('topology needs exactly one of local:, url: (Redis) or queue: (a queue service)');
+  if (t.queue !== undefined) return readQueueTopology(t);
   const cluster = t.cluster === undefined ? undefined : bool(t.cluster, 'topology.cluster');
   if (t.local !== undefined) {
     const l = t.local ?? {};
@@ -154,6 +161,21 @@ function readTopology(t) {
   return { local: null, url, cluster: cluster ?? false, label };
 }
 
+/** `queue: { emulator: sqs }`, `{ endpoint: https://… }` or `{}` (the cloud). @returns {Topology} */
+function readQueueTopology(t) {
+  const q = t.queue ?? {};
+  if (!isMap(q)) throw problem('topology.queue must be a map: { emulator: sqs|pubsub } or { endpoint } or {} (the cloud)');
+  unknownKeys(q, QUEUE, 'topology.queue');
+  if (q.emulator !== undefined && q.endpoint !== undefined) throw problem('topology.queue needs one of emulator: or endpoint:, not both');
+  if (t.cluster !== undefined) throw problem('topology.cluster is for Redis');
+  if (q.emulator !== undefined && !EMULATORS.includes(q.emulator)) throw problem(`topology.queue.emulator must be one of ${EMULATORS.join(', ')} (got ${JSON.stringify(q.emulator)})`);
+  const endpoint = q.endpoint === undefined ? null : text(q.endpoint, 'topology.queue.endpoint');
+  // credentials come from the SDKs' chains, never from a committed spec
+  if (endpoint && /\/\/[^/]*@/.test(endpoint)) throw problem('topology.queue.endpoint must not hold credentials (the AWS and Google credential chains give them)');
+  const label = t.instanceType === undefined ? (q.emulator ? `local ${q.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator` : endpoint ?? 'the cloud service') : text(t.instanceType, 'topology.instanceType');
+  return { local: null, url: null, queue: { emulator: q.emulator ?? null, endpoint }, cluster: false, label };
+}
+
 function readConsumer(c, where) {
   if (c === undefined || c === null || c === false) return null;
   if (c === true) return {};
@@ -181,7 +203,7 @@ function readSteps(steps, raw) {
     if (seen.has(name)) throw problem(`${p}.name ${JSON.stringify(name)} is used by an earlier step`);
     seen.add(name);
     checkFlagMap(s.flags, `${p}.flags`);
-    const kind = s.kind ?? 'produce';
+    const kind = s.kind ?? raw.kind ?? 'produce';
     if (!KIND_NAMES.includes(kind)) throw problem(`${p}.kind must be one of ${KIND_NAMES.join(', ')} (got ${JSON.stringify(kind)})`);
     const foreign = KIND_FIELDS.find((k) => s[k] !== undefined && !KINDS[kind]?.fields.includes(k));
     if (foreign) throw problem(`${p}.${foreign} is for steps of another kind (${Object.values(KINDS).filter((k) => k.fields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);

@@ -17,8 +17,8 @@
  * @property {(raw: Record<string, any>) => Record<string, any>} [readSpec]  spec-wide values the report needs
  * @property {(step: any, ctx: RunContext) => Promise<{ ok: boolean, error?: string }>} run  runs the
  *   step to its end with the real CLIs, writing step.json before and after
- * @property {(spec: import('../spec.js').Spec, ctx: { log: (line: string) => void, signal: AbortSignal }) => Promise<{ env: Record<string, string>, stop: () => Promise<void> }|null>} [start]
- *   servers the kind's steps share (an emulator), started once before the first step
+ * @property {(spec: import('../spec.js').Spec, ctx: { log: (line: string) => void, signal: AbortSignal }) => Promise<Shared>} [start]
+ *   servers the kind's steps share (an emulator), started once before the first step that runs
  * @property {(stepDir: string, meta: any) => { complete: boolean } & Record<string, any>} readBack
  *   what a finished step's directory holds
  * @property {Record<string, string>} metrics  metric name → what it is, for `check:`
@@ -29,11 +29,13 @@
  * @property {(step: any) => string} what           how the progress line names the step's length
  * @property {(r: StepRun['r']) => string} figures  the progress line's figures when it ends
  * @property {(spec: import('../spec.js').Spec) => string} commandsNote  under the Commands block
+ * @property {(spec: import('../spec.js').Spec) => string} [setupWhere]  RESULTS.md's setup line: where the steps ran, when not Redis
  * @property {{ starter: string, each: string }} setupWords  RESULTS.md's setup line: who started a local
  *   topology, and how the steps are counted (", each" / " capacity searches, each run")
  *
  * @typedef {{ flags: Record<string, any>, consumer: Record<string, any>|null, duration: number, warmup: number, at: string[], topology: import('../spec.js').Topology }} CommonFields
- * @typedef {{ stepDir: string, out: string, topology: import('../spec.js').Topology, stopper: import('../children.js').Stopper, env: Record<string, string> }} RunContext
+ * @typedef {{ endpoint?: string|null, cpuSeconds?: () => number|null, stop: () => Promise<void> }} Shared
+ * @typedef {{ stepDir: string, out: string, topology: import('../spec.js').Topology, stopper: import('../children.js').Stopper, shared: Shared|null }} RunContext
  * @typedef {{ step: any, r: any|null }} StepRun
  */
 

@@ -3,9 +3,10 @@
  * module here (its hooks: kind-contract.js) and its line below.
  */
 import * as capacity from './capacity-kind.js';
+import * as queue from './queue-kind.js';
 
 /** @type {Record<string, import('./kind-contract.js').StepKind>} */
-export const KINDS = { [capacity.name]: capacity };
+export const KINDS = { [capacity.name]: capacity, [queue.name]: queue };
 
 /** Every `kind:` a step may name; `produce` is the default. */
 export const KIND_NAMES = ['produce', ...Object.keys(KINDS)];

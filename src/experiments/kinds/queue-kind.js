@@ -1,0 +1,251 @@
+/**
+ * Steps of kind `queue` (seed 000): realtime updates through a queue, the publisher and the
+ * consumer run together with the real CLIs — the consumer first (it makes the queue and waits),
+ * then the publisher — on a local emulator the runner starts once, or on a named endpoint or the
+ * real cloud with the SDKs' credential chains. `flags` are the publisher's (`rqbench produce
+ * --target sns|sqs|pubsub`), `consumer` the consumer's; the runner names the topic, queue and
+ * subscription per step. RESULTS.md has the seed's table per step (Reading off SQS | Server side
+ * processing | E2E, p50 and p999) with the seed's own figures beside, and who was busy: the
+ * emulator's CPU and rqbench's, measured, never guessed.
+ *
+ *   topology: { queue: { emulator: sqs } }     # or { endpoint: https://sqs.us-east-1.amazonaws.com }, or {} (the cloud)
+ *   steps:
+ *     - name: b1000
+ *       kind: queue
+ *       flags: { target: sns, rate: 45, batch-size: 1000 }
+ *       consumer: { target: sqs, threads: 4 }
+ *       seedFigures: { read: [77ms, 505ms], processing: [3ms, 34ms], e2e: [316ms, 1.2s] }
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { connectionOptions } from '../../plans/connection.js';
+import { producerOptions } from '../../plans/producer-plan.js';
+import { consumerOptions } from '../../plans/consumer-plan.js';
+import { outputOptions } from '../../plans/output.js';
+import { publisherOptions, publisherPlan, queueConsumerOptions, queueConsumerPlan } from '../../plans/queue-plan.js';
+import { UsageError } from '../../usage-error.js';
+import { parseQuietly, toArgs } from '../flags.js';
+import { newestRunDir, readJson } from '../layout.js';
+import { commandLine, runChild } from '../children.js';
+import { performance } from 'node:perf_hooks';
+import { KindProblem } from './kind-contract.js';
+import { queueResults, queueMetricsOf, QUEUE_METRICS } from './queue-results.js';
+
+export const name = 'queue';
+export const fields = ['seedFigures'];
+export const specFields = [];
+export const metrics = QUEUE_METRICS;
+export const metricsOf = queueMetricsOf;
+export const results = queueResults;
+
+/** Flags the runner sets: where, what names, how long, where the run directories go. */
+const OWNED = ['endpoint', 'topic', 'queue', 'subscription', 'create', 'until-complete', 'out', 'o', 'name', 'n', 'json', 'quiet', 'duration', 'd', 'warmup', 'start-at', 'run-id'];
+/** The consumer loads its SDK and makes the queue before the publisher starts. */
+const CONSUMER_HEAD_START_MS = 2500;
+/** How long the consumer may keep reading after the publisher's last message. */
+const DRAIN_S = 30;
+const PUBLISHERS = ['sns', 'sqs', 'pubsub'];
+const CONSUMES = { sns: 'sqs', sqs: 'sqs', pubsub: 'pubsub' };
+const SEED_ROWS = ['read', 'processing', 'e2e'];
+
+/** @param {import('../spec.js').Topology} t */
+export function topologyProblem(t) {
+  return t.queue ? null : 'a queue step needs a queue service: topology queue: { emulator: sqs|pubsub } or { endpoint } or {} (the cloud)';
+}
+
+/**
+ * @param {Record<string, any>} s
+ * @param {string} p
+ */
+export function read(s, p) {
+  const f = s.seedFigures;
+  if (f === undefined) return { seedFigures: null };
+  if (!f || typeof f !== 'object' || Array.isArray(f)) throw new KindProblem(`${p}.seedFigures must be a map: { read: [p50, p999], processing: [p50, p999], e2e: [p50, p999] }`);
+  for (const [k, v] of Object.entries(f)) {
+    if (!SEED_ROWS.includes(k)) throw new KindProblem(`${p}.seedFigures.${k} is not a field here (known: ${SEED_ROWS.join(', ')})`);
+    if (!Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === 'string')) throw new KindProblem(`${p}.seedFigures.${k} must be [p50, p999] as the seed wrote them, e.g. [77ms, 505ms]`);
+  }
+  return { seedFigures: f };
+}
+
+/**
+ * @param {Record<string, any>} d
+ * @param {import('./kind-contract.js').CommonFields} common
+ */
+export function complete(d, { flags, consumer, duration, warmup, at, topology }) {
+  if (at.length || d.at?.length) throw new KindProblem(`${d.path}: at: is for Redis Cluster steps, not a queue step`);
+  const wanted = d.consumer === undefined ? consumer : d.consumer && { ...consumer, ...d.consumer };
+  const target = flags.target;
+  if (!PUBLISHERS.includes(target)) throw new KindProblem(`${d.flagPaths.target ?? 'flags.target'} must be one of ${PUBLISHERS.join(', ')} (the publisher's --target) (got ${JSON.stringify(target)})`);
+  if (!wanted) throw new KindProblem(`${d.path}.consumer is needed: a queue step runs its consumer beside the publisher (e.g. { target: ${CONSUMES[target]}, threads: 4 })`);
+  const cTarget = wanted.target ?? CONSUMES[target];
+  if (cTarget !== CONSUMES[target]) throw new KindProblem(`${d.path}.consumer.target must be ${CONSUMES[target]} for a ${target} publisher (got ${JSON.stringify(cTarget)})`);
+  const owned = [...Object.keys(flags), ...Object.keys(wanted)].find((k) => OWNED.includes(k));
+  if (owned) throw new KindProblem(`${d.flagPaths[owned] ?? `${d.path}.consumer.${owned}`} is set by the runner (endpoint and names from the topology and the step, length from duration and warmup)`);
+  const step = { kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: { ...wanted, target: cTarget }, at: [], varied: [], seedFigures: d.seedFigures };
+  // the CLIs' own checks, with the names and an endpoint of the kind the runner will give
+  const where = topology.queue?.endpoint ?? (cTarget === 'pubsub' ? '127.0.0.1:8085' : 'http://127.0.0.1:4566');
+  for (const [role, argv] of argvOf(step, { endpoint: where }, '.')) {
+    const bad = queueArgvProblem(role, argv);
+    if (bad) throw new KindProblem(`${role === 'publisher' ? `${d.path}.flags` : `${d.path}.consumer`}: ${bad}`);
+  }
+  return step;
+}
+
+/**
+ * The step's two commands (relative paths, so they can be pasted from the repo root).
+ * @param {any} step
+ * @param {{ endpoint?: string }} shared where the service is (none: the cloud's own)
+ * @param {string} out the step's directory
+ * @returns {Array<['consumer'|'publisher', string[]]>}
+ */
+function argvOf(step, shared, out) {
+  const id = `rqbench-${step.name}`.replace(/_/g, '-');
+  const names = step.consumer.target === 'pubsub' ? ['--topic', id, '--subscription', id] : ['--topic', id, '--queue', id];
+  const where = [...(shared.endpoint ? ['--endpoint', shared.endpoint] : []), ...names, '--create'];
+  const tail = (role) => ['--warmup', String(step.warmup), '--json', '--quiet', '--out', out, '--name', role];
+  return [
+    ['consumer', ['src/consumer.js', ...toArgs(step.consumer), ...where, '--until-complete', '-d', String(step.duration + DRAIN_S), ...tail('consumer')]],
+    ['publisher', ['src/producer.js', ...toArgs(step.flags), ...where, '-d', String(step.duration), ...tail('publisher')]],
+  ];
+}
+
+/**
+ * argv through the publisher's or the queue consumer's own options and checks.
+ * @param {'publisher'|'consumer'} role
+ * @param {string[]} argv
+ * @returns {string|null}
+ */
+function queueArgvProblem(role, argv) {
+  const build = role === 'publisher'
+    ? (y) => outputOptions(publisherOptions(producerOptions(connectionOptions(y))))
+    : (y) => outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))));
+  const { a, failure, unknown } = parseQuietly(argv.slice(1), build);
+  if (failure) return unknown ? `${unknown} is not a ${role} flag (see node ${argv[0]} --help)` : failure;
+  try {
+    (role === 'publisher' ? publisherPlan : queueConsumerPlan)(a);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return e.message;
+  }
+  return null;
+}
+
+/**
+ * The emulator the steps share, started once; its CPU is read around each step.
+ * @param {import('../spec.js').Spec} spec
+ * @param {{ log: (line: string) => void }} ctx
+ */
+export async function start(spec, { log }) {
+  const q = spec.topology.queue;
+  if (!q?.emulator) return { endpoint: q?.endpoint ?? null, cpuSeconds: () => null, stop: async () => {} };
+  const began = Date.now();
+  if (q.emulator === 'sqs') {
+    const { startSqs } = await import('../../local/sqs-emulator.js');
+    const sqs = await startSqs();
+    log(`rqbench experiment: started the SQS/SNS emulator (in this process) at ${sqs.endpoint} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+    // in this process: the runner's own CPU, which is the emulator's but for a few spawns
+    return { endpoint: sqs.endpoint, cpuSeconds: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; }, stop: () => sqs.stop() };
+  }
+  const { startPubsub } = await import('../../local/pubsub-emulator.js');
+  const ps = await startPubsub();
+  log(`rqbench experiment: started the Pub/Sub emulator (pid ${ps.pid}) at ${ps.endpoint} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
+  return { endpoint: ps.endpoint, cpuSeconds: () => procCpuSeconds(ps.pid), stop: () => ps.stop() };
+}
+
+/**
+ * Runs the step: the consumer, then the publisher beside it; step.json before and after, with the
+ * CPU the emulator and rqbench's two processes used meanwhile.
+ * @param {any} step
+ * @param {import('./kind-contract.js').RunContext} ctx
+ */
+export async function run(step, { stepDir, out, stopper, shared }) {
+  fs.mkdirSync(stepDir, { recursive: true });
+  const cmds = argvOf(step, shared ?? {}, out);
+  const metaFile = path.join(stepDir, 'step.json');
+  const meta = { name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: cmds.map(([, argv]) => commandLine('node', argv)), ok: false };
+  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const emu0 = shared?.cpuSeconds?.() ?? null;
+  const kids0 = procCpuSeconds('self', true);
+  const t0 = performance.now();
+  const consumer = runChild(cmds[0][1], stopper);
+  await new Promise((r) => setTimeout(r, CONSUMER_HEAD_START_MS));
+  const publisher = stopper.stopped ? null : runChild(cmds[1][1], stopper);
+  const done = await Promise.all([consumer, publisher]);
+  const wallS = (performance.now() - t0) / 1000;
+  const emu1 = shared?.cpuSeconds?.() ?? null;
+  const kids1 = procCpuSeconds('self', true);
+  // CPU over the step, % of one core: the emulator's, and the publisher's and consumer's together
+  meta.cpu = {
+    emulatorPct: emu0 !== null && emu1 !== null ? Math.round(((emu1 - emu0) / wallS) * 1000) / 10 : null,
+    rqbenchPct: kids0 !== null && kids1 !== null ? Math.round(((kids1 - kids0) / wallS) * 1000) / 10 : null,
+    wallS: Math.round(wallS * 10) / 10,
+  };
+  const back = readBack(stepDir, null);
+  // exit 1 with a summary: a run that ended and says what went wrong (the check judges it)
+  const finished = (r, s) => r && s && (r.code === 0 || r.code === 1);
+  const ok = finished(done[0], back.consumer) && finished(done[1], back.publisher) && !stopper.stopped;
+  Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: done.map((r) => r?.code ?? r?.signal ?? null), ok });
+  const bad = done.find((r, i) => !finished(r, i ? back.publisher : back.consumer));
+  if (bad) meta.error = bad.lastLine;
+  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  return ok ? { ok: true } : { ok: false, error: `${bad?.argv?.[0] ?? 'a step process'} exited with ${bad?.code ?? bad?.signal}: ${bad?.lastLine ?? ''}` };
+}
+
+/**
+ * The step's run directories and summaries; complete when both ran to their end.
+ * @param {string} stepDir
+ * @param {any} meta step.json
+ */
+export function readBack(stepDir, meta) {
+  const publisherDir = newestRunDir(stepDir, 'publisher');
+  const consumerDir = newestRunDir(stepDir, 'consumer');
+  const publisher = (publisherDir && readJson(path.join(publisherDir, 'summary.json'))) ?? null;
+  const consumer = (consumerDir && readJson(path.join(consumerDir, 'summary.json'))) ?? null;
+  const done = (x) => Boolean(x) && !x.interrupted;
+  return { publisherDir, consumerDir, publisher, consumer, complete: done(publisher) && done(consumer) && meta?.ok === true };
+}
+
+/**
+ * CPU seconds of a process (utime + stime), or of its waited-for children, from /proc.
+ * @param {number|'self'} pid
+ * @param {boolean} [children] cutime + cstime instead
+ * @returns {number|null} null where /proc cannot be read
+ */
+function procCpuSeconds(pid, children = false) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields 14-17 of stat(5), counted from the state field (3) after the command's parentheses
+    const [u, s] = children ? [Number(f[13]), Number(f[14])] : [Number(f[11]), Number(f[12])];
+    return (u + s) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (100 on Linux). */
+const CLK_TCK = 100;
+
+/** @param {import('./kind-contract.js').StepRun[]} steps */
+export function manifest(steps) {
+  const s = steps.find((x) => x.r?.complete);
+  return s ? readJson(path.join(s.r.consumerDir, 'manifest.json')) : null;
+}
+
+/** @param {any} step */
+export const nominalSeconds = (step) => step.duration + CONSUMER_HEAD_START_MS / 1000 + 5;
+/** @param {any} step */
+export const what = (step) => `${step.flags.target} → ${step.consumer.target}, ${step.duration} s`;
+/** @param {any} r */
+export const figures = (r) => {
+  const c = r?.consumer;
+  if (!c) return 'no consumer summary';
+  const ms = (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '-');
+  return `${Math.round(c.messagesPerSec ?? 0)} messages/s, E2E p50 ${ms(c.latency?.e2e?.p50)}, p999 ${ms(c.latency?.e2e?.p999)}, ${c.nothingLost?.ok ? 'nothing lost' : 'SOMETHING LOST'}`;
+};
+/** @param {import('../spec.js').Spec} spec */
+export const commandsNote = (spec) => (spec.topology.queue?.emulator ? `The \`--endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).` : '');
+export const setupWords = { starter: 'started by the runner', each: ', each' };
+/** @param {import('../spec.js').Spec} spec */
+export const setupWhere = (spec) => (spec.topology.queue?.emulator ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label);

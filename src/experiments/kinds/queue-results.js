@@ -1,0 +1,93 @@
+/**
+ * RESULTS.md for queue steps (seed 000): the seed's table per step — Percentile | Reading off SQS
+ * | Server side processing | E2E, p50 and p999 (Pub/Sub without the reading column, as in the
+ * seed) — with the seed's own figures beside the local ones; one row per step across them; and
+ * who was busy, from the CPU measured around each step: the emulator's, and rqbench's publisher
+ * and consumer together.
+ */
+import { fixed, grouped, mdTable } from '../../results/format.js';
+import { seedDuration } from '../../results/queue-consumer-summary.js';
+
+/** Metric name → what it is, for `check:`. */
+export const QUEUE_METRICS = {
+  e2e_p50_ms: 'E2E p50 from the publisher\'s schedule to the update applied, ms',
+  e2e_p999_ms: 'E2E p999, ms',
+  read_p50_ms: 'reading off the queue (a receive call) p50, ms (SQS)',
+  read_p999_ms: 'reading off the queue p999, ms (SQS)',
+  processing_p50_ms: 'server side processing p50, ms',
+  processing_p999_ms: 'server side processing p999, ms',
+  messages_per_sec: 'messages applied per second',
+  rows_per_sec: 'updates (rows) applied per second',
+  batch: 'updates per message',
+  threads: 'the consumer\'s thread pool',
+  missing: 'messages published and never applied',
+  duplicates: 'messages applied twice',
+  publish_p99_ms: 'publish call p99 from the intended start, ms',
+  emulator_cpu: 'the emulator\'s CPU over the step, % of one core',
+  rqbench_cpu: 'the publisher\'s and consumer\'s CPU over the step together, % of one core',
+};
+
+/** Above this share of one core the emulator is called the busiest part of the step. */
+const BUSY_PCT = 80;
+
+/**
+ * A step's metrics come from its own directory (no step needs another's, unlike capacity's cost table).
+ * @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>}
+ */
+export function queueMetricsOf() {
+  return (s) => {
+    const c = s.r?.consumer;
+    const p = s.r?.publisher;
+    const L = c?.latency ?? {};
+    const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+    return {
+      e2e_p50_ms: n(L.e2e?.p50), e2e_p999_ms: n(L.e2e?.p999), read_p50_ms: n(L.read?.p50), read_p999_ms: n(L.read?.p999),
+      processing_p50_ms: n(L.processing?.p50), processing_p999_ms: n(L.processing?.p999),
+      messages_per_sec: n(c?.messagesPerSec), rows_per_sec: n(c?.rowsPerSec), batch: n(c?.averageBatchSize), threads: n(c?.threads),
+      missing: n(c?.nothingLost?.missing), duplicates: n(c?.nothingLost?.duplicates),
+      publish_p99_ms: n(p?.latency?.publish?.intended?.p99), emulator_cpu: n(s.r?.meta?.cpu?.emulatorPct), rqbench_cpu: n(s.r?.meta?.cpu?.rqbenchPct),
+    };
+  };
+}
+
+/**
+ * @param {import('../spec.js').Spec} spec
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ * @returns {Promise<string[]>}
+ */
+export async function queueResults(spec, steps) {
+  const metricsOf = queueMetricsOf();
+  const rows = steps.map((s) => {
+    if (!s.r?.complete) return [s.step.label, s.step.flags['batch-size'] ?? '-', s.step.flags.rate ?? '-', s.step.consumer.threads ?? '-', 'not run yet', '', '', '', '', ''];
+    const m = metricsOf(s);
+    return [s.step.label, grouped(m.batch), fixed(m.messages_per_sec, 1), m.threads ?? '-', grouped(m.rows_per_sec), seedDuration(m.e2e_p50_ms), seedDuration(m.e2e_p999_ms),
+      `${grouped(m.missing ?? NaN)} / ${grouped(m.duplicates ?? NaN)}`, fixed(m.emulator_cpu, 0), fixed(m.rqbench_cpu, 0)];
+  });
+  const out = [
+    mdTable(['Step', 'Batch size', 'Messages/s', 'Thread pool', 'Updates/s', 'E2E p50', 'E2E p999', 'Missing / duplicates', 'Emulator CPU %', 'rqbench CPU %'], rows), '',
+    'E2E is from the publisher\'s schedule (the intended send, corrected for coordinated omission) to the update applied. CPU is % of one core over each step, measured around it: the emulator\'s (in the runner\'s process for SQS/SNS, its JVM for Pub/Sub) and the publisher\'s and consumer\'s together.', '',
+  ];
+  for (const s of steps) out.push(...stepTable(s, metricsOf));
+  const busy = steps.filter((s) => s.r?.complete && (metricsOf(s).emulator_cpu ?? 0) >= BUSY_PCT);
+  if (busy.length) {
+    out.push(`**The emulator, not rqbench, was the busiest part of ${busy.map((s) => s.step.label).join(', ')}**: it used ${busy.map((s) => `${fixed(metricsOf(s).emulator_cpu, 0)}%`).join(', ')} of a core while the publisher and consumer together used ${busy.map((s) => `${fixed(metricsOf(s).rqbench_cpu, 0)}%`).join(', ')}; those figures say more about the emulator than about the service.`, '');
+  }
+  return out;
+}
+
+/**
+ * The seed's table for one step, the seed's figure beside each local one.
+ * @param {import('./kind-contract.js').StepRun} s
+ * @param {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>} metricsOf
+ */
+function stepTable(s, metricsOf) {
+  const f = s.step.flags;
+  const title = `### ${s.step.label}: Batch size - ${grouped(f['batch-size'] ?? 1000)}, Rate - ${f.rate ?? 45} = ${grouped((f['batch-size'] ?? 1000) * (f.rate ?? 45))}, Thread pool size - ${s.step.consumer.threads ?? 4}`;
+  if (!s.r?.complete) return [title, '', 'not run yet', ''];
+  const m = metricsOf(s);
+  const seed = s.step.seedFigures ?? {};
+  const sqs = s.step.consumer.target === 'sqs';
+  const cell = (ms, row, i) => `${seedDuration(ms)}${seed[row] ? ` (seed ${seed[row][i]})` : ''}`;
+  const line = (label, i, key) => [label, ...(sqs ? [cell(m[`read_${key}_ms`], 'read', i)] : []), cell(m[`processing_${key}_ms`], 'processing', i), cell(m[`e2e_${key}_ms`], 'e2e', i)];
+  return [title, '', mdTable(['Percentile', ...(sqs ? ['Reading off SQS'] : []), 'Server side processing', 'E2E'], [line('p50', 0, 'p50'), line('p999', 1, 'p999')]), ''];
+}
