@@ -32,7 +32,9 @@ export class Progress {
     const left = this.steps.slice(this.i - 1);
     const over = this.overheads.length ? this.overheads.reduce((a, b) => a + b, 0) / this.overheads.length : FIRST_GUESS_OVERHEAD_S;
     const eta = left.reduce((s, x) => s + nominal(x) + over, 0);
-    const what = [step.label !== step.name ? step.label : '', step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
+    // a step of another kind says what it runs in its length (a queue step always has its consumer)
+    const own = !kindOf(step);
+    const what = [step.label !== step.name ? step.label : '', own && step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
     const length = kindOf(step)?.what(step) ?? `${step.duration} s`;
     this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${length} … ETA ${clock(eta)}`);
   }

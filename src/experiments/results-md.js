@@ -44,7 +44,9 @@ export async function writeResults(spec) {
   const kind = kindOf(spec.steps[0]);
   const metricsOf = kind ? kind.metricsOf(spec, steps) : (s) => stepMetrics(s.r.producer, s.r.consumer);
   const finding = findingLine(spec, steps, metricsOf);
-  const charts = done.length && !kind ? await drawExperimentCharts(done.map((s) => s.r.producerDir), path.join(spec.dir, 'charts'), {
+  // the run directories the charts are drawn from, one per step: a kind names its own, or has none
+  const chartDirs = kind ? kind.chartDirs?.(done) ?? [] : done.map((s) => s.r.producerDir);
+  const charts = chartDirs.length ? await drawExperimentCharts(chartDirs, path.join(spec.dir, 'charts'), {
     title: spec.title, stepLabels: done.map((s) => s.step.label),
   }) : null;
   const md = [
@@ -57,7 +59,7 @@ export async function writeResults(spec) {
     ...(kind ? await kind.results(spec, steps) : producerResults(spec, steps)),
     '## Finding', '',
     finding.text, '',
-    ...(kind ? [] : chartsSection(charts, done.length)),
+    ...chartsSection(charts, chartDirs.length),
     '## Commands', '',
     ...commandsSection(spec, steps),
   ].join('\n');

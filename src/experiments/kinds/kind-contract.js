@@ -25,6 +25,8 @@
  * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => (s: StepRun) => Record<string, number|undefined>} metricsOf
  * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => Promise<string[]>} results  RESULTS.md's Results section
  * @property {(steps: StepRun[]) => any|null} manifest  a run manifest for the host line
+ * @property {(done: StepRun[]) => string[]} [chartDirs]  the run directory of each complete step the
+ *   charts are drawn from (rqbench chart's kinds), laid end to end; none: no charts
  * @property {(step: any) => number} nominalSeconds  how long the step should take, for the ETA
  * @property {(step: any) => string} what           how the progress line names the step's length
  * @property {(r: StepRun['r']) => string} figures  the progress line's figures when it ends

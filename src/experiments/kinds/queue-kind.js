@@ -233,6 +233,13 @@ export function manifest(steps) {
   return s ? readJson(path.join(s.r.consumerDir, 'manifest.json')) : null;
 }
 
+/**
+ * The charts: the consumers' runs, laid end to end (messages applied per second, E2E p50/p99 per
+ * second, and reading off the queue, processing and E2E on the percentile axis).
+ * @param {import('./kind-contract.js').StepRun[]} done
+ */
+export const chartDirs = (done) => done.map((s) => s.r.consumerDir);
+
 /** @param {any} step */
 export const nominalSeconds = (step) => step.duration + CONSUMER_HEAD_START_MS / 1000 + 5;
 /** @param {any} step */

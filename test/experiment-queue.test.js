@@ -1,0 +1,98 @@
+// Experiment steps of kind queue (issue 15, points 1, 3 and 6): a two-step spec on the SQS
+// emulator the runner starts, the consumer and the publisher run together with the real CLIs,
+// RESULTS.md with the seed's table per step (the seed's figures beside), the CPU of the emulator
+// and of rqbench measured around each step, the verdict and the charts; bad queue steps refused
+// with the field named.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+
+afterAll(() => removeTempDirs());
+
+const SPEC = `
+title: Two batch sizes on SQS (test)
+seed: "000 § AWS numbers"
+kind: queue
+topology: { queue: { emulator: sqs } }
+duration: 3
+warmup: 0
+flags: { target: sqs, key-size: 30, value-size: 10 }
+consumer: { target: sqs, threads: 2 }
+steps:
+  - name: big
+    label: Batch 200 x 10/s
+    flags: { batch-size: 200, rate: 10 }
+    seedFigures: { read: [77ms, 505ms], processing: [3ms, 34ms], e2e: [316ms, 1.2s] }
+  - name: small
+    label: Batch 100 x 20/s
+    flags: { batch-size: 100, rate: 20 }
+finding: "the same updates in half the messages"
+check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"
+`;
+
+function experiment(yaml) {
+  const dir = path.join(tempDir('rqbench-exp-queue-'), 'queue');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
+  return dir;
+}
+const rq = (args, timeoutMs = 120_000) => runNode([CLI, ...args], { timeoutMs });
+const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
+
+describe('an experiment of queue steps', () => {
+  it('runs publisher and consumer per step on the emulator and writes the seed\'s tables, the CPU, the verdict and the charts', async () => {
+    const dir = experiment(SPEC);
+    const r = await rq(['experiment', 'run', dir]);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.stderr).toMatch(/started the SQS\/SNS emulator \(in this process\) at http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stderr).toMatch(/\[1\/2\] big \(Batch 200 x 10\/s\): sqs → sqs, 3 s … ETA/);
+    expect(r.stderr).toMatch(/\[2\/2\] small done in [\d.]+ s: \d+ messages\/s, E2E p50 \d+ ms, p999 \d+ ms, nothing lost/);
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md).toContain('| Step | Batch size | Messages/s | Thread pool | Updates/s | E2E p50 | E2E p999 | Missing / duplicates | Emulator CPU % | rqbench CPU % |');
+    // about 10 and 20 messages a second, every one applied, the CPU of both sides measured
+    expect(md).toMatch(/\| Batch 200 x 10\/s \| 200 \| (9|10|11)\.\d \| 2 \| [\d,]+ \| [\d.]+m?s \| [\d.]+m?s \| 0 \/ 0 \| \d+ \| \d+ \|/);
+    expect(md).toMatch(/\| Batch 100 x 20\/s \| 100 \| (19|20|21)\.\d \| 2 \|/);
+    expect(md).toContain('### Batch 200 x 10/s: Batch size - 200, Rate - 10 = 2,000, Thread pool size - 2');
+    expect(md).toContain('| Percentile | Reading off SQS | Server side processing | E2E |');
+    expect(md).toMatch(/\| p50 \| [\d.]+u?m?s \(seed 77ms\) \| [\d.]+u?m?s \(seed 3ms\) \| [\d.]+u?m?s \(seed 316ms\) \|/);
+    expect(md).toMatch(/\| p999 \| [\d.]+u?m?s \(seed 505ms\) \| [\d.]+u?m?s \(seed 34ms\) \| [\d.]+u?m?s \(seed 1\.2s\) \|/);
+    expect(md).toMatch(/Here: \*\*held\*\* — `big\.messages_per_sec < small\.messages_per_sec and big\.missing == 0 and small\.missing == 0`/);
+    expect(md).toMatch(/node src\/consumer\.js --target sqs --threads 2 --endpoint http:\/\/127\.0\.0\.1:\d+ --topic rqbench-big --queue rqbench-big --create --until-complete -d 33 --warmup 0 --json --quiet --out \S+ --name consumer/);
+    expect(md).toMatch(/node src\/producer\.js --target sqs --key-size 30 --value-size 10 --batch-size 200 --rate 10 --endpoint http:\/\/127\.0\.0\.1:\d+ --topic rqbench-big --queue rqbench-big --create -d 3/);
+    // step.json holds the CPU measured around the step
+    const [stamp] = fs.readdirSync(path.join(dir, 'runs'));
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'big', 'step.json'), 'utf8'));
+    expect(meta.cpu.emulatorPct).toBeGreaterThan(0);
+    expect(meta.cpu.rqbenchPct).toBeGreaterThan(0);
+    // charts over the consumers' runs: messages per second, E2E per second, the seed's metrics by percentile
+    const charts = fs.readdirSync(path.join(dir, 'charts'));
+    for (const name of ['throughput', 'latency', 'percentiles']) {
+      expect(charts).toContain(`${name}.png`);
+      const png = fs.readFileSync(path.join(dir, 'charts', `${name}.png`));
+      expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect(md).toContain(`(charts/${name}.png)`);
+    }
+  }, 150_000);
+
+  // [what is wrong, the edit, the one line expected]
+  const BAD = [
+    ['the publisher target', ['flags: { target: sqs, key', 'flags: { target: kafka, key'], 'flags.target must be one of sns, sqs, pubsub'],
+    ['the consumer target', ['consumer: { target: sqs, threads: 2 }', 'consumer: { target: pubsub, threads: 2 }'], 'steps[0].consumer.target must be sqs for a sqs publisher (got "pubsub")'],
+    ['a runner-owned flag', ['flags: { batch-size: 100, rate: 20 }', 'flags: { batch-size: 100, rate: 20, endpoint: "http://x" }'], 'steps[1].flags.endpoint is set by the runner'],
+    ['a publisher flag', ['flags: { batch-size: 100, rate: 20 }', 'flags: { batch-size: 100, rate: -1 }'], 'steps[1].flags: --rate must be'],
+    ['a consumer flag', ['threads: 2 }', 'threads: 0 }'], 'steps[0].consumer: --threads must be'],
+    ['the seed figures', ['e2e: [316ms, 1.2s] }', 'e2e: [316ms] }'], 'steps[0].seedFigures.e2e must be [p50, p999] as the seed wrote them'],
+    ['the emulator', ['emulator: sqs', 'emulator: kafka'], 'topology.queue.emulator must be one of sqs, pubsub (got "kafka")'],
+    ['the topology', ['{ queue: { emulator: sqs } }', '{ local: { replicas: 0 } }'], 'topology: a queue step needs a queue service'],
+  ];
+  it.each(BAD)('refuses a queue step with a mistake in %s: one line naming the field, exit 2, nothing written', async (_what, [from, to], line) => {
+    expect(SPEC).toContain(from);
+    const dir = experiment(SPEC.replace(from, to));
+    const r = await rq(['experiment', 'run', dir], 20_000);
+    expect(r.code, why(r)).toBe(2);
+    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
+    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
+  });
+});
