@@ -1,6 +1,7 @@
 /**
- * `rqbench experiment run|report experiments/<name>`: runs an experiment.yaml's steps with the real
- * CLIs and (re)generates its RESULTS.md from the run directories.
+ * `rqbench experiment run|report experiments/<name>…`: runs an experiment.yaml's steps with the real
+ * CLIs and (re)generates its RESULTS.md from the run directories; given several specs, runs them in
+ * sequence (resumable, with an overall ETA) and writes the index beside them.
  */
 import path from 'node:path';
 import { UsageError, bad } from '../usage-error.js';
@@ -8,39 +9,49 @@ import { loadSpec } from '../experiments/spec.js';
 import { checkCanRun, runExperiment } from '../experiments/run-experiment.js';
 import { writeResults } from '../experiments/results-md.js';
 import { latestRun, runsDir } from '../experiments/layout.js';
+import { runAll } from '../experiments/run-all.js';
+import { writeIndex } from '../experiments/index-md.js';
 
 const PROG = 'rqbench experiment';
 const ACTIONS = ['run', 'report'];
 
-export const command = 'experiment <action> <dir>';
+export const command = 'experiment <action> <dirs..>';
 export const describe = 'run an experiment spec (experiments/<name>/experiment.yaml) step by step, or regenerate its RESULTS.md';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return y
     .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest runs/ only' })
-    .positional('dir', { type: 'string', describe: 'the experiment directory, holding experiment.yaml' })
-    .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping steps that completed' })
+    .positional('dirs', { type: 'string', array: true, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
+    .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping steps that completed (several specs: the interrupted sequence)' })
     .example('$0 experiment run experiments/002-store-models', 'run every step, write RESULTS.md')
     .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted step and the rest')
-    .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running');
+    .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running')
+    .example('$0 experiment run experiments/*', 'every spec in sequence, then experiments/README.md (npm run experiments)');
 }
 
 /**
  * @param {Record<string, any>} a parsed flags
  */
 export async function handler(a) {
-  let spec;
+  let specs;
   try {
     if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
     if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
-    spec = loadSpec(a.dir);
-    if (a.action === 'run') checkCanRun(spec);
+    // every spec is checked before any runs: a mistake in the last is not found an hour in
+    specs = a.dirs.map((d) => loadSpec(d));
+    if (a.action === 'run') specs.forEach(checkCanRun);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`${PROG}: ${e.message}\n`);
     process.exit(2);
   }
+  if (specs.length > 1) {
+    await several(specs, a);
+    return;
+  }
+  const [spec] = specs;
+  a.dir = a.dirs[0];
   let code = 0;
   if (a.action === 'report' && !latestRun(spec.dir)) {
     // a fresh clone has the committed RESULTS.md but no runs: never overwrite it with an empty one
@@ -60,4 +71,25 @@ export async function handler(a) {
   const held = r.held === null ? 'finding not known yet' : `finding ${r.held ? 'held' : 'did not hold'}`;
   process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${held})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
   process.exitCode = code;
+}
+
+/**
+ * Several specs: run in sequence, or their RESULTS.md again; the index beside them either way.
+ * @param {import('../experiments/spec.js').Spec[]} specs
+ * @param {Record<string, any>} a
+ */
+async function several(specs, a) {
+  if (a.action === 'run') {
+    process.exitCode = (await runAll(specs, { resume: a.resume })).exitCode;
+    return;
+  }
+  for (const spec of specs) {
+    if (!latestRun(spec.dir)) {
+      process.stderr.write(`${PROG}: ${spec.name}: no runs here, RESULTS.md left as it is\n`);
+      continue;
+    }
+    const r = await writeResults(spec);
+    process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${r.held === null ? 'finding not known yet' : `finding ${r.held ? 'held' : 'did not hold'}`})\n`);
+  }
+  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), writeIndex(specs))}\n`);
 }

@@ -12,6 +12,9 @@ const FIRST_GUESS_OVERHEAD_S = 5;
 /** How long a step should take, its own runs only (a search runs many). @param {import('./spec.js').Step} step */
 const nominal = (step) => kindOf(step)?.nominalSeconds(step) ?? step.duration;
 
+/** How long a spec's steps should take, with the overhead a step had before one was measured. @param {import('./spec.js').Step[]} steps */
+export const specSeconds = (steps) => steps.reduce((s, x) => s + nominal(x) + FIRST_GUESS_OVERHEAD_S, 0);
+
 export class Progress {
   /**
    * @param {import('./spec.js').Step[]} steps the steps that will run
