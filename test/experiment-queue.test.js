@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { startSqs } from '../src/local/sqs-emulator.js';
 
 afterAll(() => removeTempDirs());
 
@@ -74,6 +75,29 @@ describe('an experiment of queue steps', () => {
       expect(md).toContain(`(charts/${name}.png)`);
     }
   }, 150_000);
+
+  it('points at a named endpoint instead of an emulator of its own, and keeps secrets out of the spec', async () => {
+    const sqs = await startSqs();
+    try {
+      const one = SPEC.replace('{ queue: { emulator: sqs } }', `{ queue: { endpoint: "${sqs.endpoint}" }, instanceType: "an SQS endpoint" }`)
+        .replace(/ {2}- name: small[\s\S]*?rate: 20 }\n/, '').replace('check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"', 'check: "big.missing == 0"');
+      const dir = experiment(one);
+      const r = await rq(['experiment', 'run', dir]);
+      expect(r.code, why(r)).toBe(0);
+      expect(r.stderr).not.toMatch(/started the SQS\/SNS emulator/);
+      const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+      expect(md).toMatch(/Topology: an SQS endpoint; host \d+ CPUs \([^)]*\), Node v/);
+      expect(md).toContain(`--endpoint ${sqs.endpoint} --topic rqbench-big`);
+      expect(md).toMatch(/Here: \*\*held\*\*/);
+      const bad = experiment(one.replace(`endpoint: "${sqs.endpoint}"`, 'endpoint: "http://user:secret@127.0.0.1:1"'));
+      const refused = await rq(['experiment', 'run', bad], 20_000);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('topology.queue.endpoint must not hold credentials');
+      expect(refused.stderr).not.toContain('secret');
+    } finally {
+      await sqs.stop();
+    }
+  }, 90_000);
 
   // [what is wrong, the edit, the one line expected]
   const BAD = [

@@ -84,7 +84,7 @@ function producerResults(spec, steps) {
 
 function setupLine(spec, done, manifest) {
   const m = manifest ?? (done[0]?.r.producerDir && readJson(path.join(done[0].r.producerDir, 'manifest.json')));
-  const host = m?.host ? `; host ${m.host.cpus} CPUs (${m.host.cpuModel}), Redis ${m.versions?.redis ?? '?'}, Node ${m.versions?.node ?? '?'}, rqbench ${m.git ? m.git.slice(0, 8) : m.versions?.rqbench}` : '';
+  const host = m?.host ? `; host ${m.host.cpus} CPUs (${m.host.cpuModel})${m.versions?.redis ? `, Redis ${m.versions.redis}` : ''}, Node ${m.versions?.node ?? '?'}, rqbench ${m.git ? m.git.slice(0, 8) : m.versions?.rqbench}` : '';
   const words = kindOf(spec.steps[0])?.setupWords ?? { starter: 'started by the runner', each: ', each' };
   const kindWhere = kindOf(spec.steps[0])?.setupWhere?.(spec);
   const where = kindWhere ?? (spec.topology.local ? `${spec.topology.label} on 127.0.0.1, ${words.starter}` : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`);
