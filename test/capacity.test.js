@@ -9,8 +9,13 @@ import { CLI, describeRun, listTree, removeTempDirs, runNode, tempDir } from './
 
 afterAll(() => removeTempDirs());
 
-/** Short steps; 50 chunks a second, so the load is smooth (a bursty one saturates a node before its average CPU says so) and a chunk's latency is not the limit: the engine is. */
-const SEARCH = ['--local', '-t', '2', '-c', '50', '--start-rate', '50000', '--step-seconds', '3', '--step-warmup', '1', '--slo-p99', '1000'];
+/**
+ * Short steps; 50 chunks a second, so the load is smooth (a bursty one saturates a node before its
+ * average CPU says so) and a chunk's latency is not the limit; each chunk through the Lua script
+ * (--ws), which costs the server several times what it costs the writers: on 2 shared cores the
+ * server, not the machine, gives out first.
+ */
+const SEARCH = ['--local', '-t', '2', '-c', '50', '--ws', '--start-rate', '25000', '--step-seconds', '3', '--step-warmup', '1', '--slo-p99', '1000'];
 
 /** @returns {Promise<{ run: any, doc: any, dir: string }>} */
 async function search(extra = []) {
@@ -80,10 +85,12 @@ describe('rqbench capacity on a local Redis', () => {
     expect(r.stdout).toContain(`| local-1 | ${big.steps.find((x) => x.rate === big.search.max).figures.busiestMaster.engine.toFixed(1)} | - | 1 | 2 | 0.1 | 72.00 | 1 | ${big.search.max.toLocaleString('en-US')} | ${per100k(big, 72)} |`);
     expect(r.stdout).toContain(`| local-half |`);
     expect(r.stdout).toContain(`| 0.5 | 1 | 0.04 | 28.80 | 1 | ${half.search.max.toLocaleString('en-US')} | ${per100k(half, 28.8)} |`);
-    const shards = (doc) => Math.ceil(1_000_000 / doc.projection.find((p) => p.trusted).atHeadroom);
-    const cost = { 'local-1': shards(big) * 72, 'local-half': shards(half) * 28.8 };
-    const [cheap] = Object.entries(cost).sort((a, b) => a[1] - b[1]);
-    expect(r.stdout).toContain(`**Cheapest for 1,000,000 items/s at 60% engine CPU: ${cheap[0]}, ${cheap[0] === 'local-1' ? shards(big) : shards(half)} shard(s), ${cheap[1].toFixed(2)} per month.**`);
+    // shards at the headroom, from each search's trusted projection (none: no shard count, no price for the rate)
+    const shards = (doc) => { const p = doc.projection.find((x) => x.trusted); return p ? Math.ceil(1_000_000 / p.atHeadroom) : null; };
+    const cost = Object.entries({ 'local-1': [shards(big), 72], 'local-half': [shards(half), 28.8] }).filter(([, [n]]) => n).map(([k, [n, m]]) => [k, n, n * m]);
+    const [cheap] = cost.sort((a, b) => a[2] - b[2]);
+    if (cheap) expect(r.stdout).toContain(`**Cheapest for 1,000,000 items/s at 60% engine CPU: ${cheap[0]}, ${cheap[1]} shard(s), ${cheap[2].toFixed(2)} per month.**`);
+    else expect(r.stdout).toContain('No priced instance with a trusted projection');
     // two of the searches' runs: the plain comparison, and the seed's table under it
     const runOf = (x) => path.join(x.dir, x.doc.steps[0].dir);
     const plain = await runNode([CLI, 'compare', runOf(uncapped), runOf(capped)], { timeoutMs: 20_000 });
