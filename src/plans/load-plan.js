@@ -3,6 +3,7 @@ import { bad, intIn, UsageError } from '../usage-error.js';
 import { inspectDeltaFile } from '../workloads/bulk-load/delta-file.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
+import { checkMetrics } from './metrics-plan.js';
 import { planOf } from './freeze.js';
 
 /** Where a load writes. */
@@ -44,6 +45,7 @@ export function loadPlan(a) {
   if (a.sink === 'redis' && Math.min(...connections) < Math.max(...threads)) {
     throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${threads.join(',')} x ${connections.join(',')})`, Math.min(...connections));
   }
+  const metrics = checkMetrics(a);
   checkOutput(a);
-  return planOf(a, { threads, connections, info });
+  return planOf(a, { threads, connections, info, ...metrics });
 }
