@@ -35,6 +35,7 @@ export function loadPlan(a) {
   const connections = intList(a.connections, '--connections', 1, 4096);
   intIn(a.ttl, '--ttl', 0);
   intIn(a.sample, '--sample', 0, 1_000_000);
+  const metrics = checkMetrics(a);
   let info;
   try {
     info = inspectDeltaFile(a.file);
@@ -45,7 +46,6 @@ export function loadPlan(a) {
   if (a.sink === 'redis' && Math.min(...connections) < Math.max(...threads)) {
     throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${threads.join(',')} x ${connections.join(',')})`, Math.min(...connections));
   }
-  const metrics = checkMetrics(a);
   checkOutput(a);
   return planOf(a, { threads, connections, info, ...metrics });
 }
