@@ -37,7 +37,7 @@ function readFromOf(a) {
 /**
  * @param {Readonly<Record<string, any>>} a the plan, pointed at the local server when there is one
  * @param {import('../../local/local-redis.js').LocalRedis|null} local
- * @param {import('../../harness/live-metrics.js').LiveMetrics|null} live
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
  */
 async function consume(a, local, live) {
   const mode = modelOf(a).name;

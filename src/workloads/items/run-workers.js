@@ -41,7 +41,7 @@ const WARN_AFTER_MS = 3000;
  * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => boolean} p.progressOf the second shows the target answering
  * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => void} [p.onSecond] told of every merged second
  * @param {import('../../local/local-redis.js').LocalRedis} [p.local] the local cluster --at actions act on
- * @param {import('../../harness/live-metrics.js').LiveMetrics|null} [p.live] --metrics-port: follows the merged seconds
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the merged seconds
  * @returns {Promise<{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
  *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
  *   writeError: NodeJS.ErrnoException|null }>} durationS: the window's end (the planned end, or the second the run was stopped in);

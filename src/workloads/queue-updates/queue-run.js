@@ -72,7 +72,7 @@ export function serviceWatch(probe, where) {
  * @param {(iv: any) => string} p.status one status line
  * @param {import('../../harness/silence.js').Silence} p.contact the service's watch
  * @param {(run: QueueRunInfo) => Promise<{ summary: object, md: string, ok: boolean }>} p.summarize
- * @param {import('../../harness/live-metrics.js').LiveMetrics|null} [p.live] --metrics-port: follows the recorded seconds
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the recorded seconds
  * @returns {Promise<import('../../harness/harness.js').RunResult>}
  */
 export async function queueRun({ a, command, name, description, facts, columns, rowOf, work, take, status, contact, summarize, live = null }) {

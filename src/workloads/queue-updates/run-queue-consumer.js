@@ -45,7 +45,7 @@ export async function runQueueConsumer(run) {
 /**
  * @param {Readonly<import('./queue-run.js').QueueRunPlan>} run
  * @param {MemoryCache|RedisCache} cache
- * @param {import('../../harness/live-metrics.js').LiveMetrics|null} live the seed's metrics are served there
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live the seed's metrics are served there
  */
 async function consume({ a, driver, target: opts }, cache, live) {
   const metrics = new QueueMetrics(/** @type {import('../../transports/queue-driver.js').QueueConsumerTraits} */ (driver.consumer), live?.registry);

@@ -33,7 +33,7 @@ export function runPublisher(plan) {
 
 /**
  * @param {Readonly<import('./queue-run.js').QueueRunPlan>} plan
- * @param {import('../../harness/live-metrics.js').LiveMetrics|null} live
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
  */
 async function publish({ a, driver, target: opts }, live) {
   const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
