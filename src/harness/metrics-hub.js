@@ -25,11 +25,11 @@ export class MetricsHub {
    * @param {number} p.port
    * @param {string} [p.host]
    * @param {number} [p.lingerS] after the last step, as --metrics-linger
-   * @param {number} [p.keepS] how long an ended child's values stay
+   * @param {number} [p.keepS] how long an ended child's values stay (whatever the runner's own linger: a step's last scrape is never lost)
    * @param {Record<string, string>} p.labels the runner's own series' labels (run_id, run_name; host is added)
    * @param {boolean} [p.quiet]
    */
-  static async open({ port, host = settings.metricsHost, lingerS = settings.metricsLingerSeconds, keepS = lingerS, labels, quiet = false }) {
+  static async open({ port, host = settings.metricsHost, lingerS = settings.metricsLingerSeconds, keepS = settings.metricsLingerSeconds, labels, quiet = false }) {
     const hub = new MetricsHub({ lingerS, keepS, quiet });
     hub.registry.setDefaultLabels({ host: os.hostname(), ...labels });
     client.collectDefaultMetrics({ register: hub.registry });
