@@ -88,4 +88,12 @@ export const settings = Object.freeze({
   histogram: Object.freeze({ lowest: 1, highest: 3_600_000_000, digits: 3 }),
   /** Server and client samplers tick once a second. */
   sampleIntervalMs: 1000,
+  /** --metrics-host: the endpoint is local unless asked (a pod passes 0.0.0.0). */
+  metricsHost: '127.0.0.1',
+  /**
+   * --metrics-linger, s: the endpoint keeps the final values this long after a run, so the scrape
+   * after the end still finds them: two intervals of the 15 s Prometheus's own example config
+   * scrapes at (deploy/prometheus/ scrapes every 5 s, well inside it).
+   */
+  metricsLingerSeconds: 30,
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedis } from '../src/local/local-redis.js';
-import { CLI, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { CLI, ROOT, freePort, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 
 const N = 3;
 /** @type {import('../src/local/local-redis.js').LocalRedis} */ let redis;
@@ -48,9 +48,14 @@ it(`the Indexed Job's pods, as ${N} local processes, merge into one run whose co
   const local = {
     ...env, WRITERS: String(N), QUANTITY: '3000', DURATION: '3', RUN_ID: runId, START_AT: String(startAt),
     REDIS_URL: redis.url, EXTRA_FLAGS: '--cluster --warmup 0', OUT: out,
+    // each pod has an address of its own; here every process needs a port of its own, on loopback
+    METRICS_HOST: '127.0.0.1', METRICS_LINGER: '0',
   };
+  expect(env).toMatchObject({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' });
+  expect(job.spec.template.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': env.METRICS_PORT });
+  const ports = await Promise.all(Array.from({ length: N }, () => freePort()));
   const results = await Promise.all(Array.from({ length: N }, (_, i) => sh(container.args[0], {
-    ...process.env, ...local, JOB_COMPLETION_INDEX: String(i), REDIS_PASSWORD: '',
+    ...process.env, ...local, JOB_COMPLETION_INDEX: String(i), REDIS_PASSWORD: '', METRICS_PORT: String(ports[i]),
   })));
   for (const r of results) expect(r.code, r.err).toBe(0);
 

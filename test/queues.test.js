@@ -6,7 +6,7 @@ import { startPubsub } from '../src/local/pubsub-emulator.js';
 import { startRedis } from '../src/local/local-redis.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { CLI, freePort, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { consumeQueue, publish, startConsumer } from './helpers/queue-run.js';
 import { describePubsub } from './helpers/emulators.js';
 
@@ -101,9 +101,14 @@ describe('SNS → SQS', () => {
   it('serves the seed\'s Prometheus metrics while it runs', SLOW, async () => {
     const q = ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'metrics'];
     expect((await publish([...q, '--create', ...LOAD])).code).toBe(0);
-    const run = await startConsumer([...q, '--metrics-port', '0', '-d', '4'], /metrics: (http:\S+)[\s\S]*total 40/);
+    const port = await freePort();
+    const run = await startConsumer([...q, '--metrics-port', String(port), '--metrics-linger', '0', '--name', 'seed-metrics', '-d', '4'], /metrics: (http:\S+)[\s\S]*total 40/);
+    expect(run.match[1]).toBe(`http://127.0.0.1:${port}/metrics`);
     const text = await (await fetch(run.match[1])).text();
     await new Promise((r) => run.child.on('close', r));
+    // every series says which run it is (README "Live metrics"); the keys below leave those labels out
+    const series = text.split('\n').filter((l) => l && !l.startsWith('#'));
+    expect(series.filter((l) => !/run_id="[0-9a-f]{8}".*run_name="seed-metrics".*host="/.test(l))).toEqual([]);
     const m = parseProm(text);
     expect(m.get('ReceivedLowLatencyNotificationsE2E_count')).toBe(40);
     // the seed's name keeps the seed's meaning (from the actual send); the corrected one is new, and says so
@@ -157,7 +162,8 @@ function parseProm(text) {
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const i = line.lastIndexOf(' ');
-    out.set(line.slice(0, i), Number(line.slice(i + 1)));
+    const key = line.slice(0, i).replace(/,?(run_id|run_name|host)="[^"]*"/g, '').replace('{,', '{').replace('{}', '');
+    out.set(key, Number(line.slice(i + 1)));
   }
   return out;
 }

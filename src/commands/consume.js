@@ -2,6 +2,7 @@
 import { connectionOptions } from '../plans/connection.js';
 import { consumerOptions, consumerPlan } from '../plans/consumer-plan.js';
 import { outputOptions } from '../plans/output.js';
+import { metricsOptions } from '../plans/metrics-plan.js';
 import { runConsumer } from '../workloads/items/run-consumer.js';
 import { flagDefaults, queueConsumerOptions, rejectQueueFlags, rejectRedisFlags, REDIS_CONSUMER_ONLY, queueConsumerPlan } from '../plans/queue-plan.js';
 import { reportRun } from './report-run.js';
@@ -11,7 +12,7 @@ export const describe = 'read the live items the producer writes, every period, 
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  const built = outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))));
+  const built = outputOptions(metricsOptions(queueConsumerOptions(consumerOptions(connectionOptions(y)))));
   // what each flag is when not given: a queue run refuses the Redis flags that differ from it
   defaults = flagDefaults(built);
   return built

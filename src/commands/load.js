@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { connectionOptions } from '../plans/connection.js';
 import { loadPlan } from '../plans/load-plan.js';
 import { outputOptions } from '../plans/output.js';
+import { metricsOptions } from '../plans/metrics-plan.js';
 import { bad, intIn, UsageError } from '../usage-error.js';
 import { generateDeltaFile, INDEX_MARK, keyOf } from '../workloads/bulk-load/delta-file.js';
 import { runLoad } from '../workloads/bulk-load/run-load.js';
@@ -17,7 +18,7 @@ export const describe = 'load one delta file with parallel reader threads into R
 export function builder(y) {
   const g = 'Loading:';
   const f = 'Delta file (--generate):';
-  return outputOptions(connectionOptions(y))
+  return outputOptions(metricsOptions(connectionOptions(y)))
     .positional('file', { type: 'string', describe: 'the delta file to load' })
     .option('generate', { type: 'string', requiresArg: true, group: f, describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit' })
     .option('records', { type: 'number', requiresArg: true, default: 4_000_000, group: f, describe: 'records to generate' })

@@ -2,6 +2,7 @@
 import { connectionOptions } from '../plans/connection.js';
 import { producerOptions, producerPlan } from '../plans/producer-plan.js';
 import { outputOptions } from '../plans/output.js';
+import { metricsOptions } from '../plans/metrics-plan.js';
 import { runProducer } from '../workloads/items/run-producer.js';
 import { flagDefaults, publisherOptions, rejectQueueFlags, rejectRedisFlags, REDIS_PRODUCER_ONLY, publisherPlan } from '../plans/queue-plan.js';
 import { reportRun } from './report-run.js';
@@ -11,7 +12,7 @@ export const describe = 'write items to Redis at a held rate and measure it (see
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  const built = outputOptions(publisherOptions(producerOptions(connectionOptions(y))));
+  const built = outputOptions(metricsOptions(publisherOptions(producerOptions(connectionOptions(y)))));
   // what each flag is when not given: a queue run refuses the Redis flags that differ from it
   defaults = flagDefaults(built);
   return built

@@ -1,21 +1,26 @@
-/** How a command ends: summary on stdout (markdown, or JSON with --json), run directory on stderr, exit code. */
+/**
+ * How a command ends: summary on stdout (markdown, or JSON with --json), run directory on stderr,
+ * exit code; then, with --metrics-port, the endpoint lingers with the final values (the summary
+ * is out first: nobody waits for it).
+ */
 import { UsageError, printable } from '../usage-error.js';
 import { redactString } from '../results/redact.js';
 
 /**
- * @param {() => Promise<{ dir: string, summary: object, md: string, exitCode: number, failure?: string }>} run
+ * @param {() => Promise<{ dir: string, summary: object, md: string, exitCode: number, failure?: string, linger?: () => Promise<void> }>} run
  * @param {Record<string, any>} a parsed flags (json, quiet)
  * @param {string} prog for error lines
  */
 export async function reportRun(run, a, prog) {
   try {
-    const { dir, summary, md, exitCode, failure } = await run();
+    const { dir, summary, md, exitCode, failure, linger } = await run();
     if (a.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else if (!a.quiet) process.stdout.write(`${md}\n`);
     if (!a.quiet) process.stderr.write(`run directory: ${dir}\n`);
     // a run that measured but could not keep its files says so last, in one line
     if (failure) process.stderr.write(`${prog}: ${printable(redactString(failure))}\n`);
     process.exitCode = exitCode;
+    await linger?.();
   } catch (e) {
     fail(prog, e);
   }

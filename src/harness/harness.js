@@ -2,7 +2,7 @@
  * One run of any kind, around the work it does: its run directory and manifest.json (one shape,
  * with the run's `kind`), how it stops (Ctrl-C, SIGTERM, a target that went away, a disk that
  * filled up: one `stop` event, the first reason kept), its seconds (one `second` event each, which
- * the status line listens to), and its summary: saved at the end with the exit code settled, or
+ * the status line and the live metrics listen to), and its summary: saved at the end with the exit code settled, or
  * kept as the run goes (a grid's finished cells) so an interrupt loses nothing already done, and
  * never a run directory left without one.
  *
@@ -28,8 +28,9 @@ export class Run extends EventEmitter {
    * @param {string} p.command
    * @param {Readonly<Record<string, any>>} p.a the run's plan (out, quiet, runId), frozen
    * @param {string} [p.leaveNote] what summary.md says after a second Ctrl-C
+   * @param {{ follow: (run: Run) => void }|null} [p.live] live metrics (--metrics-port): they follow the run's seconds
    */
-  constructor({ kind, command, a, leaveNote = 'timeline.csv and the .hlog files hold what was measured' }) {
+  constructor({ kind, command, a, leaveNote = 'timeline.csv and the .hlog files hold what was measured', live = null }) {
     super();
     this.kind = kind;
     this.command = command;
@@ -52,6 +53,7 @@ export class Run extends EventEmitter {
       onFirst: (sig) => { this.interrupted = sig; this.stop(sig); },
       onSecond: (sig) => this.#leave(sig),
     });
+    live?.follow(this);
   }
 
   /**
@@ -108,12 +110,14 @@ export class Run extends EventEmitter {
   }
 
   /**
-   * One second of the run is over (the status line shows `text`).
+   * One second of the run is over (the status line shows `text`; the live metrics take `data`:
+   * the second as the run directory records it).
    * @param {number} index
    * @param {string} text
+   * @param {{ iv?: object, cpu?: object[], cell?: object }} [data]
    */
-  second(index, text) {
-    this.emit('second', { index, text });
+  second(index, text, data = {}) {
+    this.emit('second', { index, text, ...data });
   }
 
   /**

@@ -6,6 +6,7 @@ import { checkModel, checkRun, modelOptions, runOptions } from './producer-plan.
 import { modelOf } from '../workloads/items/stores/registry.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
+import { checkMetrics } from './metrics-plan.js';
 import { planOf } from './freeze.js';
 
 /** @param {import('yargs').Argv} y */
@@ -46,7 +47,7 @@ export function checkConsumer(a) {
  */
 export function consumerPlan(flags) {
   checkConnection(flags);
-  const fills = checkConsumer(flags);
+  const fills = { ...checkConsumer(flags), ...checkMetrics(flags) };
   checkOutput(flags);
   return planOf(flags, fills);
 }

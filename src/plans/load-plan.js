@@ -3,6 +3,7 @@ import { bad, intIn, UsageError } from '../usage-error.js';
 import { inspectDeltaFile } from '../workloads/bulk-load/delta-file.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
+import { checkMetrics } from './metrics-plan.js';
 import { planOf } from './freeze.js';
 
 /** Where a load writes. */
@@ -34,6 +35,7 @@ export function loadPlan(a) {
   const connections = intList(a.connections, '--connections', 1, 4096);
   intIn(a.ttl, '--ttl', 0);
   intIn(a.sample, '--sample', 0, 1_000_000);
+  const metrics = checkMetrics(a);
   let info;
   try {
     info = inspectDeltaFile(a.file);
@@ -45,5 +47,5 @@ export function loadPlan(a) {
     throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${threads.join(',')} x ${connections.join(',')})`, Math.min(...connections));
   }
   checkOutput(a);
-  return planOf(a, { threads, connections, info });
+  return planOf(a, { threads, connections, info, ...metrics });
 }

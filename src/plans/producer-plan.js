@@ -9,6 +9,7 @@ import { MIN_VALUE_SIZE } from '../workloads/items/stores/payload.js';
 import { bad, intIn } from '../usage-error.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
+import { checkMetrics } from './metrics-plan.js';
 import { planOf } from './freeze.js';
 import { checkInstance, instanceOptions } from './instance.js';
 
@@ -132,7 +133,7 @@ export function checkProducer(flags) {
  */
 export function producerPlan(flags) {
   checkConnection(flags);
-  const fills = checkProducer(flags);
+  const fills = { ...checkProducer(flags), ...checkMetrics(flags) };
   checkOutput(flags);
   return planOf(flags, fills);
 }

@@ -13,6 +13,7 @@ import { FolderBodies } from '../workloads/queue-updates/delta-folder.js';
 import { grouped } from '../results/format.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
+import { checkMetrics } from './metrics-plan.js';
 import { deepFreeze, planOf } from './freeze.js';
 import { queueDrivers, queueFlags } from '../transports/queue-drivers.js';
 
@@ -65,7 +66,6 @@ export function queueConsumerOptions(y) {
     .option('threads', { type: 'number', requiresArg: true, group: q, describe: 'SQS pollers sharing the queue; Pub/Sub streams (flow control: threads x 10 messages)', defaultDescription: String(queueDefaults.threads) })
     .option('cache', { type: 'string', requiresArg: true, group: q, describe: 'where updates are applied: memory (a Map) or redis (--cache-url, or --local)', defaultDescription: 'memory' })
     .option('cache-url', { type: 'string', requiresArg: true, group: q, describe: 'redis:// or rediss:// URL of the cache (with --cluster for a cluster)' })
-    .option('metrics-port', { type: 'number', requiresArg: true, group: q, describe: 'serve Prometheus metrics on 127.0.0.1:PORT/metrics under the seed\'s names (0: any free port)' })
     .option('until-complete', { type: 'boolean', group: q, describe: 'stop once every publisher seen has sent its last message and nothing is missing (--duration still caps the run)' });
 }
 
@@ -143,7 +143,6 @@ export function checkQueueConsumer(flags) {
   if (a.cache === 'redis' && !a.cacheUrl && !a.local) throw new UsageError('--cache redis needs --cache-url redis://host:port or --local');
   if (a.cache !== 'redis' && (a.cacheUrl || a.local)) throw bad(a.cacheUrl ? '--cache-url' : '--local', 'used with --cache redis');
   if (a.cacheUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(a.cacheUrl)) throw bad('--cache-url', 'a redis:// or rediss:// URL', a.cacheUrl.replace(/\/\/[^@/]*@/, '//***@'));
-  if (a.metricsPort !== undefined) intIn(a.metricsPort, '--metrics-port', 0, 65535);
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
   return run;
 }
@@ -159,6 +158,7 @@ export function checkQueueConsumer(flags) {
  */
 export function publisherPlan(flags) {
   const { a, driver, target } = checkPublisher(flags);
+  Object.assign(a, checkMetrics(a));
   checkOutput(a);
   a.publisherId ??= randomBytes(4).toString('hex');
   // the bodies are made here to be checked, and again by the run (a plan is data, not files)
@@ -176,6 +176,7 @@ export function publisherPlan(flags) {
  */
 export function queueConsumerPlan(flags) {
   const { a, driver, target } = checkQueueConsumer(flags);
+  Object.assign(a, checkMetrics(a));
   checkOutput(a);
   if (a.cache === 'redis') checkConnection({ ...a, url: a.cacheUrl });
   return Object.freeze({ driver, target: deepFreeze({ ...target }), a: planOf(a) });
@@ -207,7 +208,7 @@ export const kebab = (k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 /** Flags only a queue run reads besides the targets' own (camelCase keys, as yargs gives them), per side. */
 const WORKLOAD_ONLY = {
   publish: ['rate', 'batchSize', 'keySize', 'concurrency', 'publisherId', 'fromFolder'],
-  consume: ['threads', 'cache', 'cacheUrl', 'metricsPort', 'untilComplete'],
+  consume: ['threads', 'cache', 'cacheUrl', 'untilComplete'],
 };
 
 /**

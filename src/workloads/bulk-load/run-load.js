@@ -10,6 +10,7 @@ import { grouped } from '../../results/format.js';
 import { signalExitCode } from '../../results/outcome.js';
 import { withLocal } from '../../local/for-run.js';
 import { Run } from '../../harness/harness.js';
+import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { runCell } from './run-cell.js';
 import { flushMasters, keyCount, openRouter, readBack } from './redis-check.js';
 import { checkLines, loadTable } from './load-table.js';
@@ -17,11 +18,13 @@ import { checkLines, loadTable } from './load-table.js';
 /**
  * @param {Readonly<Record<string, any>>} a the plan, checked and frozen at the command's edge
  *   (plans/load-plan.js: file, info, threads[], connections[], sink…)
- * @returns {Promise<import('../../harness/harness.js').RunResult>}
+ * @returns {Promise<import('../../harness/harness.js').RunResult & { linger?: () => Promise<void> }>}
  */
 export function runLoad(a) {
-  return withLocal(a.sink === 'redis' ? a : { ...a, local: false }, async (flags) => {
-    const run = new Run({ kind: 'load', command: 'load', a, leaveNote: 'no cell of the grid had finished' });
+  return withLiveMetrics(a, (live) => withLocal(a.sink === 'redis' ? a : { ...a, local: false }, async (flags) => {
+    const name = a.name || `load-${a.sink}-${a.threads.join('_')}t-${a.connections.join('_')}c`;
+    live?.label({ runName: name });
+    const run = new Run({ kind: 'load', command: 'load', a, leaveNote: 'no cell of the grid had finished', live });
     // a stop ends the cell under way (its reader threads are terminated): only whole cells count
     const ac = new AbortController();
     run.on('stop', () => ac.abort());
@@ -42,18 +45,23 @@ export function runLoad(a) {
         if (before && !a.flush) throw Object.assign(new Error(`the target holds ${before} keys: rqbench load empties it between cells, so start from an empty database or pass --flush`), { exitCode: 1 });
       }
       run.open({
-        name: a.name || `load-${a.sink}-${a.threads.join('_')}t-${a.connections.join('_')}c`, t0: Date.now(), facts: { target },
+        name, t0: Date.now(), facts: { target },
         description: `Load of ${a.file} (${grouped(a.info.records)} records) into ${target ? `Redis at ${target}` : `the ${a.sink} sink`}, grid of ${a.threads.join(',')} reader threads x ${a.connections.join(',')} connections.`,
       });
       for (const [k, [threads, connections]] of grid.entries()) {
         if (run.stopping) break;
         if (admin) await flushMasters(admin);
         const label = `load ${k + 1}/${grid.length} (${threads} threads x ${connections} connections)`;
+        // the cell's progress: on stderr, and to the live metrics as the cell's seconds
+        const progress = (n) => {
+          if (!a.quiet) process.stderr.write(`${label}: ${grouped(n)} of ${grouped(a.info.records)} records\n`);
+          run.second(k, label, { cell: { threads, connections, stored: n } });
+        };
         let r;
         try {
           r = await runCell({
             file: a.file, info: a.info, threads, connections, sink: a.sink, conn, ttl: a.ttl, signal: ac.signal,
-            onProgress: a.quiet ? undefined : (n) => process.stderr.write(`${label}: ${grouped(n)} of ${grouped(a.info.records)} records\n`),
+            onProgress: a.quiet && !live ? undefined : progress,
           });
         } catch (e) {
           if (run.stopping) break;
@@ -66,6 +74,7 @@ export function runLoad(a) {
           stored: r.stored, errors: r.errors, redirects: r.redirects, check, perThread: r.perThread,
         };
         cells.push(cell);
+        run.second(k, label, { cell: { threads, connections, stored: r.stored, done: { recordsPerSec: r.recordsPerSec, errors: r.errors, redirects: r.redirects } } });
         run.say(`${label}: ${cell.loadS.toFixed(2)} s, ${grouped(cell.recordsPerSec)} records/s${check.ok ? '' : ' — CHECK FAILED'}`);
         // the grid so far: what a run cut short (even by a second Ctrl-C, or a kill) still has
         if (k + 1 < grid.length) {
@@ -82,7 +91,7 @@ export function runLoad(a) {
       admin?.close();
       run.close();
     }
-  });
+  }));
 }
 
 /**

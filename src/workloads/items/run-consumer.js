@@ -19,13 +19,14 @@ import { storeConfigOf } from './stores/keys.js';
 import { EmptyIndexWatch } from './empty-index.js';
 import { CONSUMER_ROWS } from '../../results/timeline-rows.js';
 import { localNote, withLocal } from '../../local/for-run.js';
+import { withLiveMetrics } from '../../harness/live-metrics.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/consumer-plan.js)
- * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
 export async function runConsumer(plan) {
-  return withLocal(plan, (a, local) => consume(a, local));
+  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local) => consume(a, local, live)));
 }
 
 /** Where reads go: replicas on a cluster unless told otherwise (the seed read only from replicas). */
@@ -36,8 +37,9 @@ function readFromOf(a) {
 /**
  * @param {Readonly<Record<string, any>>} a the plan, pointed at the local server when there is one
  * @param {import('../../local/local-redis.js').LocalRedis|null} local
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
  */
-async function consume(a, local) {
+async function consume(a, local, live) {
   const mode = modelOf(a).name;
   const storeCfg = storeConfigOf(a);
   const conn = connectionFrom(a);
@@ -49,10 +51,11 @@ async function consume(a, local) {
   const specs = readers.map((n) => ({ kind: 'reader', label: `reader ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } } }));
   const name = a.name || defaultName(a, mode);
   const p = (h, q) => (h ? stats(h)[q] : null);
+  live?.label({ runName: name });
   const empty = new EmptyIndexWatch({ names: createReadModel(mode, storeCfg).names, mode, target: describeConnection(conn), quiet: a.quiet, warmupS: a.warmup });
 
   const run = await runWorkers({
-    a, conn, topo, specs, name, local,
+    a, conn, topo, specs, name, local, live,
     command: 'consume', description: describe(a, mode, readFrom, topo, local), mode, storeCfg, workers: readers,
     columns: CONSUMER_ROWS.columns,
     rowOf: CONSUMER_ROWS.rowOf,

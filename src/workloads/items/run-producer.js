@@ -20,20 +20,22 @@ import { fixed, grouped, instanceText } from '../../results/format.js';
 import { shapeOf } from '../../harness/manifest.js';
 import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
 import { localNote, withLocal } from '../../local/for-run.js';
+import { withLiveMetrics } from '../../harness/live-metrics.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
- * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
 export async function runProducer(plan) {
-  return withLocal(plan, (a, local) => produce(a, local));
+  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local) => produce(a, local, live)));
 }
 
 /**
  * @param {Readonly<Record<string, any>>} a the plan, pointed at the local server when there is one
  * @param {import('../../local/local-redis.js').LocalRedis|null} local
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
  */
-async function produce(a, local) {
+async function produce(a, local, live) {
   const mode = modelOf(a).name;
   const storeCfg = storeConfigOf(a);
   const conn = connectionFrom(a);
@@ -44,10 +46,11 @@ async function produce(a, local) {
   const specs = writerNumbers.map((n) => ({ kind: 'writer', label: `writer ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...basePlan, a: n } } }));
   const targetRate = writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000 / a.period;
   const name = a.name || defaultName(a, mode);
+  live?.label({ runName: name, extra: { writer: writersLabel(writerNumbers) } });
   let errors = 0;
 
   const run = await runWorkers({
-    a, conn, topo, specs, name, local,
+    a, conn, topo, specs, name, local, live,
     command: 'produce', description: describe(a, mode, writerNumbers, topo, local), mode, storeCfg, workers: writerNumbers,
     columns: PRODUCER_ROWS.columns,
     rowOf: PRODUCER_ROWS.rowOf,
@@ -107,6 +110,15 @@ function describe(a, mode, writers, topo, local) {
   const flags = `-q ${a.quantity} -p ${a.period} -c ${a.chunks} -t ${a.writers}${a.writer ? ` -a ${a.writer}` : ''}`;
   const instance = instanceText(a) ? ` (instance ${instanceText(a)})` : '';
   return `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${localNote(local)}${instance}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
+}
+
+/**
+ * The writers run here as one label value: "3" (-a 3), "1-8" (all 8 here).
+ * @param {number[]} numbers ascending
+ */
+export function writersLabel(numbers) {
+  const contiguous = numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1);
+  return numbers.length > 1 && contiguous ? `${numbers[0]}-${numbers.at(-1)}` : numbers.join(',');
 }
 
 function defaultName(a, mode) {

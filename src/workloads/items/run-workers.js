@@ -41,13 +41,14 @@ const WARN_AFTER_MS = 3000;
  * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => boolean} p.progressOf the second shows the target answering
  * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => void} [p.onSecond] told of every merged second
  * @param {import('../../local/local-redis.js').LocalRedis} [p.local] the local cluster --at actions act on
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the merged seconds
  * @returns {Promise<{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
  *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
  *   writeError: NodeJS.ErrnoException|null }>} durationS: the window's end (the planned end, or the second the run was stopped in);
  *   the caller saves the summary through `harness`
  */
-export async function runWorkers({ a, command, description, mode, storeCfg, workers, conn, topo, specs, name, columns, rowOf, statusOf, progressOf, onSecond, local }) {
-  const run = new Run({ kind: command, command, a });
+export async function runWorkers({ a, command, description, mode, storeCfg, workers, conn, topo, specs, name, columns, rowOf, statusOf, progressOf, onSecond, local, live = null }) {
+  const run = new Run({ kind: command, command, a, live });
   const merged = new Map();
   const cpu = new Map();
   /** @type {RunRecorder|undefined} */
@@ -62,7 +63,7 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
       /** @type {RunRecorder} */ (recorder).second(iv, sample);
       if (progressOf(iv)) reach?.answered();
       onSecond?.(iv);
-      run.second(iv.index, statusOf(iv, sample));
+      run.second(iv.index, statusOf(iv, sample), { iv, cpu: sample });
       merged.delete(next);
       cpu.delete(next);
       next++;

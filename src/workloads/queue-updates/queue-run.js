@@ -72,10 +72,11 @@ export function serviceWatch(probe, where) {
  * @param {(iv: any) => string} p.status one status line
  * @param {import('../../harness/silence.js').Silence} p.contact the service's watch
  * @param {(run: QueueRunInfo) => Promise<{ summary: object, md: string, ok: boolean }>} p.summarize
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the recorded seconds
  * @returns {Promise<import('../../harness/harness.js').RunResult>}
  */
-export async function queueRun({ a, command, name, description, facts, columns, rowOf, work, take, status, contact, summarize }) {
-  const run = new Run({ kind: command === 'produce' ? 'queue-publish' : 'queue-consume', command, a });
+export async function queueRun({ a, command, name, description, facts, columns, rowOf, work, take, status, contact, summarize, live = null }) {
+  const run = new Run({ kind: command === 'produce' ? 'queue-publish' : 'queue-consume', command, a, live });
   try {
     // second 0 starts once the slow part of the setup is over: a schedule starting there is not late from its first message
     const start = performance.now();
@@ -106,7 +107,7 @@ export async function queueRun({ a, command, name, description, facts, columns, 
       // the last second comes after the work: nothing is left to stop
       const lost = last ? null : contact.check();
       if (lost) run.stop('unreachable', { line: lost.line });
-      run.second(iv.index, status(iv));
+      run.second(iv.index, status(iv), { iv });
     };
     // one tick per second on the grid from the start, whatever the work does
     const clock = new IntervalClock(start, () => tick(), 1000);

@@ -19,6 +19,7 @@ import { DRAIN_MS } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
 import { summarizeConsumer, renderConsumerMd } from '../../results/queue-consumer-summary.js';
 import { QUEUE_CONSUME_ROWS } from '../../results/timeline-rows.js';
+import { withLiveMetrics } from '../../harness/live-metrics.js';
 
 /** The timeline's columns, as the reports read them back (one list for both). */
 const COLUMNS = QUEUE_CONSUME_ROWS.columns;
@@ -26,27 +27,29 @@ const COMPLETE_CHECK_MS = 500;
 
 /**
  * @param {Readonly<import('./queue-run.js').QueueRunPlan>} run checked and frozen (plans/queue-plan.js)
- * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
 export async function runQueueConsumer(run) {
   const { a } = run;
-  if (a.cache === 'redis') {
-    return withLocal(a, async (local) => {
-      const cache = await RedisCache.open(connectionFrom({ ...local, url: local.cacheUrl }));
-      return consume(run, cache);
-    });
-  }
-  return consume(run, new MemoryCache());
+  return withLiveMetrics(a, async (live) => {
+    if (a.cache === 'redis') {
+      return withLocal(a, async (local) => {
+        const cache = await RedisCache.open(connectionFrom({ ...local, url: local.cacheUrl }));
+        return consume(run, cache, live);
+      });
+    }
+    return consume(run, new MemoryCache(), live);
+  });
 }
 
 /**
  * @param {Readonly<import('./queue-run.js').QueueRunPlan>} run
  * @param {MemoryCache|RedisCache} cache
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live the seed's metrics are served there
  */
-async function consume({ a, driver, target: opts }, cache) {
-  const metrics = new QueueMetrics(/** @type {import('../../transports/queue-driver.js').QueueConsumerTraits} */ (driver.consumer));
+async function consume({ a, driver, target: opts }, cache, live) {
+  const metrics = new QueueMetrics(/** @type {import('../../transports/queue-driver.js').QueueConsumerTraits} */ (driver.consumer), live?.registry);
   let target;
-  let server = null;
   const errors = { count: 0, last: '' };
   const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
   const onError = (e) => {
@@ -61,11 +64,10 @@ async function consume({ a, driver, target: opts }, cache) {
   try {
     target = await openQueueTarget(driver, opts, 'consume');
     contact.answered(); // opening it asked the service: the silence counts from here
-    server = a.metricsPort !== undefined ? await metrics.serve(a.metricsPort) : null;
-    if (server && !a.quiet) process.stderr.write(`metrics: http://127.0.0.1:${server.port}/metrics\n`);
     const name = a.name || `consume-${a.target}-t${a.threads}-${a.cache}`;
+    live?.label({ runName: name });
     return await queueRun({
-      a, command: 'consume', name, description: describe(a, driver.describe('consume', opts, { threads: a.threads })), facts: { ...driver.facts(opts), cache: a.cache, threads: a.threads },
+      a, command: 'consume', name, live, description: describe(a, driver.describe('consume', opts, { threads: a.threads })), facts: { ...driver.facts(opts), cache: a.cache, threads: a.threads },
       columns: COLUMNS,
       contact,
       rowOf: (iv) => {
@@ -116,7 +118,6 @@ async function consume({ a, driver, target: opts }, cache) {
   } finally {
     await target?.close();
     await cache.close();
-    await server?.close();
   }
 }
 

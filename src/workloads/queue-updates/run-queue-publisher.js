@@ -17,6 +17,7 @@ import { pause } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
 import { lostAny, renderPublisherMd } from '../../results/queue-publisher-summary.js';
 import { QUEUE_PUBLISH_ROWS } from '../../results/timeline-rows.js';
+import { withLiveMetrics } from '../../harness/live-metrics.js';
 
 /** The timeline's columns, as the reports read them back (one list for both). */
 const COLUMNS = QUEUE_PUBLISH_ROWS.columns;
@@ -24,9 +25,17 @@ const COUNTERS = ['sent', 'acked', 'failed', 'unanswered', 'bytes'];
 
 /**
  * @param {Readonly<import('./queue-run.js').QueueRunPlan>} plan checked and frozen (plans/queue-plan.js)
- * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number }>}
+ * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
-export async function runPublisher({ a, driver, target: opts }) {
+export function runPublisher(plan) {
+  return withLiveMetrics(plan.a, (live) => publish(plan, live));
+}
+
+/**
+ * @param {Readonly<import('./queue-run.js').QueueRunPlan>} plan
+ * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
+ */
+async function publish({ a, driver, target: opts }, live) {
   const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
   const target = await openQueueTarget(driver, opts, 'publish');
   const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
@@ -36,9 +45,10 @@ export async function runPublisher({ a, driver, target: opts }) {
   });
   let prev = { ...publisher.counts };
   const name = a.name || `produce-${a.target}-b${a.batchSize}-r${a.rate}`;
+  live?.label({ runName: name, extra: { publisher: a.publisherId } });
   try {
     return await queueRun({
-      a, command: 'produce', name, description: describe(a, driver.describe('publish', opts, {})), facts: { ...driver.facts(opts), publisherId: a.publisherId },
+      a, command: 'produce', name, live, description: describe(a, driver.describe('publish', opts, {})), facts: { ...driver.facts(opts), publisherId: a.publisherId },
       columns: COLUMNS,
       contact,
       rowOf: (iv) => {
