@@ -11,6 +11,8 @@ import { writeResults } from '../experiments/results-md.js';
 import { latestRun, runsDir } from '../experiments/layout.js';
 import { runAll } from '../experiments/run-all.js';
 import { writeIndex } from '../experiments/index-md.js';
+import { checkMetrics, metricsOptions } from '../plans/metrics-plan.js';
+import { MetricsHub } from '../harness/metrics-hub.js';
 
 const PROG = 'rqbench experiment';
 const ACTIONS = ['run', 'report'];
@@ -20,7 +22,7 @@ export const describe = 'run an experiment spec (experiments/<name>/experiment.y
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  return y
+  return metricsOptions(y)
     .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest runs/ only' })
     .positional('dirs', { type: 'string', array: true, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
     .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping steps that completed (several specs: the interrupted sequence)' })
@@ -35,32 +37,52 @@ export function builder(y) {
  */
 export async function handler(a) {
   let specs;
+  /** @type {{ hub: MetricsHub, runId: string }|null} the endpoint every step's CLIs relay their metrics to */
+  let live = null;
   try {
     if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
     if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
+    const metrics = checkMetrics(a);
+    if (a.metricsRelay) throw bad('--metrics-relay', 'used by a step of a runner, not by an experiment run (it serves its own steps)');
+    if (a.metricsPort !== undefined && a.action !== 'run') throw bad('--metrics-port', 'used with run');
     // every spec is checked before any runs: a mistake in the last is not found an hour in
     specs = a.dirs.map((d) => loadSpec(d));
     if (a.action === 'run') specs.forEach(checkCanRun);
+    // it listens before anything is written: a port in use is bad input
+    if (a.metricsPort !== undefined) {
+      const name = specs.length > 1 ? 'experiments' : specs[0].name;
+      live = { hub: await MetricsHub.open({ port: a.metricsPort, host: metrics.metricsHost, lingerS: metrics.metricsLinger, labels: { run_id: metrics.metricsRunId, run_name: name, ...metrics.metricsLabels } }), runId: metrics.metricsRunId };
+    }
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`${PROG}: ${e.message}\n`);
     process.exit(2);
   }
-  if (specs.length > 1) {
-    await several(specs, a);
-    return;
+  try {
+    await (specs.length > 1 ? several(specs, a, live) : one(specs[0], a, live));
+  } finally {
+    // the last scrape finds the final values (not after Ctrl-C: that leaves at once)
+    if (live && process.exitCode !== 130) await live.hub.linger();
+    else await live?.hub.close();
   }
-  const [spec] = specs;
-  a.dir = a.dirs[0];
+}
+
+/**
+ * One spec: run it (or not), then its RESULTS.md.
+ * @param {import('../experiments/spec.js').Spec} spec
+ * @param {Record<string, any>} a
+ * @param {{ hub: MetricsHub, runId: string }|null} live
+ */
+async function one(spec, a, live) {
   let code = 0;
   if (a.action === 'report' && !latestRun(spec.dir)) {
     // a fresh clone has the committed RESULTS.md but no runs: never overwrite it with an empty one
-    process.stderr.write(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'}: "rqbench experiment run ${a.dir}" makes them (RESULTS.md is left as it is)\n`);
+    process.stderr.write(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'}: "rqbench experiment run ${a.dirs[0]}" makes them (RESULTS.md is left as it is)\n`);
     process.exitCode = 1;
     return;
   }
   if (a.action === 'run') {
-    const o = await runExperiment(spec, { resume: a.resume });
+    const o = await runExperiment(spec, { resume: a.resume, live });
     if (o.failed) {
       process.stderr.write(`${PROG}: step ${o.failed}\n`);
       code = 1;
@@ -77,10 +99,11 @@ export async function handler(a) {
  * Several specs: run in sequence, or their RESULTS.md again; the index beside them either way.
  * @param {import('../experiments/spec.js').Spec[]} specs
  * @param {Record<string, any>} a
+ * @param {{ hub: MetricsHub, runId: string }|null} live
  */
-async function several(specs, a) {
+async function several(specs, a, live) {
   if (a.action === 'run') {
-    process.exitCode = (await runAll(specs, { resume: a.resume })).exitCode;
+    process.exitCode = (await runAll(specs, { resume: a.resume, live })).exitCode;
     return;
   }
   for (const spec of specs) {

@@ -25,16 +25,31 @@ export function commandLine(file, args) {
 }
 
 /**
+ * What a step's CLI is told when the runner serves live metrics: relay them to the runner's
+ * endpoint, labelled with the step, under the runner's run_id.
+ * @param {{ hub: any, runId: string }|null} live the runner's hub and run id, or null (no metrics)
+ * @param {string} step
+ * @returns {string[]}
+ */
+export function relayArgs(live, step) {
+  return live ? ['--metrics-relay', '--metrics-label', `step=${step}`, '--run-id', live.runId] : [];
+}
+
+/**
  * Spawns `node <argv>` in its own process group, so a terminal's Ctrl-C reaches only the runner,
  * which passes exactly one SIGINT on (a second one would make the CLI leave without its summary).
  * @param {string[]} argv
  * @param {Stopper} stopper
- * @param {NodeJS.ProcessEnv} [env] the environment (a password travels here, never in argv)
+ * @param {{ env?: NodeJS.ProcessEnv, hub?: import('../harness/metrics-hub.js').MetricsHub|null }} [o] env: the
+ *   environment (a password travels here, never in argv); hub: the runner's metrics endpoint, which
+ *   the child (started with relayArgs) sends its metrics to over an IPC channel
  * @returns {Promise<{ argv: string[], code: number|null, signal: string|null, lastLine: string }>}
  */
-export function runChild(argv, stopper, env = process.env) {
+export function runChild(argv, stopper, { env = process.env, hub = null } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const stdio = /** @type {import('node:child_process').StdioOptions} */ (hub ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe']);
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio, detached: true });
+    hub?.attach(child);
     let err = '';
     child.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
     const forget = stopper.track(child);

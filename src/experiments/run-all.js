@@ -15,10 +15,11 @@ export const STATE_FILE = '.run-all.json';
 
 /**
  * @param {import('./spec.js').Spec[]} specs
- * @param {{ resume: boolean, log?: (line: string) => void }} o
+ * @param {{ resume: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null }} o live: the
+ *   metrics endpoint every step relays to (labelled step=<spec>/<step>)
  * @returns {Promise<{ exitCode: number, index: string }>}
  */
-export async function runAll(specs, { resume, log = (l) => process.stderr.write(`${l}\n`) }) {
+export async function runAll(specs, { resume, log = (l) => process.stderr.write(`${l}\n`), live = null }) {
   const stateFile = path.join(path.dirname(path.resolve(specs[0].dir)), STATE_FILE);
   const names = specs.map((s) => s.name);
   const before = resume ? readState(stateFile) : null;
@@ -35,7 +36,7 @@ export async function runAll(specs, { resume, log = (l) => process.stderr.write(
     const left = specs.slice(i).filter((s) => !state.done.includes(s.name));
     const eta = left.reduce((n, s) => n + specSeconds(s.steps), 0);
     log(`rqbench experiment: [spec ${i + 1}/${specs.length}] ${spec.name}: ${spec.steps.length} step(s) … ${clock((Date.now() - started) / 1000)} so far, ETA ${clock(eta)}`);
-    const o = await runExperiment(spec, { resume: state.current === spec.name, log });
+    const o = await runExperiment(spec, { resume: state.current === spec.name, log, live, stepPrefix: `${spec.name}/` });
     const r = await writeResults(spec);
     log(`rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} (${r.held === null ? 'finding not known yet' : `finding ${r.held ? 'held' : 'did not hold'}`})`);
     if (o.interrupted) {

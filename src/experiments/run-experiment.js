@@ -12,7 +12,7 @@ import { toArgs } from './flags.js';
 import { latestRun, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
 import { kindOf, needsOf } from './kinds/kinds.js';
 import { Progress } from './progress.js';
-import { Stopper, runChild } from './children.js';
+import { Stopper, relayArgs, runChild } from './children.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
@@ -24,10 +24,11 @@ const START_DELAY_MS = 2500;
 
 /**
  * @param {import('./spec.js').Spec} spec
- * @param {{ resume?: boolean, log?: (line: string) => void }} [opts]
+ * @param {{ resume?: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, stepPrefix?: string }} [opts]
+ *   live: the runner's metrics endpoint, which every step's CLIs relay to (labelled step=<prefix><step>)
  * @returns {Promise<RunOutcome>}
  */
-export async function runExperiment(spec, { resume = false, log = (l) => process.stderr.write(`${l}\n`) } = {}) {
+export async function runExperiment(spec, { resume = false, log = (l) => process.stderr.write(`${l}\n`), live = null, stepPrefix = '' } = {}) {
   const previous = resume ? latestRun(spec.dir) : null;
   if (resume && !previous) log('rqbench experiment: nothing to resume, starting a new run');
   const runDir = previous ?? path.join(runsDir(spec.dir), stamp());
@@ -60,14 +61,14 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
         if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
         if (stopper.stopped) break;
         progress.begin(t.step);
-        result = await kind.run(t.step, { stepDir: t.dir, out: relativeOut(t.dir), topology: spec.topology, stopper, shared });
+        result = await kind.run(t.step, { stepDir: t.dir, out: relativeOut(t.dir), topology: spec.topology, stopper, shared, live, stepLabel: `${stepPrefix}${t.step.name}` });
       } else {
         // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
         const fresh = t.step.at.length > 0;
         const target = await topo.get(fresh, stopper);
         if (stopper.stopped) break;
         progress.begin(t.step);
-        result = await runStep(t.step, t.dir, await expandAt(t.step, target, spec.topology), spec.topology.cluster, stopper);
+        result = await runStep(t.step, t.dir, await expandAt(t.step, target, spec.topology), spec.topology.cluster, stopper, { live, stepLabel: `${stepPrefix}${t.step.name}` });
         if (fresh) await topo.release();
       }
       progress.end(t.step, readStep(t.dir, needsOf(t.step)));
@@ -201,16 +202,17 @@ export function stepCommands(step, stepDir, target, cluster, startAt) {
  * @param {{ url: string, at: string[] }} target
  * @param {boolean} cluster
  * @param {Stopper} stopper
+ * @param {{ live: { hub: any, runId: string }|null, stepLabel: string }} metrics where the step's CLIs relay their live metrics
  * @returns {Promise<{ ok: boolean, error?: string }>}
  */
-async function runStep(step, stepDir, target, cluster, stopper) {
+async function runStep(step, stepDir, target, cluster, stopper, { live, stepLabel }) {
   fs.mkdirSync(stepDir, { recursive: true });
   const startAt = step.consumer ? Date.now() + START_DELAY_MS : null;
   const cmds = stepCommands(step, stepDir, target, cluster, startAt);
   const metaFile = path.join(stepDir, 'step.json');
   const meta = { name: step.name, label: step.label, startedAt: new Date().toISOString(), commands: cmds.map((c) => ['node', ...c.argv].join(' ')), ok: false };
   fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
-  const results = await Promise.all(cmds.map((c) => runChild(c.argv, stopper)));
+  const results = await Promise.all(cmds.map((c) => runChild([...c.argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub })));
   // exit 1 is a run that finished and measured, but not all it was asked did happen (items failed,
   // cycles failed): its summary says why, and the step's check judges it; anything else failed
   const finished = (r, i) => r.code === 0 || (r.code === 1 && hasOutcome(stepDir, cmds[i].role));

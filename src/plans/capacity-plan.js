@@ -10,6 +10,7 @@ import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
 import { checkInstance } from './instance.js';
 import { planOf } from './freeze.js';
+import { checkMetrics } from './metrics-plan.js';
 
 /** Producer flags the search owns: a step's rate, length and output are its own. */
 export const SEARCH_OWNED = {
@@ -63,6 +64,8 @@ export function capacityPlan(a, producerDefaults) {
   num(a.stepWarmup, '--step-warmup', (v) => v >= 0 && v < a.stepSeconds, `seconds >= 0 and shorter than --step-seconds (${a.stepSeconds})`);
   checkConnection(a);
   checkInstance(a);
+  const fills = checkMetrics(a);
+  if (a.metricsRelay) throw bad('--metrics-relay', 'used by a run that is a step of a runner, not by a capacity search (it serves its own steps)');
   checkOutput(a);
-  return planOf(a);
+  return planOf(a, fills);
 }

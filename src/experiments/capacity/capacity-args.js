@@ -8,6 +8,7 @@ import yargs from 'yargs';
 import { connectionOptions } from '../../plans/connection.js';
 import { producerOptions } from '../../plans/producer-plan.js';
 import { outputOptions } from '../../plans/output.js';
+import { metricsOptions } from '../../plans/metrics-plan.js';
 import { flagDefaults } from '../../plans/queue-plan.js';
 import { capacityOptions, capacityPlan, SEARCH_OWNED } from '../../plans/capacity-plan.js';
 import { UsageError } from '../../usage-error.js';
@@ -18,7 +19,8 @@ function producerFlagInfo() {
   const y = producerOptions(yargs([]));
   const o = y.getOptions();
   const aliases = new Set(Object.values(o.alias).flat());
-  const names = Object.keys(o.key).filter((k) => !aliases.has(k) && k !== 'help' && k !== 'version' && !(k in SEARCH_OWNED));
+  // --run-id names the search (its metrics' run_id), not each step: a step is a run of its own
+  const names = Object.keys(o.key).filter((k) => !aliases.has(k) && !['help', 'version', 'run-id'].includes(k) && !(k in SEARCH_OWNED));
   return { names, defaults: { ...o.default, ...flagDefaults(y) } };
 }
 
@@ -90,7 +92,7 @@ export function prepareCapacity(a) {
  * @returns {string|null}
  */
 export function capacityArgvProblem(argv, pathOf) {
-  const { a, failure, unknown } = parseQuietly(argv, (y) => capacityOptions(outputOptions(producerOptions(connectionOptions(y)))));
+  const { a, failure, unknown } = parseQuietly(argv, (y) => capacityOptions(metricsOptions(outputOptions(producerOptions(connectionOptions(y))))));
   if (failure) return unknown ? `${pathOf(unknown.length === 1 ? `-${unknown}` : `--${unknown}`)} is not a capacity flag (see rqbench capacity --help)` : failure;
   try {
     prepareCapacity(a);

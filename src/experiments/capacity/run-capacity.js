@@ -13,7 +13,8 @@ import { toArgs } from '../flags.js';
 import { clock } from '../progress.js';
 import { MODEL_FLAGS } from '../../workloads/items/stores/registry.js';
 import { newestRunDir, readJson } from '../layout.js';
-import { Stopper, runChild } from '../children.js';
+import { Stopper, relayArgs, runChild } from '../children.js';
+import { MetricsHub } from '../../harness/metrics-hub.js';
 import { consumerReasons, judge } from './held.js';
 import { searchMax } from './search.js';
 import { project } from './projection.js';
@@ -36,12 +37,15 @@ const START_DELAY_MS = 2500;
 
 /**
  * @param {CapacityRun} r
- * @returns {Promise<{ dir: string, exitCode: number, result: any }>}
+ * @returns {Promise<{ dir: string, exitCode: number, result: any, live: { hub: MetricsHub, runId: string }|null }>}
  */
 export async function runCapacity(r) {
   const log = r.log ?? ((l) => process.stderr.write(`${l}\n`));
   const p = r.plan;
-  const dir = createRunDir(p.out, p.name ?? `capacity-${modelName(r.producerFlags)}`);
+  const name = p.name ?? `capacity-${modelName(r.producerFlags)}`;
+  // the endpoint listens before anything is written: a port in use is bad input, nothing made
+  const live = p.metricsPort ? { hub: await MetricsHub.open({ port: p.metricsPort, host: p.metricsHost, lingerS: p.metricsLinger, labels: { run_id: p.metricsRunId, run_name: name, ...p.metricsLabels }, quiet: p.quiet }), runId: p.metricsRunId } : null;
+  const dir = createRunDir(p.out, name);
   const stopper = new Stopper(log, 'rqbench capacity');
   const criteria = {
     minAchieved: p.minAchieved, sloP99Ms: p.sloP99, engineCeiling: p.engineCeiling, nodeCpus: p.nodeCpus ?? 1,
@@ -75,7 +79,7 @@ export async function runCapacity(r) {
       const cmds = [['src/producer.js', ...toArgs(r.producerFlags), '-q', String(q), ...common('producer')]];
       if (r.consumerArgs) cmds.push(['src/consumer.js', ...r.consumerArgs, ...common('consumer')]);
       log(`rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`);
-      const children = await Promise.all(cmds.map((argv) => runChild(argv, stopper, r.env)));
+      const children = await Promise.all(cmds.map((argv) => runChild([...argv, ...relayArgs(live, `${n}-${rate}`)], stopper, { env: r.env, hub: live?.hub })));
       const [summary, consumer] = ['producer', 'consumer'].map((role) => {
         const runDir = newestRunDir(stepDir, role);
         return runDir && readJson(path.join(runDir, 'summary.json'));
@@ -111,7 +115,7 @@ export async function runCapacity(r) {
   writeJson(path.join(dir, 'capacity.json'), doc);
   writeText(path.join(dir, 'capacity.md'), capacityMd(result, { command: r.command, instance: r.instance }).replace(/^\*\*.*\*\*$/m, `**${answer}**`));
   const exitCode = stopper.stopped ? 130 : failure || search.end === 'none-held' ? 1 : 0;
-  return { dir, exitCode, result: doc };
+  return { dir, exitCode, result: doc, live };
 }
 
 /** The data model's name for the directory: the first model flag given, or zset. */

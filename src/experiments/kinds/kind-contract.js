@@ -37,7 +37,9 @@
  *
  * @typedef {{ flags: Record<string, any>, consumer: Record<string, any>|null, duration: number, warmup: number, at: string[], topology: import('../spec.js').Topology }} CommonFields
  * @typedef {{ endpoint?: string|null, cpuSeconds?: () => number|null, stop: () => Promise<void> }} Shared
- * @typedef {{ stepDir: string, out: string, topology: import('../spec.js').Topology, stopper: import('../children.js').Stopper, shared: Shared|null }} RunContext
+ * @typedef {{ stepDir: string, out: string, topology: import('../spec.js').Topology, stopper: import('../children.js').Stopper, shared: Shared|null,
+ *   live?: { hub: any, runId: string }|null, stepLabel?: string }} RunContext  live: the runner's metrics endpoint its CLIs relay to
+ *   (children.js relayArgs), labelled step=stepLabel; a kind whose CLI is a runner itself (capacity) does not relay
  * @typedef {{ step: any, r: any|null }} StepRun
  */
 

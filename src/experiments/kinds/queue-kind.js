@@ -26,7 +26,7 @@ import { publisherOptions, publisherPlan, queueConsumerOptions, queueConsumerPla
 import { UsageError } from '../../usage-error.js';
 import { parseQuietly, toArgs } from '../flags.js';
 import { newestRunDir, readJson } from '../layout.js';
-import { commandLine, runChild } from '../children.js';
+import { commandLine, relayArgs, runChild } from '../children.js';
 import { performance } from 'node:perf_hooks';
 import { KindProblem } from './kind-contract.js';
 import { queueResults, queueMetricsOf, QUEUE_METRICS } from './queue-results.js';
@@ -159,7 +159,7 @@ export async function start(spec, { log }) {
  * @param {any} step
  * @param {import('./kind-contract.js').RunContext} ctx
  */
-export async function run(step, { stepDir, out, stopper, shared }) {
+export async function run(step, { stepDir, out, stopper, shared, live, stepLabel }) {
   fs.mkdirSync(stepDir, { recursive: true });
   const cmds = argvOf(step, shared ?? {}, out);
   const metaFile = path.join(stepDir, 'step.json');
@@ -168,9 +168,10 @@ export async function run(step, { stepDir, out, stopper, shared }) {
   const emu0 = shared?.cpuSeconds?.() ?? null;
   const kids0 = procCpuSeconds('self', true);
   const t0 = performance.now();
-  const consumer = runChild(cmds[0][1], stopper);
+  const relayed = (argv) => runChild([...argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub });
+  const consumer = relayed(cmds[0][1]);
   await new Promise((r) => setTimeout(r, CONSUMER_HEAD_START_MS));
-  const publisher = stopper.stopped ? null : runChild(cmds[1][1], stopper);
+  const publisher = stopper.stopped ? null : relayed(cmds[1][1]);
   const done = await Promise.all([consumer, publisher]);
   const wallS = (performance.now() - t0) / 1000;
   const emu1 = shared?.cpuSeconds?.() ?? null;
