@@ -2,7 +2,7 @@
 // table of outcomes, what "held" means for a step's summary, and the least-squares projection.
 import { describe, expect, it } from 'vitest';
 import { roundRate, searchMax } from '../src/experiments/capacity/search.js';
-import { judge } from '../src/experiments/capacity/held.js';
+import { consumerReasons, judge } from '../src/experiments/capacity/held.js';
 import { leastSquares, project } from '../src/experiments/capacity/projection.js';
 import { answerLine } from '../src/experiments/capacity/capacity-md.js';
 
@@ -104,6 +104,14 @@ describe('held', () => {
   it('falls back to process CPU on a server without a main-thread figure, and says so', () => {
     const j = judge(summary({ masters: [93], engine: false }), criteria);
     expect(j.limit).toMatchObject({ kind: 'engine', node: { basis: 'process', engine: 98 } });
+  });
+});
+
+describe('a consumer beside a step', () => {
+  it('holds the step back with its own words when it did not do what it was asked, and not otherwise', () => {
+    expect(consumerReasons({ outcome: { exitCode: 0, problems: [] } })).toEqual([]);
+    expect(consumerReasons({ outcome: { exitCode: 1, problems: ['3 cycles failed'] } })).toEqual(['consumer: 3 cycles failed']);
+    expect(consumerReasons(null)).toEqual(['the consumer wrote no summary']);
   });
 });
 

@@ -104,6 +104,28 @@ describe('rqbench capacity on a local Redis', () => {
     expect(mixed.stderr.trim()).toMatch(/^rqbench compare: <a> <b> \[more\.\.\] must be all capacity directories \(rqbench capacity\) or two run directories/);
   }, 60_000);
 
+  it('runs a consumer beside every step when asked, reading the step\'s data model', async () => {
+    const out = tempDir('rqbench-capacity-consumer-');
+    const run = await runNode([CLI, 'capacity', '--local', '-t', '1', '--start-rate', '2000', '--max-rate', '4000', '--step-seconds', '2', '--step-warmup', '0',
+      '--consumer=--limit 100 --fetch pipeline', '--out', out], { timeoutMs: 90_000 });
+    expect(run.code, describeRun(run)).toBe(0);
+    const [name] = fs.readdirSync(out);
+    const doc = JSON.parse(fs.readFileSync(path.join(out, name, 'capacity.json'), 'utf8'));
+    expect(doc.steps.map((x) => x.held)).toEqual([true, true]);
+    for (const st of doc.steps) {
+      const stepDir = path.dirname(path.join(out, name, st.dir));
+      const consumer = fs.readdirSync(stepDir).find((d) => d.endsWith('-consumer'));
+      const c = JSON.parse(fs.readFileSync(path.join(stepDir, consumer, 'summary.json'), 'utf8'));
+      // it read the step's data model: at most the newest 100 items a cycle
+      expect(c.outcome.exitCode).toBe(0);
+      expect(c.perCycle.fetched).toBeGreaterThan(0);
+      expect(c.perCycle.fetched).toBeLessThanOrEqual(100);
+    }
+    const bad = await runNode([CLI, 'capacity', '--local', '--consumer=-d 5'], { timeoutMs: 20_000 });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('rqbench capacity: --consumer: -d is set by the capacity search (the consumer runs each step, on the producer\'s target)');
+  }, 120_000);
+
   const refused = [
     [['--slo-p99', '0'], /^rqbench capacity: --slo-p99 must be a latency in ms > 0 \(got 0\)$/],
     [['--precision', '2'], /^rqbench capacity: --precision must be a fraction from 0\.005 to 0\.5/],

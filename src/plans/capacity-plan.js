@@ -35,7 +35,7 @@ export function capacityOptions(y) {
     .option('headroom', { type: 'number', requiresArg: true, default: 60, group: g, describe: 'the projection also gives the rate at this % engine CPU' })
     .option('step-seconds', { type: 'number', requiresArg: true, default: 10, group: g, describe: 'length of each step, s' })
     .option('step-warmup', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'seconds of each step left out of its figures' })
-    .option('consumer', { type: 'string', requiresArg: true, group: g, describe: 'run a consumer alongside every step with these flags (one argument, e.g. "-r 2 --fetch pipeline"); it reads the producer\'s data model' });
+    .option('consumer', { type: 'string', requiresArg: true, group: g, describe: 'run a consumer alongside every step with these flags (one argument: --consumer="-r 2 --fetch pipeline"); it reads the producer\'s data model' });
 }
 
 /**

@@ -41,7 +41,7 @@ const CONSUMER_OWNED = new Set(['-d', '--duration', '--warmup', '--start-at', '-
  * @returns {string[]}
  */
 function consumerArgsOf(a, producerFlags, plan, target) {
-  if (typeof a.consumer !== 'string') throw new UsageError('--consumer must be the consumer\'s flags in one argument, e.g. --consumer "-r 2 --fetch pipeline"');
+  if (typeof a.consumer !== 'string') throw new UsageError('--consumer must be the consumer\'s flags in one argument, e.g. --consumer="-r 2 --fetch pipeline"');
   const own = a.consumer.trim().split(/\s+/).filter(Boolean);
   const owned = own.find((t) => CONSUMER_OWNED.has(t.split('=')[0]));
   if (owned) throw new UsageError(`--consumer: ${owned} is set by the capacity search (the consumer runs each step, on the producer's target)`);
