@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { mdTable } from '../results/format.js';
 import { RESULTS_FILE } from './results-md.js';
+import { SPEC_FILE, loadSpec } from './spec.js';
 
 export const INDEX_FILE = 'README.md';
 
@@ -30,12 +31,23 @@ export function verdictOf(spec) {
 }
 
 /**
- * Writes the index beside the specs (their common parent directory).
- * @param {import('./spec.js').Spec[]} specs
+ * Writes the index beside the specs: every spec in their parent directory, not only those given
+ * (a report of two specs must not drop the others from the index).
+ * @param {import('./spec.js').Spec[]} given
  * @returns {string} the file written
  */
-export function writeIndex(specs) {
-  const parent = path.dirname(path.resolve(specs[0].dir));
+export function writeIndex(given) {
+  const parent = path.dirname(path.resolve(given[0].dir));
+  const byName = new Map(given.map((s) => [s.name, s]));
+  for (const d of fs.readdirSync(parent, { withFileTypes: true })) {
+    if (!d.isDirectory() || byName.has(d.name) || !fs.existsSync(path.join(parent, d.name, SPEC_FILE))) continue;
+    try {
+      byName.set(d.name, loadSpec(path.join(parent, d.name)));
+    } catch {
+      // a spec with a mistake has no verdict to show; `rqbench experiment run` names the mistake
+    }
+  }
+  const specs = [...byName.values()];
   const sorted = [...specs].sort((a, b) => a.seed.localeCompare(b.seed, 'en', { numeric: true }) || a.name.localeCompare(b.name));
   const rows = sorted.map((s) => {
     const rel = path.relative(parent, path.resolve(s.dir));

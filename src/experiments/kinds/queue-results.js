@@ -23,12 +23,18 @@ export const QUEUE_METRICS = {
   missing: 'messages published and never applied',
   duplicates: 'messages applied twice',
   publish_p99_ms: 'publish call p99 from the intended start, ms',
+  kept_up: 'messages applied per second over the publisher\'s rate (1: the consumer kept up)',
+  complete: '1 when every message the publisher sent was applied before the consumer\'s end, else 0',
   emulator_cpu: 'the emulator\'s CPU over the step, % of one core',
   rqbench_cpu: 'the publisher\'s and consumer\'s CPU over the step together, % of one core',
 };
 
 /** Above this share of one core the emulator is called the busiest part of the step. */
 const BUSY_PCT = 80;
+/** Below this share of the publisher's rate the consumer did not keep up. */
+const KEPT_UP = 0.95;
+/** How long a queue step's consumer may read after the publisher's end (queue-kind.js). */
+const DRAIN_NOTE = '30 s';
 
 /**
  * A step's metrics come from its own directory (no step needs another's, unlike capacity's cost table).
@@ -46,6 +52,8 @@ export function queueMetricsOf() {
       messages_per_sec: n(c?.messagesPerSec), rows_per_sec: n(c?.rowsPerSec), batch: n(c?.averageBatchSize), threads: n(c?.threads),
       missing: n(c?.nothingLost?.missing), duplicates: n(c?.nothingLost?.duplicates),
       publish_p99_ms: n(p?.latency?.publish?.intended?.p99), emulator_cpu: n(s.r?.meta?.cpu?.emulatorPct), rqbench_cpu: n(s.r?.meta?.cpu?.rqbenchPct),
+      kept_up: n(c?.messagesPerSec) !== undefined && s.step.flags.rate ? Math.round((c.messagesPerSec / s.step.flags.rate) * 1000) / 1000 : undefined,
+      complete: c ? (c.nothingLost?.ok ? 1 : 0) : undefined,
     };
   };
 }
@@ -61,13 +69,22 @@ export async function queueResults(spec, steps) {
     if (!s.r?.complete) return [s.step.label, s.step.flags['batch-size'] ?? '-', s.step.flags.rate ?? '-', s.step.consumer.threads ?? '-', 'not run yet', '', '', '', '', ''];
     const m = metricsOf(s);
     return [s.step.label, grouped(m.batch), fixed(m.messages_per_sec, 1), m.threads ?? '-', grouped(m.rows_per_sec), seedDuration(m.e2e_p50_ms), seedDuration(m.e2e_p999_ms),
-      `${grouped(m.missing ?? NaN)} / ${grouped(m.duplicates ?? NaN)}`, fixed(m.emulator_cpu, 0), fixed(m.rqbench_cpu, 0)];
+      `${grouped(m.missing ?? NaN)} / ${grouped(m.duplicates ?? NaN)}${m.complete ? '' : ', unfinished'}`, fixed(m.emulator_cpu, 0), fixed(m.rqbench_cpu, 0)];
   });
   const out = [
     mdTable(['Step', 'Batch size', 'Messages/s', 'Thread pool', 'Updates/s', 'E2E p50', 'E2E p999', 'Missing / duplicates', 'Emulator CPU %', 'rqbench CPU %'], rows), '',
     'E2E is from the publisher\'s schedule (the intended send, corrected for coordinated omission) to the update applied. CPU is % of one core over each step, measured around it: the emulator\'s (in the runner\'s process for SQS/SNS, its JVM for Pub/Sub) and the publisher\'s and consumer\'s together.', '',
   ];
   for (const s of steps) out.push(...stepTable(s, metricsOf));
+  const unfinished = steps.filter((s) => s.r?.complete && metricsOf(s).complete === 0);
+  if (unfinished.length) out.push(`Unfinished: ${unfinished.map((s) => s.step.label).join(', ')} — the consumer reached its end (the step's duration + ${DRAIN_NOTE}) before every message the publisher sent was applied; its missing count covers only the messages up to the last one it saw.`, '');
+  const behind = steps.filter((s) => s.r?.complete && (metricsOf(s).kept_up ?? 1) < KEPT_UP);
+  for (const s of behind) {
+    const m = metricsOf(s);
+    const idle = (m.emulator_cpu ?? 100) < BUSY_PCT && (m.rqbench_cpu ?? 100) < BUSY_PCT;
+    out.push(`${s.step.label}: the consumer applied ${fixed(m.messages_per_sec, 1)} messages/s of the ${s.step.flags.rate} published (${Math.round((m.kept_up ?? 0) * 100)}%) and fell behind, so E2E grew with the backlog. `
+      + (idle ? `Neither the emulator (${fixed(m.emulator_cpu, 0)}% of a core) nor the publisher and consumer (${fixed(m.rqbench_cpu, 0)}%) was busy: the messages the consumer keeps in flight, not CPU, set the pace (a larger thread pool keeps more).` : 'A process was busy: see the CPU columns.'), '');
+  }
   const busy = steps.filter((s) => s.r?.complete && (metricsOf(s).emulator_cpu ?? 0) >= BUSY_PCT);
   if (busy.length) {
     out.push(`**The emulator, not rqbench, was the busiest part of ${busy.map((s) => s.step.label).join(', ')}**: it used ${busy.map((s) => `${fixed(metricsOf(s).emulator_cpu, 0)}%`).join(', ')} of a core while the publisher and consumer together used ${busy.map((s) => `${fixed(metricsOf(s).rqbench_cpu, 0)}%`).join(', ')}; those figures say more about the emulator than about the service.`, '');
