@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { CLI, removeTempDirs, runNode } from './helpers/producer-run.js';
+import { experimentDir, expectRefused } from './helpers/experiment-spec.js';
 import { cpuCapProblem } from '../src/local/cpu-cap.js';
 
 afterAll(() => removeTempDirs());
@@ -28,19 +29,13 @@ finding: "both hold the ceiling rate"
 check: "big.max_rate == 10000 and small.max_rate == 10000"
 `;
 
-function experiment(yaml) {
-  const dir = path.join(tempDir('rqbench-exp-cap-'), 'cap');
-  fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
-  return dir;
-}
 const rq = (args, timeoutMs = 120_000) => runNode([CLI, ...args], { timeoutMs });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
 const canCap = cpuCapProblem() === null;
 
 describe('an experiment of capacity steps', () => {
   it.skipIf(!canCap && !process.env.CI)('searches each capped instance and writes the seed\'s instance table with costs, shards and the cheapest choice', async () => {
-    const dir = experiment(SPEC);
+    const dir = experimentDir(SPEC, 'cap');
     const r = await rq(['experiment', 'run', dir]);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/\[1\/2\] big \(half a core\): capacity search, runs of 2 s/);
@@ -71,13 +66,5 @@ describe('an experiment of capacity steps', () => {
     ['mixed kinds', ['kind: capacity, label: a quarter, cpus: 0.25, instance: { type: local-small, vcpu: 0.25, memoryGb: 1, hourlyPrice: 0.02 }', 'label: a quarter'], 'steps must all be of one kind'],
     ['forRate', ['forRate: 50000', 'forRate: -5'], 'forRate must be a number > 0 (got -5)'],
   ];
-  it.each(BAD)('refuses a capacity step with a mistake in %s: one line naming the field, exit 2, nothing written', async (_what, [from, to], line) => {
-    expect(SPEC).toContain(from);
-    const dir = experiment(SPEC.replace(from, to));
-    const r = await rq(['experiment', 'run', dir], 20_000);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
-    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
-  });
+  it.each(BAD)('refuses a capacity step with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(SPEC, edit, line));
 });

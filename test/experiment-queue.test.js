@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { CLI, removeTempDirs, runNode } from './helpers/producer-run.js';
+import { experimentDir, expectRefused } from './helpers/experiment-spec.js';
 import { startSqs } from '../src/local/sqs-emulator.js';
 
 afterAll(() => removeTempDirs());
@@ -32,18 +33,12 @@ finding: "the same updates in half the messages"
 check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"
 `;
 
-function experiment(yaml) {
-  const dir = path.join(tempDir('rqbench-exp-queue-'), 'queue');
-  fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
-  return dir;
-}
 const rq = (args, timeoutMs = 120_000) => runNode([CLI, ...args], { timeoutMs });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
 
 describe('an experiment of queue steps', () => {
   it('runs publisher and consumer per step on the emulator and writes the seed\'s tables, the CPU, the verdict and the charts', async () => {
-    const dir = experiment(SPEC);
+    const dir = experimentDir(SPEC, 'queue');
     const r = await rq(['experiment', 'run', dir]);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/started the SQS\/SNS emulator \(in this process\) at http:\/\/127\.0\.0\.1:\d+/);
@@ -81,7 +76,7 @@ describe('an experiment of queue steps', () => {
     try {
       const one = SPEC.replace('{ queue: { emulator: sqs } }', `{ queue: { endpoint: "${sqs.endpoint}" }, instanceType: "an SQS endpoint" }`)
         .replace(/ {2}- name: small[\s\S]*?rate: 20 }\n/, '').replace('check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"', 'check: "big.missing == 0"');
-      const dir = experiment(one);
+      const dir = experimentDir(one, 'queue');
       const r = await rq(['experiment', 'run', dir]);
       expect(r.code, why(r)).toBe(0);
       expect(r.stderr).not.toMatch(/started the SQS\/SNS emulator/);
@@ -89,7 +84,7 @@ describe('an experiment of queue steps', () => {
       expect(md).toMatch(/Topology: an SQS endpoint; host \d+ CPUs \([^)]*\), Node v/);
       expect(md).toContain(`--endpoint ${sqs.endpoint} --topic rqbench-big`);
       expect(md).toMatch(/Here: \*\*held\*\*/);
-      const bad = experiment(one.replace(`endpoint: "${sqs.endpoint}"`, 'endpoint: "http://user:secret@127.0.0.1:1"'));
+      const bad = experimentDir(one.replace(`endpoint: "${sqs.endpoint}"`, 'endpoint: "http://user:secret@127.0.0.1:1"'));
       const refused = await rq(['experiment', 'run', bad], 20_000);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('topology.queue.endpoint must not hold credentials');
@@ -110,13 +105,5 @@ describe('an experiment of queue steps', () => {
     ['the emulator', ['emulator: sqs', 'emulator: kafka'], 'topology.queue.emulator must be one of sqs, pubsub (got "kafka")'],
     ['the topology', ['{ queue: { emulator: sqs } }', '{ local: { replicas: 0 } }'], 'topology: a queue step needs a queue service'],
   ];
-  it.each(BAD)('refuses a queue step with a mistake in %s: one line naming the field, exit 2, nothing written', async (_what, [from, to], line) => {
-    expect(SPEC).toContain(from);
-    const dir = experiment(SPEC.replace(from, to));
-    const r = await rq(['experiment', 'run', dir], 20_000);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
-    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
-  });
+  it.each(BAD)('refuses a queue step with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(SPEC, edit, line));
 });

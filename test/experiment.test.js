@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { expectRefused } from './helpers/experiment-spec.js';
 
 afterAll(() => removeTempDirs());
 
@@ -137,15 +138,7 @@ describe('rqbench experiment', () => {
     ['a field name', ['finding:', 'findings:'], 'findings is not a field here'],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
   ];
-  it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', async (_what, [from, to], line) => {
-    expect(TWO_STEPS).toContain(from);
-    const dir = experiment(TWO_STEPS.replace(from, to));
-    const r = await rq(['experiment', 'run', dir]);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
-    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
-  });
+  it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(TWO_STEPS, edit, line));
 
   it('report with no runs (a fresh clone) says so in one line, exit 1, and leaves RESULTS.md as it is', async () => {
     const dir = experiment(TWO_STEPS, 'no-runs');

@@ -1,0 +1,34 @@
+// Experiment specs written to a temp directory, and the check every bad spec gets: one line
+// naming the field, exit 2, nothing written beside the spec.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { CLI, runNode, tempDir } from './producer-run.js';
+
+/**
+ * A directory holding `experiment.yaml` with this text.
+ * @param {string} yaml
+ * @param {string} [name] the directory's (the spec's) name
+ */
+export function experimentDir(yaml, name = 'exp') {
+  const dir = path.join(tempDir('rqbench-exp-'), name);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
+  return dir;
+}
+
+/**
+ * `rqbench experiment run` on the spec with one edit refuses it in one line, exit 2, nothing written.
+ * @param {string} spec a good spec
+ * @param {[string, string]} edit the text to replace, and its replacement
+ * @param {string} line what the line says after `<file>: `
+ */
+export async function expectRefused(spec, [from, to], line) {
+  expect(spec).toContain(from);
+  const dir = experimentDir(spec.replace(from, to));
+  const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 20_000 });
+  expect(r.code, `exit ${r.code}; stderr: ${r.stderr.trim().slice(-600)}`).toBe(2);
+  expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+  expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
+  expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
+}
