@@ -91,7 +91,8 @@ export function projectionLine(r) {
 /**
  * capacity.md
  * @param {CapacityResult} r
- * @param {{ command: string, instance?: Record<string, any>|null }} meta
+ * @param {{ command: string, instance?: Record<string, any>|null, answer?: string }} meta answer: the line
+ *   to lead with when it is not the search's (a search that failed)
  */
 export function capacityMd(r, meta) {
   const c = r.criteria;
@@ -106,7 +107,7 @@ export function capacityMd(r, meta) {
     p.fit ? p.fit.r2.toFixed(3) : '-', grouped(p.saturatesAt ?? NaN), grouped(p.atHeadroom ?? NaN), p.trusted ? 'yes' : `no: ${p.why}`]);
   return [
     '# Capacity', '',
-    `**${answerLine(r)}**`, '',
+    `**${meta.answer ?? answerLine(r)}**`, '',
     projectionLine(r), '',
     `Held means: achieved ≥ ${fixed(c.minAchieved * 100, 1)}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c.sloP99Ms} ms, and every node's engine below ${c.engineCeiling}%${cores}. Engine CPU is the main thread's (% of one core), the process's where the server does not report it.`, '',
     ...(meta.instance ? [`Instance: ${Object.entries(meta.instance).map(([k, v]) => `${k} ${v}`).join(', ')}`, ''] : []),

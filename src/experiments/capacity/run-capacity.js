@@ -113,7 +113,7 @@ export async function runCapacity(r) {
   const projection = projectionLine(result);
   const doc = { command: r.command, instance: r.instance, ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}), answer, projectionLine: projection, ...result, producerFlags: r.producerFlags, tookSeconds: Math.round((Date.now() - started) / 1000) };
   writeJson(path.join(dir, 'capacity.json'), doc);
-  writeText(path.join(dir, 'capacity.md'), capacityMd(result, { command: r.command, instance: r.instance }).replace(/^\*\*.*\*\*$/m, `**${answer}**`));
+  writeText(path.join(dir, 'capacity.md'), capacityMd(result, { command: r.command, instance: r.instance, answer }));
   const exitCode = stopper.stopped ? 130 : failure || search.end === 'none-held' ? 1 : 0;
   return { dir, exitCode, result: doc, live };
 }
