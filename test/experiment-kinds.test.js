@@ -98,7 +98,7 @@ describe('an experiment of ops steps', () => {
     // who was busy: measured around the step
     expect(md).toMatch(/\| one \| Redis \| the local Redis \d+ \| \d+ \| [\d.]+ \|/);
     // wrk2's layout, with its trailer
-    expect(md).toContain('### Detailed Percentile spectrum: Redis GET (one), warm calls');
+    expect(md).toContain('### Detailed Percentile spectrum: Redis GET, warm calls (step one)');
     expect(md).toContain('       Value   Percentile   TotalCount 1/(1-Percentile)');
     expect(md).toMatch(/ +\d+\.\d{3} +1\.000000 +\d+ +inf\n#\[Mean {4}= +\d+\.\d{3}, StdDeviation {3}= +\d+\.\d{3}\]/);
     expect(md).toMatch(/-{58}\n {2}\d+ requests in 1\.00s\nRequests\/sec: +\d+\.\d{2}\n```/);

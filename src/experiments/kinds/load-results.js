@@ -124,9 +124,9 @@ function busyLines(steps, metricsOf) {
     const bound = 1e6 / m.redis_cpu_us_per_record;
     const share = m.best_records_per_sec / bound;
     const verdict = share >= SATURATED
-      ? '**the sink, Redis, was saturated** (it ran at about a full core while that cell loaded)'
+      ? '**the sink, Redis, was saturated**: it ran at about a full core while that cell loaded'
       : 'Redis was not saturated: the reader or the connections set the pace';
-    out.push(`${s.step.label}: Redis spent ${fixed(m.redis_cpu_us_per_record, 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s). The best cell reached ${Math.round(share * 100)}% of that: ${verdict} (the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step).`, '');
+    out.push(`${s.step.label}: Redis spent ${fixed(m.redis_cpu_us_per_record, 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s). The best cell reached ${Math.round(share * 100)}% of that: ${verdict}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`, '');
   }
   return out;
 }

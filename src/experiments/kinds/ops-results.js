@@ -141,7 +141,11 @@ function cpuSection(done) {
   for (const s of done) {
     const c = s.r.meta?.cpu ?? {};
     for (const [k, label, emulator] of SERVER_CPU) {
-      if (!emulator || c[k] === undefined || c[k] === null || c.rqbenchPct === null || c[k] <= c.rqbenchPct) continue;
+      if (!emulator || c[k] === undefined || c[k] === null || c.rqbenchPct === null) continue;
+      if (c[k] <= c.rqbenchPct) {
+        out.push(`The ops process (the service's SDK client), not ${label}, was the busier side of ${s.step.label}: ${fixed(c.rqbenchPct, 0)}% of a core over the step against the emulator's ${fixed(c[k], 0)}%; on this machine those calls cost the client more than the emulator.`, '');
+        continue;
+      }
       out.push(`**${label[0].toUpperCase()}${label.slice(1)}, not rqbench, was the busier side of ${s.step.label}**: it used ${fixed(c[k], 0)}% of a core over the step while the ops process used ${fixed(c.rqbenchPct, 0)}%; these figures say more about the emulator than about the service.`, '');
     }
   }
@@ -157,7 +161,7 @@ function spectra(steps) {
   const out = [];
   for (const s of steps) {
     for (const { service, op } of s.step.spectrum ?? []) {
-      out.push(`### Detailed Percentile spectrum: ${SERVICE_NAMES[service]} ${op} (${s.step.label}), warm calls`, '');
+      out.push(`### Detailed Percentile spectrum: ${SERVICE_NAMES[service]} ${op}, warm calls (step ${s.step.label})`, '');
       if (!s.r?.complete) {
         out.push('not run yet', '');
         continue;
