@@ -86,6 +86,8 @@ export async function startServers(wanted, { log, signal }) {
     }
   } catch (e) {
     await s.stop();
+    // stopped while starting (Ctrl-C): the runner sees it and runs no step
+    if (signal?.aborted) return s;
     throw e;
   }
   return s;

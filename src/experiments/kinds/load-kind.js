@@ -163,6 +163,8 @@ export async function start(spec, { log, signal }) {
     const r = await spawnQuiet(generateArgv(f, part), signal);
     if (r.code !== 0) {
       fs.rmSync(part, { force: true });
+      // stopped while writing it (Ctrl-C): nothing to share, and the runner runs no step
+      if (signal.aborted) return startServers({}, { log, signal });
       throw new Error(`rqbench load --generate ${file} failed (${r.code ?? r.signal}): ${r.lastLine}`);
     }
     fs.renameSync(part, file);
