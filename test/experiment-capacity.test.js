@@ -61,7 +61,7 @@ describe('an experiment of capacity steps', () => {
     ['the search range', ['max-rate: 10000', 'max-rate: 100'], 'steps[0].capacity.max-rate must be a rate in items/s at least --start-rate (5000) (got 100)'],
     ['an instance field', ['hourlyPrice: 0.02 }', 'hourlyPrice: 0.02, price: 1 }'], 'steps[1].instance.price is not a field here (known: type, vcpu, memoryGb, hourlyPrice)'],
     ['an instance fact', ['vcpu: 0.25,', 'vcpu: -1,'], 'steps[1].instance.vcpu must be a number > 0 (got -1)'],
-    ['the kind', ['kind: capacity, label: a quarter', 'kind: search, label: a quarter'], 'steps[1].kind must be one of produce, capacity, queue (got "search")'],
+    ['the kind', ['kind: capacity, label: a quarter', 'kind: search, label: a quarter'], 'steps[1].kind must be one of produce, capacity, queue, load, ops (got "search")'],
     ['a rate', ['c: 20 }', 'c: 20, q: 500 }'], 'flags.q is set by the capacity search'],
     ['mixed kinds', ['kind: capacity, label: a quarter, cpus: 0.25, instance: { type: local-small, vcpu: 0.25, memoryGb: 1, hourlyPrice: 0.02 }', 'label: a quarter'], 'steps must all be of one kind'],
     ['forRate', ['forRate: 50000', 'forRate: -5'], 'forRate must be a number > 0 (got -5)'],

@@ -1,7 +1,7 @@
 /** `rqbench load`: generate a delta file, or load one with a grid of reader threads x connections (seed 001). */
 import fs from 'node:fs';
 import { connectionOptions } from '../plans/connection.js';
-import { loadPlan } from '../plans/load-plan.js';
+import { loadOptions, loadPlan } from '../plans/load-plan.js';
 import { outputOptions } from '../plans/output.js';
 import { metricsOptions } from '../plans/metrics-plan.js';
 import { bad, intIn, UsageError } from '../usage-error.js';
@@ -16,20 +16,8 @@ export const describe = 'load one delta file with parallel reader threads into R
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  const g = 'Loading:';
-  const f = 'Delta file (--generate):';
-  return outputOptions(metricsOptions(connectionOptions(y)))
-    .positional('file', { type: 'string', describe: 'the delta file to load' })
-    .option('generate', { type: 'string', requiresArg: true, group: f, describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit' })
-    .option('records', { type: 'number', requiresArg: true, default: 4_000_000, group: f, describe: 'records to generate' })
-    .option('record-size', { type: 'number', requiresArg: true, default: 512, group: f, describe: 'bytes per record, key + TAB + value + LF' })
-    .option('key-pattern', { type: 'string', requiresArg: true, default: 'delta:{n}', group: f, describe: 'key of each record; {n} is its index from 0' })
-    .option('reader-threads', { type: 'string', requiresArg: true, default: '16', group: g, describe: 'reader threads, or a list (16,32,64) for the grid' })
-    .option('connections', { type: 'string', requiresArg: true, default: '64', group: g, describe: 'connections in all, or a list (64,128); on a cluster each is one socket per master' })
-    .option('sink', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
-    .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds: SETEX instead of SET (0: SET)' })
-    .option('sample', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records read back from Redis and compared to the file, per cell' })
-    .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' })
+  return loadOptions(outputOptions(metricsOptions(connectionOptions(y)))
+    .positional('file', { type: 'string', describe: 'the delta file to load' }))
     .example('rqbench load --generate /tmp/delta.tsv', '4,000,000 records of 512 bytes')
     .example('rqbench load /tmp/delta.tsv --sink noop --reader-threads 1,2,4 --connections 1', 'reading and parsing alone')
     .example('rqbench load /tmp/delta.tsv --local --reader-threads 16,32,64 --connections 64,128', "the seed's grid against a throwaway Redis");

@@ -88,7 +88,8 @@ function setupLine(spec, done, manifest) {
   const words = kindOf(spec.steps[0])?.setupWords ?? { starter: 'started by the runner', each: ', each' };
   const kindWhere = kindOf(spec.steps[0])?.setupWhere?.(spec);
   const where = kindWhere ?? (spec.topology.local ? `${spec.topology.label} on 127.0.0.1, ${words.starter}` : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`);
-  return `Topology: ${where}${host}. Steps: ${spec.steps.length}${words.each} ${uniq(spec.steps.map((s) => `${s.duration} s`))} with ${uniq(spec.steps.map((s) => `${s.warmup} s`))} warm-up.`;
+  const steps = kindOf(spec.steps[0])?.setupSteps?.(spec) ?? `${spec.steps.length}${words.each} ${uniq(spec.steps.map((s) => `${s.duration} s`))} with ${uniq(spec.steps.map((s) => `${s.warmup} s`))} warm-up`;
+  return `Topology: ${where}${host}. Steps: ${steps}.`;
 }
 
 function mainTable(spec, steps) {

@@ -6,6 +6,27 @@ import { checkOutput } from './output.js';
 import { checkMetrics } from './metrics-plan.js';
 import { planOf } from './freeze.js';
 
+/**
+ * `rqbench load`'s own options (the delta file's, then the grid's), beside the connection and
+ * output options: the command's builder and an experiment's load step parse with the same ones.
+ * @param {import('yargs').Argv} y
+ */
+export function loadOptions(y) {
+  const g = 'Loading:';
+  const f = 'Delta file (--generate):';
+  return y
+    .option('generate', { type: 'string', requiresArg: true, group: f, describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit' })
+    .option('records', { type: 'number', requiresArg: true, default: 4_000_000, group: f, describe: 'records to generate' })
+    .option('record-size', { type: 'number', requiresArg: true, default: 512, group: f, describe: 'bytes per record, key + TAB + value + LF' })
+    .option('key-pattern', { type: 'string', requiresArg: true, default: 'delta:{n}', group: f, describe: 'key of each record; {n} is its index from 0' })
+    .option('reader-threads', { type: 'string', requiresArg: true, default: '16', group: g, describe: 'reader threads, or a list (16,32,64) for the grid' })
+    .option('connections', { type: 'string', requiresArg: true, default: '64', group: g, describe: 'connections in all, or a list (64,128); on a cluster each is one socket per master' })
+    .option('sink', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
+    .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds: SETEX instead of SET (0: SET)' })
+    .option('sample', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records read back from Redis and compared to the file, per cell' })
+    .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' });
+}
+
 /** Where a load writes. */
 export const SINKS = ['redis', 'noop', 'memory'];
 
@@ -26,8 +47,10 @@ export function intList(v, flag, min, max) {
  * Every check of a load run, once, at the command's edge: the frozen plan it runs from (the
  * grid's thread and connection counts as lists, what the delta file holds).
  * @param {Readonly<Record<string, any>>} a parsed flags (left as they are)
+ * @param {(file: string) => { size: number, recordSize: number, records: number }} [inspect] what
+ *   the file holds (an experiment checks a step before the runner has generated its file)
  */
-export function loadPlan(a) {
+export function loadPlan(a, inspect = inspectDeltaFile) {
   checkConnection(a);
   if (a.file === undefined) throw new UsageError('a FILE to load is needed (or --generate FILE to write one)');
   if (!SINKS.includes(a.sink)) throw bad('--sink', SINKS.join(', '), a.sink);
@@ -38,7 +61,7 @@ export function loadPlan(a) {
   const metrics = checkMetrics(a);
   let info;
   try {
-    info = inspectDeltaFile(a.file);
+    info = inspect(a.file);
   } catch (e) {
     throw new UsageError(e.code ? `${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}` : e.message);
   }

@@ -34,6 +34,8 @@
  * @property {(spec: import('../spec.js').Spec) => string} [setupWhere]  RESULTS.md's setup line: where the steps ran, when not Redis
  * @property {{ starter: string, each: string }} setupWords  RESULTS.md's setup line: who started a local
  *   topology, and how the steps are counted (", each" / " capacity searches, each run")
+ * @property {(spec: import('../spec.js').Spec) => string} [setupSteps]  RESULTS.md's setup line: what the
+ *   steps are, for steps that do not run for a duration (instead of "N, each 6 s with 1 s warm-up")
  *
  * @typedef {{ flags: Record<string, any>, consumer: Record<string, any>|null, duration: number, warmup: number, at: string[], topology: import('../spec.js').Topology }} CommonFields
  * @typedef {{ endpoint?: string|null, cpuSeconds?: () => number|null, stop: () => Promise<void> }} Shared

@@ -4,9 +4,11 @@
  */
 import * as capacity from './capacity-kind.js';
 import * as queue from './queue-kind.js';
+import * as load from './load-kind.js';
+import * as ops from './ops-kind.js';
 
 /** @type {Record<string, import('./kind-contract.js').StepKind>} */
-export const KINDS = { [capacity.name]: capacity, [queue.name]: queue };
+export const KINDS = { [capacity.name]: capacity, [queue.name]: queue, [load.name]: load, [ops.name]: ops };
 
 /** Every `kind:` a step may name; `produce` is the default. */
 export const KIND_NAMES = ['produce', ...Object.keys(KINDS)];

@@ -29,6 +29,7 @@ import { newestRunDir, readJson } from '../layout.js';
 import { commandLine, relayArgs, runChild } from '../children.js';
 import { performance } from 'node:perf_hooks';
 import { KindProblem } from './kind-contract.js';
+import { procCpuSeconds } from './kind-servers.js';
 import { queueResults, queueMetricsOf, QUEUE_METRICS } from './queue-results.js';
 
 export const name = 'queue';
@@ -207,26 +208,6 @@ export function readBack(stepDir, meta) {
   return { publisherDir, consumerDir, publisher, consumer, complete: done(publisher) && done(consumer) && meta?.ok === true };
 }
 
-/**
- * CPU seconds of a process (utime + stime), or of its waited-for children, from /proc.
- * @param {number|'self'} pid
- * @param {boolean} [children] cutime + cstime instead
- * @returns {number|null} null where /proc cannot be read
- */
-function procCpuSeconds(pid, children = false) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields 14-17 of stat(5), counted from the state field (3) after the command's parentheses
-    const [u, s] = children ? [Number(f[13]), Number(f[14])] : [Number(f[11]), Number(f[12])];
-    return (u + s) / CLK_TCK;
-  } catch {
-    return null;
-  }
-}
-
-/** Clock ticks per second of /proc's CPU times (100 on Linux). */
-const CLK_TCK = 100;
 
 /** @param {import('./kind-contract.js').StepRun[]} steps */
 export function manifest(steps) {

@@ -97,6 +97,15 @@ export function runOps(a) {
 }
 
 /**
+ * The file an operation's warm calls are kept in: `redis-get.hlog`, `pubsub-publish.hlog`.
+ * @param {string} service as the table names it ('Redis', 'Pub/Sub')
+ * @param {string} op 'GET', 'Publish'
+ */
+export function opHlogName(service, op) {
+  return `${service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.toLowerCase()}.hlog`;
+}
+
+/**
  * One .hlog per operation of a service, written once the service is done.
  * @param {string} dir
  * @param {number} t0
@@ -106,7 +115,7 @@ export function runOps(a) {
 function writeHlogs(dir, t0, durationS, s) {
   for (const op of s.ops) {
     if (!op.hist) continue;
-    const file = `${s.service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.name.toLowerCase()}.hlog`;
+    const file = opHlogName(s.service, op.name);
     const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
     w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: durationS });
     w.close();

@@ -1,0 +1,147 @@
+/**
+ * The local servers the steps of a load or ops spec share, started once by the kind's start()
+ * hook — a throwaway Redis shaped by topology.local, the SQS/SNS emulator (fauxqs, in this
+ * process), the Pub/Sub emulator's JVM — and the CPU each of them and the step's own rqbench
+ * process used over a step, read from /proc around it: measured, never guessed. The runner, not
+ * the step's CLI, starts them (`--local` would start them inside the CLI, where an in-process
+ * emulator's CPU cannot be told from rqbench's).
+ */
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { findRedisServer, startRedis } from '../../local/local-redis.js';
+import { describeCap } from '../../local/cpu-cap.js';
+
+/**
+ * @typedef {{ redis?: { cluster: boolean, masters: number, replicas: number, cpus: number|null }|null, sqs?: boolean, pubsub?: boolean }} Wanted
+ * @typedef {{ at: number, redis: number|null, sqs: number|null, pubsub: number|null, rqbench: number|null }} CpuMark
+ *   CPU seconds so far of each server (null: not started here, or /proc unreadable) and of the
+ *   runner's waited-for children (the step's CLI, once it has exited)
+ * @typedef {{ wallS: number, redisPct: number|null, sqsEmulatorPct: number|null, pubsubEmulatorPct: number|null, rqbenchPct: number|null }} StepCpu
+ *   % of one core over the step
+ * @typedef {object} Servers
+ * @property {string|null} redisUrl
+ * @property {string|null} redisVersion
+ * @property {string|null} sqsEndpoint
+ * @property {string|null} pubsubEndpoint
+ * @property {null} endpoint  (the contract's single endpoint: these kinds name each server instead)
+ * @property {() => CpuMark} mark
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * Starts what is wanted, in order; a failure stops what had started and is thrown.
+ * @param {Wanted} wanted
+ * @param {{ log: (line: string) => void, signal?: AbortSignal }} ctx
+ * @returns {Promise<Servers>}
+ */
+export async function startServers(wanted, { log, signal }) {
+  /** @type {Array<() => Promise<void>>} */
+  const stops = [];
+  let redisPids = /** @type {number[]} */ ([]);
+  let pubsubPid = /** @type {number|null} */ (null);
+  /** @type {Servers} */
+  const s = {
+    redisUrl: null, redisVersion: null, sqsEndpoint: null, pubsubEndpoint: null, endpoint: null,
+    mark: () => ({
+      at: performance.now(),
+      redis: redisPids.length ? sumOrNull(redisPids.map((pid) => procCpuSeconds(pid))) : null,
+      // fauxqs runs in this process: the runner's own CPU, which is the emulator's but for a few spawns
+      sqs: s.sqsEndpoint ? ownCpuSeconds() : null,
+      pubsub: pubsubPid ? procCpuSeconds(pubsubPid) : null,
+      rqbench: procCpuSeconds('self', true),
+    }),
+    stop: async () => {
+      for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
+    },
+  };
+  const took = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+  try {
+    if (wanted.redis) {
+      const t0 = Date.now();
+      const { cluster, masters, replicas, cpus } = wanted.redis;
+      const redis = await startRedis({ cluster, masters, replicas, ...(cpus && { cpus }), signal });
+      stops.push(() => redis.stop());
+      redisPids = redis.nodes.map((n) => n.pid);
+      s.redisUrl = redis.url;
+      s.redisVersion = redisServerVersion();
+      log(`rqbench experiment: started a local Redis (${redis.nodes.length} node${redis.nodes.length > 1 ? 's' : ''}${cpus ? `, ${describeCap(cpus)}` : ''}) at ${redis.url} (${took(t0)})`);
+    }
+    if (wanted.sqs && !signal?.aborted) {
+      const t0 = Date.now();
+      const { startSqs } = await import('../../local/sqs-emulator.js');
+      const sqs = await startSqs();
+      stops.push(() => sqs.stop());
+      s.sqsEndpoint = sqs.endpoint;
+      log(`rqbench experiment: started the SQS/SNS emulator (in this process) at ${sqs.endpoint} (${took(t0)})`);
+    }
+    if (wanted.pubsub && !signal?.aborted) {
+      const t0 = Date.now();
+      const { startPubsub } = await import('../../local/pubsub-emulator.js');
+      const ps = await startPubsub();
+      stops.push(() => ps.stop());
+      pubsubPid = ps.pid;
+      s.pubsubEndpoint = ps.endpoint;
+      log(`rqbench experiment: started the Pub/Sub emulator (pid ${ps.pid}) at ${ps.endpoint} (${took(t0)})`);
+    }
+  } catch (e) {
+    await s.stop();
+    // stopped while starting (Ctrl-C): the runner sees it and runs no step
+    if (signal?.aborted) return s;
+    throw e;
+  }
+  return s;
+}
+
+/**
+ * CPU over a step, % of one core, from two marks.
+ * @param {CpuMark} a before
+ * @param {CpuMark} b after
+ * @returns {StepCpu}
+ */
+export function cpuBetween(a, b) {
+  const wallS = (b.at - a.at) / 1000;
+  const pct = (k) => (a[k] !== null && b[k] !== null && wallS > 0 ? Math.round(((b[k] - a[k]) / wallS) * 1000) / 10 : null);
+  return { wallS: Math.round(wallS * 10) / 10, redisPct: pct('redis'), sqsEmulatorPct: pct('sqs'), pubsubEmulatorPct: pct('pubsub'), rqbenchPct: pct('rqbench') };
+}
+
+/** The local redis-server's version, as `redis-server --version` gives it, or null. */
+function redisServerVersion() {
+  try {
+    const bin = findRedisServer();
+    return bin ? /v=([\d.]+)/.exec(execFileSync(bin, ['--version'], { encoding: 'utf8' }))?.[1] ?? null : null;
+  } catch {
+    return null;
+  }
+}
+
+function ownCpuSeconds() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/** @param {Array<number|null>} xs */
+function sumOrNull(xs) {
+  return xs.some((x) => x === null) ? null : xs.reduce((t, x) => t + /** @type {number} */ (x), 0);
+}
+
+/** Clock ticks per second of /proc's CPU times (100 on Linux). */
+const CLK_TCK = 100;
+
+/**
+ * CPU seconds of a process (utime + stime, every thread), or of its waited-for children, from /proc.
+ * @param {number|'self'} pid
+ * @param {boolean} [children] cutime + cstime instead
+ * @returns {number|null} null where /proc cannot be read
+ */
+export function procCpuSeconds(pid, children = false) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields 14-17 of stat(5), counted from the state field (3) after the command's parentheses
+    const [u, s] = children ? [Number(f[13]), Number(f[14])] : [Number(f[11]), Number(f[12])];
+    return (u + s) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * RESULTS.md for load steps (seed 001): one row per step across them (the best cell, the fewest
+ * and the most reader threads, exactly once, the CPU Redis and the load process used), then the
+ * seed's table per step (reader threads | connections | data loading time | num records per sec)
+ * with each cell's exactly-once check, and who was busy, from the CPU measured around each step.
+ */
+import { fixed, grouped, mdTable } from '../../results/format.js';
+import { checkLines, loadTable } from '../../workloads/bulk-load/load-table.js';
+
+/** Metric name → what it is, for `check:`. */
+export const LOAD_METRICS = {
+  best_records_per_sec: 'records per second of the step\'s best cell',
+  best_threads: 'reader threads of the best cell',
+  best_connections: 'connections of the best cell',
+  fewest_threads: 'the fewest reader threads in the grid',
+  fewest_threads_records_per_sec: 'records per second at the fewest reader threads (the best of its cells)',
+  most_threads: 'the most reader threads in the grid',
+  most_threads_records_per_sec: 'records per second at the most reader threads (the best of its cells)',
+  thread_scaling: 'most_threads_records_per_sec / fewest_threads_records_per_sec',
+  fewest_connections_records_per_sec: 'records per second at the fewest connections (the best of its cells)',
+  most_connections_records_per_sec: 'records per second at the most connections (the best of its cells)',
+  best_load_s: 'data loading time of the best cell, s',
+  records: 'records in the delta file',
+  cells: 'cells of the grid that ran',
+  check_ok: '1 when every cell stored every record exactly once (and read back equal, for Redis), else 0',
+  redis_cpu: 'the local Redis\'s CPU over the step (cells, flushes and read-backs), % of one core',
+  redis_cpu_us_per_record: 'the local Redis\'s CPU per record stored over the step, µs',
+  rqbench_cpu: 'the load process\'s CPU over the step (every reader thread), % of one core',
+};
+
+/** Redis at this share of a core (or more), per record, is called the bottleneck of its grid. */
+const SATURATED = 0.7;
+
+/**
+ * A step's metrics, from its own summary.json and step.json.
+ * @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>}
+ */
+export function loadMetricsOf() {
+  return (s) => metricsOfStep(s.r?.summary, s.r?.meta);
+}
+
+/**
+ * @param {any} summary
+ * @param {any} meta
+ * @returns {Record<string, number|undefined>}
+ */
+function metricsOfStep(summary, meta) {
+  const cells = /** @type {Array<{ threads: number, connections: number, loadS: number, recordsPerSec: number, stored: number }>} */ (summary?.cells ?? []);
+  const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+  if (!cells.length) return {};
+  const best = (list) => list.reduce((b, c) => (c.recordsPerSec > b.recordsPerSec ? c : b));
+  const top = best(cells);
+  const threads = cells.map((c) => c.threads);
+  const conns = cells.map((c) => c.connections);
+  const at = (key, v) => best(cells.filter((c) => c[key] === v)).recordsPerSec;
+  const fewest = at('threads', Math.min(...threads));
+  const most = at('threads', Math.max(...threads));
+  const stored = cells.reduce((t, c) => t + c.stored, 0);
+  const cpuS = meta?.cpu?.redisPct != null && meta?.cpu?.wallS ? (meta.cpu.redisPct / 100) * meta.cpu.wallS : undefined;
+  return {
+    best_records_per_sec: top.recordsPerSec, best_threads: top.threads, best_connections: top.connections,
+    fewest_threads: Math.min(...threads), fewest_threads_records_per_sec: fewest,
+    most_threads: Math.max(...threads), most_threads_records_per_sec: most, thread_scaling: most / fewest,
+    fewest_connections_records_per_sec: at('connections', Math.min(...conns)), most_connections_records_per_sec: at('connections', Math.max(...conns)),
+    best_load_s: top.loadS, records: n(summary.records), cells: cells.length, check_ok: summary.ok ? 1 : 0,
+    redis_cpu: n(meta?.cpu?.redisPct), redis_cpu_us_per_record: cpuS !== undefined && stored ? (cpuS * 1e6) / stored : undefined, rqbench_cpu: n(meta?.cpu?.rqbenchPct),
+  };
+}
+
+const sinkWords = (flags) => {
+  const sink = flags.sink ?? 'redis';
+  return sink === 'redis' ? `Redis (pipelined ${flags.ttl ? `SETEX, TTL ${flags.ttl} s` : 'SET'})` : `the ${sink} sink`;
+};
+
+/**
+ * @param {import('../spec.js').Spec} spec
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ * @returns {Promise<string[]>}
+ */
+export async function loadResults(spec, steps) {
+  const metricsOf = loadMetricsOf();
+  const k = (v) => (v === undefined ? '-' : `${grouped(v / 1000)} k/s`);
+  const rows = steps.map((s) => {
+    const f = s.step.flags;
+    const head = [s.step.label, f.sink ?? 'redis', f['reader-threads'] ?? 16, f.connections ?? 64];
+    if (!s.r?.complete) return [...head, 'not run yet', '', '', '', '', '', ''];
+    const m = metricsOf(s);
+    return [...head, k(m.best_records_per_sec), `${m.best_threads} x ${m.best_connections}`, k(m.fewest_threads_records_per_sec), k(m.most_threads_records_per_sec),
+      m.check_ok ? 'yes' : '**no**', fixed(m.redis_cpu, 0), fixed(m.rqbench_cpu, 0)];
+  });
+  const f = spec.kindSpec.deltaFile;
+  const out = [
+    mdTable(['Step', 'Sink', 'Reader threads', 'Connections', 'Best', 'Best at (threads x connections)', 'At the fewest threads', 'At the most threads', 'Exactly once', 'Redis CPU %', 'rqbench CPU %'], rows), '',
+    `Each step loads one delta file of ${grouped(f.records)} records x ${f.recordSize} B (${(f.records * f.recordSize / 2 ** 20).toFixed(0)} MiB) once per cell of its grid; load time runs from every reader thread ready (file open, connections made) to the last record stored. "At the fewest/most threads" is the best cell with that many reader threads. CPU is % of one core over the whole step (every cell, with the flushes and read-back checks between them), measured around it from /proc: the local Redis's (every thread of it) and the load process's (every reader thread); this machine has ${hostCpus(steps) ?? '?'} cores.`, '',
+  ];
+  for (const s of steps) {
+    out.push(`### ${s.step.label}: into ${sinkWords(s.step.flags)}`, '');
+    if (!s.r?.complete) {
+      out.push('not run yet', '');
+      continue;
+    }
+    out.push(loadTable(s.r.summary.cells), '', checkLines(s.r.summary.cells), '');
+  }
+  out.push(...busyLines(steps, metricsOf));
+  return out;
+}
+
+/** @param {import('./kind-contract.js').StepRun[]} steps */
+function hostCpus(steps) {
+  return steps.find((s) => s.r?.summary)?.r.meta?.hostCpus ?? null;
+}
+
+/**
+ * Who was busy: for a grid into the local Redis, the CPU Redis spent per record bounds what one
+ * core of it can store; the best cell against that bound says whether the sink was saturated.
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ * @param {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>} metricsOf
+ */
+function busyLines(steps, metricsOf) {
+  const out = [];
+  for (const s of steps.filter((x) => x.r?.complete)) {
+    const m = metricsOf(s);
+    if (m.redis_cpu_us_per_record === undefined || m.best_records_per_sec === undefined) continue;
+    const bound = 1e6 / m.redis_cpu_us_per_record;
+    const share = m.best_records_per_sec / bound;
+    const verdict = share >= SATURATED
+      ? '**the sink, Redis, was saturated**: it ran at about a full core while that cell loaded'
+      : 'Redis was not saturated: the reader or the connections set the pace';
+    out.push(`${s.step.label}: Redis spent ${fixed(m.redis_cpu_us_per_record, 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s). The best cell reached ${Math.round(share * 100)}% of that: ${verdict}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`, '');
+  }
+  return out;
+}
