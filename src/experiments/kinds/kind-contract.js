@@ -38,7 +38,7 @@
  *   steps are, for steps that do not run for a duration (instead of "N, each 6 s with 1 s warm-up")
  *
  * @typedef {{ flags: Record<string, any>, consumer: Record<string, any>|null, duration: number, warmup: number, at: string[], topology: import('../spec.js').Topology }} CommonFields
- * @typedef {{ endpoint?: string|null, cpuSeconds?: () => number|null, stop: () => Promise<void> }} Shared
+ * @typedef {{ endpoint?: string|null, stop: () => Promise<void> } & Record<string, any>} Shared  what a kind's start() gave its steps
  * @typedef {{ stepDir: string, out: string, topology: import('../spec.js').Topology, stopper: import('../children.js').Stopper, shared: Shared|null,
  *   live?: { hub: any, runId: string }|null, stepLabel?: string }} RunContext  live: the runner's metrics endpoint its CLIs relay to
  *   (children.js relayArgs), labelled step=stepLabel; a kind whose CLI is a runner itself (capacity) does not relay

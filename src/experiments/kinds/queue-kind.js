@@ -29,7 +29,7 @@ import { newestRunDir, readJson } from '../layout.js';
 import { commandLine, relayArgs, runChild } from '../children.js';
 import { performance } from 'node:perf_hooks';
 import { KindProblem } from './kind-contract.js';
-import { procCpuSeconds } from './kind-servers.js';
+import { cpuBetween, procCpuSeconds, startServers } from './kind-servers.js';
 import { queueResults, queueMetricsOf, QUEUE_METRICS } from './queue-results.js';
 
 export const name = 'queue';
@@ -133,25 +133,17 @@ function queueArgvProblem(role, argv) {
 }
 
 /**
- * The emulator the steps share, started once; its CPU is read around each step.
+ * The emulator the steps share, started once (kind-servers.js); its CPU is read around each step.
+ * A named endpoint or the cloud: nothing to start, no emulator CPU.
  * @param {import('../spec.js').Spec} spec
- * @param {{ log: (line: string) => void }} ctx
+ * @param {{ log: (line: string) => void, signal?: AbortSignal }} ctx
+ * @returns {Promise<import('./kind-contract.js').Shared & { mark?: () => import('./kind-servers.js').CpuMark }>}
  */
-export async function start(spec, { log }) {
+export async function start(spec, ctx) {
   const q = spec.topology.queue;
-  if (!q?.emulator) return { endpoint: q?.endpoint ?? null, cpuSeconds: () => null, stop: async () => {} };
-  const began = Date.now();
-  if (q.emulator === 'sqs') {
-    const { startSqs } = await import('../../local/sqs-emulator.js');
-    const sqs = await startSqs();
-    log(`rqbench experiment: started the SQS/SNS emulator (in this process) at ${sqs.endpoint} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
-    // in this process: the runner's own CPU, which is the emulator's but for a few spawns
-    return { endpoint: sqs.endpoint, cpuSeconds: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; }, stop: () => sqs.stop() };
-  }
-  const { startPubsub } = await import('../../local/pubsub-emulator.js');
-  const ps = await startPubsub();
-  log(`rqbench experiment: started the Pub/Sub emulator (pid ${ps.pid}) at ${ps.endpoint} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
-  return { endpoint: ps.endpoint, cpuSeconds: () => procCpuSeconds(ps.pid), stop: () => ps.stop() };
+  if (!q?.emulator) return { endpoint: q?.endpoint ?? null, stop: async () => {} };
+  const servers = await startServers({ sqs: q.emulator === 'sqs', pubsub: q.emulator === 'pubsub' }, ctx);
+  return { endpoint: servers.sqsEndpoint ?? servers.pubsubEndpoint, mark: servers.mark, stop: servers.stop };
 }
 
 /**
@@ -166,23 +158,16 @@ export async function run(step, { stepDir, out, stopper, shared, live, stepLabel
   const metaFile = path.join(stepDir, 'step.json');
   const meta = { name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: cmds.map(([, argv]) => commandLine('node', argv)), ok: false };
   fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
-  const emu0 = shared?.cpuSeconds?.() ?? null;
-  const kids0 = procCpuSeconds('self', true);
-  const t0 = performance.now();
+  const mark = shared?.mark ?? (() => ({ at: performance.now(), redis: null, sqs: null, pubsub: null, rqbench: procCpuSeconds('self', true) }));
+  const before = mark();
   const relayed = (argv) => runChild([...argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub });
   const consumer = relayed(cmds[0][1]);
   await new Promise((r) => setTimeout(r, CONSUMER_HEAD_START_MS));
   const publisher = stopper.stopped ? null : relayed(cmds[1][1]);
   const done = await Promise.all([consumer, publisher]);
-  const wallS = (performance.now() - t0) / 1000;
-  const emu1 = shared?.cpuSeconds?.() ?? null;
-  const kids1 = procCpuSeconds('self', true);
   // CPU over the step, % of one core: the emulator's, and the publisher's and consumer's together
-  meta.cpu = {
-    emulatorPct: emu0 !== null && emu1 !== null ? Math.round(((emu1 - emu0) / wallS) * 1000) / 10 : null,
-    rqbenchPct: kids0 !== null && kids1 !== null ? Math.round(((kids1 - kids0) / wallS) * 1000) / 10 : null,
-    wallS: Math.round(wallS * 10) / 10,
-  };
+  const cpu = cpuBetween(before, mark());
+  meta.cpu = { emulatorPct: cpu.sqsEmulatorPct ?? cpu.pubsubEmulatorPct, rqbenchPct: cpu.rqbenchPct, wallS: cpu.wallS };
   const back = readBack(stepDir, null);
   // exit 1 with a summary: a run that ended and says what went wrong (the check judges it)
   const finished = (r, s) => r && s && (r.code === 0 || r.code === 1);
