@@ -165,16 +165,18 @@ describe('compare', () => {
 });
 
 describe('chart', () => {
-  it("a queue consumer: messages applied and the seed's metrics, no cycles, no Redis CPU", async () => {
+  it("a queue consumer: messages applied and the seed's metrics, no cycles, no Redis CPU; E2E by publisher (two publishers)", async () => {
     const out = path.join(tempDir('rqbench-kinds-chart-'), 'c');
     const r = await rq('chart', C1.dir, C2.dir, '--out', out);
     expect(r.code, why(r)).toBe(0);
-    expect(listTree(out).sort()).toEqual(['latency.png', 'latency.svg', 'percentiles.png', 'percentiles.svg', 'throughput.png', 'throughput.svg']);
+    expect(listTree(out).sort()).toEqual(['e2e-by-publisher', 'latency', 'percentiles', 'queue-latency', 'throughput'].flatMap((n) => [`${n}.png`, `${n}.svg`]));
     const svg = (n) => fs.readFileSync(path.join(out, `${n}.svg`), 'utf8');
     expect(svg('throughput')).toContain('messages applied/s');
     expect(svg('throughput')).not.toMatch(/cycles/);
     for (const metric of ['Reading off the queue', 'Server side processing', 'E2E']) expect(svg('percentiles')).toContain(metric);
+    for (const metric of ['Reading off the queue (', 'Server side processing (', 'E2E (']) expect(svg('queue-latency')).toContain(metric);
     expect(svg('latency')).toContain('e2e p99');
+    for (const id of ['pub-a', 'pub-b']) expect(svg('e2e-by-publisher')).toContain(`>${id}<`);
   }, T);
 
   it('a queue publisher: acknowledged against intended messages', async () => {

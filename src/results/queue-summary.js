@@ -20,7 +20,8 @@ import { mergePublishers, nothingLostOf } from './queue-progress.js';
 export function summarizeQueue(m) {
   const { runs, rows, warmupS, durationS } = m;
   const sums = runs.map((r) => r.summary);
-  const totals = mergeHistograms(runs, { fromSec: warmupS, toSec: durationS });
+  // only the files the summary has fields for (not e2e_publisher.hlog)
+  const totals = mergeHistograms(runs, { fromSec: warmupS, toSec: durationS, ops: [...new Set(QUEUE_HISTOGRAMS[m.kind].map(([, op]) => op))] });
   // the load generators' CPU, memory and event-loop delay over the window, as Redis reports have them
   const { client } = commonSummary({ rows, totals: new Map(), warmupS, durationS });
   const one = runs.length === 1;

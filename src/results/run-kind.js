@@ -97,6 +97,12 @@ export const QUEUE_HISTOGRAMS = {
 };
 
 /**
+ * A queue consumer's E2E from the intended send kept apart per publisher: `<this>.hlog`, one tag
+ * per publisher id (queue-metrics.js), in the run directory only: no summary field counts it.
+ */
+export const E2E_BY_PUBLISHER = 'e2e_publisher';
+
+/**
  * How many values the summary counted from each .hlog file and tag, after its warm-up: what the
  * files must hold at least, and which operations a spectrum or a comparison can be about.
  * @param {ReadKind} kind

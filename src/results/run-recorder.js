@@ -24,12 +24,14 @@ export class RunRecorder {
    * @param {number} p.warmupS seconds left out of the totals
    * @param {string[]} p.columns the command's timeline columns
    * @param {(iv: import('../measure/aggregate.js').MergedInterval) => Record<string, unknown>} p.rowOf their values
+   * @param {Record<string, string>} [p.hlogComments] an .hlog file's header comment by operation, where the usual one does not fit its tags
    */
-  constructor({ dir, t0, nodes, warmupS, columns, rowOf }) {
+  constructor({ dir, t0, nodes, warmupS, columns, rowOf, hlogComments = {} }) {
     this.dir = dir;
     this.t0 = t0;
     this.warmupS = warmupS;
     this.rowOf = rowOf;
+    this.hlogComments = hlogComments;
     this.timeline = new Timeline(path.join(dir, 'timeline.csv'), columns, nodes);
     this.hlogs = new Map();
     /** @type {Map<string, import('hdr-histogram-js').Histogram>} */
@@ -93,7 +95,7 @@ export class RunRecorder {
   #hlog(op) {
     let w = this.hlogs.get(op);
     if (!w) {
-      w = new HlogWriter(path.join(this.dir, `${op}.hlog`), { startTimeMs: this.t0, comment: `rqbench ${op}, microseconds; tags: intended (from the intended start, corrected), sent (from the actual start, uncorrected)` });
+      w = new HlogWriter(path.join(this.dir, `${op}.hlog`), { startTimeMs: this.t0, comment: this.hlogComments[op] ?? `rqbench ${op}, microseconds; tags: intended (from the intended start, corrected), sent (from the actual start, uncorrected)` });
       this.hlogs.set(op, w);
     }
     return w;

@@ -57,17 +57,19 @@ export function percentilePoints(h) {
  */
 export function distributionSpec(seq, frame) {
   const values = [];
+  /** @type {Array<{ name: string, step: number, curve: string, dash: number[] }>} */
   const series = [];
-  for (const step of seq.steps) {
+  for (const [i, step] of seq.steps.entries()) {
     for (const curve of step.run.curves) {
       const h = curveHistogram(step.run, curve);
       if (!h) continue;
       const name = `${step.label} (${curve.label}, n=${h.totalCount})`;
-      series.push(name);
+      series.push({ name, step: i, curve: curve.label, dash: curve.dash });
       for (const p of percentilePoints(h)) values.push({ ...p, series: name });
     }
   }
   if (values.length === 0) return null;
+  const { color, strokeDash } = lineStyles(series);
   // At least to 99%, and no further than the data reach.
   const maxX = Math.max(100, ...values.map((v) => v.x));
   const { log, y } = latencyY(values, seq);
@@ -85,9 +87,31 @@ export function distributionSpec(seq, frame) {
       y,
       // Under the plot: run names are long, and the plot keeps its width.
       color: {
-        field: 'series', type: 'nominal', title: null, scale: { domain: series, scheme: 'tableau10' },
+        field: 'series', type: 'nominal', title: null, scale: { domain: series.map((s) => s.name), range: color },
         legend: { symbolType: 'stroke', orient: 'bottom', columns: series.length > 2 ? 2 : 1, labelLimit: Math.floor(frame.width / 2) - 40 },
       },
+      // on the same field as the colour: one legend, each entry drawn as its line is
+      strokeDash: { field: 'series', type: 'nominal', scale: { domain: series.map((s) => s.name), range: strokeDash } },
     },
   }]);
+}
+
+/** Vega's tableau10, the other charts' colours. */
+const TABLEAU10 = ['#4c78a8', '#f58518', '#e45756', '#72b7b2', '#54a24b', '#eeca3b', '#b279a2', '#ff9da6', '#9d755d', '#bab0ac'];
+const SOLID = [1, 0];
+
+/**
+ * Each line's colour and dash. Several steps with several curves each (queue consumers: the three
+ * seed metrics per step) take a colour per step and the curve's own dash (E2E solid), so a step's
+ * lines read together; otherwise every line has a colour of its own and is solid.
+ * @param {Array<{ name: string, step: number, curve: string, dash: number[] }>} series
+ * @returns {{ color: string[], strokeDash: number[][] }} in the order of series
+ */
+export function lineStyles(series) {
+  const steps = [...new Set(series.map((s) => s.step))];
+  const byStep = steps.length > 1 && new Set(series.map((s) => s.curve)).size > 1;
+  return {
+    color: series.map((s, i) => TABLEAU10[(byStep ? steps.indexOf(s.step) : i) % TABLEAU10.length]),
+    strokeDash: series.map((s) => (byStep ? s.dash : SOLID)),
+  };
 }

@@ -49,8 +49,50 @@ export function toPng(svg) {
  * @returns {Promise<{ svgText: string, pngBytes: Buffer }>}
  */
 export async function renderChart(spec) {
-  const svgText = await toSvg(spec);
+  let svgText = await toSvg(spec);
+  // stacked panels (vega-spec.js panelsSpec) are corrected to the size asked for: two passes at
+  // most, as the panels' axes take a fixed room whatever their labels
+  const fit = spec.usermeta?.fit;
+  for (let pass = 0; fit && Array.isArray(spec.vconcat) && pass < 3; pass++) {
+    const got = svgSize(svgText);
+    if (got.width === fit.width && got.height === fit.height) break;
+    spec = refit(spec, fit, got);
+    svgText = await toSvg(spec);
+  }
   return { svgText, pngBytes: toPng(svgText) };
+}
+
+/**
+ * @param {string} svg
+ * @returns {{ width: number, height: number }} the root element's
+ */
+function svgSize(svg) {
+  const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
+  const attr = (name) => Number(new RegExp(`\\s${name}="([\\d.]+)"`).exec(root)?.[1]);
+  return { width: attr('width'), height: attr('height') };
+}
+
+/**
+ * The same panels, each wider by what the image lacks in width and taller by its share of what
+ * it lacks in height (whole pixels, the odd ones to the top panels).
+ * @param {Record<string, any>} spec with vconcat
+ * @param {{ width: number, height: number }} want
+ * @param {{ width: number, height: number }} got
+ */
+function refit(spec, want, got) {
+  const n = spec.vconcat.length;
+  const dw = Math.round(want.width - got.width);
+  const dh = Math.round(want.height - got.height);
+  const each = Math.trunc(dh / n);
+  const rest = dh - each * n;
+  return {
+    ...spec,
+    vconcat: spec.vconcat.map((p, i) => ({
+      ...p,
+      width: Math.max(10, p.width + dw),
+      height: Math.max(10, p.height + each + (i < Math.abs(rest) ? Math.sign(rest) : 0)),
+    })),
+  };
 }
 
 /**

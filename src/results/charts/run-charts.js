@@ -3,6 +3,9 @@
  *   cpu          Redis CPU per node over time (masters and replicas; main thread and process), steps and cluster actions marked
  *   throughput   achieved vs target per second (producer items, consumer cycles, queue messages)
  *   latency      p50 and p99 per second of the main operation (batch, cycle, publish or E2E)
+ *   queue-latency    a queue consumer's seed metrics per second, a panel each: reading off the
+ *                    queue (SQS), server-side processing, E2E (p50, p99; p99.9 of busy seconds)
+ *   e2e-by-publisher a queue consumer's E2E p50 and p99 per second by publisher, when a run had several
  *   percentiles  latency by percentile on HdrHistogram's 1/(1-p) axis, one line per run (a queue
  *                consumer: one per seed metric)
  * each written as SVG and PNG.
@@ -14,6 +17,8 @@ import { layOut } from './sequence.js';
 import { cpuSpec, drawsEngine } from './cpu.js';
 import { throughputSpec } from './throughput.js';
 import { latencySpec } from './latency.js';
+import { queueLatencySpec } from './queue-latency.js';
+import { byPublisherSpec } from './by-publisher.js';
 import { distributionSpec } from './distribution.js';
 import { renderChart, writeCharts } from './render.js';
 
@@ -24,13 +29,13 @@ export { readRunDir } from './run-data.js';
  * @property {string} [title] shown under each chart's own title (default: the run or step names)
  * @property {string[]} [stepLabels] one per run directory (default: each directory's name)
  * @property {number} [width] px of the whole image, default 900
- * @property {number} [height] px, default 360
+ * @property {number} [height] px, default 360 (queue-latency: half of it per panel, at least this)
  * @property {string} [prefix] put before each file name, e.g. 'step-3-' → step-3-cpu.svg
  */
 
 /**
  * @typedef {object} ChartFile
- * @property {string} name cpu | throughput | latency | percentiles
+ * @property {string} name cpu | throughput | latency | queue-latency | e2e-by-publisher | percentiles
  * @property {string} title
  * @property {string} svg path written
  * @property {string} png path written
@@ -38,15 +43,19 @@ export { readRunDir } from './run-data.js';
 
 /** Every step a queue consumer: it has no target rate, and its percentile lines are the seed's metrics. */
 const allQueueConsumers = (seq) => seq.steps.every((s) => s.run.kind === 'queue-consume');
+/** The seed's metrics a queue consumer has: reading off the queue only where a receive was timed (not Pub/Sub). */
+const seedMetrics = (seq) => (seq.steps.some((s) => s.run.kind === 'queue-consume' && s.run.hlogs.has('read')) ? 'reading off the queue, processing, E2E' : 'processing, E2E');
 
 /** @type {Array<{ name: string, title: (seq: import('./sequence.js').Sequence) => string, spec: Function }>} */
 const CHARTS = [
   { name: 'cpu', title: (seq) => (drawsEngine(seq) ? 'Redis CPU per node: main thread, and whole process (faint)' : 'Redis CPU per node'), spec: cpuSpec },
   { name: 'throughput', title: (seq) => (allQueueConsumers(seq) ? 'Throughput: messages applied per second' : 'Throughput: achieved vs target'), spec: throughputSpec },
   { name: 'latency', title: () => 'Latency per second: p50 and p99', spec: latencySpec },
+  { name: 'queue-latency', title: (seq) => `Latency per second: ${seedMetrics(seq)}`, spec: queueLatencySpec },
+  { name: 'e2e-by-publisher', title: () => 'E2E by publisher: p50 and p99 per second', spec: byPublisherSpec },
   {
     name: 'percentiles',
-    title: (seq) => (seq.steps.some((s) => s.run.kind === 'queue-consume') ? 'Latency by percentile: reading off the queue, processing, E2E' : 'Latency by percentile, from the intended start'),
+    title: (seq) => (seq.steps.some((s) => s.run.kind === 'queue-consume') ? `Latency by percentile: ${seedMetrics(seq)}` : 'Latency by percentile, from the intended start'),
     spec: distributionSpec,
   },
 ];

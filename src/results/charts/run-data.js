@@ -1,7 +1,8 @@
 /**
  * What the charts need from one run directory: its timeline (one row per second), the CPU
  * column of every Redis node, the .hlog curves of its latency distribution (the main operation's;
- * a queue consumer's three seed metrics), the summary's window and a few manifest facts. The directory is read and checked by results/run-dirs.js, as the reports
+ * a queue consumer's three seed metrics) and every .hlog file (a queue consumer's per-second
+ * percentiles are read from them), the summary's window and a few manifest facts. The directory is read and checked by results/run-dirs.js, as the reports
  * read it, so a chart never starts from a file a report would refuse.
  */
 import path from 'node:path';
@@ -13,13 +14,14 @@ import { MAIN_OP } from '../main-op.js';
  * @property {string} label e.g. 'batch', 'E2E'
  * @property {string} hlog path of the .hlog file
  * @property {string} tag the tag read from it
+ * @property {number[]} dash its line's dash when each step has several curves (E2E solid)
  */
 
 /**
  * A queue consumer's percentile lines: the seed's three metrics, from the intended send for E2E.
- * @type {Array<[string, string, string]>} [label, op, tag]
+ * @type {Array<[string, string, string, number[]]>} [label, op, tag, dash]
  */
-const QUEUE_CONSUMER_CURVES = [['Reading off the queue', 'read', 'read'], ['Server side processing', 'processing', 'processing'], ['E2E', 'e2e', 'intended']];
+export const QUEUE_CONSUMER_CURVES = [['Reading off the queue', 'read', 'read', [6, 3]], ['Server side processing', 'processing', 'processing', [2, 2]], ['E2E', 'e2e', 'intended', [1, 0]]];
 
 /**
  * @typedef {object} NodeColumn
@@ -42,6 +44,7 @@ const QUEUE_CONSUMER_CURVES = [['Reading off the queue', 'read', 'read'], ['Serv
  * @property {string} op the main operation: 'batch' (producer), 'cycle' (consumer), 'publish'
  *   (queue publisher) or 'e2e' (queue consumer); its timeline has `<op>_p50_ms` and `<op>_p99_ms`
  * @property {Curve[]} curves the latency distributions the run has files for
+ * @property {Map<string, string>} hlogs every .hlog file of the run by operation ('e2e' → …/e2e.hlog)
  * @property {{ fromSecond: number, toSecond: number }} window the seconds [fromSecond, toSecond) the summary covers
  * @property {number|null} targetPerSec consumer: cycles per second asked for (readers x 1000 / period)
  */
@@ -68,6 +71,7 @@ export function readRunDir(dir) {
     seconds: typeof last === 'number' ? last + 1 : 0,
     op,
     curves: curvesOf(run, op),
+    hlogs: run.hlogs,
     window: run.window,
     targetPerSec: run.kind === 'consume' ? consumerTarget(run.manifest) : null,
   };
@@ -79,8 +83,9 @@ export function readRunDir(dir) {
  * @returns {Curve[]}
  */
 function curvesOf(run, op) {
-  const wanted = run.kind === 'queue-consume' ? QUEUE_CONSUMER_CURVES : [[op, op, 'intended']];
-  return wanted.filter(([, o]) => run.hlogs.has(o)).map(([label, o, tag]) => ({ label, hlog: run.hlogs.get(o), tag }));
+  /** @type {Array<[string, string, string, number[]]>} */
+  const wanted = run.kind === 'queue-consume' ? QUEUE_CONSUMER_CURVES : [[op, op, 'intended', [1, 0]]];
+  return wanted.filter(([, o]) => run.hlogs.has(o)).map(([label, o, tag, dash]) => ({ label, hlog: run.hlogs.get(o), tag, dash }));
 }
 
 /**

@@ -31,10 +31,21 @@ const MIN_LABEL_GAP_PX = 14;
  */
 export function frameSpec({ title, subtitle, width, height }, layer) {
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    ...outer({ title, subtitle, height }),
     width,
     height,
     autosize: { type: 'fit', contains: 'padding' },
+    layer,
+  };
+}
+
+/**
+ * What every chart's outermost spec has: schema, padding, title and the shared config.
+ * @param {{ title: string, subtitle?: string, height: number }} p height: of a plot, for the y title's limit
+ */
+function outer({ title, subtitle, height }) {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     padding: 8,
     background: 'white',
     title: { text: title, ...(subtitle && { subtitle }), anchor: 'start', fontSize: 15, subtitleFontSize: 11, subtitleColor: '#444' },
@@ -46,10 +57,41 @@ export function frameSpec({ title, subtitle, width, height }, layer) {
       legend: { labelFontSize: 11, titleFontSize: 11, labelLimit: 260, symbolStrokeWidth: 2 },
       view: { stroke: '#cccccc' },
     },
-    layer,
   };
 }
 
+/** Room a panel's y axis takes, labels and title: the same in every panel, so their plots line up. */
+const PANEL_Y_AXIS_PX = 44;
+
+/**
+ * Small multiples: panels stacked on one time axis, each a layer spec of its own (title, layers,
+ * y scale), in an image of exactly width x height. Vega-Lite cannot "fit" stacked views, so the
+ * panels start from an estimate and render.js corrects them to the size asked for
+ * (usermeta.fit) once it has measured the first drawing.
+ * @param {Frame} frame the whole image
+ * @param {Array<{ title: string, layer: object[] }>} panels top to bottom
+ * @returns {Record<string, any>}
+ */
+export function panelsSpec({ title, subtitle, width, height }, panels) {
+  const panelHeight = Math.max(40, Math.floor((height - 110) / panels.length) - 24);
+  return {
+    ...outer({ title, subtitle, height: panelHeight + 110 }),
+    autosize: { type: 'pad' },
+    usermeta: { fit: { width, height } },
+    spacing: 8,
+    config: {
+      ...outer({ title, subtitle, height: panelHeight + 110 }).config,
+      axisY: { titleLimit: panelHeight, minExtent: PANEL_Y_AXIS_PX, maxExtent: PANEL_Y_AXIS_PX },
+    },
+    resolve: { scale: { y: 'independent' } },
+    vconcat: panels.map((p) => ({
+      width: Math.max(100, width - 220),
+      height: panelHeight,
+      title: { text: p.title, anchor: 'start', fontSize: 12, fontWeight: 'bold', offset: 4 },
+      layer: p.layer,
+    })),
+  };
+}
 /**
  * x for every time chart: seconds from the first step's start.
  * @param {Sequence} seq
@@ -83,9 +125,10 @@ export function lineLayer(encoding, seq, values) {
  * actions with rotated labels; drawn when there is more than one step or any event.
  * @param {Sequence} seq
  * @param {Frame} frame
+ * @param {{ labels?: boolean }} [options] labels: false draws the rules only (a lower panel's)
  * @returns {object[]} layers (none when there is nothing to mark)
  */
-export function markerLayers(seq, frame) {
+export function markerLayers(seq, frame, { labels = true } = {}) {
   const layers = [];
   const plotWidth = Math.max(200, frame.width - LEGEND_AND_AXES_PX);
   const pxPerSec = plotWidth / Math.max(1, seq.total);
@@ -123,7 +166,7 @@ export function markerLayers(seq, frame) {
       },
     );
   }
-  return layers;
+  return labels ? layers : layers.filter((l) => l.mark.type !== 'text');
 }
 
 /**

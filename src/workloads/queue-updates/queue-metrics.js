@@ -14,6 +14,11 @@
  * what the seed measured, under the seed's name (ReceivedLowLatencyNotificationsE2E, tag `sent`).
  * A message without time_intended (an older publisher) counts from time_sent in both, and is counted.
  *
+ * E2E from the intended send is also kept apart per publisher (the message's `publisher`
+ * attribute), for the run directory only (e2e_publisher.hlog, one tag per publisher): the first
+ * MAX_PUBLISHERS ids seen each have their own histogram, any further one (or an id that is not a
+ * valid tag) shares OTHER_PUBLISHERS'; a message without a publisher is in none.
+ *
  * The Prometheus buckets are log-linear over HdrHistogram's range (measure/prom-buckets.js), so
  * histogram_quantile() lands within 6.25% of the run's own figure at p50 and p999 alike.
  */
@@ -30,6 +35,13 @@ export const SEED_NAMES = Object.freeze({
   e2eCloud: 'E2E (cloud timestamp)',
 });
 
+/** Publishers whose E2E is kept apart, at most: publishers are few, each costs a histogram a second. */
+export const MAX_PUBLISHERS = 16;
+/** The tag of the publishers past MAX_PUBLISHERS (not a valid --publisher-id, so never a publisher's own). */
+export const OTHER_PUBLISHERS = '(other)';
+/** What --publisher-id accepts: usable as an .hlog tag as it is. */
+const PUBLISHER_TAG = /^[A-Za-z0-9_-]{1,64}$/;
+
 const US_BUCKETS = [...BOUNDS_US];
 const NS_BUCKETS = [...BOUNDS_NS];
 
@@ -39,6 +51,8 @@ export class QueueMetrics {
    * @param {import('prom-client').Registry} [registry] the live endpoint's (without one, a registry nobody serves)
    */
   constructor(traits, registry = new client.Registry()) {
+    /** @type {Set<string>} the publishers with a histogram of their own */
+    this.publishers = new Set();
     this.#fresh();
     this.registry = registry;
     const reg = [this.registry];
@@ -69,6 +83,8 @@ export class QueueMetrics {
   #fresh() {
     /** @type {Record<keyof typeof SEED_NAMES, import('hdr-histogram-js').Histogram>} */
     this.hist = { read: newHistogram(), processing: newHistogram(), e2e: newHistogram(), e2eSent: newHistogram(), e2eCloud: newHistogram() };
+    /** @type {Map<string, import('hdr-histogram-js').Histogram>} E2E from the intended send by publisher tag: only the publishers seen this interval */
+    this.byPublisher = new Map();
     /** epoch ms of this interval's first and last messages applied: the rates are over that span */
     this.span = { first: /** @type {number|null} */ (null), last: /** @type {number|null} */ (null) };
   }
@@ -91,11 +107,18 @@ export class QueueMetrics {
    * @param {number|null} intendedUs from time_intended; null: the message has none
    * @param {number} sentUs from time_sent
    * @param {number|null} cloudUs from the service's own timestamp
+   * @param {string} [publisher] the message's publisher attribute
    */
-  e2e(intendedUs, sentUs, cloudUs) {
+  e2e(intendedUs, sentUs, cloudUs, publisher) {
     if (intendedUs === null) this.counts.e2eFromSent++;
     const primary = intendedUs ?? sentUs;
     record(this.hist.e2e, primary);
+    if (publisher) {
+      const tag = this.#publisherTag(publisher);
+      let h = this.byPublisher.get(tag);
+      if (!h) this.byPublisher.set(tag, (h = newHistogram()));
+      record(h, primary);
+    }
     this.prom.e2eIntended.observe(primary);
     record(this.hist.e2eSent, sentUs);
     this.prom.e2e.observe(sentUs);
@@ -117,9 +140,20 @@ export class QueueMetrics {
     this.prom.bytes.inc(n.bytes);
   }
 
-  /** This interval's histograms and span, and fresh ones for the next. */
+  /**
+   * A publisher's tag in e2e_publisher.hlog: its id while there is room, OTHER_PUBLISHERS after.
+   * @param {string} publisher
+   */
+  #publisherTag(publisher) {
+    if (this.publishers.has(publisher)) return publisher;
+    if (this.publishers.size >= MAX_PUBLISHERS || !PUBLISHER_TAG.test(publisher)) return OTHER_PUBLISHERS;
+    this.publishers.add(publisher);
+    return publisher;
+  }
+
+  /** This interval's histograms (E2E by publisher apart) and span, and fresh ones for the next. */
   take() {
-    const taken = { hist: this.hist, span: this.span };
+    const taken = { hist: this.hist, byPublisher: this.byPublisher, span: this.span };
     this.#fresh();
     return taken;
   }

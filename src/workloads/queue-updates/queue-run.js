@@ -65,6 +65,7 @@ export function serviceWatch(probe, where) {
  * @param {string} p.description
  * @param {Record<string, unknown>} p.facts target facts for the manifest (no secrets)
  * @param {string[]} p.columns timeline columns
+ * @param {Record<string, string>} [p.hlogComments] an .hlog file's own header comment, by operation
  * @param {(iv: any) => Record<string, unknown>} p.rowOf
  * @param {(signal: AbortSignal, t0: number) => Promise<void>} p.work runs until done or until
  *   signal aborts; t0 is performance.now() of second 0 (schedules start there)
@@ -75,14 +76,14 @@ export function serviceWatch(probe, where) {
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the recorded seconds
  * @returns {Promise<import('../../harness/harness.js').RunResult>}
  */
-export async function queueRun({ a, command, name, description, facts, columns, rowOf, work, take, status, contact, summarize, live = null }) {
+export async function queueRun({ a, command, name, description, facts, columns, hlogComments, rowOf, work, take, status, contact, summarize, live = null }) {
   const run = new Run({ kind: command === 'produce' ? 'queue-publish' : 'queue-consume', command, a, live });
   try {
     // second 0 starts once the slow part of the setup is over: a schedule starting there is not late from its first message
     const start = performance.now();
     const manifest = run.open({ name, t0: Math.round(performance.timeOrigin + start), description, facts: { target: facts }, packages: PACKAGES });
     const dir = /** @type {string} */ (run.dir);
-    const rec = new RunRecorder({ dir, t0: manifest.t0, nodes: [], warmupS: a.warmup ?? 0, columns, rowOf });
+    const rec = new RunRecorder({ dir, t0: manifest.t0, nodes: [], warmupS: a.warmup ?? 0, columns, rowOf, hlogComments });
     if (a.duration > 0) rec.endWindowAt(Math.ceil(a.duration));
     const sampler = new ClientSampler();
     const ac = new AbortController();

@@ -13,12 +13,13 @@ import { redactString } from '../../results/redact.js';
 import { grouped } from '../../results/format.js';
 import { ATTR, nowUs, parseBody } from './message.js';
 import { MemoryCache, RedisCache } from './cache.js';
-import { QueueMetrics } from './queue-metrics.js';
+import { MAX_PUBLISHERS, OTHER_PUBLISHERS, QueueMetrics } from './queue-metrics.js';
 import { openQueueTarget, whereOf } from './open-target.js';
 import { DRAIN_MS } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
 import { summarizeConsumer, renderConsumerMd } from '../../results/queue-consumer-summary.js';
 import { QUEUE_CONSUME_ROWS } from '../../results/timeline-rows.js';
+import { E2E_BY_PUBLISHER } from '../../results/run-kind.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 
 /** The timeline's columns, as the reports read them back (one list for both). */
@@ -69,6 +70,7 @@ async function consume({ a, driver, target: opts }, cache, live) {
     return await queueRun({
       a, command: 'consume', name, live, description: describe(a, driver.describe('consume', opts, { threads: a.threads })), facts: { ...driver.facts(opts), cache: a.cache, threads: a.threads },
       columns: COLUMNS,
+      hlogComments: { [E2E_BY_PUBLISHER]: `rqbench ${E2E_BY_PUBLISHER}, microseconds: E2E from the intended send to the updates applied, one tag per publisher (its id; ${OTHER_PUBLISHERS} past the first ${MAX_PUBLISHERS})` },
       contact,
       rowOf: (iv) => {
         const ms = (name, p) => { const h = iv.hist.get(name); return h ? h.getValueAtPercentile(p) / 1000 : null; };
@@ -103,9 +105,11 @@ async function consume({ a, driver, target: opts }, cache, live) {
         const now = { ...metrics.counts };
         const counters = Object.fromEntries(Object.keys(now).map((k) => [k, now[k] - prev[k]]));
         prev = now;
-        const { hist: h, span } = metrics.take();
+        const { hist: h, byPublisher, span } = metrics.take();
         spans.push(span);
         const hist = new Map(/** @type {Array<[string, import('hdr-histogram-js').Histogram]>} */ ([['read', h.read], ['processing', h.processing], ['e2e.intended', h.e2e], ['e2e.sent', h.e2eSent], ['e2e_cloud', h.e2eCloud]]).filter(([, x]) => x.totalCount > 0));
+        // E2E by publisher: e2e_publisher.hlog, tagged with the publisher (only in the files: no summary or timeline figure)
+        for (const [publisher, x] of byPublisher) hist.set(`${E2E_BY_PUBLISHER}.${publisher}`, x);
         return { hist, counters };
       },
       status: (iv) => `${grouped(iv.counters.messages || 0)} msg/s  ${grouped(iv.counters.rows || 0)} rows/s  total ${grouped(metrics.counts.messages)}  dup ${metrics.counts.duplicates}  malformed ${metrics.counts.malformed}  errors ${errors.count}`,
@@ -175,7 +179,7 @@ async function handle(msgs, { receiveMs, receivedAt }, cache, metrics) {
     const sentNs = Number(m.attrs[ATTR.timeSent]);
     if (!(sentNs > 0)) continue;
     const intendedNs = Number(m.attrs[ATTR.timeIntended]);
-    metrics.e2e(intendedNs > 0 ? appliedUs - intendedNs / 1000 : null, appliedUs - sentNs / 1000, m.cloudMs ? appliedUs - m.cloudMs * 1000 : null);
+    metrics.e2e(intendedNs > 0 ? appliedUs - intendedNs / 1000 : null, appliedUs - sentNs / 1000, m.cloudMs ? appliedUs - m.cloudMs * 1000 : null, m.attrs[ATTR.publisher]);
   }
   metrics.applied({ messages: msgs.length, rows: updates.length, bytes, duplicates, malformed, malformedMessages, unidentified });
 }
