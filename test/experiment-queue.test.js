@@ -61,6 +61,13 @@ describe('an experiment of queue steps', () => {
     const meta = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'big', 'step.json'), 'utf8'));
     expect(meta.cpu.emulatorPct).toBeGreaterThan(0);
     expect(meta.cpu.rqbenchPct).toBeGreaterThan(0);
+    // no message leaves before it is due: E2E from the intended send is never shorter than from the actual one
+    for (const step of ['big', 'small']) {
+      const stepDir = path.join(dir, 'runs', stamp, step);
+      const consumer = fs.readdirSync(stepDir).find((d) => d.endsWith('-consumer'));
+      const L = JSON.parse(fs.readFileSync(path.join(stepDir, consumer, 'summary.json'), 'utf8')).latency;
+      for (const q of ['min', 'p50', 'p99']) expect(L.e2e[q], `${step} E2E ${q}: intended ${L.e2e[q]} vs sent ${L.e2eSent[q]}`).toBeGreaterThanOrEqual(L.e2eSent[q] * 0.99);
+    }
     // charts over the consumers' runs: messages per second, E2E per second, the seed's metrics by percentile
     const charts = fs.readdirSync(path.join(dir, 'charts'));
     for (const name of ['throughput', 'latency', 'percentiles']) {

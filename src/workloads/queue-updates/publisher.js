@@ -74,7 +74,9 @@ export class Publisher {
     let k = 0;
     for (; k < this.total && !this.stopped; k++) {
       const due = intendedAt(t0, 1000, this.rate, k);
-      await this.#pause(due - performance.now());
+      // never before it is due: a message sent early would carry a time_intended after its
+      // time_sent and shorten its E2E (a timer may fire a fraction of a millisecond early)
+      while (!this.stopped && performance.now() < due) await this.#pause(due - performance.now());
       // full: wait for a send to finish, but not past the end (a dead service answers none)
       while (this.inflight >= this.concurrency && !this.stopped && performance.now() < lastChance) {
         await this.#raceFor([...pending], lastChance - performance.now());
@@ -106,9 +108,9 @@ export class Publisher {
     return h;
   }
 
-  /** Waits `ms` (nothing when <= 1), or less when stop() is called. */
+  /** Waits `ms` (at least the timer's 1 ms), or less when stop() is called. */
   #pause(ms) {
-    return ms <= 1 ? Promise.resolve() : pause(ms, this.wake.signal);
+    return pause(Math.max(1, ms), this.wake.signal);
   }
 
   /**
