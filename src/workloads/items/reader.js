@@ -20,6 +20,9 @@ import { settings } from '../../settings.js';
 
 /** What a reader counts each second. */
 /** failedCycles: cycles that ended in an error; emptyCycles: cycles that found the index empty (or missing). */
+/** What a cycle reads, held until the cycle is counted. */
+const PENDING = /** @type {const} */ (['items', 'fetched', 'missing', 'duplicates', 'mismatched']);
+
 export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
 
 /**
@@ -67,6 +70,8 @@ export class Reader {
     this.onInterval = onInterval;
     this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread });
     this.counters = /** @type {Counters & ReaderCounts} */ (new Counters(READER_COUNTERS));
+    /** @type {Record<typeof PENDING[number], number>} this cycle's reads, counted when it is */
+    this.pendingCounts = { items: 0, fetched: 0, missing: 0, duplicates: 0, mismatched: 0 };
     this.hist = new OpHistograms();
     this.k = 0;
     this.stopping = false;
@@ -142,6 +147,7 @@ export class Reader {
 
   async #cycle(intended) {
     this.k++;
+    for (const k of PENDING) this.pendingCounts[k] = 0;
     this.busy = true;
     const start = performance.now();
     // a late clock tick first: the cycle's phases and its count then land in the same second
@@ -169,6 +175,13 @@ export class Reader {
     if (card) {
       this.counters.cardinality += card.count;
       if (card.uniques !== undefined) this.counters.uniques += card.uniques;
+    }
+    // what the cycle read, counted with the cycle (after the late tick): a tick that ran late must
+    // not put a cycle's items in one second and the cycle in the next
+    const got = this.pendingCounts;
+    for (const k of PENDING) {
+      this.counters[k] += got[k];
+      got[k] = 0;
     }
     const h = this.hist.of('cycle');
     record(h.intended, (end - intended) * 1000);
@@ -214,7 +227,7 @@ export class Reader {
     this.seen.next();
     const got = await this.bytes.mget(list, this.seen);
     this.#phase('values', performance.now() - t2);
-    const c = this.counters;
+    const c = this.pendingCounts;
     c.items += list.count;
     c.fetched += got.fetched;
     c.missing += got.missing;
@@ -233,7 +246,7 @@ export class Reader {
 
   /** Counts what came back: values, missing (expired between range and fetch), duplicates, mismatches. */
   #check(members, values) {
-    const c = this.counters;
+    const c = this.pendingCounts;
     c.items += members.length;
     this.seen.next();
     for (let i = 0; i < members.length; i++) {
