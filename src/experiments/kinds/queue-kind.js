@@ -216,7 +216,9 @@ export const figures = (r) => {
   const c = r?.consumer;
   if (!c) return 'no consumer summary';
   const ms = (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '-');
-  return `${Math.round(c.messagesPerSec ?? 0)} messages/s, E2E p50 ${ms(c.latency?.e2e?.p50)}, p999 ${ms(c.latency?.e2e?.p999)}, ${c.nothingLost?.ok ? 'nothing lost' : 'SOMETHING LOST'}`;
+  const n = c.nothingLost ?? {};
+  const lost = n.ok ? 'nothing lost' : n.missing ? `${n.missing} MISSING` : n.malformed ? `${n.malformed} MALFORMED` : 'unfinished: the consumer ended before the last message';
+  return `${Math.round(c.messagesPerSec ?? 0)} messages/s, E2E p50 ${ms(c.latency?.e2e?.p50)}, p999 ${ms(c.latency?.e2e?.p999)}, ${lost}`;
 };
 /** @param {import('../spec.js').Spec} spec */
 export const commandsNote = (spec) => (spec.topology.queue?.emulator ? `The \`--endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).` : '');
