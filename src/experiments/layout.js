@@ -54,10 +54,8 @@ export function readStep(stepDir, needs) {
   const meta = readJson(path.join(stepDir, 'step.json'));
   // a step of another kind reads its own directory back
   if (needs.kind) return { dir: stepDir, meta, producerDir: null, consumerDir: null, producer: null, consumer: null, ...needs.kind.readBack(stepDir, meta) };
-  const producerDir = newestRunDir(stepDir, 'producer');
-  const consumerDir = newestRunDir(stepDir, 'consumer');
-  const producer = producerDir && readJson(path.join(producerDir, 'summary.json'));
-  const consumer = consumerDir && readJson(path.join(consumerDir, 'summary.json'));
+  const { dir: producerDir, doc: producer } = newestRun(stepDir, 'producer');
+  const { dir: consumerDir, doc: consumer } = newestRun(stepDir, 'consumer');
   const done = (s) => Boolean(s) && !s.interrupted;
   return {
     dir: stepDir, meta, producerDir, consumerDir, producer: producer ?? null, consumer: consumer ?? null,
@@ -102,4 +100,29 @@ export function readJson(file) {
   } catch {
     return null;
   }
+}
+
+/**
+ * step.json: written when a step starts (its commands) and again, with `save()`, when it ends.
+ * @param {string} stepDir
+ * @param {Record<string, any>} meta
+ * @returns {() => void} save: writes meta as it is then
+ */
+export function stepRecord(stepDir, meta) {
+  const file = path.join(stepDir, 'step.json');
+  const save = () => fs.writeFileSync(file, `${JSON.stringify(meta, null, 2)}\n`);
+  save();
+  return save;
+}
+
+/**
+ * The newest run directory of a role in a step directory, and one of its JSON files.
+ * @param {string} stepDir
+ * @param {string} role
+ * @param {string} [file]
+ * @returns {{ dir: string|null, doc: any|null }}
+ */
+export function newestRun(stepDir, role, file = 'summary.json') {
+  const dir = newestRunDir(stepDir, role);
+  return { dir, doc: (dir && readJson(path.join(dir, file))) ?? null };
 }

@@ -9,7 +9,7 @@ import { startRedis } from '../local/local-redis.js';
 import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
 import { UsageError } from '../usage-error.js';
 import { toArgs } from './flags.js';
-import { latestRun, newestRunDir, readStep, runsDir, setAside, stamp } from './layout.js';
+import { latestRun, newestRun, readStep, runsDir, setAside, stamp, stepRecord } from './layout.js';
 import { kindOf, needsOf } from './kinds/kinds.js';
 import { Progress } from './progress.js';
 import { Stopper, relayArgs, runChild } from './children.js';
@@ -209,9 +209,8 @@ async function runStep(step, stepDir, target, cluster, stopper, { live, stepLabe
   fs.mkdirSync(stepDir, { recursive: true });
   const startAt = step.consumer ? Date.now() + START_DELAY_MS : null;
   const cmds = stepCommands(step, stepDir, target, cluster, startAt);
-  const metaFile = path.join(stepDir, 'step.json');
   const meta = { name: step.name, label: step.label, startedAt: new Date().toISOString(), commands: cmds.map((c) => ['node', ...c.argv].join(' ')), ok: false };
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const save = stepRecord(stepDir, meta);
   const results = await Promise.all(cmds.map((c) => runChild([...c.argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub })));
   // exit 1 is a run that finished and measured, but not all it was asked did happen (items failed,
   // cycles failed): its summary says why, and the step's check judges it; anything else failed
@@ -222,7 +221,7 @@ async function runStep(step, stepDir, target, cluster, stopper, { live, stepLabe
   if (bad) meta.error = bad.lastLine;
   const problems = results.filter((r) => r.code === 1 && !bad).map((r) => r.lastLine);
   if (problems.length) meta.problems = problems;
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  save();
   return bad ? { ok: false, error: `${bad.argv[0]} exited with ${bad.code ?? bad.signal}: ${bad.lastLine}` } : { ok: true };
 }
 
@@ -232,10 +231,5 @@ async function runStep(step, stepDir, target, cluster, stopper, { live, stepLabe
  * @param {'producer'|'consumer'} role
  */
 function hasOutcome(stepDir, role) {
-  const dir = newestRunDir(stepDir, role);
-  try {
-    return Boolean(dir && JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).outcome);
-  } catch {
-    return false;
-  }
+  return Boolean(newestRun(stepDir, role).doc?.outcome);
 }

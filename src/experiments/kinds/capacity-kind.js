@@ -16,7 +16,7 @@ import { grouped, mdTable } from '../../results/format.js';
 import { flagMapProblem, toArgs } from '../flags.js';
 import { capacityArgvProblem } from '../capacity/capacity-args.js';
 import { instanceRows, instanceTableMd, monthlyFor } from '../capacity/cost-table.js';
-import { newestRunDir, readJson } from '../layout.js';
+import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
 
@@ -118,16 +118,15 @@ function problemOf(step, topology) {
 export async function run(step, { stepDir, out, topology, stopper }) {
   fs.mkdirSync(stepDir, { recursive: true });
   const argv = argvOf(step, topology, out);
-  const metaFile = path.join(stepDir, 'step.json');
   const meta = { name: step.name, label: step.label, kind: 'capacity', startedAt: new Date().toISOString(), commands: [commandLine('node', argv)], ok: false };
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const save = stepRecord(stepDir, meta);
   const r = await runChild(argv, stopper);
   const doc = readBack(stepDir, null).capacity;
   // exit 1 with a capacity.json is a search that ran and found nothing held: its RESULTS row says so
   const finished = doc && (r.code === 0 || r.code === 1);
   Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: [r.code ?? r.signal], ok: Boolean(finished) && !stopper.stopped });
   if (!finished) meta.error = r.lastLine;
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  save();
   return finished ? { ok: true } : { ok: false, error: `rqbench capacity exited with ${r.code ?? r.signal}: ${r.lastLine}` };
 }
 
@@ -137,8 +136,7 @@ export async function run(step, { stepDir, out, topology, stopper }) {
  * @param {any} meta step.json
  */
 export function readBack(stepDir, meta) {
-  const capacityDir = newestRunDir(stepDir, 'capacity');
-  const capacity = (capacityDir && readJson(path.join(capacityDir, 'capacity.json'))) ?? null;
+  const { dir: capacityDir, doc: capacity } = newestRun(stepDir, 'capacity', 'capacity.json');
   return { capacityDir, capacity, complete: Boolean(capacity) && capacity.search?.end !== 'stopped' && meta?.ok === true };
 }
 

@@ -24,7 +24,7 @@ import { outputOptions } from '../../plans/output.js';
 import { loadOptions, loadPlan } from '../../plans/load-plan.js';
 import { keyOf } from '../../workloads/bulk-load/delta-file.js';
 import { toArgs } from '../flags.js';
-import { newestRunDir, readJson } from '../layout.js';
+import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
@@ -208,13 +208,12 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   fs.mkdirSync(stepDir, { recursive: true });
   const servers = /** @type {import('./kind-servers.js').Servers} */ (/** @type {unknown} */ (shared));
   const argv = argvOf(step, topology, servers, out);
-  const metaFile = path.join(stepDir, 'step.json');
   const redis = sinkOf(step.flags) === 'redis';
   const meta = {
     name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: [commandLine('node', argv)], ok: false,
     hostCpus: os.cpus().length, ...(redis && { redisVersion: servers.redisVersion }),
   };
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const save = stepRecord(stepDir, meta);
   const before = servers.mark();
   const r = await runChild(argv, stopper);
   const cpu = cpuBetween(before, servers.mark());
@@ -227,7 +226,7 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
     cpu: { wallS: cpu.wallS, rqbenchPct: cpu.rqbenchPct, ...(redis && { redisPct: cpu.redisPct }) },
   });
   if (!finished) Object.assign(meta, { error: r.lastLine });
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  save();
   return finished ? { ok: true } : { ok: false, error: `rqbench load exited with ${r.code ?? r.signal}: ${r.lastLine}` };
 }
 
@@ -237,8 +236,7 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
  * @param {any} meta step.json
  */
 export function readBack(stepDir, meta) {
-  const loadDir = newestRunDir(stepDir, 'load');
-  const summary = (loadDir && readJson(path.join(loadDir, 'summary.json'))) ?? null;
+  const { dir: loadDir, doc: summary } = newestRun(stepDir, 'load');
   return { loadDir, summary, complete: Boolean(summary) && !summary.interrupted && !summary.incomplete && meta?.ok === true };
 }
 

@@ -26,7 +26,7 @@ import { connectionOptions } from '../../plans/connection.js';
 import { outputOptions } from '../../plans/output.js';
 import { opsOptions, opsPlan } from '../../plans/ops-plan.js';
 import { toArgs } from '../flags.js';
-import { newestRunDir, readJson } from '../layout.js';
+import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
@@ -165,12 +165,11 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   fs.mkdirSync(stepDir, { recursive: true });
   const servers = /** @type {import('./kind-servers.js').Servers} */ (/** @type {unknown} */ (shared));
   const argv = argvOf(step, topology, servers, out);
-  const metaFile = path.join(stepDir, 'step.json');
   const meta = {
     name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: [commandLine('node', argv)], ok: false,
     ...(step.services.includes('redis') && { redisVersion: servers.redisVersion }),
   };
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const save = stepRecord(stepDir, meta);
   const before = servers.mark();
   const r = await runChild(argv, stopper);
   const cpu = cpuBetween(before, servers.mark());
@@ -189,7 +188,7 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
     },
   });
   if (!finished) Object.assign(meta, { error: r.lastLine });
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  save();
   return finished ? { ok: true } : { ok: false, error: `rqbench ops exited with ${r.code ?? r.signal}: ${r.lastLine}` };
 }
 
@@ -199,8 +198,7 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
  * @param {any} meta step.json
  */
 export function readBack(stepDir, meta) {
-  const opsDir = newestRunDir(stepDir, 'ops');
-  const summary = (opsDir && readJson(path.join(opsDir, 'summary.json'))) ?? null;
+  const { dir: opsDir, doc: summary } = newestRun(stepDir, 'ops');
   return { opsDir, summary, complete: Boolean(summary) && !summary.interrupted && !summary.incomplete && meta?.ok === true };
 }
 

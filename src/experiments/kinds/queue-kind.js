@@ -25,7 +25,7 @@ import { outputOptions } from '../../plans/output.js';
 import { publisherOptions, publisherPlan, queueConsumerOptions, queueConsumerPlan } from '../../plans/queue-plan.js';
 import { UsageError } from '../../usage-error.js';
 import { parseQuietly, toArgs } from '../flags.js';
-import { newestRunDir, readJson } from '../layout.js';
+import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, relayArgs, runChild } from '../children.js';
 import { performance } from 'node:perf_hooks';
 import { KindProblem } from './kind-contract.js';
@@ -155,9 +155,8 @@ export async function start(spec, ctx) {
 export async function run(step, { stepDir, out, stopper, shared, live, stepLabel }) {
   fs.mkdirSync(stepDir, { recursive: true });
   const cmds = argvOf(step, shared ?? {}, out);
-  const metaFile = path.join(stepDir, 'step.json');
   const meta = { name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: cmds.map(([, argv]) => commandLine('node', argv)), ok: false };
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  const save = stepRecord(stepDir, meta);
   const mark = shared?.mark ?? (() => ({ at: performance.now(), redis: null, sqs: null, pubsub: null, rqbench: procCpuSeconds('self', true) }));
   const before = mark();
   const relayed = (argv) => runChild([...argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub });
@@ -175,7 +174,7 @@ export async function run(step, { stepDir, out, stopper, shared, live, stepLabel
   Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: done.map((r) => r?.code ?? r?.signal ?? null), ok });
   const bad = done.find((r, i) => !finished(r, i ? back.publisher : back.consumer));
   if (bad) meta.error = bad.lastLine;
-  fs.writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  save();
   return ok ? { ok: true } : { ok: false, error: `${bad?.argv?.[0] ?? 'a step process'} exited with ${bad?.code ?? bad?.signal}: ${bad?.lastLine ?? ''}` };
 }
 
@@ -185,10 +184,8 @@ export async function run(step, { stepDir, out, stopper, shared, live, stepLabel
  * @param {any} meta step.json
  */
 export function readBack(stepDir, meta) {
-  const publisherDir = newestRunDir(stepDir, 'publisher');
-  const consumerDir = newestRunDir(stepDir, 'consumer');
-  const publisher = (publisherDir && readJson(path.join(publisherDir, 'summary.json'))) ?? null;
-  const consumer = (consumerDir && readJson(path.join(consumerDir, 'summary.json'))) ?? null;
+  const { dir: publisherDir, doc: publisher } = newestRun(stepDir, 'publisher');
+  const { dir: consumerDir, doc: consumer } = newestRun(stepDir, 'consumer');
   const done = (x) => Boolean(x) && !x.interrupted;
   return { publisherDir, consumerDir, publisher, consumer, complete: done(publisher) && done(consumer) && meta?.ok === true };
 }
