@@ -153,7 +153,7 @@ describe.skipIf(!!capWhy)(`capped local servers${capWhy ? ` (SKIPPED: ${capWhy})
   });
 
   it('a spec with topology.local.cpus: the runner starts capped nodes and RESULTS.md names the cap', SLOW, async () => {
-    const dir = spec(`topology: { local: { cpus: 0.5 } }\nduration: 2\nwarmup: 1\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
+    const dir = spec(`topology: { local: { cpus: 0.5 } }\nrepeat: 1\nduration: 2\nwarmup: 1\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
     expect(loadSpec(dir).topology).toMatchObject({ local: { cpus: 0.5 }, label: 'local standalone, 0.5 core per node' });
     const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 60_000 });
     expect(r.code, why(r)).toBe(0);

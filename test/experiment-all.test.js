@@ -15,7 +15,8 @@ const spec = (title, seed, check) => `
 title: ${title}
 seed: "${seed}"
 topology: { local: { replicas: 0 } }
-duration: 3
+repeat: 6
+duration: 2
 warmup: 1
 flags: { q: 2000, t: 1 }
 steps:
@@ -46,7 +47,7 @@ describe('rqbench experiment run with several specs', () => {
       child.stderr.on('data', (d) => {
         err += d;
         // a second into the second spec's step: its CLI is running
-        if (/\[1\/1\] one: 3 s/.test(err.split('[spec 2/2]')[1] ?? '') && !child.sent) {
+        if (/\[2\/6\] one \(trial 2\/6\): 2 s/.test(err.split('[spec 2/2]')[1] ?? '') && !child.sent) {
           child.sent = true;
           setTimeout(() => child.kill('SIGINT'), 1000);
         }
@@ -54,8 +55,8 @@ describe('rqbench experiment run with several specs', () => {
       child.once('close', (c) => resolve(c));
     });
     expect(code, err).toBe(130);
-    expect(err).toMatch(/\[spec 1\/2\] a-first: 1 step\(s\) … 0:00 so far, ETA \d+:\d\d/);
-    expect(err).toMatch(/\[spec 2\/2\] b-second: 1 step\(s\) … \d+:\d\d so far, ETA \d+:\d\d/);
+    expect(err).toMatch(/\[spec 1\/2\] a-first: 1 step\(s\) x 6 trial\(s\) … 0:00 so far, ETA \d+:\d\d/);
+    expect(err).toMatch(/\[spec 2\/2\] b-second: 1 step\(s\) x 6 trial\(s\) … \d+:\d\d so far, ETA \d+:\d\d/);
     expect(err).toContain('interrupted; --resume continues this sequence');
     expect(fs.existsSync(path.join(parent, '.run-all.json'))).toBe(true);
 
@@ -63,16 +64,18 @@ describe('rqbench experiment run with several specs', () => {
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/\[spec 1\/2\] a-first finished earlier in this sequence, skipped/);
     expect(r.stderr).toMatch(/\[spec 2\/2\] b-second: 1 step\(s\)/);
+    // the interrupted spec went on at its second trial: the first was kept
+    expect(r.stderr).toMatch(/one trial 1\/6 already complete/);
     expect(r.stderr).toMatch(/2 spec\(s\) in \d+:\d\d; wrote .*README\.md/);
     // the first spec ran once, the second continued its interrupted run
     expect(fs.readdirSync(path.join(dirs[0], 'runs'))).toHaveLength(1);
     expect(fs.readdirSync(path.join(dirs[1], 'runs'))).toHaveLength(1);
     expect(fs.existsSync(path.join(parent, '.run-all.json'))).toBe(false);
     const index = fs.readFileSync(path.join(parent, 'README.md'), 'utf8');
-    expect(index).toContain('1 of 2 findings held.');
-    expect(index).toContain('| 001 § A | [a-first](a-first/experiment.yaml) | First (test) | held | [RESULTS.md](a-first/RESULTS.md) |');
-    expect(index).toContain('| 002 § B | [b-second](b-second/experiment.yaml) | Second (test) | did not hold | [RESULTS.md](b-second/RESULTS.md) |');
-  }, 150_000);
+    expect(index).toContain('Of 2 findings: 1 held, 1 did not hold, 0 inconclusive.');
+    expect(index).toContain('| 001 § A | [a-first](a-first/experiment.yaml) | First (test) | held | 6 trials per step | [RESULTS.md](a-first/RESULTS.md) |');
+    expect(index).toContain('| 002 § B | [b-second](b-second/experiment.yaml) | Second (test) | did not hold | 6 trials per step | [RESULTS.md](b-second/RESULTS.md) |');
+  }, 200_000);
 
   it('refuses a mistake in any of the specs before running one: one line, exit 2, nothing written', async () => {
     const { parent, dirs } = twoSpecs();

@@ -14,6 +14,7 @@ const TWO_STEPS = `
 title: Sorted set vs list (test)
 seed: "002 § Sorted set vs lists"
 topology: { local: { replicas: 1 } }
+repeat: 2
 duration: 3
 warmup: 1
 flags: { per-writer: 2000, t: 1 }
@@ -47,8 +48,13 @@ function expectResults(dir) {
   expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/);
   expect(md).not.toContain('not run yet');
   expect(md).toMatch(/\| zset \| --limit 100 \| \d+ \| \d+ \| \d+\.\d \| \d+\.\d \|/);
-  expect(md).toMatch(/Seed: a list costs the master less CPU than a sorted set\. Here: \*\*(held|did not hold)\*\* — `list\.master_cpu < zset\.master_cpu \* 10` \(list\.master_cpu = [\d.]+, zset\.master_cpu = [\d.]+\)\./);
-  expect(md).toMatch(/node src\/producer\.js -t 1 -q 2000 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet --out \S+\/zset --name producer/);
+  // two trials a step decide nothing: the verdict says so, with every trial's figure
+  expect(md).toMatch(/Seed: a list costs the master less CPU than a sorted set\. Here: \*\*inconclusive\*\* \(2 trials per step\) — `list\.master_cpu < zset\.master_cpu \* 10`\./);
+  expect(md).toContain('With fewer than 6 trials a step has no 95% interval for its median');
+  expect(md).toMatch(/\| `list\.master_cpu` \| [\d.]+ \(n=2: a 95% interval for a median needs at least 6 trials\) \| 2 \| [\d.]+–[\d.]+ \|/);
+  expect(md).toMatch(/\| `list\.master_cpu < zset\.master_cpu \* 10` \| .* \| [\d.]+ \| inconclusive \|/);
+  expect(md).toMatch(/Trials: 2 of 2 per step complete, interleaved round by round in a shuffled order \(seed 5\)\./);
+  expect(md).toMatch(/node src\/producer\.js -t 1 -q 2000 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet --out \S+\/zset\/trial-\d --name producer/);
   expect(md).toMatch(/node src\/consumer\.js --limit 100 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet/);
   expect(md).toMatch(/node src\/producer\.js -t 1 --sl -q 2000 --url/);
   if (fs.existsSync(path.join(ROOT, 'src/results/charts/run-charts.js'))) {
@@ -68,16 +74,24 @@ function expectResults(dir) {
 }
 
 describe('rqbench experiment', () => {
-  it('runs a two-step spec end to end and writes RESULTS.md with its tables', async () => {
+  it('runs a two-step spec, two trials each interleaved, end to end and writes RESULTS.md with its tables', async () => {
     const dir = experiment(TWO_STEPS);
-    const r = await rq(['experiment', 'run', dir]);
+    // seed 5 orders the rounds zset, list | zset, list
+    const r = await rq(['experiment', 'run', dir, '--seed', '5']);
     expect(r.code, why(r)).toBe(0);
-    expect(r.stderr).toMatch(/\[1\/2\] zset \(\+ consumer\): 3 s … ETA \d+:\d\d/);
-    expect(r.stderr).toMatch(/\[2\/2\] list done in [\d.]+ s: 2k\/2k items\/s/);
-    expect(r.ms).toBeLessThan(45_000);
+    expect(r.stderr).toMatch(/2 step\(s\) x 2 trial\(s\), interleaved \(seed 5\)/);
+    expect(r.stderr).toMatch(/\[1\/4\] zset \(trial 1\/2, \+ consumer\): 3 s … ETA \d+:\d\d/);
+    expect(r.stderr).toMatch(/\[3\/4\] zset \(trial 2\/2, \+ consumer\)/);
+    expect(r.stderr).toMatch(/\[4\/4\] list done in [\d.]+ s: 2k\/2k items\/s/);
+    expect(r.stderr).toMatch(/finding inconclusive, 2 trials per step/);
+    expect(r.ms).toBeLessThan(70_000);
     const [run] = runsOf(dir);
-    expect(fs.readdirSync(run).sort()).toEqual(['list', 'zset']);
-    expect(fs.readdirSync(path.join(run, 'zset')).filter((d) => /-(producer|consumer)$/.test(d))).toHaveLength(2);
+    expect(fs.readdirSync(run).sort()).toEqual(['list', 'manifest.json', 'zset']);
+    const manifest = JSON.parse(fs.readFileSync(path.join(run, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ repeat: 2, seed: 5 });
+    expect(manifest.order.map((o) => `${o.round}:${o.step}`)).toEqual(['1:zset', '1:list', '2:zset', '2:list']);
+    expect(fs.readdirSync(path.join(run, 'zset')).sort()).toEqual(['trial-1', 'trial-2']);
+    expect(fs.readdirSync(path.join(run, 'zset', 'trial-2')).filter((d) => /-(producer|consumer)$/.test(d))).toHaveLength(2);
     const md = expectResults(dir);
     // report alone regenerates the same file from the run directories
     fs.rmSync(path.join(dir, 'RESULTS.md'));
@@ -86,15 +100,15 @@ describe('rqbench experiment', () => {
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
   }, 90_000);
 
-  it('stops cleanly on SIGINT during step 2, and --resume skips step 1 and re-runs step 2', async () => {
+  it('stops cleanly on SIGINT during the last trial, and --resume skips the three complete trials and re-runs it', async () => {
     const dir = experiment(TWO_STEPS.replace('duration: 3', 'duration: 4'));
-    const child = spawn(process.execPath, [CLI, 'experiment', 'run', dir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'experiment', 'run', dir, '--seed', '5'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     const code = await new Promise((resolve) => {
       child.stderr.on('data', (d) => {
         err += d;
-        // one second into step 2: its CLIs are running
-        if (/\[2\/2\] list:/.test(err) && !child.sent) {
+        // one second into the last trial: its CLIs are running
+        if (/\[4\/4\] list \(trial 2\/2\):/.test(err) && !child.sent) {
           child.sent = true;
           setTimeout(() => child.kill('SIGINT'), 1500);
         }
@@ -104,20 +118,21 @@ describe('rqbench experiment', () => {
     expect(code, err).toBe(130);
     expect(err).toContain('interrupted; stopping the current step');
     const [run] = runsOf(dir);
-    const listDir = path.join(run, 'list');
-    // the interrupted step's CLI wrote its summary, marked interrupted; the step is not complete
+    const listDir = path.join(run, 'list', 'trial-2');
+    // the interrupted trial's CLI wrote its summary, marked interrupted; the trial is not complete
     const meta = JSON.parse(fs.readFileSync(path.join(listDir, 'step.json'), 'utf8'));
     expect(meta.ok).toBe(false);
-    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toMatch(/\| list \| .* \| not run yet \|/);
+    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toMatch(/Trials: 1–2 of 2 per step complete/);
 
     const r = await rq(['experiment', 'run', dir, '--resume']);
     expect(r.code, why(r)).toBe(0);
-    expect(r.stderr).toMatch(/zset already complete in .*, skipped/);
-    expect(r.stderr).toMatch(/\[1\/1\] list: 4 s/);
+    expect(r.stderr.match(/already complete in .*, skipped/g)).toHaveLength(3);
+    expect(r.stderr).toMatch(/\[1\/1\] list \(trial 2\/2\): 4 s/);
     expect(runsOf(dir)).toEqual([run]);
-    expect(fs.readdirSync(run).sort()).toEqual(['list', 'list.interrupted-1', 'zset']);
+    expect(fs.readdirSync(path.join(run, 'list')).sort()).toEqual(['trial-1', 'trial-2', 'trial-2.interrupted-1']);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
     expect(md).not.toContain('not run yet');
+    expect(md).toMatch(/Trials: 2 of 2 per step complete/);
     expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d/);
   }, 90_000);
 
@@ -136,6 +151,9 @@ describe('rqbench experiment', () => {
     ['a step name', ['name: list', 'name: zset'], 'steps[1].name "zset" is used by an earlier step'],
     ['the check', ['list.master_cpu <', 'lists.master_cpu <'], 'check: "lists.master_cpu" names no step'],
     ['a field name', ['finding:', 'findings:'], 'findings is not a field here'],
+    ['the trials', ['repeat: 2', 'repeat: 0'], 'repeat must be an integer from 1 to 100 (got 0)'],
+    ['the noise threshold', ['repeat: 2', 'repeat: 2\nnoiseThreshold: -1'], 'noiseThreshold must be a percentage from 0 to below 100 (got -1)'],
+    ['a check that compares nothing', ['list.master_cpu < zset.master_cpu * 10', 'list.master_cpu + zset.master_cpu'], 'check: "list.master_cpu + zset.master_cpu" is not a comparison'],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
   ];
   it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(TWO_STEPS, edit, line));
@@ -150,6 +168,55 @@ describe('rqbench experiment', () => {
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe('# committed results\n');
     expect(fs.readdirSync(dir).sort()).toEqual(['RESULTS.md', 'experiment.yaml']);
   });
+
+  it.each([
+    [['--repeat', '0'], '--repeat must be an integer from 1 to 100 (got 0)'],
+    [['--seed', '-1'], '--seed must be an integer from 0 to 4294967295 (got -1)'],
+    [['--resume', '--repeat', '3'], '--repeat must be left out with --resume'],
+  ])('refuses run %j with one line, exit 2, nothing written', async (flags, line) => {
+    const dir = experiment(TWO_STEPS, 'bad-flags');
+    const r = await rq(['experiment', 'run', dir, ...flags]);
+    expect(r.code, why(r)).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(line);
+    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
+  });
+
+  it('six interleaved trials a step decide a real difference: held, with medians, intervals, p and a dot plot of every trial', async () => {
+    const dir = experiment(`
+title: Ten times the items (test)
+seed: "test"
+topology: { local: {} }
+repeat: 6
+duration: 2
+warmup: 1
+steps:
+  - { name: small, flags: { q: 2000 } }
+  - { name: big, flags: { q: 40000 } }
+finding: "ten times the items cost the master more CPU"
+check: "big.master_cpu > small.master_cpu and big.failed == 0"
+`, 'six');
+    const r = await rq(['experiment', 'run', dir], 150_000);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.stderr).toMatch(/\[12\/12\] (big|small) done in/);
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md, md).toMatch(/Here: \*\*held\*\* \(6 trials per step\) — `big\.master_cpu > small\.master_cpu and big\.failed == 0`\./);
+    // every figure: median [95% CI from the order statistics: min and max of 6] and n
+    const row = /\| `big\.master_cpu` \| ([\d.]+) \[([\d.]+), ([\d.]+)\] \| 6 \| ([\d.]+)–([\d.]+) \|/.exec(md);
+    expect(row, md).not.toBeNull();
+    expect(row[2]).toBe(row[4]);
+    expect(row[3]).toBe(row[5]);
+    // six against six, every big trial above every small one: the exact two-sided p is 2/924
+    expect(md).toMatch(/\| `big\.master_cpu > small\.master_cpu` \| \+[\d.]+% \[\+[\d.]+%, \+[\d.]+%\] \| 0\.0022 \| held \|/);
+    expect(md).toMatch(/\| `big\.failed == 0` \| median 0 vs 0 \| 1 \(sign test\) \| held \|/);
+    expect(md).toContain('(charts/trials-master_cpu.png)');
+    const png = fs.readFileSync(path.join(dir, 'charts', 'trials-master_cpu.png'));
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    // the index counts the three verdicts
+    const idx = await rq(['experiment', 'report', dir]);
+    expect(idx.code, why(idx)).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
+  }, 180_000);
 
   it('refuses a missing spec with one line, exit 2', async () => {
     const r = await rq(['experiment', 'run', path.join(tempDir(), 'nope')]);

@@ -24,6 +24,7 @@ const LAYERS = [
   ['cluster-actions', (f) => f.startsWith('cluster-actions/')],
   ['results', (f) => f.startsWith('results/')],
   ['measure', (f) => f.startsWith('measure/')],
+  ['stats', (f) => f.startsWith('stats/')],
   ['local', (f) => f.startsWith('local/')],
   ['transports', (f) => f.startsWith('transports/')],
   ['base', (f) => ['settings.js', 'usage-error.js'].includes(f) || f.startsWith('types/')],

@@ -57,7 +57,7 @@ describe('a runner serves its steps\' metrics on one endpoint', () => {
     const port = await freePort();
     const dir = path.join(tempDir('rqbench-exp-metrics-'), 'one');
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'experiment.yaml'), 'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n');
+    fs.writeFileSync(path.join(dir, 'experiment.yaml'), 'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nrepeat: 1\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n');
     const r = await runAndScrape(['experiment', 'run', dir, '--metrics-port', String(port), '--metrics-linger', '3'], port, /wrote .*RESULTS\.md/);
     expect(r.code, r.stderr).toBe(0);
     const [stamp] = fs.readdirSync(path.join(dir, 'runs'));

@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { UsageError, bad } from '../usage-error.js';
-import { loadSpec } from '../experiments/spec.js';
+import { MAX_REPEAT, loadSpec } from '../experiments/spec.js';
 import { checkCanRun, runExperiment } from '../experiments/run-experiment.js';
-import { writeResults } from '../experiments/results-md.js';
+import { verdictWords, writeResults } from '../experiments/results-md.js';
 import { latestRun, runsDir } from '../experiments/layout.js';
 import { runAll } from '../experiments/run-all.js';
 import { writeIndex } from '../experiments/index-md.js';
@@ -25,9 +25,12 @@ export function builder(y) {
   return metricsOptions(y)
     .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest runs/ only' })
     .positional('dirs', { type: 'string', array: true, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
-    .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping steps that completed (several specs: the interrupted sequence)' })
+    .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping trials that completed (several specs: the interrupted sequence)' })
+    .option('repeat', { type: 'number', requiresArg: true, describe: 'with run: trials of every step (overrides each spec\'s repeat:); fewer than 6 cannot give a verdict', defaultDescription: "the spec's repeat:, else 6" })
+    .option('seed', { type: 'number', requiresArg: true, describe: 'with run: the seed of the trials\' shuffled order (written to runs/<stamp>/manifest.json)', defaultDescription: 'a new one each run' })
     .example('$0 experiment run experiments/002-store-models', 'run every step, write RESULTS.md')
-    .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted step and the rest')
+    .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted trial and the rest')
+    .example('$0 experiment run experiments/002-store-models --repeat 10', '10 trials of every step, interleaved round by round')
     .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running')
     .example('$0 experiment run experiments/*', 'every spec in sequence, then experiments/README.md (npm run experiments)');
 }
@@ -42,6 +45,10 @@ export async function handler(a) {
   try {
     if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
     if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
+    for (const f of ['repeat', 'seed']) if (a[f] !== undefined && a.action !== 'run') throw bad(`--${f}`, 'used with run');
+    if (a.repeat !== undefined && !(Number.isInteger(a.repeat) && a.repeat >= 1 && a.repeat <= MAX_REPEAT)) throw bad('--repeat', `an integer from 1 to ${MAX_REPEAT}`, a.repeat);
+    if (a.seed !== undefined && !(Number.isInteger(a.seed) && a.seed >= 0 && a.seed < 2 ** 32)) throw bad('--seed', 'an integer from 0 to 4294967295', a.seed);
+    if (a.resume && (a.repeat !== undefined || a.seed !== undefined)) throw bad(a.repeat !== undefined ? '--repeat' : '--seed', 'left out with --resume (the run goes on with its own trials and order)');
     const metrics = checkMetrics(a);
     if (a.metricsRelay) throw bad('--metrics-relay', 'used by a step of a runner, not by an experiment run (it serves its own steps)');
     if (a.metricsPort !== undefined && a.action !== 'run') throw bad('--metrics-port', 'used with run');
@@ -82,7 +89,7 @@ async function one(spec, a, live) {
     return;
   }
   if (a.action === 'run') {
-    const o = await runExperiment(spec, { resume: a.resume, live });
+    const o = await runExperiment(spec, { resume: a.resume, live, repeat: a.repeat, seed: a.seed });
     if (o.failed) {
       process.stderr.write(`${PROG}: step ${o.failed}\n`);
       code = 1;
@@ -90,8 +97,7 @@ async function one(spec, a, live) {
     if (o.interrupted) code = 130;
   }
   const r = await writeResults(spec);
-  const held = r.held === null ? 'finding not known yet' : `finding ${r.held ? 'held' : 'did not hold'}`;
-  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${held})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
+  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${verdictWords(r)})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
   process.exitCode = code;
 }
 
@@ -103,7 +109,7 @@ async function one(spec, a, live) {
  */
 async function several(specs, a, live) {
   if (a.action === 'run') {
-    process.exitCode = (await runAll(specs, { resume: a.resume, live })).exitCode;
+    process.exitCode = (await runAll(specs, { resume: a.resume, live, repeat: a.repeat, seed: a.seed })).exitCode;
     return;
   }
   for (const spec of specs) {
@@ -112,7 +118,7 @@ async function several(specs, a, live) {
       continue;
     }
     const r = await writeResults(spec);
-    process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${r.held === null ? 'finding not known yet' : `finding ${r.held ? 'held' : 'did not hold'}`})\n`);
+    process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${verdictWords(r)})\n`);
   }
   process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), writeIndex(specs))}\n`);
 }

@@ -1,6 +1,7 @@
 /**
- * Progress across steps on stderr: `[2/5] list (8 s) … ETA 0:41`, then one line per finished step.
- * The ETA is the steps' durations left plus the overhead (start, purge, summary) seen so far per step.
+ * Progress across trials on stderr: `[2/30] list (trial 1/6): 8 s … ETA 4:41`, then one line per
+ * finished trial. The ETA is the trials' durations left plus the overhead (start, purge, summary)
+ * seen so far per trial.
  */
 import { short } from '../results/format.js';
 import { kindOf } from './kinds/kinds.js';
@@ -28,8 +29,11 @@ export class Progress {
     this.began = 0;
   }
 
-  /** @param {import('./spec.js').Step} step */
-  begin(step) {
+  /**
+   * @param {import('./spec.js').Step} step
+   * @param {string} [trial] which trial, e.g. "trial 2/6"
+   */
+  begin(step, trial = '') {
     this.i++;
     this.began = Date.now();
     const left = this.steps.slice(this.i - 1);
@@ -37,7 +41,7 @@ export class Progress {
     const eta = left.reduce((s, x) => s + nominal(x) + over, 0);
     // a step of another kind says what it runs in its length (a queue step always has its consumer)
     const own = !kindOf(step);
-    const what = [step.label !== step.name ? step.label : '', own && step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
+    const what = [trial, step.label !== step.name ? step.label : '', own && step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
     const length = kindOf(step)?.what(step) ?? `${step.duration} s`;
     this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${length} … ETA ${clock(eta)}`);
   }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runExperiment } from './run-experiment.js';
-import { writeResults } from './results-md.js';
+import { verdictWords, writeResults } from './results-md.js';
 import { writeIndex } from './index-md.js';
 import { clock, specSeconds } from './progress.js';
 
@@ -15,11 +15,11 @@ export const STATE_FILE = '.run-all.json';
 
 /**
  * @param {import('./spec.js').Spec[]} specs
- * @param {{ resume: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null }} o live: the
- *   metrics endpoint every step relays to (labelled step=<spec>/<step>)
+ * @param {{ resume: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, repeat?: number, seed?: number }} o live: the
+ *   metrics endpoint every step relays to (labelled step=<spec>/<step>); repeat and seed: each spec's trials and their order
  * @returns {Promise<{ exitCode: number, index: string }>}
  */
-export async function runAll(specs, { resume, log = (l) => process.stderr.write(`${l}\n`), live = null }) {
+export async function runAll(specs, { resume, log = (l) => process.stderr.write(`${l}\n`), live = null, repeat, seed }) {
   const stateFile = path.join(path.dirname(path.resolve(specs[0].dir)), STATE_FILE);
   const names = specs.map((s) => s.name);
   const before = resume ? readState(stateFile) : null;
@@ -34,11 +34,12 @@ export async function runAll(specs, { resume, log = (l) => process.stderr.write(
       continue;
     }
     const left = specs.slice(i).filter((s) => !state.done.includes(s.name));
-    const eta = left.reduce((n, s) => n + specSeconds(s.steps), 0);
-    log(`rqbench experiment: [spec ${i + 1}/${specs.length}] ${spec.name}: ${spec.steps.length} step(s) … ${clock((Date.now() - started) / 1000)} so far, ETA ${clock(eta)}`);
-    const o = await runExperiment(spec, { resume: state.current === spec.name, log, live, stepPrefix: `${spec.name}/` });
+    const eta = left.reduce((n, s) => n + specSeconds(s.steps) * (repeat ?? s.repeat), 0);
+    log(`rqbench experiment: [spec ${i + 1}/${specs.length}] ${spec.name}: ${spec.steps.length} step(s) x ${repeat ?? spec.repeat} trial(s) … ${clock((Date.now() - started) / 1000)} so far, ETA ${clock(eta)}`);
+    const resuming = state.current === spec.name;
+    const o = await runExperiment(spec, { resume: resuming, log, live, stepPrefix: `${spec.name}/`, ...(!resuming && { repeat, seed }) });
     const r = await writeResults(spec);
-    log(`rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} (${r.held === null ? 'finding not known yet' : `finding ${r.held ? 'held' : 'did not hold'}`})`);
+    log(`rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} (${verdictWords(r)})`);
     if (o.interrupted) {
       saveState(stateFile, { ...state, current: spec.name });
       log('rqbench experiment: interrupted; --resume continues this sequence');

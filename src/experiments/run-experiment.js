@@ -13,32 +13,46 @@ import { latestRun, newestRun, readStep, runsDir, setAside, stamp, stepRecord } 
 import { kindOf, needsOf } from './kinds/kinds.js';
 import { Progress } from './progress.js';
 import { Stopper, relayArgs, runChild } from './children.js';
+import { newSeed, readManifest, schedule, trialDir, writeManifest } from './trials.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
 const START_DELAY_MS = 2500;
 
 /**
- * @typedef {{ runDir: string, ran: number, skipped: number, failed: string|null, interrupted: boolean }} RunOutcome
+ * @typedef {{ runDir: string, ran: number, skipped: number, failed: string|null, interrupted: boolean }} RunOutcome  ran, skipped: trials
  */
 
 /**
+ * Runs every step `repeat` times, interleaved round by round in a seeded shuffled order
+ * (trials.js); each trial in its own directory. `--resume` goes on with the newest run's own
+ * trials and order, skipping the trials that completed and re-running the rest.
  * @param {import('./spec.js').Spec} spec
- * @param {{ resume?: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, stepPrefix?: string }} [opts]
- *   live: the runner's metrics endpoint, which every step's CLIs relay to (labelled step=<prefix><step>)
+ * @param {{ resume?: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, stepPrefix?: string, repeat?: number, seed?: number }} [opts]
+ *   live: the runner's metrics endpoint, which every step's CLIs relay to (labelled step=<prefix><step>);
+ *   repeat: trials per step (default: the spec's); seed: of the shuffle (default: a new one)
  * @returns {Promise<RunOutcome>}
  */
-export async function runExperiment(spec, { resume = false, log = (l) => process.stderr.write(`${l}\n`), live = null, stepPrefix = '' } = {}) {
-  const previous = resume ? latestRun(spec.dir) : null;
+export async function runExperiment(spec, { resume = false, log = (l) => process.stderr.write(`${l}\n`), live = null, stepPrefix = '', repeat, seed } = {}) {
+  let previous = resume ? latestRun(spec.dir) : null;
   if (resume && !previous) log('rqbench experiment: nothing to resume, starting a new run');
+  if (previous && !readManifest(previous)) {
+    log(`rqbench experiment: ${path.relative(process.cwd(), previous)} was made before trials: starting a new run`);
+    previous = null;
+  }
   const runDir = previous ?? path.join(runsDir(spec.dir), stamp());
   fs.mkdirSync(runDir, { recursive: true });
-  const todo = spec.steps.map((step) => {
-    const dir = path.join(runDir, step.name);
+  const manifest = previous ? /** @type {import('./trials.js').TrialManifest} */ (readManifest(previous)) : newManifest(spec, repeat ?? spec.repeat, seed ?? newSeed());
+  if (!previous) writeManifest(runDir, manifest);
+  const byName = new Map(spec.steps.map((s) => [s.name, s]));
+  const todo = manifest.order.filter((slot) => byName.has(slot.step)).map((slot) => {
+    const step = /** @type {import('./spec.js').Step} */ (byName.get(slot.step));
+    const dir = trialDir(runDir, step.name, slot.trial);
     const done = readStep(dir, needsOf(step)).complete;
     if (!done && previous) setAside(dir);
-    return { step, dir, done };
+    return { step, dir, slot, done };
   });
+  log(`rqbench experiment: ${spec.steps.length} step(s) x ${manifest.repeat} trial(s), interleaved (seed ${manifest.seed}) into ${path.relative(process.cwd(), runDir) || runDir}`);
   const progress = new Progress(todo.filter((t) => !t.done).map((t) => t.step), log);
   const stopper = new Stopper(log);
   const topo = new TopologyKeeper(spec.topology, log);
@@ -48,9 +62,10 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
   let shared = null;
   try {
     for (const t of todo) {
+      const trial = `trial ${t.slot.trial}/${manifest.repeat}`;
       if (t.done) {
         outcome.skipped++;
-        log(`rqbench experiment: ${t.step.name} already complete in ${path.relative(process.cwd(), t.dir)}, skipped`);
+        log(`rqbench experiment: ${t.step.name} ${trial} already complete in ${path.relative(process.cwd(), t.dir)}, skipped`);
         continue;
       }
       if (stopper.stopped) break;
@@ -60,21 +75,21 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
         // a step of another kind runs its own CLIs (a capacity search starts its own local servers)
         if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
         if (stopper.stopped) break;
-        progress.begin(t.step);
+        progress.begin(t.step, trial);
         result = await kind.run(t.step, { stepDir: t.dir, out: relativeOut(t.dir), topology: spec.topology, stopper, shared, live, stepLabel: `${stepPrefix}${t.step.name}` });
       } else {
         // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
         const fresh = t.step.at.length > 0;
         const target = await topo.get(fresh, stopper);
         if (stopper.stopped) break;
-        progress.begin(t.step);
+        progress.begin(t.step, trial);
         result = await runStep(t.step, t.dir, await expandAt(t.step, target, spec.topology), spec.topology.cluster, stopper, { live, stepLabel: `${stepPrefix}${t.step.name}` });
         if (fresh) await topo.release();
       }
       progress.end(t.step, readStep(t.dir, needsOf(t.step)));
       if (stopper.stopped) break;
       if (!result.ok) {
-        outcome.failed = `${t.step.name}: ${result.error}`;
+        outcome.failed = `${t.step.name} (${trial}): ${result.error}`;
         break;
       }
       outcome.ran++;
@@ -86,6 +101,16 @@ export async function runExperiment(spec, { resume = false, log = (l) => process
   }
   outcome.interrupted = stopper.stopped;
   return outcome;
+}
+
+/**
+ * @param {import('./spec.js').Spec} spec
+ * @param {number} repeat
+ * @param {number} seed
+ * @returns {import('./trials.js').TrialManifest}
+ */
+function newManifest(spec, repeat, seed) {
+  return { repeat, seed, noiseThreshold: spec.noise, startedAt: new Date().toISOString(), order: schedule(spec.steps.map((s) => s.name), repeat, seed) };
 }
 
 /**

@@ -8,13 +8,14 @@ import YAML from 'yaml';
 import { UsageError } from '../usage-error.js';
 import { MODEL_FLAGS, cliProblem, flagMapProblem, toArgs } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
+import { comparisonsOf } from './verdict.js';
 import { METRICS } from './step-metrics.js';
 import { KIND_FIELDS, KIND_NAMES, KIND_SPEC_FIELDS, KINDS } from './kinds/kinds.js';
 import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'kind', 'topology', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'notes'];
+const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'notes'];
 const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', ...KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
 const QUEUE = ['emulator', 'endpoint'];
@@ -26,6 +27,11 @@ const LOCAL = ['cluster', 'masters', 'replicas', 'cpus'];
  */
 const SPEC_MAX_CPUS = 1024;
 const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** Trials per step when a spec does not say: the fewest that can give a verdict (a 95% interval for a median, and p < 0.05 between two steps). */
+export const DEFAULT_REPEAT = 6;
+export const MAX_REPEAT = 100;
+/** The noise threshold, %: a relative change inside it is never called a difference. */
+const DEFAULT_NOISE_PCT = 2;
 
 /**
  * @typedef {import('./flags.js').FlagMap} FlagMap
@@ -62,6 +68,8 @@ const STEP_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
  * @property {import('./check.js').Node|null} checkTree
  * @property {string|null} notes
  * @property {Record<string, any>} kindSpec  the spec-wide values of its steps' kind (readSpec), e.g. forRate
+ * @property {number} repeat  trials per step (`repeat:`, default 6)
+ * @property {number} noise   the noise threshold, relative (`noiseThreshold:` in %, default 2 → 0.02)
  */
 
 /**
@@ -121,7 +129,10 @@ function build(raw, dir, file) {
   const check = raw.check === undefined ? null : text(raw.check, 'check');
   const checkTree = check === null ? null : readCheck(check, steps);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
-  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes, kindSpec };
+  const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
+  const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
+  if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100) throw problem(`noiseThreshold must be a percentage from 0 to below 100 (got ${JSON.stringify(noisePct)})`);
+  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes, kindSpec, repeat, noise: noisePct / 100 };
 }
 
 /** @returns {Topology} */
@@ -327,6 +338,7 @@ function readCheck(check, steps) {
   let tree;
   try {
     tree = parseCheck(check);
+    comparisonsOf(tree);
   } catch (e) {
     throw problem(`check: ${e.message}`);
   }

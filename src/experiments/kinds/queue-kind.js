@@ -101,7 +101,9 @@ export function complete(d, { flags, consumer, duration, warmup, at, topology })
  * @returns {Array<['consumer'|'publisher', string[]]>}
  */
 function argvOf(step, shared, out) {
-  const id = `rqbench-${step.name}`.replace(/_/g, '-');
+  // a queue of its own per trial: nothing a trial left behind is read by the next
+  const trial = /trial-(\d+)\/?$/.exec(out)?.[1];
+  const id = `rqbench-${step.name}${trial ? `-t${trial}` : ''}`.replace(/_/g, '-');
   const names = step.consumer.target === 'pubsub' ? ['--topic', id, '--subscription', id] : ['--topic', id, '--queue', id];
   const where = [...(shared.endpoint ? ['--endpoint', shared.endpoint] : []), ...names, '--create'];
   const tail = (role) => ['--warmup', String(step.warmup), '--json', '--quiet', '--out', out, '--name', role];

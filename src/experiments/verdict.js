@@ -1,0 +1,251 @@
+/**
+ * A `check:` decided on the trials, with three values: held, did not hold, inconclusive.
+ *
+ * Each comparison of the check (`a.m < b.m`, `a.m > b.m * 1.5`, `a.complete == 1`) is judged on
+ * its own, from one number per trial (never from single requests):
+ * - two steps' figures (two-sample): an exact Mann–Whitney U test and a Hodges–Lehmann interval of
+ *   the relative change; p-values are Holm-corrected across the check's two-sample comparisons.
+ *   Held when significant in the claimed direction and the interval lies wholly beyond the noise
+ *   threshold (±2 % by default, as criterion.rs keeps a noise threshold of 1 %); with a constant
+ *   written in (`b * 0.6`) the constant is the threshold, so the whole interval on the claimed
+ *   side is enough. Did not hold when significant the other way.
+ * - a figure against a constant (one-sample): the distribution-free 95 % interval of its median;
+ *   held when the whole interval is on the claimed side, did not hold when it is wholly on the
+ *   other, inconclusive otherwise — and below 6 trials, where no such interval exists.
+ * `and`, `or`, `not` follow Kleene's three-valued logic: one inconclusive part makes an `and`
+ * inconclusive unless another part did not hold.
+ */
+import { changeInterval, describe, holm, mannWhitney, signTest, trialWarnings } from '../stats/stats.js';
+import { evalCheck, refsOf } from './check.js';
+
+export const HELD = 'held';
+export const NOT_HELD = 'did not hold';
+export const INCONCLUSIVE = 'inconclusive';
+/** The default noise threshold: a relative change inside ±2 % is never called a difference. */
+export const NOISE = 0.02;
+export const ALPHA = 0.05;
+
+const CMP = ['<', '<=', '>', '>=', '==', '!='];
+const FLIP = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '!=': '!=' };
+
+/**
+ * @typedef {import('./check.js').Node} Node
+ * @typedef {{ round: number, trial: number, metrics: Record<string, number|undefined> }} Trial
+ * @typedef {{ text: string, step: string, metric: string, values: Array<{ round: number, trial: number, value: number }>,
+ *   described: ReturnType<typeof describe>, warnings: string[] }} RefFigures
+ * @typedef {object} Comparison
+ * @property {string} text         the comparison as written (normalised spacing)
+ * @property {'two-sample'|'one-sample'|'fixed'} kind
+ * @property {string} verdict      held | did not hold | inconclusive
+ * @property {string} why          one phrase: what decided it
+ * @property {number|null} p       Mann–Whitney (two-sample) or sign test (one-sample)
+ * @property {number|null} pAdjusted Holm-adjusted (two-sample)
+ * @property {ReturnType<typeof changeInterval>|null} change  left relative to right (two-sample)
+ * @property {ReturnType<typeof describe>|null} described      the figure's median and interval (one-sample)
+ * @property {number|null} constant
+ * @typedef {{ verdict: string, comparisons: Comparison[], refs: RefFigures[], minTrials: number }} Verdict
+ */
+
+/**
+ * @param {Node} tree a parsed check
+ * @param {(step: string) => Trial[]} trialsOf a step's complete trials ('first' / 'last' resolved by the caller)
+ * @param {{ alpha?: number, threshold?: number }} [o] threshold: relative, 0.02 = ±2 %
+ * @returns {Verdict}
+ */
+export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE } = {}) {
+  const cmps = comparisonsOf(tree);
+  const judged = new Map(cmps.map((node) => [node, measure(node, trialsOf)]));
+  const two = [...judged.values()].filter((c) => c.kind === 'two-sample' && c.p !== null);
+  const adjusted = holm(two.map((c) => /** @type {number} */ (c.p)), alpha).adjusted;
+  two.forEach((c, i) => { c.pAdjusted = adjusted[i]; });
+  for (const c of judged.values()) decide(c, { alpha, threshold });
+  const verdict = combine(tree, judged);
+  const refs = uniqueRefs(tree).map((r) => figuresOf(r, trialsOf));
+  return { verdict, comparisons: [...judged.values()].map(strip), refs, minTrials: Math.min(...refs.map((r) => r.described.n), Infinity) };
+}
+
+/**
+ * The check's comparisons, in the order written; a check that is not comparisons joined by
+ * and / or / not is refused.
+ * @param {Node} node
+ * @returns {Node[]}
+ */
+export function comparisonsOf(node) {
+  if (node.kind === 'op' && ['and', 'or', 'not'].includes(node.op)) return node.args.flatMap(comparisonsOf);
+  if (node.kind === 'op' && CMP.includes(node.op)) {
+    if (node.args.some((a) => comparisonsInside(a))) throw new Error(`"${textOf(node)}" compares a comparison: write comparisons joined by and / or / not`);
+    return [node];
+  }
+  throw new Error(`"${textOf(node)}" is not a comparison (<, <=, >, >=, ==, !=): a check is comparisons joined by and / or / not`);
+}
+
+function comparisonsInside(node) {
+  return node.kind === 'op' && (CMP.includes(node.op) || ['and', 'or', 'not'].includes(node.op) || node.args.some(comparisonsInside));
+}
+
+/**
+ * An expression as it reads.
+ * @param {Node} node
+ * @returns {string}
+ */
+export function textOf(node) {
+  if (node.kind === 'num') return String(node.value);
+  if (node.kind === 'ref') return node.text;
+  const [a, b] = node.args;
+  const p = PREC[node.op];
+  if (node.op === 'neg') return `-${wrap(a, p)}`;
+  if (node.op === 'not') return `not ${wrap(a, p)}`;
+  // a right operand of equal rank keeps its parentheses: a - (b - c), a / (b * c)
+  return `${wrap(a, p)} ${node.op} ${wrap(b, p + 0.5)}`;
+}
+
+/** Binding strength, so parentheses are printed only where the check needs them. */
+const PREC = { or: 1, and: 2, not: 2.5, '<': 3, '<=': 3, '>': 3, '>=': 3, '==': 3, '!=': 3, '+': 4, '-': 4, '*': 5, '/': 5, neg: 6 };
+const wrap = (n, min) => (n.kind === 'op' && PREC[n.op] < min ? `(${textOf(n)})` : textOf(n));
+
+/**
+ * One side's numbers: a constant, or one value per trial (a side naming several steps: one per
+ * round in which every one of them has a trial).
+ * @param {Node} side
+ * @param {(step: string) => Trial[]} trialsOf
+ * @returns {{ constant: number|null, values: number[], bare: boolean }}
+ */
+function sideOf(side, trialsOf) {
+  const refs = refsOf(side);
+  if (!refs.length) return { constant: /** @type {number} */ (evalCheck(side, () => undefined)), values: [], bare: false };
+  const steps = [...new Set(refs.map((r) => r.step))];
+  const byStep = new Map(steps.map((s) => [s, trialsOf(s)]));
+  const rounds = steps.length === 1
+    ? byStep.get(steps[0]).map((t) => new Map([[steps[0], t]]))
+    : [...new Set(byStep.get(steps[0]).map((t) => t.round))]
+      .map((round) => new Map(steps.map((s) => [s, byStep.get(s).find((t) => t.round === round)])))
+      .filter((m) => [...m.values()].every(Boolean));
+  const values = rounds.map((m) => evalCheck(side, (ref) => m.get(ref.step)?.metrics[ref.metric]))
+    .filter((v) => typeof v === 'number' && Number.isFinite(v));
+  return { constant: null, values: /** @type {number[]} */ (values), bare: side.kind === 'ref' };
+}
+
+/** @returns {Comparison & { op: string, x: number[], y: number[], bare: boolean }} */
+function measure(node, trialsOf) {
+  let op = node.op;
+  let x = sideOf(node.args[0], trialsOf);
+  let y = sideOf(node.args[1], trialsOf);
+  // the figure on the left, the constant on the right
+  if (x.constant !== null && y.constant === null) {
+    [x, y] = [y, x];
+    op = FLIP[op];
+  }
+  const base = { text: textOf(node), op, x: x.values, y: y.values, bare: x.bare && y.bare, verdict: INCONCLUSIVE, why: '', p: null, pAdjusted: null, change: null, described: null, constant: null };
+  if (x.constant !== null) return { ...base, kind: 'fixed', constant: x.constant, y: [y.constant] };
+  if (y.constant !== null) {
+    const described = describe(x.values);
+    return { ...base, kind: 'one-sample', constant: y.constant, described, p: x.values.length ? signTest(x.values, y.constant).p : null };
+  }
+  const p = x.values.length && y.values.length ? mannWhitney(x.values, y.values).p : null;
+  // the left side relative to the right: "a < b" holds when the ratio a/b lies below 1
+  return { ...base, kind: 'two-sample', p, change: x.values.length && y.values.length ? changeInterval(y.values, x.values) : null };
+}
+
+/** Sets c.verdict and c.why. */
+function decide(c, { alpha, threshold }) {
+  const say = (verdict, why) => Object.assign(c, { verdict, why });
+  if (c.kind === 'fixed') return say(compare(c.constant, c.op, c.y[0]) ? HELD : NOT_HELD, 'constants only');
+  if (c.kind === 'one-sample') {
+    const ci = c.described.ci;
+    if (!c.described.n) return say(INCONCLUSIVE, 'no trial measured it');
+    if (!ci) return say(INCONCLUSIVE, c.described.why ?? 'no interval');
+    const k = c.constant;
+    const where = `95% interval [${fmt(ci.lo)}, ${fmt(ci.hi)}] vs ${fmt(k)}`;
+    const all = (v) => compare(ci.lo, c.op, k) === v && compare(ci.hi, c.op, k) === v;
+    if (c.op === '==' || c.op === '!=') {
+      const at = ci.lo === k && ci.hi === k;
+      const off = ci.hi < k || ci.lo > k;
+      const yes = c.op === '==' ? at : off;
+      const no = c.op === '==' ? off : at;
+      return say(yes ? HELD : no ? NOT_HELD : INCONCLUSIVE, where);
+    }
+    return say(all(true) ? HELD : all(false) ? NOT_HELD : INCONCLUSIVE, where);
+  }
+  // two-sample
+  const ch = c.change;
+  if (!c.x.length || !c.y.length) return say(INCONCLUSIVE, 'a side has no trial');
+  if (c.pAdjusted === null || !ch || ch.lo === null) return say(INCONCLUSIVE, ch?.why ?? 'too few trials for an interval');
+  const ratio = ch.kind === 'ratio';
+  // the interval as a relative change (or, for a shift from zero, in the figure's own units)
+  const [lo, hi] = ratio || ch.pctLo !== null ? [ch.pctLo / 100, ch.pctHi / 100] : [ch.lo, ch.hi];
+  const est = ratio || ch.pct !== null ? ch.pct / 100 : ch.estimate;
+  const t = c.bare && (ratio || ch.pctLo !== null) ? threshold : 0;
+  const significant = c.pAdjusted < alpha;
+  const show = ratio || ch.pctLo !== null ? pct : (v) => `${v > 0 ? '+' : ''}${fmt(v)}`;
+  const where = `change ${show(est)} [${show(lo)}, ${show(hi)}], p ${fmtP(c.pAdjusted)}${c.pAdjusted !== c.p ? ' (Holm)' : ''}`;
+  if (c.op === '==' || c.op === '!=') {
+    const within = lo >= -t && hi <= t;
+    const beyond = significant && (lo > t || hi < -t);
+    const yes = c.op === '==' ? within : beyond;
+    const no = c.op === '==' ? beyond : within;
+    return say(yes ? HELD : no ? NOT_HELD : INCONCLUSIVE, `${where}; noise ±${pct(t)}`);
+  }
+  const up = c.op === '>' || c.op === '>=';
+  const held = significant && (up ? lo > t : hi < -t);
+  const against = significant && (up ? est < 0 : est > 0);
+  const why = !significant ? `${where}: not significant at ${alpha}` : held || against ? where : `${where}: within the noise threshold ±${pct(t)}`;
+  return say(held ? HELD : against ? NOT_HELD : INCONCLUSIVE, why);
+}
+
+function compare(a, op, b) {
+  switch (op) {
+    case '<': return a < b;
+    case '<=': return a <= b;
+    case '>': return a > b;
+    case '>=': return a >= b;
+    case '==': return a === b;
+    default: return a !== b;
+  }
+}
+
+/** Kleene's logic over the comparisons' verdicts. */
+function combine(node, judged) {
+  if (judged.has(node)) return judged.get(node).verdict;
+  const vs = node.args.map((a) => combine(a, judged));
+  if (node.op === 'not') return vs[0] === HELD ? NOT_HELD : vs[0] === NOT_HELD ? HELD : INCONCLUSIVE;
+  if (node.op === 'and') return vs.includes(NOT_HELD) ? NOT_HELD : vs.every((v) => v === HELD) ? HELD : INCONCLUSIVE;
+  return vs.includes(HELD) ? HELD : vs.every((v) => v === NOT_HELD) ? NOT_HELD : INCONCLUSIVE;
+}
+
+function uniqueRefs(tree) {
+  return [...new Map(refsOf(tree).map((r) => [r.text, r])).values()];
+}
+
+/** @returns {RefFigures} */
+function figuresOf(ref, trialsOf) {
+  const values = trialsOf(ref.step).map((t) => ({ round: t.round, trial: t.trial, value: t.metrics[ref.metric] }))
+    .filter((v) => typeof v.value === 'number' && Number.isFinite(v.value));
+  const nums = values.map((v) => /** @type {number} */ (v.value));
+  return { text: ref.text, step: ref.step, metric: ref.metric, values: /** @type {any} */ (values), described: describe(nums), warnings: nums.length > 1 ? trialWarnings(nums, values.map((v) => v.round)) : [] };
+}
+
+/** @returns {Comparison} */
+function strip({ x, y, bare, op, ...c }) {
+  return /** @type {Comparison} */ (c);
+}
+
+/** A figure as RESULTS.md prints it: 3 significant digits, no trailing noise. */
+export function fmt(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return 'n/a';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  return a >= 1000 ? String(Math.round(v)) : String(Number(v.toPrecision(3)));
+}
+
+/** 0.0312 → "+3.1%". */
+export function pct(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return 'n/a';
+  const x = Math.round(v * 1000) / 10;
+  return `${x > 0 ? '+' : ''}${x}%`;
+}
+
+/** A p-value: 3 significant digits, "<0.001" below. */
+export function fmtP(p) {
+  if (p === null || p === undefined) return 'n/a';
+  return p < 0.001 ? '<0.001' : String(Number(p.toPrecision(2)));
+}

@@ -1,0 +1,34 @@
+/**
+ * A dot plot of one figure over an experiment's trials: one column per step, one dot per trial
+ * (coloured by its round, so a drift across rounds shows), and each step's median as a tick.
+ * Every trial is drawn, an outlier too: the reader sees the spread the verdict was decided on.
+ */
+import { frameSpec } from './vega-spec.js';
+
+/**
+ * @param {{ title: string, subtitle?: string, yTitle: string, width?: number, height?: number }} frame
+ * @param {Array<{ step: string, trial: number, round: number, value: number }>} points
+ * @returns {Record<string, any>} Vega-Lite
+ */
+export function trialsSpec({ title, subtitle, yTitle, width = 640, height = 320 }, points) {
+  const order = [...new Set(points.map((p) => p.step))];
+  const x = { field: 'step', type: 'nominal', sort: order, title: null, axis: { labelAngle: 0 } };
+  return {
+    ...frameSpec({ title, subtitle, width, height }, [
+      {
+        mark: { type: 'point', filled: true, size: 70, opacity: 0.85 },
+        encoding: {
+          x, xOffset: { field: 'trial', type: 'nominal' },
+          y: { field: 'value', type: 'quantitative', title: yTitle, scale: { zero: false } },
+          color: { field: 'round', type: 'ordinal', title: 'round', scale: { scheme: 'viridis' } },
+          tooltip: [{ field: 'step' }, { field: 'trial' }, { field: 'round' }, { field: 'value' }],
+        },
+      },
+      {
+        mark: { type: 'tick', color: '#b2182b', thickness: 2, size: 40 },
+        encoding: { x, y: { aggregate: 'median', field: 'value', type: 'quantitative' } },
+      },
+    ]),
+    data: { values: points },
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * Statistics over repeated trials (one number per trial, a trial being one whole run): pure
+ * numbers, no I/O. See the README's "Trials, intervals and verdicts".
+ */
+export { describe, finite } from './describe.js';
+export { mannWhitney } from './mann-whitney.js';
+export { changeInterval } from './change.js';
+export { signTest, holm } from './tests.js';
+export { trialWarnings, kendall } from './warnings.js';
+export { compareGroups, smallestP } from './groups.js';
