@@ -90,7 +90,7 @@ describe('an experiment of queue steps', () => {
       expect(r.code, why(r)).toBe(0);
       expect(r.stderr).not.toMatch(/started the SQS\/SNS emulator/);
       const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
-      expect(md).toMatch(/Topology: an SQS endpoint; host \d+ CPUs \([^)]*\), Node v/);
+      expect(md).toMatch(/Topology: an SQS endpoint; host \d+ CPUs \(.*?\), Node v/);
       expect(md).toContain(`--endpoint ${sqs.endpoint} --topic rqbench-big-t1`);
       expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\)/);
       const bad = experimentDir(one.replace(`endpoint: "${sqs.endpoint}"`, 'endpoint: "http://user:secret@127.0.0.1:1"'));

@@ -61,8 +61,8 @@ describe('a runner serves its steps\' metrics on one endpoint', () => {
     const r = await runAndScrape(['experiment', 'run', dir, '--metrics-port', String(port), '--metrics-linger', '3'], port, /wrote .*RESULTS\.md/);
     expect(r.code, r.stderr).toBe(0);
     const [stamp] = fs.readdirSync(path.join(dir, 'runs'));
-    const [prod] = fs.readdirSync(path.join(dir, 'runs', stamp, 'only')).filter((d) => d.endsWith('-producer'));
-    const acked = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'only', prod, 'summary.json'), 'utf8')).totals.acked;
+    const [prod] = fs.readdirSync(path.join(dir, 'runs', stamp, 'only', 'trial-1')).filter((d) => d.endsWith('-producer'));
+    const acked = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'only', 'trial-1', prod, 'summary.json'), 'utf8')).totals.acked;
     expect(acked).toBe(2000);
     expect(value(r.text, 'rqbench_items_acknowledged_total\\{[^}]*run_name="producer"[^}]*step="only"[^}]*\\}')).toBe(acked);
   }, 120_000);

@@ -16,25 +16,33 @@ import { compareRows, renderCompareMd } from '../results/compare-table.js';
 import { printOutput } from './report-run.js';
 import { instanceRows, instanceTableMd, seedTableMd } from '../experiments/capacity/cost-table.js';
 import { rateAt } from '../experiments/capacity/projection.js';
+import { compareRunGroups, groupsJson, isRunDir, readGroup, renderGroupsMd } from '../results/compare-groups.js';
+import { KINDS } from '../results/run-kind.js';
 
 const PROG = 'rqbench compare';
 const FORMATS = ['md', 'json'];
 
-export const command = 'compare <a> <b> [more..]';
-export const describe = 'two runs side by side: throughput, CPU per role, latency p50/p99/p99.9, with deltas';
+export const command = 'compare <a> [b] [more..]';
+export const describe = 'two runs, or two groups of runs (benchstat-style: medians, intervals, p), side by side: throughput, CPU per role, latency p50/p99/p99.9';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return y
-    .positional('a', { type: 'string', describe: 'run directory A (the baseline)' })
-    .positional('b', { type: 'string', describe: 'run directory B' })
-    .positional('more', { type: 'string', array: true, describe: 'more capacity directories (rqbench capacity): one row each' })
+    .positional('a', { type: 'string', describe: 'run directory A (the baseline), or a directory holding A\'s runs (an experiment step\'s trials)' })
+    .positional('b', { type: 'string', describe: 'run directory B, or a directory holding B\'s runs; with --vs: more of A\'s runs' })
+    .positional('more', { type: 'string', array: true, describe: 'with --vs: more of A\'s runs; else more capacity directories (rqbench capacity): one row each' })
+    .option('vs', { type: 'string', array: true, requiresArg: true, describe: 'group B\'s runs (everything before --vs is group A)' })
+    .option('kind', { type: 'string', requiresArg: true, describe: 'groups: which kind of run to compare when a directory holds several (produce, consume, queue-publish, queue-consume)', defaultDescription: 'the only kind there, else produce' })
+    .option('alpha', { type: 'number', requiresArg: true, describe: 'groups: significance level of the Mann–Whitney test', defaultDescription: '0.05' })
+    .option('threshold', { type: 'number', requiresArg: true, describe: 'groups: noise threshold, %: a significant change inside it is marked so', defaultDescription: '2' })
     .option('for-rate', { type: 'number', requiresArg: true, describe: 'capacity directories: shards each needs for this many items/s, and the cheapest' })
     .option('headroom', { type: 'number', requiresArg: true, describe: 'capacity directories: engine CPU % to plan at', defaultDescription: "the searches' own --headroom" })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md or json', defaultDescription: 'md' })
     .option('op', { type: 'string', requiresArg: true, describe: 'the operation whose latency is compared', defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
     .example('$0 compare runs/<zset-run> runs/<list-run>', 'sorted set vs list at the same rate')
+    .example('$0 compare runs/a1 runs/a2 runs/a3 runs/a4 runs/a5 runs/a6 --vs runs/b1 runs/b2 runs/b3 runs/b4 runs/b5 runs/b6', 'two groups of six runs: medians with 95% intervals, the change with its interval, p, "~" where not significant')
+    .example('$0 compare experiments/x/runs/<stamp>/zset experiments/x/runs/<stamp>/list', 'an experiment\'s steps: every trial of each')
     .example('$0 compare <A> <B> --op setex --tag sent --format json', 'SETEX latency, uncorrected, as JSON')
     .example('$0 compare runs/*-capacity-r6g runs/*-capacity-r5 runs/*-capacity-m6g --for-rate 300000', 'instance types side by side: cost per 100k items/s, shards for 300k items/s');
 }
@@ -53,6 +61,9 @@ export async function handler(a) {
 function compare(a) {
   const format = a.format ?? 'md';
   if (!FORMATS.includes(format)) throw bad('--format', FORMATS.join(' or '), format);
+  if (a.vs !== undefined || [a.a, a.b].some((d) => d !== undefined && fs.existsSync(d) && fs.statSync(d).isDirectory() && !isRunDir(d) && !fs.existsSync(path.join(d, 'capacity.json')))) return compareGroupsOf(a, format);
+  if (a.b === undefined) throw bad('<b>', 'a second run directory (or --vs and group B\'s runs)');
+  for (const f of ['kind', 'alpha', 'threshold']) if (a[f] !== undefined) throw bad(`--${f}`, 'used with groups of runs (--vs, or directories holding runs)');
   const dirs = [a.a, a.b, ...(a.more ?? [])];
   const searches = dirs.filter((d) => fs.existsSync(path.join(d, 'capacity.json')));
   if (searches.length) {
@@ -77,6 +88,39 @@ function compare(a) {
   }
   const seed = seedTableMd(sides.map((x, i) => ({ label: x.label, instance: runs[i].manifest.flags, cpu: x.summary.cpu })));
   return `${renderCompareMd(sides, rows, latency)}\n${seed ? `\n${seed}\n` : ''}`;
+}
+
+/**
+ * Two groups: `A… --vs B…`, or two directories holding runs.
+ * @param {Record<string, any>} a
+ * @param {string} format
+ * @returns {string}
+ */
+function compareGroupsOf(a, format) {
+  const alpha = a.alpha ?? 0.05;
+  const threshold = a.threshold ?? 2;
+  if (!(Number.isFinite(alpha) && alpha > 0 && alpha < 1)) throw bad('--alpha', 'a number between 0 and 1', a.alpha);
+  if (!(Number.isFinite(threshold) && threshold >= 0 && threshold < 100)) throw bad('--threshold', 'a percentage from 0 to below 100', a.threshold);
+  if (a.forRate !== undefined || a.headroom !== undefined) throw bad(a.forRate !== undefined ? '--for-rate' : '--headroom', 'used with capacity directories');
+  if (a.kind !== undefined && !Object.keys(KINDS).includes(a.kind)) throw bad('--kind', Object.keys(KINDS).join(', '), a.kind);
+  let groupA;
+  let groupB;
+  if (a.vs !== undefined) {
+    if (!a.vs.length) throw bad('--vs', 'followed by group B\'s run directories');
+    groupA = [a.a, a.b, ...(a.more ?? [])].filter((d) => d !== undefined);
+    groupB = a.vs;
+  } else {
+    if (a.b === undefined) throw bad('<b>', 'a second directory of runs (or --vs and group B\'s runs)');
+    if (a.more?.length) throw bad('[more..]', 'left out: two directories of runs are compared, or use --vs', a.more[0]);
+    groupA = [a.a];
+    groupB = [a.b];
+  }
+  const runsA = readGroup(groupA, 'A', a.kind);
+  const runsB = readGroup(groupB, 'B', a.kind ?? runsA[0].kind);
+  const o = { a: groupA, b: groupB, alpha, threshold: threshold / 100 };
+  const r = compareRunGroups(runsA, runsB, { op: a.op, tag: a.tag, alpha, threshold: threshold / 100 });
+  if (format === 'json') return `${JSON.stringify(groupsJson(r, o), null, 2)}\n`;
+  return `${renderGroupsMd(r, o)}\n`;
 }
 
 /**

@@ -22,11 +22,14 @@ export async function drawTrialCharts(judged, labels, outDir, { title, metrics }
   }
   const drawn = [];
   for (const [metric, refs] of byMetric) {
-    const points = [...refs.values()].flatMap((r) => r.values.map((v) => ({ step: labels.get(r.step) ?? r.step, trial: v.trial, round: v.round, value: v.value })));
+    // steps in the spec's order
+    const order = [...labels.keys()];
+    const points = [...refs.values()].sort((x, y) => order.indexOf(x.step) - order.indexOf(y.step))
+      .flatMap((r) => r.values.map((v) => ({ step: labels.get(r.step) ?? r.step, trial: v.trial, round: v.round, value: v.value })));
     if (!points.length) continue;
     const n = [...refs.values()].map((r) => r.values.length);
     const chartTitle = `Trials: ${metric}`;
-    const spec = trialsSpec({ title: chartTitle, subtitle: `${title} — every trial (${Math.min(...n) === Math.max(...n) ? n[0] : `${Math.min(...n)}–${Math.max(...n)}`} per step), median as a red tick`, yTitle: metrics[metric] ?? metric }, points);
+    const spec = trialsSpec({ title: chartTitle, subtitle: `${metrics[metric] ?? title} — every trial (${Math.min(...n) === Math.max(...n) ? n[0] : `${Math.min(...n)}–${Math.max(...n)}`} per step), median as a red tick`, yTitle: metric }, points);
     drawn.push({ name: `trials-${metric}`, title: chartTitle, base: path.join(outDir, `trials-${metric}`), image: await renderChart(spec) });
   }
   if (!drawn.length) return [];

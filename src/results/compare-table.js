@@ -60,13 +60,7 @@ const METRICS = {
  * @returns {CompareRow[]}
  */
 export function compareRows(a, b, kind, { op }) {
-  /** @type {Array<[string, (side: { summary: Record<string, any>, latency: Record<string, number>|null }) => unknown, number]>} */
-  const metrics = METRICS[kind].map(([label, f, decimals]) => [label, (side) => f(side.summary), decimals]);
-  metrics.push(['load generator CPU %', (side) => side.summary.client?.cpuPct, 1]);
-  for (const [q, label] of [['p50', 'p50'], ['p99', 'p99'], ['p999', 'p99.9']]) {
-    metrics.push([`${op} ${label} ms`, (side) => side.latency?.[q], 3]);
-  }
-  return metrics.map(([metric, f, decimals]) => {
+  return metricsOf(kind, op).map(([metric, f, decimals]) => {
     const va = numberOr(f(a));
     const vb = numberOr(f(b));
     const delta = va === null || vb === null ? null : round(vb - va, decimals);
@@ -76,11 +70,39 @@ export function compareRows(a, b, kind, { op }) {
 }
 
 /**
+ * The figures compare shows for a kind of run, each read off one run (its summary, and its own
+ * latency percentiles).
+ * @param {import('./run-kind.js').ReadKind} kind
+ * @param {string} op the compared operation
+ * @returns {Array<[string, (side: { summary: Record<string, any>, latency: Record<string, number>|null }) => unknown, number]>}
+ */
+function metricsOf(kind, op) {
+  /** @type {Array<[string, (side: { summary: Record<string, any>, latency: Record<string, number>|null }) => unknown, number]>} */
+  const metrics = METRICS[kind].map(([label, f, decimals]) => [label, (side) => f(side.summary), decimals]);
+  metrics.push(['load generator CPU %', (side) => side.summary.client?.cpuPct, 1]);
+  for (const [q, label] of [['p50', 'p50'], ['p99', 'p99'], ['p999', 'p99.9']]) {
+    metrics.push([`${op} ${label} ms`, (side) => side.latency?.[q], 3]);
+  }
+  return metrics;
+}
+
+/**
+ * Every figure of one run, as compare shows them.
+ * @param {{ summary: Record<string, any>, latency: Record<string, number>|null }} side
+ * @param {import('./run-kind.js').ReadKind} kind
+ * @param {string} op
+ * @returns {Array<{ metric: string, value: number|null, decimals: number }>}
+ */
+export function runFigures(side, kind, op) {
+  return metricsOf(kind, op).map(([metric, f, decimals]) => ({ metric, value: numberOr(f(side)), decimals }));
+}
+
+/**
  * @param {{ label: string, dir: string, summary: Record<string, any> }[]} sides A then B
  * @param {CompareRow[]} rows
  * @param {{ op: string, tag: string }} latency
  */
-export function renderCompareMd(sides, rows, { op, tag }) {
+export function renderCompareMd(sides, rows, latency) {
   const show = (v, d) => (v === null ? '-' : d ? fixed(v, d) : grouped(v));
   const signed = (v, d, unit = '') => (v === null ? '-' : `${v > 0 ? '+' : ''}${show(v, d)}${unit}`);
   const out = ['# Comparison', ''];
@@ -89,9 +111,16 @@ export function renderCompareMd(sides, rows, { op, tag }) {
     ['Metric', 'A', 'B', 'Δ', 'Δ %'],
     rows.map((r) => [r.metric, show(r.a, r.decimals), show(r.b, r.decimals), signed(r.delta, r.decimals), signed(r.deltaPct, 1, '%')]),
   ), '');
-  const from = tag === 'intended' ? 'from the intended start (corrected for coordinated omission)' : tag === 'sent' ? 'from the actual send (uncorrected)' : `tag ${tag}`;
-  out.push(`Latency: ${op}, ${from}, after each run's warm-up. CPU is % of one core, averaged over the window${cpuBasis(sides)}. Δ is B − A.`, '');
+  out.push(`${latencyWords(latency)} CPU is % of one core, averaged over the window${cpuBasis(sides)}. Δ is B − A.`, '');
   return out.join('\n');
+}
+
+/**
+ * @param {{ op: string, tag: string }} latency
+ */
+export function latencyWords({ op, tag }) {
+  const from = tag === 'intended' ? 'from the intended start (corrected for coordinated omission)' : tag === 'sent' ? 'from the actual send (uncorrected)' : `tag ${tag}`;
+  return `Latency: ${op}, ${from}, after each run's warm-up.`;
 }
 
 /**
@@ -99,7 +128,7 @@ export function renderCompareMd(sides, rows, { op, tag }) {
  * background threads), and a warning when the two runs' figures are not the same kind.
  * @param {{ label: string, summary: Record<string, any> }[]} sides
  */
-function cpuBasis(sides) {
+export function cpuBasis(sides) {
   const bases = sides.map((s) => s.summary.cpu?.basis).filter((b) => b !== undefined && b !== null);
   if (!bases.length) return '';
   if (bases.every((b) => b === 'main thread')) return '; master and replica CPU are the main thread\'s (it runs every command), process CPU adds the I/O and background threads';
