@@ -3,7 +3,7 @@
 // says the command), with and without ties, 1 to 12 trials a side.
 import fs from 'node:fs';
 import { describe as group, expect, it } from 'vitest';
-import { changeInterval, compareGroups, describe, holm, kendall, mannWhitney, signTest, smallestP } from '../src/stats/stats.js';
+import { changeInterval, compareGroups, describe, holm, kendall, mannWhitney, signTest, smallestP, trialWarnings } from '../src/stats/stats.js';
 
 const FIX = JSON.parse(fs.readFileSync(new URL('./fixtures/stats/scipy.json', import.meta.url), 'utf8'));
 const close = (got, want, what) => expect(Math.abs(got - want), `${what}: ${got} vs scipy ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
@@ -80,5 +80,21 @@ group('what the numbers mean for a benchmark', () => {
     expect(r).toMatchObject({ significant: true, direction: 'up', beyondNoise: true });
     expect(r.change.pctLo).toBeGreaterThan(15);
     expect(compareGroups([5, 6, 7, 8, 9, 10], [5, 6, 7, 8, 9, 10])).toMatchObject({ p: 1, significant: false, direction: '~' });
+  });
+
+  it('warnings name the far trial by position, a trend across rounds, and a CV above 5 %; quiet trials give none', () => {
+    expect(trialWarnings([10, 10.1, 9.9, 31.2, 10.05, 9.95])).toEqual(['trial 4 (31.2) is far from the others (robust z 190)', 'CV 64% (above 5%)']);
+    expect(trialWarnings([10, 10.2, 10.4, 10.6, 10.8, 11, 11.2, 11.4])).toEqual(['rises across rounds (Kendall τ 1, p 0.000532)']);
+    expect(trialWarnings([12, 11.5, 11, 10.5, 10, 9.5])).toEqual(['falls across rounds (Kendall τ -1, p 0.00483)', 'CV 8.7% (above 5%)']);
+    // five trials are too few to call a trend, however steady
+    expect(trialWarnings([10, 10.1, 10.2, 10.3, 10.4])).toEqual([]);
+    expect(trialWarnings([10, 10.01, 9.99, 10.02, 9.98, 10], [1, 1, 2, 2, 3, 3])).toEqual([]);
+  });
+
+  it('the exact U distribution: no ties by counting, ties by every split; an empty side or identical groups give p = 1', () => {
+    // 3 vs 3, A all above B: U = 9, P(U ≥ 9) = 1/20
+    expect(mannWhitney([4, 5, 6], [1, 2, 3])).toEqual({ u: 9, p: 0.1, n1: 3, n2: 3 });
+    expect(mannWhitney([], [1, 2]).p).toBe(1);
+    expect(mannWhitney([2, 2, 2], [2, 2, 2])).toMatchObject({ u: 4.5, p: 1 });
   });
 });

@@ -24,6 +24,7 @@ export function describe(values, level = 0.95) {
   const n = xs.length;
   if (!n) return { n, median: null, mean: null, min: null, max: null, cv: null, ci: null, why: 'no trial' };
   const mean = meanOf(xs);
+  // over |mean|: a spread is never negative, whatever the sign of the figure
   const cv = n > 1 && mean !== 0 ? sampleStandardDeviation(xs) / Math.abs(mean) : null;
   const k = medianRank(n, level);
   const ci = k ? { lo: xs[k - 1], hi: xs[n - k], level: coverage(n, k) } : null;
@@ -45,6 +46,7 @@ function coverage(n, k) {
  * The largest k whose interval still covers `level`, or 0 when none does.
  * @param {number} n
  * @param {number} level
+ * @returns {number}
  */
 export function medianRank(n, level) {
   let best = 0;

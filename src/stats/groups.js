@@ -9,9 +9,15 @@ import { changeInterval } from './change.js';
 import { mannWhitney, nullCounts } from './mann-whitney.js';
 
 /**
+ * @typedef {{ a: import('./describe.js').Described, b: import('./describe.js').Described, change: import('./change.js').Change,
+ *   p: number|null, significant: boolean, beyondNoise: boolean, direction: 'up'|'down'|'~', note: string|null }} Compared
+ */
+
+/**
  * @param {number[]} a the baseline's trials
  * @param {number[]} b
  * @param {{ alpha?: number, threshold?: number }} [o] threshold: relative noise, 0.02 = ±2 %
+ * @returns {Compared}
  */
 export function compareGroups(a, b, { alpha = 0.05, threshold = 0.02 } = {}) {
   const xs = finite(a);
@@ -19,7 +25,7 @@ export function compareGroups(a, b, { alpha = 0.05, threshold = 0.02 } = {}) {
   const change = changeInterval(xs, ys);
   const da = describe(xs);
   const db = describe(ys);
-  if (xs.length < 2 || ys.length < 2 || !xs.length || !ys.length) {
+  if (xs.length < 2 || ys.length < 2) {
     return { a: da, b: db, change, p: null, significant: false, beyondNoise: false, direction: /** @type {'~'} */ ('~'), note: xs.length && ys.length ? 'n=1: no interval' : 'a side has no trial' };
   }
   const { p } = mannWhitney(xs, ys);
@@ -33,7 +39,12 @@ export function compareGroups(a, b, { alpha = 0.05, threshold = 0.02 } = {}) {
   return { a: da, b: db, change, p, significant, beyondNoise, direction, note };
 }
 
-/** The smallest two-sided exact p with m and n trials: 2 / C(m+n, m). */
+/**
+ * The smallest two-sided exact p with m and n trials: 2 / C(m+n, m).
+ * @param {number} m
+ * @param {number} n
+ * @returns {number}
+ */
 export function smallestP(m, n) {
   const counts = nullCounts(m, n);
   return Math.min(1, (2 * counts[0]) / counts.reduce((s, c) => s + c, 0));

@@ -8,8 +8,14 @@
  */
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 
-/** Splits counted exactly at most: C(54, 27) ≈ 1.9e15 — the counts stay exact in a double below 2^53. */
+/**
+ * Splits counted exactly at most. Visiting each split would stop at a few million; the counting
+ * below never visits one, so it stays exact far further: up to C(54, 27) ≈ 1.9e15, where every
+ * count still fits a double exactly (below 2^53).
+ */
 const EXACT_SPLITS = 1e15;
+/** Cell updates the counting may take (pooled values × A's size × doubled rank sum): ~0.1 s. */
+const EXACT_WORK = 5e7;
 
 /**
  * @param {number[]} a
@@ -23,14 +29,15 @@ export function mannWhitney(a, b) {
   if (!n1 || !n2) return { u, p: 1, n1, n2 };
   const pooled = [...a, ...b];
   const ties = new Set(pooled).size < pooled.length;
+  const exact = choose(n1 + n2, n1) <= EXACT_SPLITS;
   let p;
-  if (!ties) p = twoSided(nullCounts(n1, n2), u * 1, n1 * n2);
-  else if (choose(n1 + n2, n1) <= EXACT_SPLITS) p = permutationP(pooled, n1, u);
+  if (!ties && exact) p = twoSided(nullCounts(n1, n2), u, n1 * n2);
+  else if (ties && exact && countingWork(n1, n2) <= EXACT_WORK) p = permutationP(pooled, n1, u);
   else p = normalP(a, b, u);
   return { u, p: Math.min(1, p), n1, n2 };
 }
 
-/** @param {number[]} a @param {number[]} b */
+/** @param {number[]} a @param {number[]} b @returns {number} */
 export function uOf(a, b) {
   let u = 0;
   for (const x of a) for (const y of b) u += x > y ? 1 : x === y ? 0.5 : 0;
@@ -90,13 +97,16 @@ function permutationP(pooled, n1, u) {
     i = j + 1;
   }
   const max = ranks.reduce((t, r) => t + r, 0);
-  /** ways[j][s] */
-  let ways = Array.from({ length: n1 + 1 }, () => new Float64Array(max + 1));
+  /** ways[j][s]: subsets of the values seen so far with j members and doubled rank sum s */
+  const ways = Array.from({ length: n1 + 1 }, () => new Float64Array(max + 1));
   ways[0][0] = 1;
   for (const r of ranks) {
-    const next = ways.map((row) => Float64Array.from(row));
-    for (let j = 1; j <= n1; j++) for (let sum = r; sum <= max; sum++) next[j][sum] += ways[j - 1][sum - r];
-    ways = next;
+    // j and sum downward, so each value joins a subset at most once (updated in place, no copy)
+    for (let j = n1; j >= 1; j--) {
+      const row = ways[j];
+      const from = ways[j - 1];
+      for (let sum = max; sum >= r; sum--) row[sum] += from[sum - r];
+    }
   }
   // U = R − n1(n1+1)/2, so 2U = 2R − n1(n1+1)
   const target = 2 * u + n1 * (n1 + 1);
@@ -110,6 +120,12 @@ function permutationP(pooled, n1, u) {
     if (sum >= target - 1e-9) upper += c;
   });
   return (2 * Math.min(lower, upper)) / total;
+}
+
+/** Cell updates permutationP makes: each pooled value × A's size × the doubled rank sum N(N+1). */
+function countingWork(n1, n2) {
+  const n = n1 + n2;
+  return n * n1 * n * (n + 1);
 }
 
 /** The normal approximation with tie correction and continuity correction. */
@@ -126,7 +142,7 @@ function normalP(a, b, u) {
   return 2 * (1 - normalCdf(Math.max(0, z), 0, 1));
 }
 
-/** C(n, k) as a float (exact enough to compare with a budget). */
+/** C(n, k) as a float (exact enough to compare with a budget). @param {number} n @param {number} k @returns {number} */
 export function choose(n, k) {
   let c = 1;
   for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;

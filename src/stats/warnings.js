@@ -42,6 +42,7 @@ export function trialWarnings(values, rounds = values.map((_, i) => i + 1)) {
  * Kendall's τ-b and its two-sided p by the normal approximation (with the variance's tie terms).
  * @param {number[]} x
  * @param {number[]} y
+ * @returns {{ tau: number, p: number }}
  */
 export function kendall(x, y) {
   const n = x.length;
