@@ -51,7 +51,7 @@ describe('an experiment of capacity steps', () => {
     // one search per instance: the maxima are there, a verdict on them needs trials
     expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\) — `big\.max_rate == 10000 and small\.max_rate == 10000`/);
     expect(md).toMatch(/\| `big\.max_rate` \| 10000 \(n=1: a 95% interval for a median needs at least 6 trials\) \| 1 \|/);
-    expect(md).toMatch(/node src\/cli\.js capacity --local --replicas 0 --node-cpus 0\.5 -t 1 -c 20 --start-rate 5000 --max-rate 10000 --slo-p99 1000 --instance-type local-big --vcpu 0\.5 --memory-gb 1 --hourly-price 0\.1 --step-seconds 2 --step-warmup 1 --quiet --out \S+ --name capacity/);
+    expect(md).toMatch(/node src\/cli\.js capacity -t 1 -c 20 --start-rate 5000 --max-rate 10000 --slo-p99 1000 --instance-type local-big --vcpu 0\.5 --memory-gb 1 --hourly-price 0\.1 --step-seconds 2 --step-warmup 1 --local --replicas 0 --node-cpus 0\.5 --quiet --out \S+ --name capacity/);
     // a second report reads the same runs back to the same table
     const again = await rq(['experiment', 'report', dir]);
     expect(again.code, why(again)).toBe(0);

@@ -108,7 +108,7 @@ describe('an experiment of ops steps', () => {
     // one trial decides nothing: the figures are there, the verdict says why it cannot be given
     expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\) — `one\.redis_get_first_ms > 0 and one\.redis_get_warm_n > 100 and one\.failed_ops == 0`/);
     expect(md).toMatch(/\| `one\.redis_get_warm_n` \| \d+ \(n=1: a 95% interval for a median needs at least 6 trials\) \| 1 \|/);
-    expect(md).toMatch(/node src\/cli\.js ops --only redis --url redis:\/\/127\.0\.0\.1:\d+ --warmup 0 -d 1 --quiet --out \S+ --name ops/);
+    expect(md).toMatch(/node src\/cli\.js ops --only redis --url redis:\/\/127\.0\.0\.1:\d+ -d 1 --warmup 0 --quiet --out \S+ --name ops/);
   }, 40_000);
 });
 

@@ -16,6 +16,8 @@ import { MetricsHub } from '../harness/metrics-hub.js';
 
 const PROG = 'rqbench experiment';
 const ACTIONS = ['run', 'report'];
+/** A noisy trial is run again at most this many times: a host that stays busy gets no verdict by waiting. */
+const MAX_RETRY_NOISY = 5;
 
 export const command = 'experiment <action> <dirs..>';
 export const describe = 'run an experiment spec (experiments/<name>/experiment.yaml) step by step, or regenerate its RESULTS.md';
@@ -27,12 +29,14 @@ export function builder(y) {
     .positional('dirs', { type: 'string', array: true, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
     .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping trials that completed (several specs: the interrupted sequence)' })
     .option('repeat', { type: 'number', requiresArg: true, describe: 'with run: trials of every step (overrides each spec\'s repeat:); fewer than 6 cannot give a verdict', defaultDescription: "the spec's repeat:, else 6" })
+    .option('retry-noisy', { type: 'number', requiresArg: true, default: 0, describe: 'with run: set a noisy trial aside (something outside the run took CPU: its summary says so) and run it again, at most this many times each' })
     .option('seed', { type: 'number', requiresArg: true, describe: 'with run: the seed of the trials\' shuffled order (written to runs/<stamp>/manifest.json)', defaultDescription: 'a new one each run' })
     .example('$0 experiment run experiments/002-store-models', 'run every step, write RESULTS.md')
     .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted trial and the rest')
     .example('$0 experiment run experiments/002-store-models --repeat 10', '10 trials of every step, interleaved round by round')
+    .example('$0 experiment run experiments/002-store-models --retry-noisy 2', 'a trial run while something else took the CPU is run again, up to twice')
     .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running')
-    .example('$0 experiment run experiments/*', 'every spec in sequence, then experiments/README.md (npm run experiments)');
+    .example('$0 experiment run experiments/*/', 'every spec in sequence, then experiments/README.md (npm run experiments)');
 }
 
 /**
@@ -46,6 +50,8 @@ export async function handler(a) {
     if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
     if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
     for (const f of ['repeat', 'seed']) if (a[f] !== undefined && a.action !== 'run') throw bad(`--${f}`, 'used with run');
+    if (!(Number.isInteger(a.retryNoisy) && a.retryNoisy >= 0 && a.retryNoisy <= MAX_RETRY_NOISY)) throw bad('--retry-noisy', `an integer from 0 to ${MAX_RETRY_NOISY}`, a.retryNoisy);
+    if (a.retryNoisy && a.action !== 'run') throw bad('--retry-noisy', 'used with run');
     if (a.repeat !== undefined && !(Number.isInteger(a.repeat) && a.repeat >= 1 && a.repeat <= MAX_REPEAT)) throw bad('--repeat', `an integer from 1 to ${MAX_REPEAT}`, a.repeat);
     if (a.seed !== undefined && !(Number.isInteger(a.seed) && a.seed >= 0 && a.seed < 2 ** 32)) throw bad('--seed', 'an integer from 0 to 4294967295', a.seed);
     if (a.resume && (a.repeat !== undefined || a.seed !== undefined)) throw bad(a.repeat !== undefined ? '--repeat' : '--seed', 'left out with --resume (the run goes on with its own trials and order)');
@@ -89,7 +95,7 @@ async function one(spec, a, live) {
     return;
   }
   if (a.action === 'run') {
-    const o = await runExperiment(spec, { resume: a.resume, live, repeat: a.repeat, seed: a.seed });
+    const o = await runExperiment(spec, { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy });
     if (o.failed) {
       process.stderr.write(`${PROG}: step ${o.failed}\n`);
       code = 1;
@@ -109,7 +115,7 @@ async function one(spec, a, live) {
  */
 async function several(specs, a, live) {
   if (a.action === 'run') {
-    process.exitCode = (await runAll(specs, { resume: a.resume, live, repeat: a.repeat, seed: a.seed })).exitCode;
+    process.exitCode = (await runAll(specs, { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy })).exitCode;
     return;
   }
   for (const spec of specs) {

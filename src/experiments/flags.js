@@ -9,16 +9,12 @@ import { producerOptions, checkProducer } from '../plans/producer-plan.js';
 import { MODEL_FLAGS as STORE_MODEL_FLAGS } from '../workloads/items/stores/registry.js';
 import { consumerOptions, checkConsumer } from '../plans/consumer-plan.js';
 import { outputOptions } from '../plans/output.js';
+import { COMMON_PARTS, ownedFlags, toArgs } from './command-line.js';
 
-/** Flags the runner sets itself (target, output, run length, actions): a spec sets them in its own fields. */
-const RUNNER_OWNED = new Set([
-  'url', 'host', 'h', 'port', 'user', 'password', 'tls', 'tls-ca', 'tls-insecure', 'local', 'masters', 'replicas',
-  'cluster', 'cm', 'out', 'o', 'name', 'n', 'json', 'quiet', 'duration', 'd', 'warmup', 'start-at', 'run-id', 'at',
-  'help', 'version',
-]);
+export { toArgs };
 
-/** Where each runner-owned flag lives in a spec. */
-const OWNED_HINT = { duration: 'duration', d: 'duration', warmup: 'warmup', at: 'at', cluster: 'topology', url: 'topology' };
+/** Flags the runner sets itself (target, length, actions, output): a spec sets them in its own fields. */
+const RUNNER_OWNED = ownedFlags(COMMON_PARTS);
 
 /** Data-model flags the consumer takes from the producer's step (it must read what was written). */
 export const MODEL_FLAGS = ['actual-value', 'ns', 'same-slot', ...STORE_MODEL_FLAGS, 'ttl'];
@@ -27,22 +23,6 @@ export const MODEL_FLAGS = ['actual-value', 'ns', 'same-slot', ...STORE_MODEL_FL
  * @typedef {Record<string, string|number|boolean|Array<string|number>>} FlagMap
  * @typedef {{ key: string, path: string }} FlagOrigin  the spec field a flag came from
  */
-
-/**
- * `{ q: 20000, sl: true, at: ['5:reshard:100'] }` → `['-q', '20000', '--sl', '--at', '5:reshard:100']`.
- * @param {FlagMap} flags
- * @returns {string[]}
- */
-export function toArgs(flags) {
-  const args = [];
-  for (const [k, v] of Object.entries(flags)) {
-    const flag = k.length === 1 ? `-${k}` : `--${k}`;
-    if (v === true) args.push(flag);
-    else if (v === false) args.push(`--no-${k}`);
-    else for (const one of Array.isArray(v) ? v : [v]) args.push(flag, String(one));
-  }
-  return args;
-}
 
 /**
  * Checks one flag map's keys and value types before the CLI's checks see it.
@@ -55,7 +35,7 @@ export function flagMapProblem(flags, path) {
   if (typeof flags !== 'object' || Array.isArray(flags)) return `${path} must be a map of flags (e.g. { q: 20000, sl: true })`;
   for (const [k, v] of Object.entries(flags)) {
     if (RUNNER_OWNED.has(k)) {
-      const where = OWNED_HINT[k];
+      const where = RUNNER_OWNED.get(k);
       return `${path}.${k} is set by the runner${where ? ` (use the spec's ${where}: field)` : ''}`;
     }
     const ok = (x) => ['string', 'number', 'boolean'].includes(typeof x);

@@ -1,8 +1,8 @@
 /**
- * Where an experiment's runs live: `experiments/<name>/runs/<yyyymmdd-hhmmss>/<step>/`, holding
- * `step.json` (the commands, when, exit codes) and the CLIs' run directories `*-producer/` and
- * `*-consumer/`. A step is complete when every run directory it needs has a summary.json of a
- * run that was not interrupted.
+ * Where an experiment's runs live: `experiments/<name>/runs/<yyyymmdd-hhmmss>/<step>/trial-<k>/`,
+ * holding `step.json` (the commands, when, exit codes) and the CLIs' run directories (a produce
+ * step's `*-producer/` and `*-consumer/`). A step is complete when its kind reads back every run
+ * directory it needs with a summary.json of a run that was not interrupted.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import path from 'node:path';
  * @property {string|null} consumerDir
  * @property {any|null} producer      its summary.json
  * @property {any|null} consumer
- * (a step of another kind adds what its readBack() gives: a capacity step its capacityDir and capacity.json)
+ * (the fields above are a produce step's; a step of another kind adds what its readBack() gives: a capacity step its capacityDir and capacity.json)
  * @property {boolean} complete
  */
 
@@ -44,34 +44,27 @@ export function latestRun(expDir) {
 }
 
 /**
- * What a step directory holds.
+ * What a step directory holds, as its kind reads it back.
  * @param {string} stepDir
- * @param {{ consumer: boolean, kind?: import('./kinds/kind-contract.js').StepKind|null }} needs whether the step
- *   runs a consumer; the kind of a step that is not the producer's (it reads its own directory back)
+ * @param {import('./kinds/kind-contract.js').StepKind} kind the step's kind
+ * @param {any} step
  * @returns {StepResult}
  */
-export function readStep(stepDir, needs) {
+export function readStep(stepDir, kind, step) {
   const meta = readJson(path.join(stepDir, 'step.json'));
-  // a step of another kind reads its own directory back
-  if (needs.kind) return { dir: stepDir, meta, producerDir: null, consumerDir: null, producer: null, consumer: null, ...needs.kind.readBack(stepDir, meta) };
-  const { dir: producerDir, doc: producer } = newestRun(stepDir, 'producer');
-  const { dir: consumerDir, doc: consumer } = newestRun(stepDir, 'consumer');
-  const done = (s) => Boolean(s) && !s.interrupted;
-  return {
-    dir: stepDir, meta, producerDir, consumerDir, producer: producer ?? null, consumer: consumer ?? null,
-    complete: done(producer) && (!needs.consumer || done(consumer)) && meta?.ok === true,
-  };
+  return { dir: stepDir, meta, producerDir: null, consumerDir: null, producer: null, consumer: null, ...kind.readBack(stepDir, meta, step) };
 }
 
 /**
- * Moves an incomplete step's directory aside (kept: what it measured is evidence) so the re-run starts clean.
+ * Moves a step's directory aside (kept: what it measured is evidence) so the re-run starts clean.
  * @param {string} stepDir
+ * @param {'interrupted'|'noisy'} [why] an incomplete trial, or one something outside the run disturbed
  * @returns {string|null} where it went
  */
-export function setAside(stepDir) {
+export function setAside(stepDir, why = 'interrupted') {
   if (!fs.existsSync(stepDir)) return null;
   for (let n = 1; ; n++) {
-    const to = `${stepDir}.interrupted-${n}`;
+    const to = `${stepDir}.${why}-${n}`;
     if (!fs.existsSync(to)) {
       fs.renameSync(stepDir, to);
       return to;

@@ -3,15 +3,13 @@
  * finished trial. The ETA is the trials' durations left plus the overhead (start, purge, summary)
  * seen so far per trial.
  */
-import { short } from '../results/format.js';
 import { kindOf } from './kinds/kinds.js';
-import { hasEngine } from '../results/cpu-md.js';
 
 /** Overhead per step before one has been measured: spawning, purging, summarizing. */
 const FIRST_GUESS_OVERHEAD_S = 5;
 
 /** How long a step should take, its own runs only (a search runs many). @param {import('./spec.js').Step} step */
-const nominal = (step) => kindOf(step)?.nominalSeconds(step) ?? step.duration;
+const nominal = (step) => kindOf(step).nominalSeconds(step);
 
 /** How long a spec's steps should take, with the overhead a step had before one was measured. @param {import('./spec.js').Step[]} steps */
 export const specSeconds = (steps) => steps.reduce((s, x) => s + nominal(x) + FIRST_GUESS_OVERHEAD_S, 0);
@@ -39,11 +37,18 @@ export class Progress {
     const left = this.steps.slice(this.i - 1);
     const over = this.overheads.length ? this.overheads.reduce((a, b) => a + b, 0) / this.overheads.length : FIRST_GUESS_OVERHEAD_S;
     const eta = left.reduce((s, x) => s + nominal(x) + over, 0);
-    // a step of another kind says what it runs in its length (a queue step always has its consumer)
-    const own = !kindOf(step);
-    const what = [trial, step.label !== step.name ? step.label : '', own && step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean).join(', ');
-    const length = kindOf(step)?.what(step) ?? `${step.duration} s`;
+    const kind = kindOf(step);
+    const what = [trial, step.label !== step.name ? step.label : '', ...(kind.details?.(step) ?? [])].filter(Boolean).join(', ');
+    const length = kind.what(step);
     this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${length} … ETA ${clock(eta)}`);
+  }
+
+  /**
+   * One more trial of this step than planned (a noisy trial run again): the count and the ETA take it in.
+   * @param {import('./spec.js').Step} step
+   */
+  again(step) {
+    this.steps.splice(this.i, 0, step);
   }
 
   /**
@@ -53,18 +58,7 @@ export class Progress {
   end(step, r) {
     const took = (Date.now() - this.began) / 1000;
     this.overheads.push(Math.max(0, took - nominal(step)));
-    const kind = kindOf(step);
-    if (kind) {
-      this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${kind.figures(r)}`);
-      return;
-    }
-    const p = r.producer;
-    // the main thread's CPU (what saturates), and the whole process's when that is a different figure
-    const processCpu = p?.cpu && hasEngine(p.cpu) ? ` (process ${p.cpu.process.master ?? '-'}%, ${p.cpu.process.replica ?? '-'}%)` : '';
-    const figures = p
-      ? `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%${processCpu}`
-      : 'no summary';
-    this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${figures}`);
+    this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${kindOf(step).figures(r)}`);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * `rqbench experiment run experiments/*`: every spec in sequence, with an overall progress line and
+ * `rqbench experiment run experiments/<each>/` (npm run experiments): every spec in sequence, with an overall progress line and
  * ETA, and resumable: `.run-all.json` beside the specs records which finished in this sequence,
  * so `--resume` skips those, continues the one that was interrupted, and runs the rest afresh
  * (never an old run left from another day).
@@ -15,11 +15,11 @@ export const STATE_FILE = '.run-all.json';
 
 /**
  * @param {import('./spec.js').Spec[]} specs
- * @param {{ resume: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, repeat?: number, seed?: number }} o live: the
+ * @param {{ resume: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, repeat?: number, seed?: number, retryNoisy?: number }} o live: the
  *   metrics endpoint every step relays to (labelled step=<spec>/<step>); repeat and seed: each spec's trials and their order
  * @returns {Promise<{ exitCode: number, index: string }>}
  */
-export async function runAll(specs, { resume, log = (l) => process.stderr.write(`${l}\n`), live = null, repeat, seed }) {
+export async function runAll(specs, { resume, log = (l) => process.stderr.write(`${l}\n`), live = null, repeat, seed, retryNoisy = 0 }) {
   const stateFile = path.join(path.dirname(path.resolve(specs[0].dir)), STATE_FILE);
   const names = specs.map((s) => s.name);
   const before = resume ? readState(stateFile) : null;
@@ -37,7 +37,7 @@ export async function runAll(specs, { resume, log = (l) => process.stderr.write(
     const eta = left.reduce((n, s) => n + specSeconds(s.steps) * (repeat ?? s.repeat), 0);
     log(`rqbench experiment: [spec ${i + 1}/${specs.length}] ${spec.name}: ${spec.steps.length} step(s) x ${repeat ?? spec.repeat} trial(s) … ${clock((Date.now() - started) / 1000)} so far, ETA ${clock(eta)}`);
     const resuming = state.current === spec.name;
-    const o = await runExperiment(spec, { resume: resuming, log, live, stepPrefix: `${spec.name}/`, ...(!resuming && { repeat, seed }) });
+    const o = await runExperiment(spec, { resume: resuming, log, live, stepPrefix: `${spec.name}/`, retryNoisy, ...(!resuming && { repeat, seed }) });
     const r = await writeResults(spec);
     log(`rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} (${verdictWords(r)})`);
     if (o.interrupted) {

@@ -6,11 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { UsageError } from '../usage-error.js';
-import { MODEL_FLAGS, cliProblem, flagMapProblem, toArgs } from './flags.js';
+import { flagMapProblem } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
 import { comparisonsOf } from './verdict.js';
-import { METRICS } from './step-metrics.js';
-import { KIND_FIELDS, KIND_NAMES, KIND_SPEC_FIELDS, KINDS } from './kinds/kinds.js';
+import { DEFAULT_KIND, KIND_FIELDS, KIND_NAMES, KIND_SPEC_FIELDS, KINDS } from './kinds/kinds.js';
 import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
@@ -52,8 +51,8 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {FlagMap|null} consumer consumer flags when a consumer runs alongside
  * @property {string[]} at       --at values
  * @property {string[]} varied   the flags whose values differ between steps (table columns)
- * @property {string} kind  what the step runs: `produce` (the producer, and a consumer alongside) or
- *   a kind of kinds/kinds.js, whose own fields the step also holds
+ * @property {string} kind  what the step runs, a kind of kinds/kinds.js (`produce`, the default: the
+ *   producer, and a consumer alongside), whose own fields the step also holds
  * @property {number|null} [cpus]  kind capacity: each local node's CPU cap
  * @typedef {object} Spec
  * @property {string} dir
@@ -113,16 +112,16 @@ function build(raw, dir, file) {
   const at = readAt(raw.at, 'at');
   if (raw.steps !== undefined && raw.matrix !== undefined) throw problem('steps and matrix: use one of them, not both');
   if (raw.steps === undefined && raw.matrix === undefined) throw problem('steps (a list) or matrix (flag → list of values) is needed');
-  if (raw.matrix !== undefined && (raw.kind ?? 'produce') !== 'produce') throw problem('matrix is for produce steps: steps of another kind are listed in steps:');
+  if (raw.matrix !== undefined && (raw.kind ?? DEFAULT_KIND) !== DEFAULT_KIND) throw problem('matrix is for produce steps: steps of another kind are listed in steps:');
   if (raw.kind !== undefined && !KIND_NAMES.includes(raw.kind)) throw problem(`kind must be one of ${KIND_NAMES.join(', ')} (got ${JSON.stringify(raw.kind)})`);
   const drafts = raw.steps !== undefined ? readSteps(raw.steps, raw) : expandMatrix(raw.matrix);
   if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem(`steps must all be of one kind (${KIND_NAMES.join(', ')}): their tables differ`);
   const kind = KINDS[drafts[0].kind];
-  const foreign = KIND_SPEC_FIELDS.find((f) => raw[f] !== undefined && !kind?.specFields.includes(f));
+  const foreign = KIND_SPEC_FIELDS.find((f) => raw[f] !== undefined && !kind.specFields.includes(f));
   if (foreign) throw problem(`${foreign} is for steps of another kind (${Object.values(KINDS).filter((k) => k.specFields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
-  const topologyBad = kind ? kind.topologyProblem(topology) : topology.local || topology.url ? null : 'these steps need Redis: topology local: or url:';
+  const topologyBad = kind.topologyProblem(topology);
   if (topologyBad) throw problem(`topology: ${topologyBad}`);
-  const kindSpec = kind?.readSpec ? asProblem(() => kind.readSpec(raw)) : {};
+  const kindSpec = kind.readSpec ? asProblem(() => kind.readSpec(raw)) : {};
   const steps = drafts.map((d) => completeStep(d, { flags: raw.flags ?? {}, consumer, duration, warmup, at, topology }));
   markVaried(steps);
   const finding = raw.finding === undefined ? null : text(raw.finding, 'finding');
@@ -214,11 +213,11 @@ function readSteps(steps, raw) {
     if (seen.has(name)) throw problem(`${p}.name ${JSON.stringify(name)} is used by an earlier step`);
     seen.add(name);
     checkFlagMap(s.flags, `${p}.flags`);
-    const kind = s.kind ?? raw.kind ?? 'produce';
+    const kind = s.kind ?? raw.kind ?? DEFAULT_KIND;
     if (!KIND_NAMES.includes(kind)) throw problem(`${p}.kind must be one of ${KIND_NAMES.join(', ')} (got ${JSON.stringify(kind)})`);
-    const foreign = KIND_FIELDS.find((k) => s[k] !== undefined && !KINDS[kind]?.fields.includes(k));
+    const foreign = KIND_FIELDS.find((k) => s[k] !== undefined && !KINDS[kind].fields.includes(k));
     if (foreign) throw problem(`${p}.${foreign} is for steps of another kind (${Object.values(KINDS).filter((k) => k.fields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
-    const own = KINDS[kind] ? asProblem(() => KINDS[kind].read(s, p, raw)) : {};
+    const own = asProblem(() => KINDS[kind].read(s, p, raw));
     return {
       kind, ...own,
       name, path: p, label: s.label === undefined ? name : text(s.label, `${p}.label`),
@@ -257,7 +256,7 @@ function expandMatrix(m) {
     }));
   }
   return combos.map((c, i) => ({
-    kind: 'produce',
+    kind: DEFAULT_KIND,
     name: /^[A-Za-z]/.test(c.parts[0]) ? c.parts.join('_') : `s${i + 1}_${c.parts.join('_')}`,
     path: 'matrix', label: c.parts.join(' '), flags: c.flags, flagPaths: c.flagPaths,
     consumer: Object.keys(c.consumer).length ? c.consumer : undefined, consumerPaths: c.consumerPaths,
@@ -265,7 +264,7 @@ function expandMatrix(m) {
 }
 
 /**
- * Merges the spec-wide fields into a step and checks its flags with the CLIs' own checks.
+ * Merges the spec-wide fields into a step; its kind checks it with its CLIs' own checks.
  * @returns {Step}
  */
 function completeStep(d, common) {
@@ -284,28 +283,7 @@ function completeStep(d, common) {
   }
   const duration = d.duration ?? common.duration;
   const warmup = d.warmup ?? common.warmup;
-  if (KINDS[d.kind]) return /** @type {Step} */ (asProblem(() => KINDS[d.kind].complete(d, { ...common, flags, duration, warmup })));
-  const at = d.at ?? common.at;
-  const own = { duration: d.duration !== undefined ? `${d.path}.duration` : 'duration', warmup: d.warmup !== undefined ? `${d.path}.warmup` : 'warmup', at: d.at !== undefined ? `${d.path}.at` : 'at' };
-  own.d = own.duration;
-  /** 'quantity|q' → the field it came from, or the step's flags when it is a default the step's values clash with */
-  const pathOf = (from, fallback) => (names) => {
-    const list = names.split('|');
-    const hit = list.find((n) => from[n] ?? own[n]);
-    return hit ? (from[hit] ?? own[hit]) : `${fallback} (${list.map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join('/')})`;
-  };
-  const target = ['--url', 'redis://127.0.0.1:6379', ...(common.topology.cluster ? ['--cluster'] : []), '--duration', String(duration), '--warmup', String(warmup)];
-  const bad = cliProblem('producer', [...toArgs(flags), ...target, ...at.flatMap((x) => ['--at', x])], pathOf(origins, `${d.path}.flags`));
-  if (bad) throw problem(bad);
-  const wanted = d.consumer === undefined ? common.consumer : d.consumer && { ...common.consumer, ...d.consumer };
-  if (!wanted) return { kind: 'produce', name: d.name, label: d.label, duration, warmup, flags, consumer: null, at, varied: [] };
-  // the consumer reads what this step's producer writes: the same data-model flags
-  const model = Object.fromEntries(Object.entries(flags).filter(([k]) => MODEL_FLAGS.includes(k)));
-  const consumer = { ...model, ...wanted };
-  const cOrigins = { ...Object.fromEntries(Object.keys(model).map((k) => [k, origins[k]])), ...pathsOf(common.consumer ?? {}, 'consumer'), ...d.consumerPaths };
-  const badC = cliProblem('consumer', [...toArgs(consumer), ...target], pathOf(cOrigins, `${d.path}.consumer`));
-  if (badC) throw problem(badC);
-  return { kind: 'produce', name: d.name, label: d.label, duration, warmup, flags, consumer, at, varied: [] };
+  return /** @type {Step} */ (asProblem(() => KINDS[d.kind].complete(d, { ...common, flags, duration, warmup, origins })));
 }
 
 /**
@@ -344,7 +322,7 @@ function readCheck(check, steps) {
   }
   const names = new Set(['first', 'last', ...steps.map((s) => s.name)]);
   // the metrics of the steps' kind
-  const metrics = KINDS[steps[0].kind]?.metrics ?? METRICS;
+  const metrics = KINDS[steps[0].kind].metrics;
   for (const r of refsOf(tree)) {
     if (!names.has(r.step)) throw problem(`check: "${r.text}" names no step (steps: ${steps.map((s) => s.name).join(', ')}; or first, last)`);
     if (!(r.metric in metrics)) throw problem(`check: "${r.text}": ${r.metric} is not a metric (known: ${Object.keys(metrics).join(', ')})`);

@@ -13,6 +13,8 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { createRunDir, isFsError, outputError, placeholderSummary, saveSummary, writeJson } from '../results/run-dir.js';
 import { runManifest } from './manifest.js';
+import { NoiseSentinel } from '../measure/host-noise.js';
+import { noiseBrief, noiseLine } from '../results/noise-md.js';
 import { watchSignals } from './signals.js';
 import { StatusLine } from './status-line.js';
 
@@ -49,6 +51,10 @@ export class Run extends EventEmitter {
     /** @type {{ summary: Record<string, any>, md: string }|null} the summary so far (saved as the run goes) */
     this.kept = null;
     this.summarized = false;
+    /** @type {NoiseSentinel|null} */
+    this.noise = null;
+    /** @type {import('../measure/host-noise.js').NoiseRecord|null} */
+    this.noiseRecord = null;
     this.signals = watchSignals({
       onFirst: (sig) => { this.interrupted = sig; this.stop(sig); },
       onSecond: (sig) => this.#leave(sig),
@@ -73,6 +79,8 @@ export class Run extends EventEmitter {
       this.dir = createRunDir(this.a.out, name);
       this.manifest = runManifest({ kind: this.kind, command: this.command, a: this.a, dir: this.dir, t0, description, facts, packages, versions });
       writeJson(path.join(this.dir, 'manifest.json'), this.manifest);
+      // from here on the host's CPU outside the run is watched, each second
+      this.noise = new NoiseSentinel().start();
       return this.manifest;
     } catch (e) {
       const failed = isFsError(e) ? outputError(/** @type {NodeJS.ErrnoException} */ (e), this.dir ?? this.a.out) : e;
@@ -149,6 +157,11 @@ export class Run extends EventEmitter {
    */
   save(summary, md, { exitCode, writeError = null, failure }) {
     const dir = /** @type {string} */ (this.dir);
+    const noise = this.#noiseDone();
+    if (noise) {
+      summary = { ...summary, noise: noiseBrief(noise) };
+      md = `${md.trimEnd()}\n\n${noiseLine(noise)}\n`;
+    }
     const saved = saveSummary(dir, summary, md, writeError);
     // from here the summary is written (or cannot be): no placeholder may replace it
     this.summarized = true;
@@ -163,13 +176,35 @@ export class Run extends EventEmitter {
   failed(e) {
     if (!this.dir || this.summarized) return;
     const failed = String(/** @type {any} */ (e)?.message ?? e).split('\n')[0];
+    this.#noiseDone();
     // what was kept stays (finished cells are still finished), marked with the failure
     if (this.kept) saveSummary(this.dir, { ...this.kept.summary, interrupted: this.interrupted, failed }, `${this.kept.md}\n**Failed**: ${failed}.\n`);
     else placeholderSummary(this.dir, { interrupted: this.interrupted, failed });
   }
 
+  /**
+   * The noise sentinel stopped (once: the run's end, whichever of close, save or a failure comes
+   * first), its record (every second) added to manifest.json; null when the run never opened its directory.
+   * @returns {import('../measure/host-noise.js').NoiseRecord|null}
+   */
+  #noiseDone() {
+    if (this.noiseRecord) return this.noiseRecord;
+    if (!this.noise || !this.dir || !this.manifest) return null;
+    const noise = this.noise.stop();
+    this.noise = null;
+    this.noiseRecord = noise;
+    this.manifest = { ...this.manifest, noise };
+    try {
+      writeJson(path.join(this.dir, 'manifest.json'), this.manifest);
+    } catch {
+      // an unwritable directory is the summary's to report
+    }
+    return noise;
+  }
+
   /** The run is over: signals go back to their defaults, the status line goes. */
   close() {
+    this.#noiseDone();
     this.signals.off();
     this.emit('end');
   }
@@ -182,6 +217,7 @@ export class Run extends EventEmitter {
     this.emit('end');
     if (!this.dir || this.summarized) return;
     const note = `a second ${sig} ended the run at once`;
+    this.#noiseDone();
     if (this.kept) {
       // what was kept is whole (finished cells): it stays, marked interrupted
       saveSummary(this.dir, { ...this.kept.summary, interrupted: sig, note }, `${this.kept.md}\n**Interrupted** (${sig}): ${note}.\n`);

@@ -2,6 +2,7 @@
  * The summary of merged runs, built by the same code that wrote each run's summary.json and
  * summary.md, so one run reported alone reads like its own summary and N runs read like one.
  */
+import path from 'node:path';
 import { summarize } from './summary.js';
 import { renderSummaryMd } from './summary-md.js';
 import { summarizeConsumer } from './consumer-summary.js';
@@ -14,6 +15,7 @@ import { isQueue } from './run-kind.js';
 import { summarizeQueue } from './queue-summary.js';
 import { renderConsumerMd as renderQueueConsumerMd } from './queue-consumer-summary.js';
 import { renderPublisherMd } from './queue-publisher-summary.js';
+import { noiseLine } from './noise-md.js';
 
 /**
  * @param {import('./merge-runs.js').MergedRuns} m
@@ -104,7 +106,11 @@ export function renderMergedMd(m, summary) {
     ), '');
   }
   for (const note of m.notes) out.push(`Note: ${note}.`, '');
-  return out.join('\n');
+  // each run's host noise, as its own summary.md ends (one run reads exactly like it)
+  const noisy = m.runs.filter((r) => r.summary?.noise);
+  if (!noisy.length) return out.join('\n');
+  const lines = one ? [noiseLine(m.runs[0].summary.noise)] : ['Host noise, run by run:', '', ...noisy.map((r) => `- ${path.basename(r.dir)}: ${noiseLine(r.summary.noise)}`)];
+  return `${out.join('\n').trimEnd()}\n\n${lines.join('\n')}\n`;
 }
 
 /**

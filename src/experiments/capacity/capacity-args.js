@@ -13,6 +13,7 @@ import { flagDefaults } from '../../plans/queue-plan.js';
 import { capacityOptions, capacityPlan, SEARCH_OWNED } from '../../plans/capacity-plan.js';
 import { UsageError } from '../../usage-error.js';
 import { MODEL_FLAGS, cliProblem, parseQuietly, toArgs } from '../flags.js';
+import { COMMON_PARTS, ownedFlags } from '../command-line.js';
 
 /** The producer's own flags (long names), their defaults, and which the target flags are. */
 function producerFlagInfo() {
@@ -27,9 +28,8 @@ function producerFlagInfo() {
 /** Connection flags a step passes on as they were given (the password never: it travels in the environment). */
 const TARGET_FLAGS = ['host', 'port', 'user', 'tls', 'tls-ca', 'tls-insecure'];
 
-/** Consumer flags the search sets for each step. */
-const CONSUMER_OWNED = new Set(['-d', '--duration', '--warmup', '--start-at', '--out', '-o', '--name', '-n', '--json', '--quiet', '--url', '--host', '-h', '--port',
-  '--local', '--cluster', '--cm', '--user', '--password', '--tls', '--tls-ca', '--tls-insecure', '--masters', '--replicas', '--node-cpus']);
+/** Consumer flags the search sets for each step, as typed: its target, length and output. */
+const CONSUMER_OWNED = new Set([...ownedFlags(COMMON_PARTS).keys()].map((k) => (k.length === 1 ? `-${k}` : `--${k}`)));
 
 /**
  * --consumer "<flags>": the consumer run alongside every step, reading the producer's data model,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startRedis } from '../../local/local-redis.js';
 import { createRunDir, writeJson, writeText } from '../../results/run-dir.js';
 import { grouped, fixed } from '../../results/format.js';
-import { toArgs } from '../flags.js';
+import { stepArgv } from '../command-line.js';
 import { clock } from '../progress.js';
 import { MODEL_FLAGS } from '../../workloads/items/stores/registry.js';
 import { newestRunDir, readJson } from '../layout.js';
@@ -74,10 +74,10 @@ export async function runCapacity(r) {
       fs.mkdirSync(stepDir);
       const q = Math.max(1, Math.round((rate * period) / 1000));
       // with a consumer, both start together on a shared --start-at, as an experiment step does
-      const startAt = r.consumerArgs ? ['--start-at', String(Date.now() + START_DELAY_MS)] : [];
-      const common = (name) => [...targetArgs, '-d', String(p.stepSeconds), '--warmup', String(p.stepWarmup), ...startAt, '--json', '--quiet', '--out', stepDir, '--name', name];
-      const cmds = [['src/producer.js', ...toArgs(r.producerFlags), '-q', String(q), ...common('producer')]];
-      if (r.consumerArgs) cmds.push(['src/consumer.js', ...r.consumerArgs, ...common('consumer')]);
+      const startAt = r.consumerArgs ? Date.now() + START_DELAY_MS : null;
+      const common = (name) => ({ target: targetArgs, length: { duration: p.stepSeconds, warmup: p.stepWarmup, startAt }, output: { out: stepDir, name, json: true } });
+      const cmds = [stepArgv({ cli: ['src/producer.js'], flags: r.producerFlags, args: ['-q', String(q)], ...common('producer') })];
+      if (r.consumerArgs) cmds.push(stepArgv({ cli: ['src/consumer.js'], args: r.consumerArgs, ...common('consumer') }));
       log(`rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`);
       const children = await Promise.all(cmds.map((argv) => runChild([...argv, ...relayArgs(live, `${n}-${rate}`)], stopper, { env: r.env, hub: live?.hub })));
       const [summary, consumer] = ['producer', 'consumer'].map((role) => {

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { grouped, mdTable } from '../../results/format.js';
 import { flagMapProblem, toArgs } from '../flags.js';
+import { stepArgv } from '../command-line.js';
 import { capacityArgvProblem } from '../capacity/capacity-args.js';
 import { instanceRows, instanceTableMd, monthlyFor } from '../capacity/cost-table.js';
 import { newestRun, readJson, stepRecord } from '../layout.js';
@@ -90,8 +91,9 @@ function argvOf(step, topology, out) {
     ? ['--local', ...(l.cluster ? ['--cluster', '--masters', String(l.masters)] : []), '--replicas', String(l.replicas), ...(cpus ? ['--node-cpus', String(cpus)] : [])]
     : ['--url', topology.url, ...(topology.cluster ? ['--cluster'] : [])];
   const instance = step.instance ? Object.fromEntries(Object.entries(step.instance).map(([k, v]) => [INSTANCE[k], v])) : {};
-  return ['src/cli.js', 'capacity', ...target, ...toArgs(step.flags), ...toArgs(step.capacity ?? {}), ...toArgs(instance),
-    '--step-seconds', String(step.duration), '--step-warmup', String(step.warmup), '--quiet', '--out', out, '--name', 'capacity'];
+  // the search's own step length and instance flags; the producer's length is the search's to set
+  const own = [...toArgs(step.capacity ?? {}), ...toArgs(instance), '--step-seconds', String(step.duration), '--step-warmup', String(step.warmup)];
+  return stepArgv({ cli: ['src/cli.js', 'capacity'], flags: step.flags, args: own, target, output: { out, name: 'capacity' } });
 }
 
 /**

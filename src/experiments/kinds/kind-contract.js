@@ -1,8 +1,8 @@
 /**
- * What a kind of experiment step declares, besides the default kind (`produce`: the Redis
- * producer and its consumer, which spec.js, run-experiment.js and results-md.js know by heart).
- * A new kind of step is one module here and its line in kinds.js, as a data model is one
- * module in stores/models/. Every hook is the runner's or the report's only way into the kind.
+ * What a kind of experiment step declares — the default `produce` (the Redis producer and its
+ * consumer) as much as capacity, queue, load and ops. A new kind of step is one module here and
+ * its line in kinds.js, as a data model is one module in stores/models/. Every hook is the
+ * runner's or the report's only way into the kind: trials, statistics and verdicts know none.
  *
  * @typedef {object} StepKind
  * @property {string} name              the step's `kind:`
@@ -19,8 +19,8 @@
  *   step to its end with the real CLIs, writing step.json before and after
  * @property {(spec: import('../spec.js').Spec, ctx: { log: (line: string) => void, signal: AbortSignal }) => Promise<Shared>} [start]
  *   servers the kind's steps share (an emulator), started once before the first step that runs
- * @property {(stepDir: string, meta: any) => { complete: boolean } & Record<string, any>} readBack
- *   what a finished step's directory holds
+ * @property {(stepDir: string, meta: any, step: any) => { complete: boolean } & Record<string, any>} readBack
+ *   what a finished step's directory holds (meta: its step.json)
  * @property {Record<string, string>} metrics  metric name → what it is, for `check:`
  * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => (s: StepRun) => Record<string, number|undefined>} metricsOf
  * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => Promise<string[]>} results  RESULTS.md's Results section
@@ -29,6 +29,7 @@
  *   charts are drawn from (rqbench chart's kinds), laid end to end; none: no charts
  * @property {(step: any) => number} nominalSeconds  how long the step should take, for the ETA
  * @property {(step: any) => string} what           how the progress line names the step's length
+ * @property {(step: any) => string[]} [details]    the progress line's words beside the trial (a consumer alongside, actions)
  * @property {(r: StepRun['r']) => string} figures  the progress line's figures when it ends
  * @property {(spec: import('../spec.js').Spec) => string} commandsNote  under the Commands block
  * @property {(spec: import('../spec.js').Spec) => string} [setupWhere]  RESULTS.md's setup line: where the steps ran, when not Redis
@@ -37,7 +38,8 @@
  * @property {(spec: import('../spec.js').Spec) => string} [setupSteps]  RESULTS.md's setup line: what the
  *   steps are, for steps that do not run for a duration (instead of "N, each 6 s with 1 s warm-up")
  *
- * @typedef {{ flags: Record<string, any>, consumer: Record<string, any>|null, duration: number, warmup: number, at: string[], topology: import('../spec.js').Topology }} CommonFields
+ * @typedef {{ flags: Record<string, any>, consumer: Record<string, any>|null, duration: number, warmup: number, at: string[], topology: import('../spec.js').Topology,
+ *   origins: Record<string, string> }} CommonFields  origins: the spec field each of the merged flags was written in
  * @typedef {{ endpoint?: string|null, stop: () => Promise<void> } & Record<string, any>} Shared  what a kind's start() gave its steps
  * @typedef {{ stepDir: string, out: string, topology: import('../spec.js').Topology, stopper: import('../children.js').Stopper, shared: Shared|null,
  *   live?: { hub: any, runId: string }|null, stepLabel?: string }} RunContext  live: the runner's metrics endpoint its CLIs relay to

@@ -1,17 +1,21 @@
 /**
- * The kinds of experiment step beside the default (`produce`), by their `kind:`. A new kind is one
- * module here (its hooks: kind-contract.js) and its line below.
+ * The kinds of experiment step, by their `kind:`; `produce` (the Redis producer and its consumer)
+ * is the default. A new kind is one module here (its hooks: kind-contract.js) and its line below.
  */
+import * as produce from './produce-kind.js';
 import * as capacity from './capacity-kind.js';
 import * as queue from './queue-kind.js';
 import * as load from './load-kind.js';
 import * as ops from './ops-kind.js';
 
 /** @type {Record<string, import('./kind-contract.js').StepKind>} */
-export const KINDS = { [capacity.name]: capacity, [queue.name]: queue, [load.name]: load, [ops.name]: ops };
+export const KINDS = { [produce.name]: produce, [capacity.name]: capacity, [queue.name]: queue, [load.name]: load, [ops.name]: ops };
 
-/** Every `kind:` a step may name; `produce` is the default. */
-export const KIND_NAMES = ['produce', ...Object.keys(KINDS)];
+/** The kind of a step that names none. */
+export const DEFAULT_KIND = produce.name;
+
+/** Every `kind:` a step may name. */
+export const KIND_NAMES = Object.keys(KINDS);
 
 /** Every kind's own step fields. */
 export const KIND_FIELDS = [...new Set(Object.values(KINDS).flatMap((k) => k.fields))];
@@ -20,19 +24,10 @@ export const KIND_FIELDS = [...new Set(Object.values(KINDS).flatMap((k) => k.fie
 export const KIND_SPEC_FIELDS = [...new Set(Object.values(KINDS).flatMap((k) => k.specFields))];
 
 /**
- * The kind of a step, or null for the default.
+ * The kind of a step (a checked spec's steps always name one; a draft without one is the default's).
  * @param {{ kind?: string }} step
- * @returns {import('./kind-contract.js').StepKind|null}
+ * @returns {import('./kind-contract.js').StepKind}
  */
 export function kindOf(step) {
-  return KINDS[step.kind] ?? null;
-}
-
-/**
- * What a step's directory must hold to be complete: its consumer's run (the default kind), or
- * what its kind reads back.
- * @param {{ kind?: string, consumer?: any }} step
- */
-export function needsOf(step) {
-  return { consumer: Boolean(step.consumer), kind: kindOf(step) };
+  return KINDS[step.kind ?? DEFAULT_KIND];
 }

@@ -23,7 +23,7 @@ import { connectionOptions } from '../../plans/connection.js';
 import { outputOptions } from '../../plans/output.js';
 import { loadOptions, loadPlan } from '../../plans/load-plan.js';
 import { keyOf } from '../../workloads/bulk-load/delta-file.js';
-import { toArgs } from '../flags.js';
+import { ownedFlags, stepArgv } from '../command-line.js';
 import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
@@ -40,7 +40,7 @@ export const results = loadResults;
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The file's own flags and `--generate`'s: the runner's, from deltaFile:. */
-const FILE_OWNED = ['file', 'generate', 'records', 'record-size', 'key-pattern'];
+const FILE_OWNED = ownedFlags(['source']);
 const DELTA = ['records', 'recordSize'];
 /** The seed's file: 4,000,000 records of 512 bytes. */
 const SEED_FILE = { records: 4_000_000, recordSize: 512 };
@@ -100,7 +100,7 @@ export function complete(d, { flags: given, consumer, at, topology }) {
   if (at.length || d.at?.length) throw new KindProblem(`${d.path}: at: is for Redis Cluster steps, not a load step`);
   const flags = joinLists(given, ['reader-threads', 'connections']);
   const fieldFor = fieldOf(d, flags, {});
-  const owned = Object.keys(flags).find((k) => FILE_OWNED.includes(k) || (k === 'flush' && topology.local));
+  const owned = Object.keys(flags).find((k) => FILE_OWNED.has(k) || (ownedFlags(['reset']).has(k) && topology.local));
   if (owned) {
     throw new KindProblem(owned === 'flush'
       ? `${fieldFor(owned)} is set by the runner (it empties the local Redis it started before each grid)`
@@ -143,7 +143,7 @@ function argvOf(step, topology, servers, out) {
   const target = !redis ? [] : topology.local
     ? ['--url', String(servers.redisUrl), ...(topology.local.cluster ? ['--cluster'] : []), '--flush']
     : ['--url', String(topology.url), ...(topology.cluster ? ['--cluster'] : [])];
-  return ['src/cli.js', 'load', deltaPath(step.deltaFile), ...toArgs(step.flags), ...target, '--quiet', '--out', out, '--name', 'load'];
+  return stepArgv({ cli: ['src/cli.js', 'load', deltaPath(step.deltaFile)], flags: step.flags, target, output: { out, name: 'load' } });
 }
 
 /**

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { connectionOptions } from '../../plans/connection.js';
 import { outputOptions } from '../../plans/output.js';
 import { opsOptions, opsPlan } from '../../plans/ops-plan.js';
-import { toArgs } from '../flags.js';
+import { ownedFlags, stepArgv } from '../command-line.js';
 import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
@@ -41,7 +41,7 @@ export const metricsOf = opsMetricsOf;
 export const results = opsResults;
 
 /** Where the queue services are: the runner's, on a local or queue topology. */
-const WHERE_FLAGS = ['endpoint', 'pubsub-endpoint'];
+const WHERE_FLAGS = ownedFlags(['endpoint']);
 /** What a service's setup and teardown take, beside its operations' time, for the ETA. */
 const SERVICE_OVERHEAD_S = 2;
 const AWS = ['sqs', 'sns'];
@@ -94,7 +94,7 @@ export function complete(d, { flags: given, duration, warmup, consumer, at, topo
   const flags = joinLists(given, ['only']);
   const fieldFor = fieldOf(d, flags, {});
   const runnerWhere = Boolean(topology.local || topology.queue);
-  const owned = Object.keys(flags).find((k) => WHERE_FLAGS.includes(k) && runnerWhere);
+  const owned = Object.keys(flags).find((k) => WHERE_FLAGS.has(k) && runnerWhere);
   if (owned) throw new KindProblem(`${fieldFor(owned)} is set by the runner (from the topology: the servers it starts, or topology.queue.endpoint)`);
   const services = String(flags.only ?? 'redis').split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
   const onlyField = fieldFor('only');
@@ -137,7 +137,7 @@ function argvOf(step, topology, servers, out) {
     ...(AWS.some(has) && aws ? ['--endpoint', aws] : []),
     ...(has('pubsub') && pubsub ? ['--pubsub-endpoint', pubsub] : []),
   ];
-  return ['src/cli.js', 'ops', ...toArgs(step.flags), ...redis, ...where, '--warmup', String(step.warmup), '-d', String(step.duration), '--quiet', '--out', out, '--name', 'ops'];
+  return stepArgv({ cli: ['src/cli.js', 'ops'], flags: step.flags, target: [...redis, ...where], length: { duration: step.duration, warmup: step.warmup }, output: { out, name: 'ops' } });
 }
 
 /**

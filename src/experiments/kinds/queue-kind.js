@@ -24,7 +24,8 @@ import { consumerOptions } from '../../plans/consumer-plan.js';
 import { outputOptions } from '../../plans/output.js';
 import { publisherOptions, publisherPlan, queueConsumerOptions, queueConsumerPlan } from '../../plans/queue-plan.js';
 import { UsageError } from '../../usage-error.js';
-import { parseQuietly, toArgs } from '../flags.js';
+import { parseQuietly } from '../flags.js';
+import { COMMON_PARTS, ownedFlags, stepArgv } from '../command-line.js';
 import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, relayArgs, runChild } from '../children.js';
 import { performance } from 'node:perf_hooks';
@@ -39,8 +40,8 @@ export const metrics = QUEUE_METRICS;
 export const metricsOf = queueMetricsOf;
 export const results = queueResults;
 
-/** Flags the runner sets: where, what names, how long, where the run directories go. */
-const OWNED = ['endpoint', 'topic', 'queue', 'subscription', 'create', 'until-complete', 'out', 'o', 'name', 'n', 'json', 'quiet', 'duration', 'd', 'warmup', 'start-at', 'run-id'];
+/** Flags the runner sets: where, what names (the queue part), how long, where the run directories go. */
+const OWNED = ownedFlags(['endpoint', 'names', ...COMMON_PARTS]);
 /** The consumer loads its SDK and makes the queue before the publisher starts. */
 const CONSUMER_HEAD_START_MS = 2500;
 /** How long the consumer may keep reading after the publisher's last message. */
@@ -81,7 +82,7 @@ export function complete(d, { flags, consumer, duration, warmup, at, topology })
   if (!wanted) throw new KindProblem(`${d.path}.consumer is needed: a queue step runs its consumer beside the publisher (e.g. { target: ${CONSUMES[target]}, threads: 4 })`);
   const cTarget = wanted.target ?? CONSUMES[target];
   if (cTarget !== CONSUMES[target]) throw new KindProblem(`${d.path}.consumer.target must be ${CONSUMES[target]} for a ${target} publisher (got ${JSON.stringify(cTarget)})`);
-  const owned = [...Object.keys(flags), ...Object.keys(wanted)].find((k) => OWNED.includes(k));
+  const owned = [...Object.keys(flags), ...Object.keys(wanted)].find((k) => OWNED.has(k));
   if (owned) throw new KindProblem(`${d.flagPaths[owned] ?? `${d.path}.consumer.${owned}`} is set by the runner (endpoint and names from the topology and the step, length from duration and warmup)`);
   const step = { kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: { ...wanted, target: cTarget }, at: [], varied: [], seedFigures: d.seedFigures };
   // the CLIs' own checks, with the names and an endpoint of the kind the runner will give
@@ -105,11 +106,11 @@ function argvOf(step, shared, out) {
   const trial = /trial-(\d+)\/?$/.exec(out)?.[1];
   const id = `rqbench-${step.name}${trial ? `-t${trial}` : ''}`.replace(/_/g, '-');
   const names = step.consumer.target === 'pubsub' ? ['--topic', id, '--subscription', id] : ['--topic', id, '--queue', id];
-  const where = [...(shared.endpoint ? ['--endpoint', shared.endpoint] : []), ...names, '--create'];
-  const tail = (role) => ['--warmup', String(step.warmup), '--json', '--quiet', '--out', out, '--name', role];
+  const target = [...(shared.endpoint ? ['--endpoint', shared.endpoint] : []), ...names, '--create'];
+  const output = (role) => ({ out, name: role, json: true });
   return [
-    ['consumer', ['src/consumer.js', ...toArgs(step.consumer), ...where, '--until-complete', '-d', String(step.duration + DRAIN_S), ...tail('consumer')]],
-    ['publisher', ['src/producer.js', ...toArgs(step.flags), ...where, '-d', String(step.duration), ...tail('publisher')]],
+    ['consumer', stepArgv({ cli: ['src/consumer.js'], flags: step.consumer, target, length: { untilComplete: true, duration: step.duration + DRAIN_S, warmup: step.warmup }, output: output('consumer') })],
+    ['publisher', stepArgv({ cli: ['src/producer.js'], flags: step.flags, target, length: { duration: step.duration, warmup: step.warmup }, output: output('publisher') })],
   ];
 }
 

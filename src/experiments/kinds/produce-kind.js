@@ -1,0 +1,260 @@
+/**
+ * Steps of kind `produce`, the default (seed 002): the Redis producer with the spec's flags, and
+ * the consumer alongside when the step has one, both started on one shared --start-at, against a
+ * local Redis the runner starts (a fresh one for a step with cluster actions, and for the step
+ * after it) or an endpoint. RESULTS.md has the seed's table (produce-results.js); `check:` names
+ * the figures of produce-metrics.js.
+ *
+ *   topology: { local: { cluster: true, masters: 3, replicas: 1 } }
+ *   flags: { t: 2, q: 20000 }
+ *   steps:
+ *     - { name: one_set, flags: { ns: 1 } }
+ *     - { name: ten_sets, flags: { ns: 10 }, consumer: { readers: 1 } }
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { startRedis } from '../../local/local-redis.js';
+import { describeCap } from '../../local/cpu-cap.js';
+import { short } from '../../results/format.js';
+import { hasEngine } from '../../results/cpu-md.js';
+import { MODEL_FLAGS, cliProblem } from '../flags.js';
+import { newestRun, readJson, stepRecord } from '../layout.js';
+import { relayArgs, runChild } from '../children.js';
+import { stepArgv } from '../command-line.js';
+import { KindProblem } from './kind-contract.js';
+import { METRICS, stepMetrics } from './produce-metrics.js';
+import { produceResults } from './produce-results.js';
+
+export const name = 'produce';
+export const fields = [];
+export const specFields = [];
+export const metrics = METRICS;
+export const results = produceResults;
+/** @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>} */
+export const metricsOf = () => (s) => stepMetrics(s.r.producer, s.r.consumer);
+
+/** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
+const START_DELAY_MS = 2500;
+/** Where a step's flags are checked: the kind of address the runner will give. */
+const CHECK_URL = 'redis://127.0.0.1:6379';
+
+/** @param {import('../spec.js').Topology} t */
+export function topologyProblem(t) {
+  return t.local || t.url ? null : 'these steps need Redis: topology local: or url:';
+}
+
+/** A produce step has no fields of its own. */
+export function read() {
+  return {};
+}
+
+/**
+ * The step with the spec-wide fields merged in; the producer's flags (and the consumer's, reading
+ * the producer's data model) through the CLIs' own options and checks, a problem naming the field.
+ * @param {Record<string, any>} d the step as read
+ * @param {import('./kind-contract.js').CommonFields} common
+ */
+export function complete(d, { flags, consumer, duration, warmup, at: specAt, topology, origins }) {
+  const at = d.at ?? specAt;
+  const own = { duration: d.duration !== undefined ? `${d.path}.duration` : 'duration', warmup: d.warmup !== undefined ? `${d.path}.warmup` : 'warmup', at: d.at !== undefined ? `${d.path}.at` : 'at' };
+  own.d = own.duration;
+  /** 'quantity|q' → the field it came from, or the step's flags when it is a default the step's values clash with */
+  const pathOf = (from, fallback) => (names) => {
+    const list = names.split('|');
+    const hit = list.find((n) => from[n] ?? own[n]);
+    return hit ? (from[hit] ?? own[hit]) : `${fallback} (${list.map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join('/')})`;
+  };
+  const length = { duration, warmup };
+  const target = ['--url', CHECK_URL, ...(topology.cluster ? ['--cluster'] : [])];
+  const check = (cli, f) => checkArgv(stepArgv({ cli: [cli], flags: f, at: cli === 'src/producer.js' ? at : [], target, length, output: { out: '.', name: 'check' } }));
+  const bad = cliProblem('producer', check('src/producer.js', flags), pathOf(origins, `${d.path}.flags`));
+  if (bad) throw new KindProblem(bad);
+  const base = { kind: name, name: d.name, label: d.label, duration, warmup, flags, at, varied: [] };
+  const wanted = d.consumer === undefined ? consumer : d.consumer && { ...consumer, ...d.consumer };
+  if (!wanted) return { ...base, consumer: null };
+  // the consumer reads what this step's producer writes: the same data-model flags
+  const model = Object.fromEntries(Object.entries(flags).filter(([k]) => MODEL_FLAGS.includes(k)));
+  const both = { ...model, ...wanted };
+  const cOrigins = { ...Object.fromEntries(Object.keys(model).map((k) => [k, origins[k]])), ...pathsOf(consumer ?? {}, 'consumer'), ...d.consumerPaths };
+  const badC = cliProblem('consumer', check('src/consumer.js', both), pathOf(cOrigins, `${d.path}.consumer`));
+  if (badC) throw new KindProblem(badC);
+  return { ...base, consumer: both };
+}
+
+/** A built argv as the CLIs' checks take it: without the CLI and without the output the checks need not see. */
+function checkArgv(argv) {
+  const i = argv.indexOf('--quiet');
+  return argv.slice(1, i);
+}
+
+/**
+ * The local Redis the steps share (fresh for a step with actions), or the endpoint; started on a
+ * step's first use.
+ * @param {import('../spec.js').Spec} spec
+ * @param {{ log: (line: string) => void }} ctx
+ * @returns {Promise<import('./kind-contract.js').Shared & { keeper: TopologyKeeper }>}
+ */
+export async function start(spec, { log }) {
+  const keeper = new TopologyKeeper(spec.topology, log);
+  return { keeper, stop: () => keeper.release() };
+}
+
+/**
+ * Runs the step's producer (and consumer) to their end; writes step.json before and after.
+ * @param {any} step
+ * @param {import('./kind-contract.js').RunContext} ctx
+ * @returns {Promise<{ ok: boolean, error?: string }>}
+ */
+export async function run(step, { stepDir, out, topology, stopper, shared, live, stepLabel }) {
+  const keeper = /** @type {TopologyKeeper} */ (shared?.keeper);
+  // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
+  const fresh = step.at.length > 0;
+  try {
+    const target = await keeper.get(fresh, stopper);
+    if (stopper.stopped) return { ok: false, error: 'interrupted' };
+    const at = await expandAt(step, target, topology);
+    fs.mkdirSync(stepDir, { recursive: true });
+    const startAt = step.consumer ? Date.now() + START_DELAY_MS : null;
+    const cmds = argvOf(step, out, { url: target.url, at }, topology.cluster, startAt);
+    const meta = { name: step.name, label: step.label, startedAt: new Date().toISOString(), commands: cmds.map((c) => ['node', ...c.argv].join(' ')), ok: false };
+    const save = stepRecord(stepDir, meta);
+    const results = await Promise.all(cmds.map((c) => runChild([...c.argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub })));
+    // exit 1 is a run that finished and measured, but not all it was asked did happen (items failed,
+    // cycles failed): its summary says why, and the step's check judges it; anything else failed
+    const finished = (r, i) => r.code === 0 || (r.code === 1 && Boolean(newestRun(stepDir, cmds[i].role).doc?.outcome));
+    const badIndex = results.findIndex((r, i) => !finished(r, i));
+    const bad = badIndex >= 0 ? results[badIndex] : undefined;
+    Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: results.map((r) => r.code ?? r.signal), ok: !bad && !stopper.stopped });
+    if (bad) meta.error = bad.lastLine;
+    const problems = results.filter((r) => r.code === 1 && !bad).map((r) => r.lastLine);
+    if (problems.length) meta.problems = problems;
+    save();
+    return bad ? { ok: false, error: `${bad.argv[0]} exited with ${bad.code ?? bad.signal}: ${bad.lastLine}` } : { ok: true };
+  } finally {
+    if (fresh) await keeper.release();
+  }
+}
+
+/**
+ * The commands of one step, as run (relative paths, so they can be pasted from the repo root).
+ * @param {any} step
+ * @param {string} out the step's directory
+ * @param {{ url: string, at: string[] }} target
+ * @param {boolean} cluster
+ * @param {number|null} startAt
+ * @returns {Array<{ role: 'producer'|'consumer', argv: string[] }>}
+ */
+function argvOf(step, out, target, cluster, startAt) {
+  const common = (role) => ({ target: ['--url', target.url, ...(cluster ? ['--cluster'] : [])], length: { duration: step.duration, warmup: step.warmup, startAt }, output: { out, name: role, json: true } });
+  /** @type {Array<{ role: 'producer'|'consumer', argv: string[] }>} */
+  const cmds = [{ role: 'producer', argv: stepArgv({ cli: ['src/producer.js'], flags: step.flags, at: target.at, ...common('producer') }) }];
+  if (step.consumer) cmds.push({ role: 'consumer', argv: stepArgv({ cli: ['src/consumer.js'], flags: step.consumer, ...common('consumer') }) });
+  return cmds;
+}
+
+/**
+ * The step's run directories and summaries: complete when the producer (and the consumer, when
+ * the step has one) ran to an end that was not an interruption.
+ * @param {string} stepDir
+ * @param {any} meta step.json
+ * @param {any} step
+ */
+export function readBack(stepDir, meta, step) {
+  const { dir: producerDir, doc: producer } = newestRun(stepDir, 'producer');
+  const { dir: consumerDir, doc: consumer } = newestRun(stepDir, 'consumer');
+  const done = (s) => Boolean(s) && !s.interrupted;
+  return {
+    producerDir, consumerDir, producer: producer ?? null, consumer: consumer ?? null,
+    complete: done(producer) && (!step?.consumer || done(consumer)) && meta?.ok === true,
+  };
+}
+
+/** @param {import('./kind-contract.js').StepRun[]} steps */
+export function manifest(steps) {
+  const s = steps.find((x) => x.r?.complete);
+  return s?.r.producerDir ? readJson(path.join(s.r.producerDir, 'manifest.json')) : null;
+}
+
+/** The charts: the producers' runs, laid end to end. @param {import('./kind-contract.js').StepRun[]} done */
+export const chartDirs = (done) => done.map((s) => s.r.producerDir);
+
+/** @param {any} step */
+export const nominalSeconds = (step) => step.duration;
+/** @param {any} step */
+export const what = (step) => `${step.duration} s`;
+/** The progress line's words beside the trial: a consumer alongside, the actions. @param {any} step */
+export const details = (step) => [step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean);
+/** @param {any} r */
+export const figures = (r) => {
+  const p = r?.producer;
+  if (!p) return 'no summary';
+  // the main thread's CPU (what saturates), and the whole process's when that is a different figure
+  const processCpu = p.cpu && hasEngine(p.cpu) ? ` (process ${p.cpu.process.master ?? '-'}%, ${p.cpu.process.replica ?? '-'}%)` : '';
+  return `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%${processCpu}`;
+};
+/** @param {import('../spec.js').Spec} spec */
+export const commandsNote = (spec) => (spec.topology.local ? 'The `--url` is the local server the runner started for the run (a new port each time).' : '');
+export const setupWords = { starter: 'started by the runner', each: ', each' };
+
+/** Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint. */
+class TopologyKeeper {
+  /**
+   * @param {import('../spec.js').Topology} topology
+   * @param {(line: string) => void} log
+   */
+  constructor(topology, log) {
+    this.topology = topology;
+    this.log = log;
+    /** @type {Awaited<ReturnType<typeof startRedis>>|null} */
+    this.local = null;
+  }
+
+  /**
+   * @param {boolean} fresh
+   * @param {import('../children.js').Stopper} stopper
+   * @returns {Promise<{ url: string, local: any }>}
+   */
+  async get(fresh, stopper) {
+    const l = this.topology.local;
+    if (!l) return { url: String(this.topology.url), local: null };
+    if (fresh) await this.release();
+    if (!this.local) {
+      const started = Date.now();
+      this.local = await startRedis({ cluster: l.cluster, masters: l.masters, replicas: l.replicas, ...(l.cpus && { cpus: l.cpus }), signal: stopper.signal });
+      const cap = l.cpus ? `, ${describeCap(l.cpus)}` : '';
+      this.log(`rqbench experiment: started a ${this.topology.label} at ${this.local.url}${cap} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+    return { url: this.local.url, local: this.local };
+  }
+
+  async release() {
+    const l = this.local;
+    this.local = null;
+    await l?.stop();
+  }
+}
+
+/**
+ * A bare `add-shard` on a local cluster: the runner starts the new nodes (it owns the local
+ * servers; the CLI it spawns does not) and names them, as on a real cluster.
+ * @param {any} step
+ * @param {{ url: string, local: any }} target
+ * @param {import('../spec.js').Topology} topology
+ * @returns {Promise<string[]>} the --at values
+ */
+async function expandAt(step, target, topology) {
+  const at = [];
+  for (const a of step.at) {
+    const m = /^([\d.]+):add-shard$/.exec(a);
+    if (m && target.local?.addNodes) {
+      const nodes = await target.local.addNodes(1 + (topology.local?.replicas ?? 0));
+      at.push(`${m[1]}:add-shard:${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`);
+    } else at.push(a);
+  }
+  return at;
+}
+
+/** @param {Record<string, any>} map @param {string} prefix */
+function pathsOf(map, prefix) {
+  return Object.fromEntries(Object.keys(map).map((k) => [k, `${prefix}.${k}`]));
+}

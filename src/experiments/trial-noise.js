@@ -1,0 +1,51 @@
+/**
+ * A trial's noise: what the noise sentinels of its runs saw (each CLI's summary.json `noise`),
+ * the worst of them — a step's producer and consumer, a search's every step. A trial is noisy
+ * when any of its runs was: something outside the run took enough CPU to move its figures.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { readJson } from './layout.js';
+
+/** How deep a trial's run directories go: trial/<run>/summary.json, trial/<search>/<step>/<run>/summary.json. */
+const DEPTH = 3;
+
+/**
+ * @typedef {{ noisy: boolean, outsidePct: number, thresholdPct: number, runs: number }} TrialNoise
+ */
+
+/**
+ * @param {string} trialDir
+ * @returns {TrialNoise|null} null when no run in it recorded noise (made before the sentinels)
+ */
+export function trialNoise(trialDir) {
+  const records = summaries(trialDir, DEPTH).map((f) => readJson(f)?.noise).filter((n) => n?.available);
+  if (!records.length) return null;
+  const worst = records.reduce((a, b) => (b.outsidePct > a.outsidePct ? b : a));
+  return { noisy: records.some((n) => n.noisy), outsidePct: worst.outsidePct, thresholdPct: worst.thresholdPct, runs: records.length };
+}
+
+/** @param {string} dir @param {number} depth @returns {string[]} */
+function summaries(dir, depth) {
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const here = entries.some((e) => e.isFile() && e.name === 'summary.json') ? [path.join(dir, 'summary.json')] : [];
+  if (depth === 0) return here;
+  return [...here, ...entries.filter((e) => e.isDirectory()).flatMap((e) => summaries(path.join(dir, e.name), depth - 1))];
+}
+
+/**
+ * The Finding's lines on noisy trials: each one, what the sentinel saw.
+ * @param {Array<{ step: { name: string }, trials: Array<{ trial: number, noise?: TrialNoise|null }> }>} steps
+ * @returns {string[]}
+ */
+export function noisyLines(steps) {
+  const noisy = steps.flatMap((s) => s.trials.filter((t) => t.noise?.noisy).map((t) => ({ step: s.step.name, trial: t.trial, n: /** @type {TrialNoise} */ (t.noise) })));
+  if (!noisy.length) return [];
+  return ['Noisy trials (marked * above; kept and counted — `rqbench experiment run --retry-noisy N` re-runs them):', '',
+    ...noisy.map((x) => `- ${x.step} trial ${x.trial}: other processes on the host took ${x.n.outsidePct}% of a core during it (noisy at ${x.n.thresholdPct}%)`), ''];
+}
