@@ -64,10 +64,12 @@ describe('an experiment of load steps', () => {
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
     expect(md).toContain('Topology: no Redis (noop and memory sinks only); host ');
     expect(md).toContain('Steps: 1 load grid over one delta file of 3,000 records x 100 B.');
-    expect(md).toMatch(/\| noop 1x1 \| noop \| 1 \| 1 \| [\d,]+ k\/s \| 1 x 1 \| [\d,]+ k\/s \| [\d,]+ k\/s \| yes \| - \| \d+ \|/);
+    expect(md).toMatch(/\| noop 1x1 \| noop \| 1 \| 1 \| [\d,]+ k\/s ⚠ \| 1 x 1 \| [\d,]+ k\/s \| [\d,]+ k\/s \| yes \| - \| \d+ \|/);
     expect(md).toContain('### noop 1x1: into the noop sink');
+    // 3,000 records load in milliseconds: the best cell is flagged, in the steps' table and in the grid's
+    expect(md).toContain('⚠ The best cell of noop 1x1 loaded in under 1 s: too short a window to carry a rate');
+    expect(md).toMatch(/\| 1 \| 1 \| 0\.\d\d sec ⚠ \| [\d,]+ k\/s ⚠ \|/);
     expect(md).toContain('| reader threads | connections | data loading time | num records per sec |');
-    expect(md).toMatch(/\| 1 \| 1 \| [\d.]+ sec \| [\d,]+ k\/s \|/);
     expect(md).toContain('- 1 threads x 1 connections: 3,000 records read and stored once each (1 ranges tile the file).');
     expect(md).toMatch(/Seed: the reader loads the file\. Here: \*\*held\*\* \(6 trials per step\) — `one\.check_ok == 1 and one\.best_records_per_sec > 1000 and one\.cells == 1`\./);
     expect(md).toMatch(/\| `one\.best_records_per_sec` \| \d+ \[\d+, \d+\] \| 6 \|/);

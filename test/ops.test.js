@@ -55,7 +55,7 @@ describe('rqbench ops', () => {
     expect(table[0]).toMatch(/^\| +\| Overhead \(ms\) \| +n \| +min \| +avg \| +med \| +p90 \| +p99 \| +max \|$/);
     expect(table[1]).toMatch(/^\| :---  *\|( +---: \|){8}$/);
     expect(table[2]).toMatch(/^\| \*\*Redis\*\* +\|( +\|){8}$/);
-    OPS.forEach((name, i) => expect(table[3 + i]).toMatch(new RegExp(`^\\|   —${name} +\\| +\\| +\\d+ \\|( +\\d+\\.\\d{3} \\|){6}$`)));
+    OPS.forEach((name, i) => expect(table[3 + i]).toMatch(new RegExp(`^\\|   —${name} +\\| +\\| +\\d+ \\|( +\\d+\\.\\d{3}( ⚠)? \\|){6}$`)));
     // every line padded to the same width: the columns line up as in the seed
     expect(new Set(table.map((l) => l.length)).size).toBe(1);
     expect(md).toMatch(/\| +\| connect \(ms\) \| first call \(ms\) \| warm med \(ms\) \|/);
@@ -171,7 +171,7 @@ describePubsub('rqbench ops on the Pub/Sub emulator', () => {
     expect(r.summary.targets).toEqual({ pubsub: ps.endpoint });
     const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
     expect(md).toMatch(/^\| \*\*Pub\/Sub\*\* +\|( +\|){8}$/m);
-    expect(md).toMatch(/^\| {3}—Pull +\| +\| +\d+ \|( +\d+\.\d{3} \|){6}$/m);
+    expect(md).toMatch(/^\| {3}—Pull +\| +\| +\d+ \|( +\d+\.\d{3}( ⚠)? \|){6}$/m);
     for (const f of ['pubsub-publish.hlog', 'pubsub-pull.hlog']) expect(fs.readdirSync(r.dir)).toContain(f);
     const { newPubsubClient } = await import('../src/transports/pubsub.js');
     const client = newPubsubClient({ endpoint: ps.endpoint });

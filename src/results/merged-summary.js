@@ -70,7 +70,7 @@ function summarizeRedis(m) {
   if (runs.length === 1) {
     // one run read back: what only the run itself could know (acknowledgements by the second they
     // were due in, the read-back, how it ended) comes from its own summary
-    for (const k of ['disturbances', 'actions', 'disturbance', 'verify', 'outcome', 'unreachable', 'warnings', 'missingWhy']) {
+    for (const k of ['disturbances', 'actions', 'disturbance', 'verify', 'outcome', 'unreachable', 'warnings', 'missingWhy', 'noise']) {
       if (sums[0][k] !== undefined) summary[k] = sums[0][k];
     }
     if (m.kind === 'produce') summary.verdict = sums[0].verdict;
@@ -79,6 +79,9 @@ function summarizeRedis(m) {
     const problems = sums.flatMap((s, i) => (s.outcome?.problems ?? []).map((p) => `${runs[i].dir}: ${p}`));
     const codes = sums.map((s) => s.outcome?.exitCode ?? 0);
     summary.outcome = { exitCode: codes.find((c) => c > 1) ?? Math.max(...codes), problems };
+    // each host's noise is its own: kept run by run, and noisy when any of them was
+    const noise = runs.filter((r) => r.summary.noise).map((r) => ({ dir: r.dir, ...r.summary.noise }));
+    if (noise.length) summary.noise = { noisy: noise.some((n) => n.noisy), runs: noise };
   }
   return summary;
 }

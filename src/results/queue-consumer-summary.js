@@ -3,6 +3,7 @@
  * processing | E2E, rows p50 and p999; Pub/Sub without the reading column, as in the seed),
  * the rest of the distribution, throughput, and whether anything was lost.
  */
+import { FLAG, pctCell, thinNote } from './thin-percentiles.js';
 import path from 'node:path';
 import { stats } from '../measure/histogram.js';
 import { fixed, grouped, mdTable } from './format.js';
@@ -92,7 +93,10 @@ export function renderConsumerMd(s, description) {
     [`E2E (time_intended → applied: from the publisher's schedule, corrected${fromSent})`, L.e2e],
     ['E2E from the actual send (time_sent → applied, as the seed measured)', L.e2eSent],
     [`E2E, cloud timestamp (${timestamp} → applied)`, L.e2eCloud],
-  ]).map(([label, x]) => [label, grouped(x?.count ?? 0), ms(x, 'p50'), ms(x, 'p90'), ms(x, 'p99'), ms(x, 'p999'), ms(x, 'max')]);
+  ]).map(([label, x]) => {
+    const c = x?.count ?? 0;
+    return [label, grouped(c), pctCell(ms(x, 'p50'), c, 0.5), pctCell(ms(x, 'p90'), c, 0.9), pctCell(ms(x, 'p99'), c, 0.99), pctCell(ms(x, 'p999'), c, 0.999), ms(x, 'max')];
+  });
   const n = s.nothingLost;
   const batch = Math.round(s.averageBatchSize);
   return [
@@ -102,6 +106,7 @@ export function renderConsumerMd(s, description) {
     mdTable(header, [row('p50', 'p50'), row('p999', 'p999')]), '',
     'In ms:', '',
     mdTable(['Metric', 'n', 'p50', 'p90', 'p99', 'p999', 'max'], detail), '',
+    ...(detail.some((r) => r.some((cell) => String(cell).endsWith(FLAG))) ? [thinNote('messages'), ''] : []),
     mdTable(['Throughput', 'Value'], [
       ['messages (receives)', `${grouped(s.counts.messages)} (${grouped(s.counts.receives)})`],
       [`rows updated per second (over the ${fixed(s.activeS, 1)} s messages arrived in)`, grouped(s.rowsPerSec)],

@@ -3,6 +3,7 @@
  * replica CPU — the main thread's, with the process's beside), then what the seed could not
  * show: achieved vs target, per-node CPU and the latency percentiles.
  */
+import { FLAG, pctCell, thinNote } from './thin-percentiles.js';
 import { fixed, grouped, mdTable, short } from './format.js';
 import { actionsMd, episodesMd } from './actions-md.js';
 import { basisNote, coverageNote, nodeCpuMd, outcomeMd, roleCpuColumns } from './cpu-md.js';
@@ -33,12 +34,13 @@ export function renderSummaryMd(run, s) {
     for (const [from, label] of [['intended', 'intended start'], ['sent', 'actual send'], ['lag', 'schedule lag']]) {
       const st = s.latency[op][from];
       if (!st || !st.count) continue;
-      rows.push([op === 'lag' ? 'schedule lag' : op, label, fixed(st.p50, 3), fixed(st.p99, 3), fixed(st.p999, 3), fixed(st.max, 3), grouped(st.count)]);
+      rows.push([op === 'lag' ? 'schedule lag' : op, label, pctCell(fixed(st.p50, 3), st.count, 0.5), pctCell(fixed(st.p99, 3), st.count, 0.99), pctCell(fixed(st.p999, 3), st.count, 0.999), fixed(st.max, 3), grouped(st.count)]);
     }
   }
   if (rows.length) {
     out.push('Latency in ms (from the intended start: corrected for coordinated omission; from the actual send: uncorrected):', '');
     out.push(mdTable(['Operation', 'From', 'p50', 'p99', 'p99.9', 'max', 'count'], rows), '');
+    if (rows.some((r) => r.some((cell) => String(cell).endsWith(FLAG)))) out.push(thinNote(), '');
   }
   const c = s.client;
   out.push(`**Load generator:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one writer; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');

@@ -5,7 +5,7 @@
  * with each cell's exactly-once check, and who was busy, from the CPU measured around each step.
  */
 import { fixed, grouped, mdTable } from '../../results/format.js';
-import { checkLines, loadTable } from '../../workloads/bulk-load/load-table.js';
+import { SHORT_CELL_S, checkLines, loadTable } from '../../workloads/bulk-load/load-table.js';
 
 /** Metric name → what it is, for `check:`. */
 export const LOAD_METRICS = {
@@ -85,13 +85,15 @@ export async function loadResults(spec, steps) {
     const head = [s.step.label, f.sink ?? 'redis', f['reader-threads'] ?? 16, f.connections ?? 64];
     if (!s.r?.complete) return [...head, 'not run yet', '', '', '', '', '', ''];
     const m = metricsOf(s);
-    return [...head, k(m.best_records_per_sec), `${m.best_threads} x ${m.best_connections}`, k(m.fewest_threads_records_per_sec), k(m.most_threads_records_per_sec),
+    return [...head, `${k(m.best_records_per_sec)}${m.best_load_s !== undefined && m.best_load_s < SHORT_CELL_S ? ' ⚠' : ''}`, `${m.best_threads} x ${m.best_connections}`, k(m.fewest_threads_records_per_sec), k(m.most_threads_records_per_sec),
       m.check_ok ? 'yes' : '**no**', fixed(m.redis_cpu, 0), fixed(m.rqbench_cpu, 0)];
   });
   const f = spec.kindSpec.deltaFile;
+  const shortBest = steps.filter((s) => s.r?.complete && (metricsOf(s).best_load_s ?? Infinity) < SHORT_CELL_S).map((s) => s.step.label);
   const out = [
     mdTable(['Step', 'Sink', 'Reader threads', 'Connections', 'Best', 'Best at (threads x connections)', 'At the fewest threads', 'At the most threads', 'Exactly once', 'Redis CPU %', 'rqbench CPU %'], rows), '',
     `Each step loads one delta file of ${grouped(f.records)} records x ${f.recordSize} B (${(f.records * f.recordSize / 2 ** 20).toFixed(0)} MiB) once per cell of its grid; load time runs from every reader thread ready (file open, connections made) to the last record stored. "At the fewest/most threads" is the best cell with that many reader threads. CPU is % of one core over the whole step (every cell, with the flushes and read-back checks between them), measured around it from /proc: the local Redis's (every thread of it) and the load process's (every reader thread); this machine has ${hostCpus(steps) ?? '?'} cores.`, '',
+    ...(shortBest.length ? [`⚠ The best cell of ${shortBest.join(', ')} loaded in under ${SHORT_CELL_S} s: too short a window to carry a rate (start-up and the host decide it); its figure is shown, and its trials' spread in the Finding says how far to trust it.`, ''] : []),
   ];
   for (const s of steps) {
     out.push(`### ${s.step.label}: into ${sinkWords(s.step.flags)}`, '');

@@ -5,10 +5,21 @@ import { grouped, mdTable } from '../../results/format.js';
  * @param {Array<{ threads: number, connections: number, loadS: number, recordsPerSec: number }>} cells
  */
 export function loadTable(cells) {
-  return mdTable(
+  const short = cells.filter((c) => isShort(c));
+  const table = mdTable(
     ['reader threads', 'connections', 'data loading time', 'num records per sec'],
-    cells.map((c) => [c.threads, c.connections, `${c.loadS.toFixed(2)} sec`, `${grouped(c.recordsPerSec / 1000)} k/s`]),
+    cells.map((c) => [c.threads, c.connections, `${c.loadS.toFixed(2)} sec${isShort(c) ? ' ⚠' : ''}`, `${grouped(c.recordsPerSec / 1000)} k/s${isShort(c) ? ' ⚠' : ''}`]),
   );
+  if (!short.length) return table;
+  return `${table}\n\n⚠ ${short.length === cells.length ? 'Every cell' : `${short.length} of ${cells.length} cells`} loaded in under ${SHORT_CELL_S} s: a window that short is decided by start-up and by anything else on the host (such a cell can differ from a re-run by 2x), so its rate is not a measurement to compare. Load more records (a bigger file, --records with --generate) for cells of a second or more.`;
+}
+
+/** A cell shorter than this is flagged where its rate is printed: too short a window to carry a rate. */
+export const SHORT_CELL_S = 1;
+
+/** @param {{ loadS: number }} c */
+export function isShort(c) {
+  return c.loadS < SHORT_CELL_S;
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * The per-operation table in seed 003's layout: a `**Service**` row, then one `  —Operation`
  * row each; n, min, avg, med, p90, p99, max in ms with 3 decimals; the first column left-aligned,
- * the rest right-aligned, every column padded to its widest cell.
+ * the rest right-aligned, every column padded to its widest cell; a percentile with too few calls
+ * beyond it is flagged (results/thin-percentiles.js).
  */
+import { FLAG, pctCell, thinNote } from '../../results/thin-percentiles.js';
 
 /**
  * @typedef {object} OpRow
@@ -36,10 +38,12 @@ export function latencyTable(services) {
     rows.push([`**${s.service}**`, '', '', '', '', '', '', '', '']);
     for (const op of s.ops) {
       const st = op.stats;
-      rows.push([`  —${op.name}`, '', st ? String(st.count) : '0', ms(st?.min), ms(st?.mean), ms(st?.p50), ms(st?.p90), ms(st?.p99), ms(st?.max)]);
+      const n = st?.count ?? 0;
+      rows.push([`  —${op.name}`, '', String(n), ms(st?.min), ms(st?.mean), pctCell(ms(st?.p50), n, 0.5), pctCell(ms(st?.p90), n, 0.9), pctCell(ms(st?.p99), n, 0.99), ms(st?.max)]);
     }
   }
-  return aligned(['', 'Overhead (ms)', 'n', 'min', 'avg', 'med', 'p90', 'p99', 'max'], rows);
+  const table = aligned(['', 'Overhead (ms)', 'n', 'min', 'avg', 'med', 'p90', 'p99', 'max'], rows);
+  return rows.some((r) => r.some((cell) => cell.endsWith(FLAG))) ? `${table}\n\n${thinNote('calls')}` : table;
 }
 
 /**
