@@ -89,8 +89,10 @@ export class LiveMetrics {
     }
     const ms = Math.round((this.a.metricsLinger ?? 0) * 1000);
     if (ms > 0 && this.server) {
+      // the Ctrl-C handler first: a Ctrl-C sent on reading the line below must find it
+      const waiting = lingerFor(ms);
       if (!this.a.quiet) process.stderr.write(`metrics: the final values stay on ${this.server.url} for ${this.a.metricsLinger} s (--metrics-linger; Ctrl-C leaves now)\n`);
-      await lingerFor(ms);
+      await waiting;
     }
     return this.close();
   }

@@ -77,8 +77,10 @@ export class MetricsHub {
   async linger() {
     const ms = this.lingerS * 1000;
     if (ms > 0 && this.server) {
+      // the Ctrl-C handler first: a Ctrl-C sent on reading the line below must find it
+      const waiting = lingerFor(ms);
       if (!this.quiet) process.stderr.write(`metrics: the final values stay on ${this.server.url} for ${this.lingerS} s\n`);
-      await lingerFor(ms);
+      await waiting;
     }
     await this.close();
   }
