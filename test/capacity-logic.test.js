@@ -1,10 +1,10 @@
 // The capacity search's pure parts (issue 14, points 2 and 3): the ramp and bisection against a
 // table of outcomes, what "held" means for a step's summary, and the least-squares projection.
 import { describe, expect, it } from 'vitest';
-import { roundRate, searchMax } from '../src/experiments/capacity/search.js';
+import { confirmBoundary, roundRate, searchMax } from '../src/experiments/capacity/search.js';
 import { consumerReasons, judge } from '../src/experiments/capacity/held.js';
 import { leastSquares, project } from '../src/experiments/capacity/projection.js';
-import { answerLine } from '../src/experiments/capacity/capacity-md.js';
+import { answerLine, confirmWords } from '../src/experiments/capacity/capacity-md.js';
 
 /** A target that holds every rate up to `limit`: the steps asked, in order. */
 async function searchAgainst(limit, o) {
@@ -60,6 +60,46 @@ describe('the search', () => {
     expect(roundRate(123_456)).toBe(123_000);
     expect(roundRate(1_234_567)).toBe(1_230_000);
     expect(roundRate(57.4)).toBe(57);
+  });
+});
+
+describe('the boundary, confirmed', () => {
+  const found = { max: 438_000, failedAbove: 450_000, end: /** @type {const} */ ('converged') };
+  /** Outcomes by rate, one per try in order: the steps asked, and the confirmation. */
+  async function confirmWith(outcomes, times = 3) {
+    const asked = [];
+    const left = Object.fromEntries(Object.entries(outcomes).map(([k, v]) => [k, [...v]]));
+    const c = await confirmBoundary(found, times, async (rate, phase) => {
+      asked.push([rate, phase]);
+      return left[rate].shift() ?? null;
+    });
+    return { c, asked };
+  }
+
+  it('re-tests both ends, interleaved, and counts the search\'s own try: held 4/4, failed 4/4, the limit between them', async () => {
+    const { c, asked } = await confirmWith({ 438000: [true, true, true], 450000: [false, false, false] });
+    expect(asked).toEqual([[438_000, 'confirm'], [450_000, 'confirm'], [438_000, 'confirm'], [450_000, 'confirm'], [438_000, 'confirm'], [450_000, 'confirm']]);
+    expect(c).toEqual({ at: { rate: 438_000, held: 4, of: 4 }, above: { rate: 450_000, failed: 4, of: 4 }, confirmed: true, interval: [438_000, 450_000], stopped: false });
+    expect(confirmWords(/** @type {any} */ (c))).toBe('held 4/4 at 438,000, failed 4/4 at 450,000: the limit lies between them');
+  });
+
+  it('says so when one spike decided the search: the rate that held once fails a re-test', async () => {
+    const { c } = await confirmWith({ 438000: [true, false, true], 450000: [false, false, false] });
+    expect(c?.confirmed).toBe(false);
+    expect(c?.interval).toEqual([null, 450_000]);
+    expect(confirmWords(/** @type {any} */ (c))).toBe('held 3/4 at 438,000, failed 4/4 at 450,000: NOT confirmed — 438,000 did not hold every time, the limit is at or below it');
+    const r = { search: found, confirmation: c, steps: [{ rate: 438_000, figures: { p99: 41 } }, { rate: 450_000, figures: {}, limit: null }], criteria };
+    expect(answerLine(/** @type {any} */ (r))).toMatch(/^max sustainable, not confirmed: 438,000 items\/s \(p99 41 ms\) — held 3\/4 at 438,000/);
+  });
+
+  it('has nothing to re-test without a boundary (the ceiling held, nothing held) or with --confirm 0; a Ctrl-C ends it with what it has', async () => {
+    const never = async () => { throw new Error('no step expected'); };
+    expect(await confirmBoundary({ max: 1_000_000, failedAbove: null, end: 'ceiling' }, 3, never)).toBeNull();
+    expect(await confirmBoundary({ max: null, failedAbove: 1250, end: 'none-held' }, 3, never)).toBeNull();
+    expect(await confirmBoundary(found, 0, never)).toBeNull();
+    const { c } = await confirmWith({ 438000: [true], 450000: [] });
+    expect(c).toMatchObject({ at: { held: 2, of: 2 }, above: { failed: 1, of: 1 }, stopped: true });
+    expect(confirmWords(/** @type {any} */ (c))).toContain('(re-tests cut short)');
   });
 });
 

@@ -35,23 +35,32 @@ describe('rqbench capacity on a local Redis', () => {
   let capped;
 
   it('reports a maximum whose own step held and whose next step above did not, and a projection within ±25% of it', async () => {
-    uncapped = await search(['--instance-type', 'local-1', '--vcpu', '1', '--memory-gb', '2', '--hourly-price', '0.1']);
+    uncapped = await search(['--confirm', '1', '--instance-type', 'local-1', '--vcpu', '1', '--memory-gb', '2', '--hourly-price', '0.1']);
     const { run, doc, dir } = uncapped;
     expect(run.code, describeRun(run)).toBe(0);
     expect(doc.search.end).toBe('converged');
     const max = doc.search.max;
     const above = doc.search.failedAbove;
-    const stepAt = (rate) => doc.steps.find((s) => s.rate === rate);
+    const searched = doc.steps.filter((s) => s.phase !== 'confirm');
+    const stepAt = (rate) => searched.find((s) => s.rate === rate);
     expect(stepAt(max).held).toBe(true);
     expect(stepAt(above).held).toBe(false);
     expect(stepAt(above).reasons.length).toBeGreaterThan(0);
-    // nothing held above the maximum, nothing failed below it
-    expect(doc.steps.filter((s) => s.held && s.rate > max)).toEqual([]);
-    expect(doc.steps.filter((s) => !s.held && s.rate < max)).toEqual([]);
+    // nothing the search ran held above the maximum, nothing failed below it
+    expect(searched.filter((s) => s.held && s.rate > max)).toEqual([]);
+    expect(searched.filter((s) => !s.held && s.rate < max)).toEqual([]);
+    // --confirm 1: each end once more, after the search, and the record counts them with the search's own try
+    const again = doc.steps.filter((s) => s.phase === 'confirm');
+    expect(again.map((s) => s.rate)).toEqual([max, above]);
+    const c = doc.confirmation;
+    expect(c.at).toEqual({ rate: max, held: 1 + (again[0].held ? 1 : 0), of: 2 });
+    expect(c.above).toEqual({ rate: above, failed: 1 + (again[1].held ? 0 : 1), of: 2 });
+    expect(c.confirmed).toBe(again[0].held && !again[1].held);
     expect((above - max) / max).toBeLessThanOrEqual(0.05);
     // every step is a producer run directory of its own
     for (const s of doc.steps) expect(fs.existsSync(path.join(dir, s.dir, 'summary.json'))).toBe(true);
-    expect(run.stdout).toMatch(new RegExp(`^max sustainable ${max.toLocaleString('en-US')} items/s \\(p99 \\d+ ms\\); limited by `));
+    const g = (x) => x.toLocaleString('en-US');
+    expect(run.stdout).toMatch(new RegExp(`^max sustainable(, not confirmed:)? ${g(max)} items/s \\(p99 \\d+ ms\\) — held ${c.at.held}/2 at ${g(max)}, failed ${c.above.failed}/2 at ${g(above)}: [^;]+; limited by `));
     const p = doc.projection[0];
     const story = `${doc.answer}; ${doc.projectionLine}; steps: ${doc.steps.map((s) => `${s.rate} ${s.held ? 'held' : `not: ${s.reasons.join(', ')}`} (engine ${s.figures.busiestMaster?.engine})`).join(' | ')}`;
     expect(p.trusted, story).toBe(true);
@@ -65,7 +74,7 @@ describe('rqbench capacity on a local Redis', () => {
 
   it('with every node capped at half a core, the maximum falls to 35–65% of the uncapped one, and the limit is read against the cap', async () => {
     expect(uncapped?.doc?.search.max, 'the uncapped search ran first').toBeGreaterThan(0);
-    capped = await search(['--node-cpus', '0.5', '--instance-type', 'local-half', '--vcpu', '0.5', '--memory-gb', '1', '--hourly-price', '0.04']);
+    capped = await search(['--confirm', '0', '--node-cpus', '0.5', '--instance-type', 'local-half', '--vcpu', '0.5', '--memory-gb', '1', '--hourly-price', '0.04']);
     const { run, doc } = capped;
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stderr).toMatch(/each node capped at 0\.5 of a core/);

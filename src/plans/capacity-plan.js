@@ -33,6 +33,7 @@ export function capacityOptions(y) {
     .option('min-achieved', { type: 'number', requiresArg: true, default: 0.99, group: g, describe: 'held: achieved / target at least this' })
     .option('engine-ceiling', { type: 'number', requiresArg: true, default: 90, group: g, describe: "held: every node's engine (main thread) CPU below this % of the node's CPU" })
     .option('headroom', { type: 'number', requiresArg: true, default: 60, group: g, describe: 'the projection also gives the rate at this % engine CPU' })
+    .option('confirm', { type: 'number', requiresArg: true, default: 3, group: g, describe: 'once converged, re-test the highest rate that held and the lowest that failed this many more times each, interleaved; the answer says its record (0: no re-tests)' })
     .option('step-seconds', { type: 'number', requiresArg: true, default: 10, group: g, describe: 'length of each step, s' })
     .option('step-warmup', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'seconds of each step left out of its figures' })
     .option('consumer', { type: 'string', requiresArg: true, group: g, describe: 'run a consumer alongside every step with these flags (one argument: --consumer="-r 2 --fetch pipeline"); it reads the producer\'s data model' });
@@ -60,6 +61,7 @@ export function capacityPlan(a, producerDefaults) {
   num(a.minAchieved, '--min-achieved', (v) => v > 0 && v <= 1, 'a fraction > 0 and <= 1 (0.99 is 99%)');
   num(a.engineCeiling, '--engine-ceiling', (v) => v > 0 && v <= 100, 'a percentage > 0 and <= 100');
   num(a.headroom, '--headroom', (v) => v > 0 && v <= 100, 'a percentage > 0 and <= 100');
+  num(a.confirm, '--confirm', (v) => Number.isInteger(v) && v >= 0 && v <= 10, 'an integer from 0 to 10');
   num(a.stepSeconds, '--step-seconds', (v) => v >= 2 && v <= 3600, 'seconds from 2 to 3600');
   num(a.stepWarmup, '--step-warmup', (v) => v >= 0 && v < a.stepSeconds, `seconds >= 0 and shorter than --step-seconds (${a.stepSeconds})`);
   checkConnection(a);

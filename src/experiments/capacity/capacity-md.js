@@ -6,7 +6,7 @@ import { fixed, grouped, mdTable } from '../../results/format.js';
 /**
  * @typedef {object} CapacityStep
  * @property {number} rate
- * @property {'ramp'|'bisect'} phase
+ * @property {'ramp'|'bisect'|'confirm'} phase
  * @property {string} dir
  * @property {boolean} held
  * @property {string[]} reasons
@@ -17,6 +17,7 @@ import { fixed, grouped, mdTable } from '../../results/format.js';
 /**
  * @typedef {object} CapacityResult
  * @property {import('./search.js').SearchResult} search
+ * @property {import('./search.js').Confirmation|null} [confirmation] the boundary re-tested (--confirm)
  * @property {CapacityStep[]} steps
  * @property {import('./projection.js').NodeProjection[]} projection
  * @property {import('./held.js').Criteria & { headroom: number, maxRate: number }} criteria
@@ -39,8 +40,24 @@ export function answerLine(r) {
   if (end === 'ceiling') return `held up to the ceiling of ${grouped(max)} items/s${p99}: the limit is higher (raise --max-rate)`;
   const above = failedAbove !== null ? at(failedAbove) : undefined;
   const limit = above?.limit ? `; ${limitWords(above, r.criteria)}` : '';
-  const prefix = end === 'stopped' ? 'interrupted: highest rate held so far' : 'max sustainable';
-  return max === null ? `${prefix}: none${limit}` : `${prefix} ${grouped(max)} items/s${p99}${limit}`;
+  const prefix = end === 'stopped' ? 'interrupted: highest rate held so far' : r.confirmation?.interval[0] === null ? 'max sustainable, not confirmed:' : 'max sustainable';
+  const record = r.confirmation ? ` — ${confirmWords(r.confirmation)}` : '';
+  return max === null ? `${prefix}: none${limit}` : `${prefix} ${grouped(max)} items/s${p99}${record}${limit}`;
+}
+
+/**
+ * The boundary's record in words: "held 4/4 at 438,000, failed 4/4 at 450,000: the limit lies
+ * between them", or where it did not repeat itself.
+ * @param {import('./search.js').Confirmation} c
+ */
+export function confirmWords(c) {
+  const record = `held ${c.at.held}/${c.at.of} at ${grouped(c.at.rate)}, failed ${c.above.failed}/${c.above.of} at ${grouped(c.above.rate)}`;
+  const cut = c.stopped ? ' (re-tests cut short)' : '';
+  if (c.confirmed) return `${record}${cut}: the limit lies between them`;
+  const [lo, hi] = c.interval;
+  if (lo === null && hi === null) return `${record}${cut}: NOT confirmed at either end — the limit is near both, and single steps there disagree`;
+  if (lo === null) return `${record}${cut}: NOT confirmed — ${grouped(c.at.rate)} did not hold every time, the limit is at or below it`;
+  return `${record}${cut}: NOT confirmed — ${grouped(c.above.rate)} held at times, the limit is near it`;
 }
 
 /**

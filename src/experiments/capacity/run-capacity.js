@@ -16,9 +16,9 @@ import { newestRunDir, readJson } from '../layout.js';
 import { Stopper, relayArgs, runChild } from '../children.js';
 import { MetricsHub } from '../../harness/metrics-hub.js';
 import { consumerReasons, judge } from './held.js';
-import { searchMax } from './search.js';
+import { confirmBoundary, searchMax } from './search.js';
 import { project } from './projection.js';
-import { answerLine, capacityMd, projectionLine } from './capacity-md.js';
+import { answerLine, capacityMd, confirmWords, projectionLine } from './capacity-md.js';
 
 /**
  * @typedef {object} CapacityRun
@@ -57,6 +57,8 @@ export async function runCapacity(r) {
   let failure = null;
   /** @type {import('./search.js').SearchResult} */
   let search = { max: null, failedAbove: null, end: 'stopped' };
+  /** @type {import('./search.js').Confirmation|null} */
+  let confirmation = null;
   const started = Date.now();
   try {
     let targetArgs = r.targetArgs;
@@ -67,7 +69,8 @@ export async function runCapacity(r) {
       targetArgs = ['--url', local.url, ...(p.cluster ? ['--cluster'] : [])];
     }
     const period = r.producerFlags.p ?? r.producerFlags.period ?? 1000;
-    search = await searchMax({ startRate: p.startRate, maxRate: p.maxRate, growth: p.growth, precision: p.precision }, async (rate, phase) => {
+    /** @param {number} rate @param {'ramp'|'bisect'|'confirm'} phase @returns {Promise<boolean|null>} */
+    const runStep = async (rate, phase) => {
       if (stopper.stopped) return null;
       const n = steps.length + 1;
       const stepDir = path.join(dir, `step-${String(n).padStart(2, '0')}-${rate}`);
@@ -101,14 +104,18 @@ export async function runCapacity(r) {
       const f = j.figures;
       log(`rqbench capacity: [${n}] ${grouped(rate)} ${j.held ? 'held' : 'not held'}: achieved ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`);
       return j.held;
-    });
+    };
+    search = await searchMax({ startRate: p.startRate, maxRate: p.maxRate, growth: p.growth, precision: p.precision }, runStep);
+    // one step near a cliff must not decide the answer alone: both ends of the boundary again
+    confirmation = await confirmBoundary(search, p.confirm, runStep);
+    if (confirmation) log(`rqbench capacity: ${confirmWords(confirmation)}`);
   } catch (e) {
     failure = e.message;
   } finally {
     await local?.stop();
     stopper.dispose();
   }
-  const result = { search, steps, projection: project(steps, criteria), criteria };
+  const result = { search, confirmation, steps, projection: project(steps, criteria), criteria };
   const answer = failure ? `failed: ${failure}` : answerLine(result);
   const projection = projectionLine(result);
   const doc = { command: r.command, instance: r.instance, ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}), answer, projectionLine: projection, ...result, producerFlags: r.producerFlags, tookSeconds: Math.round((Date.now() - started) / 1000) };

@@ -63,6 +63,49 @@ export async function searchMax(o, step) {
 }
 
 /**
+ * @typedef {object} Confirmation  the boundary re-tested: each end's record, the search's own try counted
+ * @property {{ rate: number, held: number, of: number }} at     the highest rate that held
+ * @property {{ rate: number, failed: number, of: number }} above the lowest rate above it that did not
+ * @property {boolean} confirmed  every try at the rate held, and every try above it failed
+ * @property {[number|null, number|null]} interval where the limit lies: [at, above] when confirmed; an
+ *   end that did not repeat itself is null (the limit is at or below `at`, or at or above `above`)
+ * @property {boolean} stopped   a Ctrl-C cut the re-tests short
+ */
+
+/**
+ * Re-tests the boundary a converged search found, `times` more at each end, interleaved (at,
+ * above, at, above, …) so a slow minute hits both alike: one step near a cliff does not decide
+ * the answer alone. Pure, as searchMax.
+ * @param {SearchResult} result
+ * @param {number} times
+ * @param {(rate: number, phase: 'confirm') => Promise<boolean|null>} step
+ * @returns {Promise<Confirmation|null>} null when there is no boundary to re-test (no rate held,
+ *   the ceiling held, an interrupted search) or times is 0
+ */
+export async function confirmBoundary(result, times, step) {
+  const { max, failedAbove, end } = result;
+  if (end !== 'converged' || max === null || failedAbove === null || times < 1) return null;
+  const held = [true];
+  const failed = [false];
+  let stopped = false;
+  for (let i = 0; i < times && !stopped; i++) {
+    for (const [rate, tries] of /** @type {Array<[number, boolean[]]>} */ ([[max, held], [failedAbove, failed]])) {
+      const ok = await step(rate, 'confirm');
+      if (ok === null) {
+        stopped = true;
+        break;
+      }
+      tries.push(ok);
+    }
+  }
+  const at = { rate: max, held: held.filter(Boolean).length, of: held.length };
+  const above = { rate: failedAbove, failed: failed.filter((x) => !x).length, of: failed.length };
+  const lo = at.held === at.of ? max : null;
+  const hi = above.failed === above.of ? failedAbove : null;
+  return { at, above, confirmed: lo !== null && hi !== null, interval: [lo, hi], stopped };
+}
+
+/**
  * A rate a person would type: three significant digits (123,000 not 123,456), never 0.
  * @param {number} r
  */
