@@ -43,7 +43,28 @@ async function capacity(port, extra, out) {
   const [name] = fs.existsSync(out) ? fs.readdirSync(out) : [];
   if (!name || (r.code !== 0 && r.code !== 1)) throw new Error(`rqbench capacity exited with ${r.code ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
   const doc = JSON.parse(fs.readFileSync(path.join(out, name, 'capacity.json'), 'utf8'));
-  return { doc, wallS: r.wallS, command: commandLine('node', full) };
+  return { doc, wallS: r.wallS, command: commandLine('node', full), noise: stepsNoise(path.join(out, name)) };
+}
+
+/**
+ * What the steps' noise sentinels saw: the mean and the highest outside CPU over the steps (% of
+ * a core), and how many steps were noisy — so an answer that moved can be told from a host that did.
+ * @param {string} dir a capacity directory
+ */
+function stepsNoise(dir) {
+  const records = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((step) => {
+    const stepDir = path.join(dir, step.name);
+    return fs.readdirSync(stepDir).map((run) => path.join(stepDir, run, 'summary.json')).filter((f) => fs.existsSync(f))
+      .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')).noise).filter((n) => n?.available);
+  });
+  if (!records.length) return null;
+  const outside = records.map((n) => n.outsidePct);
+  return { meanPct: outside.reduce((a, b) => a + b, 0) / outside.length, maxPct: Math.max(...outside), noisy: records.filter((n) => n.noisy).length, steps: records.length };
+}
+
+/** @param {ReturnType<typeof stepsNoise>} n */
+function noiseCell(n) {
+  return n ? `${n.meanPct.toFixed(1)}% (max ${n.maxPct.toFixed(1)}%, ${n.noisy}/${n.steps} noisy)` : '-';
 }
 
 async function main() {
@@ -52,8 +73,8 @@ async function main() {
   try {
     log(`# capacity search vs exhaustive 5% ramp, ${REPEATS} of each interleaved (redis-server on 127.0.0.1:${local.port}, ${os.cpus().length} cores)`);
     log('');
-    log('| # | | max sustainable items/s | steps | wall s | answer |');
-    log('| ---: | --- | ---: | ---: | ---: | --- |');
+    log('| # | | max sustainable items/s | steps | wall s | outside CPU, steps\' mean | answer |');
+    log('| ---: | --- | ---: | ---: | ---: | ---: | --- |');
     const searches = [];
     const ramps = [];
     // interleaved, so a slow minute on the machine hits both alike
@@ -61,7 +82,7 @@ async function main() {
       for (const [label, extra, into] of /** @type {const} */ ([['search (growth 2, bisect to 5%, --confirm 3)', [], searches], ['exhaustive ramp (5% steps)', ['--growth', '1.05', '--confirm', '0'], ramps]])) {
         const r = await capacity(local.port, extra, path.join(work, `${into === searches ? 'search' : 'ramp'}-${i}`));
         into.push(r);
-        log(`| ${i} | ${label} | ${r.doc.search.max?.toLocaleString('en-US') ?? '-'} | ${r.doc.steps.length} | ${r.wallS.toFixed(1)} | ${r.doc.answer} |`);
+        log(`| ${i} | ${label} | ${r.doc.search.max?.toLocaleString('en-US') ?? '-'} | ${r.doc.steps.length} | ${r.wallS.toFixed(1)} | ${noiseCell(r.noise)} | ${r.doc.answer} |`);
       }
     }
     const rampMedian = median(ramps.map((r) => r.doc.search.max ?? NaN));
@@ -80,7 +101,7 @@ async function main() {
     log(`commands: ${searches[0].command}`);
     log(`          ${ramps[0].command}`);
     if (JSON_OUT) {
-      const brief = (r) => ({ max: r.doc.search.max, steps: r.doc.steps.length, wallS: r.wallS, confirmation: r.doc.confirmation ?? null });
+      const brief = (r) => ({ max: r.doc.search.max, steps: r.doc.steps.length, wallS: r.wallS, confirmation: r.doc.confirmation ?? null, noise: r.noise });
       fs.writeFileSync(JSON_OUT, `${JSON.stringify({ searches: searches.map(brief), ramps: ramps.map(brief), rampMedian, distances, spread, timeRatio }, null, 2)}\n`);
     }
   } finally {
