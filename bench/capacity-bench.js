@@ -23,6 +23,7 @@ import path from 'node:path';
 import { startRedis } from '../src/local/local-redis.js';
 import { runMeasured } from './lib/proc.js';
 import { commandLine } from './lib/phases.js';
+import { noiseRecords } from '../src/experiments/trial-noise.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const argv = process.argv.slice(2);
@@ -52,11 +53,7 @@ async function capacity(port, extra, out) {
  * @param {string} dir a capacity directory
  */
 function stepsNoise(dir) {
-  const records = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((step) => {
-    const stepDir = path.join(dir, step.name);
-    return fs.readdirSync(stepDir).map((run) => path.join(stepDir, run, 'summary.json')).filter((f) => fs.existsSync(f))
-      .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')).noise).filter((n) => n?.available);
-  });
+  const records = noiseRecords(dir);
   if (!records.length) return null;
   const outside = records.map((n) => n.outsidePct);
   return { meanPct: outside.reduce((a, b) => a + b, 0) / outside.length, maxPct: Math.max(...outside), noisy: records.filter((n) => n.noisy).length, steps: records.length };

@@ -41,6 +41,9 @@ export function ownedFlags(parts) {
   return new Map(parts.flatMap((p) => Object.entries(RUNNER_PARTS[p].flags)));
 }
 
+/** Every flag any runner part sets: what stepArgv may write beside the spec's own. */
+const EVERY_RUNNER_FLAG = ownedFlags(Object.keys(RUNNER_PARTS));
+
 /**
  * `{ q: 20000, sl: true, at: ['5:reshard:100'] }` → `['-q', '20000', '--sl', '--at', '5:reshard:100']`.
  * @param {Record<string, string|number|boolean|Array<string|number>>} flags
@@ -86,8 +89,7 @@ export function stepArgv({ cli, flags = {}, args = [], target = [], at = [], len
     ...(startAt ? ['--start-at', String(startAt)] : []),
     ...(output.json ? ['--json'] : []), '--quiet', '--out', output.out, '--name', output.name,
   ];
-  const known = ownedFlags(Object.keys(RUNNER_PARTS));
-  const stray = runner.find((x) => /^-{1,2}[A-Za-z]/.test(x) && !known.has(x.replace(/^-+/, '')));
+  const stray = runner.find((x) => /^-{1,2}[A-Za-z]/.test(x) && !EVERY_RUNNER_FLAG.has(x.replace(/^-+/, '')));
   if (stray) throw new Error(`command-line.js: ${stray} is set by the runner but not named in RUNNER_PARTS`);
   return [...cli, ...toArgs(flags), ...args, ...runner];
 }

@@ -19,10 +19,19 @@ const DEPTH = 3;
  * @returns {TrialNoise|null} null when no run in it recorded noise (made before the sentinels)
  */
 export function trialNoise(trialDir) {
-  const records = summaries(trialDir, DEPTH).map((f) => readJson(f)?.noise).filter((n) => n?.available);
+  const records = noiseRecords(trialDir);
   if (!records.length) return null;
   const worst = records.reduce((a, b) => (b.outsidePct > a.outsidePct ? b : a));
   return { noisy: records.some((n) => n.noisy), outsidePct: worst.outsidePct, thresholdPct: worst.thresholdPct, runs: records.length };
+}
+
+/**
+ * Every noise record the runs under a directory wrote (their summary.json `noise`), down to DEPTH.
+ * @param {string} dir a trial's directory, or a capacity search's
+ * @returns {Array<Record<string, any>>}
+ */
+export function noiseRecords(dir) {
+  return summaries(dir, DEPTH).map((f) => readJson(f)?.noise).filter((n) => n?.available);
 }
 
 /** @param {string} dir @param {number} depth @returns {string[]} */

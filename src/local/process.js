@@ -7,6 +7,30 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export { sleep };
 
+/** Clock ticks per second of /proc's CPU times (100 on Linux). */
+export const CLK_TCK = 100;
+
+/**
+ * A process's /proc/<pid>/stat, the fields rqbench reads: its name, state letter, parent, and CPU
+ * ticks (user and system, its own and its waited-for children's). Null when /proc has no such
+ * process (it ended, or this is not Linux).
+ * @param {number|string} pid a PID, or 'self'
+ * @returns {{ comm: string, state: string, ppid: number, utime: number, stime: number, cutime: number, cstime: number }|null}
+ */
+export function readProcStat(pid) {
+  let stat;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // "pid (comm) S ppid …": comm may contain spaces and parentheses, so read after the last ')'
+  const close = stat.lastIndexOf(')');
+  const f = stat.slice(close + 2).split(' ');
+  // stat(5) fields counted from state (3): ppid 4, utime 14, stime 15, cutime 16, cstime 17
+  return { comm: stat.slice(stat.indexOf('(') + 1, close), state: f[0], ppid: Number(f[1]), utime: Number(f[11]), stime: Number(f[12]), cutime: Number(f[13]), cstime: Number(f[14]) };
+}
+
 /**
  * Linux process state letter from /proc, or null when /proc has no such process
  * (or this is not Linux).
@@ -14,13 +38,7 @@ export { sleep };
  * @returns {string|null}
  */
 function procState(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) S ...": comm may contain spaces, so read after the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return null;
-  }
+  return readProcStat(pid)?.state ?? null;
 }
 
 /**

@@ -7,10 +7,9 @@
  * steal) and the load average. Linux only: elsewhere the sentinel records that it could not look.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-
-/** Clock ticks per second of /proc's CPU times (100 on Linux). */
-const CLK_TCK = 100;
+import { CLK_TCK, readProcStat } from '../local/process.js';
 /** Outside CPU, % of one core averaged over the run, at or above which the run is marked noisy. */
 export const NOISY_OUTSIDE_PCT = 25;
 /** Processes counted as the run's own wherever they came from: the servers under test. */
@@ -42,7 +41,7 @@ export class NoiseSentinel {
     this.intervalMs = intervalMs;
     /** @type {Array<NoiseSecond & { s: number }>} s: the interval's length, seconds */
     this.seconds = [];
-    this.cores = cpuCount();
+    this.cores = os.cpus().length;
     this.available = true;
     /** the run so far: seconds, and ticks of the host, the run's own and steal */
     this.total = { s: 0, host: 0, own: 0, steal: 0 };
@@ -153,17 +152,9 @@ function ownProcs(root) {
   const procs = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // gone since the listing
-    }
-    const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
-    const f = stat.slice(close + 2).split(' ');
-    // stat(5) fields from state (3): ppid 4, utime 14, stime 15, cutime 16, cstime 17
-    procs.push({ pid: Number(name), ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+    const st = readProcStat(name);
+    if (!st) continue; // gone since the listing
+    procs.push({ pid: Number(name), ppid: st.ppid, comm: st.comm, ticks: st.utime + st.stime + st.cutime + st.cstime });
   }
   /** @type {Map<number, typeof procs>} */
   const children = new Map();
@@ -182,14 +173,6 @@ function ownProcs(root) {
 
 function load1() {
   return Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-}
-
-function cpuCount() {
-  try {
-    return fs.readFileSync('/proc/stat', 'utf8').split('\n').filter((l) => /^cpu\d+ /.test(l)).length;
-  } catch {
-    return 0;
-  }
 }
 
 function round(x) {

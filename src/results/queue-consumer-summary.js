@@ -3,7 +3,7 @@
  * processing | E2E, rows p50 and p999; Pub/Sub without the reading column, as in the seed),
  * the rest of the distribution, throughput, and whether anything was lost.
  */
-import { FLAG, pctCell, thinNote } from './thin-percentiles.js';
+import { anyThin, pctCell, thinNote } from './thin-percentiles.js';
 import path from 'node:path';
 import { stats } from '../measure/histogram.js';
 import { fixed, grouped, mdTable } from './format.js';
@@ -106,7 +106,7 @@ export function renderConsumerMd(s, description) {
     mdTable(header, [row('p50', 'p50'), row('p999', 'p999')]), '',
     'In ms:', '',
     mdTable(['Metric', 'n', 'p50', 'p90', 'p99', 'p999', 'max'], detail), '',
-    ...(detail.some((r) => r.some((cell) => String(cell).endsWith(FLAG))) ? [thinNote('messages'), ''] : []),
+    ...(anyThin(detail) ? [thinNote('messages'), ''] : []),
     mdTable(['Throughput', 'Value'], [
       ['messages (receives)', `${grouped(s.counts.messages)} (${grouped(s.counts.receives)})`],
       [`rows updated per second (over the ${fixed(s.activeS, 1)} s messages arrived in)`, grouped(s.rowsPerSec)],

@@ -3,7 +3,7 @@
  * replica CPU — the main thread's, with the process's beside), then what the seed could not
  * show: achieved vs target, per-node CPU and the latency percentiles.
  */
-import { FLAG, pctCell, thinNote } from './thin-percentiles.js';
+import { anyThin, pctCell, thinNote } from './thin-percentiles.js';
 import { fixed, grouped, mdTable, short } from './format.js';
 import { actionsMd, episodesMd } from './actions-md.js';
 import { basisNote, coverageNote, nodeCpuMd, outcomeMd, roleCpuColumns } from './cpu-md.js';
@@ -40,7 +40,7 @@ export function renderSummaryMd(run, s) {
   if (rows.length) {
     out.push('Latency in ms (from the intended start: corrected for coordinated omission; from the actual send: uncorrected):', '');
     out.push(mdTable(['Operation', 'From', 'p50', 'p99', 'p99.9', 'max', 'count'], rows), '');
-    if (rows.some((r) => r.some((cell) => String(cell).endsWith(FLAG)))) out.push(thinNote(), '');
+    if (anyThin(rows)) out.push(thinNote(), '');
   }
   const c = s.client;
   out.push(`**Load generator:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one writer; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');

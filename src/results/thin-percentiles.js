@@ -29,6 +29,14 @@ export function pctCell(text, n, q) {
 }
 
 /**
+ * Whether a table's rows flagged a cell (the note goes under it then).
+ * @param {Array<Array<string|number>>} rows
+ */
+export function anyThin(rows) {
+  return rows.some((r) => r.some((cell) => String(cell).endsWith(FLAG)));
+}
+
+/**
  * The note under a table that flagged a cell.
  * @param {string} [what] what the samples are (batches, calls, messages)
  */

@@ -6,11 +6,11 @@
  * the step's CLI, starts them (`--local` would start them inside the CLI, where an in-process
  * emulator's CPU cannot be told from rqbench's).
  */
-import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { findRedisServer, startRedis } from '../../local/local-redis.js';
 import { describeCap } from '../../local/cpu-cap.js';
+import { CLK_TCK, readProcStat } from '../../local/process.js';
 
 /**
  * @typedef {{ redis?: { cluster: boolean, masters: number, replicas: number, cpus: number|null }|null, sqs?: boolean, pubsub?: boolean }} Wanted
@@ -125,9 +125,6 @@ function sumOrNull(xs) {
   return xs.some((x) => x === null) ? null : xs.reduce((t, x) => t + /** @type {number} */ (x), 0);
 }
 
-/** Clock ticks per second of /proc's CPU times (100 on Linux). */
-const CLK_TCK = 100;
-
 /**
  * CPU seconds of a process (utime + stime, every thread), or of its waited-for children, from /proc.
  * @param {number|'self'} pid
@@ -135,13 +132,7 @@ const CLK_TCK = 100;
  * @returns {number|null} null where /proc cannot be read
  */
 export function procCpuSeconds(pid, children = false) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields 14-17 of stat(5), counted from the state field (3) after the command's parentheses
-    const [u, s] = children ? [Number(f[13]), Number(f[14])] : [Number(f[11]), Number(f[12])];
-    return (u + s) / CLK_TCK;
-  } catch {
-    return null;
-  }
+  const st = readProcStat(pid);
+  if (!st) return null;
+  return (children ? st.cutime + st.cstime : st.utime + st.stime) / CLK_TCK;
 }

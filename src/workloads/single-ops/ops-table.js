@@ -4,7 +4,7 @@
  * the rest right-aligned, every column padded to its widest cell; a percentile with too few calls
  * beyond it is flagged (results/thin-percentiles.js).
  */
-import { FLAG, pctCell, thinNote } from '../../results/thin-percentiles.js';
+import { anyThin, pctCell, thinNote } from '../../results/thin-percentiles.js';
 
 /**
  * @typedef {object} OpRow
@@ -43,7 +43,7 @@ export function latencyTable(services) {
     }
   }
   const table = aligned(['', 'Overhead (ms)', 'n', 'min', 'avg', 'med', 'p90', 'p99', 'max'], rows);
-  return rows.some((r) => r.some((cell) => cell.endsWith(FLAG))) ? `${table}\n\n${thinNote('calls')}` : table;
+  return anyThin(rows) ? `${table}\n\n${thinNote('calls')}` : table;
 }
 
 /**
