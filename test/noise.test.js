@@ -52,7 +52,7 @@ const ENV = { ...process.env, RQBENCH_RUN_ROOT: String(process.ppid) };
 /** A short producer run on its own local Redis; its run directory. */
 async function producerRun() {
   const out = tempDir('rqbench-noise-');
-  const r = await runNode([PRODUCER, '--local', '-q', '2000', '-d', '3', '--warmup', '0', '--quiet', '--json', '--out', out, '--name', 'noise'], { env: ENV });
+  const r = await runNode([PRODUCER, '--local', '-q', '20000', '-d', '3', '--warmup', '0', '--quiet', '--json', '--out', out, '--name', 'noise'], { env: ENV });
   expect(r.code, r.stderr).toBe(0);
   const dir = path.join(out, fs.readdirSync(out)[0]);
   return { dir, manifest: JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')), summary: JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')), md: fs.readFileSync(path.join(dir, 'summary.md'), 'utf8') };
