@@ -17,6 +17,7 @@
  * could not measure. Flags: --start N (items/s, default 50,000), --step S (s, default 3),
  * --repeats N (default 3), --json FILE.
  */
+import { median as medianOf } from 'simple-statistics';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,9 @@ import { startRedis } from '../src/local/local-redis.js';
 import { runMeasured } from './lib/proc.js';
 import { commandLine } from './lib/phases.js';
 import { noiseRecords } from '../src/experiments/trial-noise.js';
+import { helpFromHeader } from './lib/help.js';
+
+helpFromHeader(import.meta.url);
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const argv = process.argv.slice(2);
@@ -82,11 +86,11 @@ async function main() {
         log(`| ${i} | ${label} | ${r.doc.search.max?.toLocaleString('en-US') ?? '-'} | ${r.doc.steps.length} | ${r.wallS.toFixed(1)} | ${noiseCell(r.noise)} | ${r.doc.answer} |`);
       }
     }
-    const rampMedian = median(ramps.map((r) => r.doc.search.max ?? NaN));
+    const rampMedian = medianOf(ramps.map((r) => r.doc.search.max ?? NaN));
     const maxes = searches.map((r) => r.doc.search.max ?? NaN);
     const distances = maxes.map((m) => Math.abs(m - rampMedian) / rampMedian);
-    const spread = (Math.max(...maxes) - Math.min(...maxes)) / median(maxes);
-    const timeRatio = median(searches.map((r) => r.wallS)) / median(ramps.map((r) => r.wallS));
+    const spread = (Math.max(...maxes) - Math.min(...maxes)) / medianOf(maxes);
+    const timeRatio = medianOf(searches.map((r) => r.wallS)) / medianOf(ramps.map((r) => r.wallS));
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
     const met = (ok) => (ok ? 'met' : 'NOT met');
     log('');
@@ -107,12 +111,6 @@ async function main() {
   }
 }
 
-/** @param {number[]} xs */
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 main().catch((e) => {
   process.stderr.write(`bench:capacity: ${e.message}\n`);

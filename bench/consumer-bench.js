@@ -39,6 +39,9 @@ import { startRedis } from '../src/local/local-redis.js';
 import { killRunning } from './lib/proc.js';
 import { ConsumerMachine } from './lib/consumer-machine.js';
 import { consumerRun, fillItems, leanRun } from './lib/consumer-runs.js';
+import { helpFromHeader } from './lib/help.js';
+
+helpFromHeader(import.meta.url);
 
 const HOST = '127.0.0.1';
 const ITEMS = 300_000;

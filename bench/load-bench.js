@@ -19,6 +19,9 @@ import { startRedis, findExecutable } from '../src/local/local-redis.js';
 import { valueLength } from '../src/workloads/bulk-load/delta-file.js';
 import { killRunning, runMeasured } from './lib/proc.js';
 import { commandLine, redisBenchmark, shellQuote } from './lib/phases.js';
+import { helpFromHeader } from './lib/help.js';
+
+helpFromHeader(import.meta.url);
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CLI = 'src/cli.js';

@@ -26,6 +26,9 @@ import { startRedis, findExecutable } from '../src/local/local-redis.js';
 import { killRunning } from './lib/proc.js';
 import { MachineSampler } from './lib/machine-sampler.js';
 import { benchValue, naiveLoop, redisBenchmark, rqbenchProducer } from './lib/phases.js';
+import { helpFromHeader } from './lib/help.js';
+
+helpFromHeader(import.meta.url);
 
 const HOST = '127.0.0.1';
 const ID_SPACE = 300_000;

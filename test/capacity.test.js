@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, describeRun, listTree, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
+import { limitBracket } from '../src/experiments/capacity/cost-table.js';
 
 afterAll(() => removeTempDirs());
 
@@ -67,12 +68,17 @@ describe('rqbench capacity on a local Redis', () => {
     expect(p.saturatesAt / max, story).toBeGreaterThan(0.75);
     expect(p.saturatesAt / max, story).toBeLessThan(1.25);
     expect(p.atHeadroom).toBeLessThan(p.saturatesAt);
+    // the projection is checked against this very search where the engine stopped it (with the
+    // ceiling at 100%, where the line reaches the ceiling is where it saturates)
+    const k = doc.projectionCheck;
+    if ('errorPct' in k) expect([k.projected, k.searchedMax, k.failedAbove]).toEqual([p.saturatesAt, max, above]);
+    expect(run.stdout).toMatch(/^projection: .*; (checked against this search: its line reaches the 100% ceiling at ≈ [\d,]+ items\/s, [+−][\d.]+% from the searched maximum|not checked against this search \()/m);
     const md = fs.readFileSync(path.join(dir, 'capacity.md'), 'utf8');
     expect(md).toContain(`**${doc.answer}**`);
     expect(md).toMatch(/\| # \| Phase \| Target items\/s \| Achieved items\/s \| p50 ms \| p99 ms \| Busiest master engine % \|/);
   }, 240_000);
 
-  it('with every node capped at half a core, the maximum falls to 35–65% of the uncapped one, and the limit is read against the cap', async () => {
+  it('with every node capped at half a core, the maximum falls to 35–65% of the uncapped one (or the steps\' noise sentinels say the host was busy), and the limit is read against the cap', async () => {
     expect(uncapped?.doc?.search.max, 'the uncapped search ran first').toBeGreaterThan(0);
     capped = await search(['--confirm', '0', '--node-cpus', '0.5', '--instance-type', 'local-half', '--vcpu', '0.5', '--memory-gb', '1', '--hourly-price', '0.04']);
     const { run, doc } = capped;
@@ -80,8 +86,13 @@ describe('rqbench capacity on a local Redis', () => {
     expect(run.stderr).toMatch(/each node capped at 0\.5 of a core/);
     expect(doc.criteria.nodeCpus).toBe(0.5);
     const ratio = doc.search.max / uncapped.doc.search.max;
-    expect(ratio, `capped ${doc.search.max} vs uncapped ${uncapped.doc.search.max}`).toBeGreaterThanOrEqual(0.35);
-    expect(ratio).toBeLessThanOrEqual(0.65);
+    const story = [uncapped, capped].map(({ doc: d }) => `${d.answer} (${d.noiseLine}): ${d.steps.map((s) => `${s.rate} ${s.held ? 'held' : `not: ${s.reasons.join(', ')}`}`).join(' | ')}`).join(' /// ');
+    // A node that shares the host with other work (CI runs test files side by side) cannot get
+    // even its half core, and the search stops low; the steps' noise sentinels must then say so.
+    // On a quiet host the ratio is held to the cap.
+    const noisy = (doc.noise?.noisyRuns ?? 0) + (uncapped.doc.noise?.noisyRuns ?? 0);
+    if (ratio < 0.35 || ratio > 0.65) expect(noisy, `ratio ${ratio.toFixed(2)} with no noisy step: ${story}`).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^noise: (quiet host|\d+ of \d+ step runs were noisy) \(outside CPU up to [\d.]+% of a core, noisy at [\d.]+%\)/m);
     // a capped node's engine never shows more than its half core
     for (const s of doc.steps) for (const n of s.figures.nodes) expect(n.engine).toBeLessThanOrEqual(60);
   }, 240_000);
@@ -93,14 +104,18 @@ describe('rqbench capacity on a local Redis', () => {
     const [big, half] = [uncapped.doc, capped.doc];
     const per100k = (doc, monthly) => (monthly * 100_000 / doc.search.max).toFixed(2);
     // Monthly rate = Hourly rate × 720 per node; one node searched
-    expect(r.stdout).toContain(`| local-1 | ${big.steps.find((x) => x.rate === big.search.max).figures.busiestMaster.engine.toFixed(1)} | - | 1 | 2 | 0.1 | 72.00 | 1 | ${big.search.max.toLocaleString('en-US')} | ${per100k(big, 72)} |`);
+    // the uncapped search re-tested its boundary once (--confirm 1): its record and where it puts the limit; the capped one did not
+    const g = (x) => (x === null ? '?' : x.toLocaleString('en-US'));
+    const b = limitBracket(big);
+    expect(b?.record).toBe(`held ${big.confirmation.at.held}/2 at ${g(big.search.max)}, failed ${big.confirmation.above.failed}/2 at ${g(big.search.failedAbove)}`);
+    expect(r.stdout).toContain(`| local-1 | ${big.steps.find((x) => x.rate === big.search.max).figures.busiestMaster.engine.toFixed(1)} | - | 1 | 2 | 0.1 | 72.00 | 1 | ${g(big.search.max)} | ${g(b.lo)}–${g(b.hi)} (${b.record}) | ${per100k(big, 72)} |`);
     expect(r.stdout).toContain(`| local-half |`);
-    expect(r.stdout).toContain(`| 0.5 | 1 | 0.04 | 28.80 | 1 | ${half.search.max.toLocaleString('en-US')} | ${per100k(half, 28.8)} |`);
+    expect(r.stdout).toContain(`| 0.5 | 1 | 0.04 | 28.80 | 1 | ${g(half.search.max)} | - | ${per100k(half, 28.8)} |`);
     // shards at the headroom, from each search's trusted projection (none: no shard count, no price for the rate)
     const shards = (doc) => { const p = doc.projection.find((x) => x.trusted); return p ? Math.ceil(1_000_000 / p.atHeadroom) : null; };
     const cost = Object.entries({ 'local-1': [shards(big), 72], 'local-half': [shards(half), 28.8] }).filter(([, [n]]) => n).map(([k, [n, m]]) => [k, n, n * m]);
     const [cheap] = cost.sort((a, b) => a[2] - b[2]);
-    if (cheap) expect(r.stdout).toContain(`**Cheapest for 1,000,000 items/s at 60% engine CPU: ${cheap[0]}, ${cheap[1]} shard(s), ${cheap[2].toFixed(2)} per month.**`);
+    if (cheap) expect(r.stdout).toContain(`**Cheapest for 1,000,000 items/s at 60% engine CPU: ${cheap[0]}, ${cheap[1]} shard(s), ${cheap[2].toFixed(2)} per month`);
     else expect(r.stdout).toContain('No priced instance with a trusted projection');
     // two of the searches' runs: the plain comparison, and the seed's table under it
     const runOf = (x) => path.join(x.dir, x.doc.steps[0].dir);

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../src/local/local-redis.js';
 import { drawRunCharts } from '../src/results/charts/run-charts.js';
 import { percentilePoints } from '../src/results/charts/distribution.js';
-import { eventLabels } from '../src/results/charts/vega-spec.js';
+import { eventLabels, panelsSpec } from '../src/results/charts/vega-spec.js';
+import { padTo, toSvg } from '../src/results/charts/render.js';
 import { newHistogram, record } from '../src/measure/histogram.js';
 import { CLI, describeRun, produce, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
@@ -192,5 +193,21 @@ describe('chart pieces', () => {
   it('event labels closer than the gap share one label', () => {
     const labels = eventLabels([{ x: 10, text: 'b' }, { x: 3, text: 'a1' }, { x: 4, text: 'a2' }, { x: 30, text: 'c' }], 2);
     expect(labels).toEqual([{ x: 3, text: 'a1; a2' }, { x: 10, text: 'b' }, { x: 30, text: 'c' }]);
+  });
+
+  it('stacked panels: what the panel heights leave over is taken up by the padding, to the pixel, in either direction', async () => {
+    // padding never goes below zero: what the right and bottom cannot give, the left and top do
+    expect(padTo(8, { width: 900, height: 540 }, { width: 900, height: 546 })).toEqual({ left: 8, right: 8, top: 8, bottom: 2 });
+    expect(padTo(8, { width: 900, height: 540 }, { width: 910, height: 551 })).toEqual({ left: 6, right: 0, top: 5, bottom: 0 });
+    expect(padTo(8, { width: 900, height: 540 }, { width: 893, height: 530 })).toEqual({ left: 8, right: 15, top: 8, bottom: 18 });
+    // and padding moves nothing inside the drawing: the image comes out exactly the size asked for
+    const values = [1, 5, 3, 9].map((value, x) => ({ x, value }));
+    const panel = (title) => ({ title, layer: [{ data: { values }, mark: { type: 'line', point: true }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' } } }] });
+    const spec = panelsSpec({ title: 'three panels', width: 900, height: 540 }, [panel('a'), panel('b'), panel('c')]);
+    const size = (svg) => /^<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg)?.slice(1).map(Number);
+    const [w, h] = /** @type {number[]} */ (size(await toSvg(spec)));
+    for (const want of [{ width: w - 6, height: h - 6 }, { width: w + 5, height: h + 13 }, { width: w - 12, height: h - 11 }]) {
+      expect(size(await toSvg({ ...spec, padding: padTo(spec.padding, want, { width: w, height: h }) })), JSON.stringify(want)).toEqual([want.width, want.height]);
+    }
   });
 });

@@ -43,7 +43,7 @@ export async function handler(a) {
   const typed = process.argv.slice(2).map((x, i, all) => (all[i - 1] === '--password' ? '***' : redactString(x)));
   const out = await runCapacity({ ...prepared, command: `rqbench ${typed.join(' ')}`, instance: instanceOf(plan) });
   if (plan.json) process.stdout.write(`${JSON.stringify(out.result, null, 2)}\n`);
-  else if (!plan.quiet) process.stdout.write(`${out.result.answer}\n${out.result.projectionLine}\n`);
+  else if (!plan.quiet) process.stdout.write(`${out.result.answer}\n${out.result.projectionLine}\n${out.result.noiseLine}\n`);
   process.stderr.write(`${PROG}: wrote ${out.dir}\n`);
   process.exitCode = out.exitCode;
   // the last scrape finds the final values (Ctrl-C ends the wait)

@@ -15,7 +15,7 @@ import { pickHistogram } from '../results/main-op.js';
 import { compareRows, renderCompareMd } from '../results/compare-table.js';
 import { printOutput } from './report-run.js';
 import { instanceRows, instanceTableMd, seedTableMd } from '../experiments/capacity/cost-table.js';
-import { rateAt } from '../experiments/capacity/projection.js';
+import { engineCores, rateAt } from '../experiments/capacity/projection.js';
 import { compareRunGroups, groupsJson, isRunDir, readGroup, renderGroupsMd } from '../results/compare-groups.js';
 import { KINDS } from '../results/run-kind.js';
 
@@ -146,7 +146,7 @@ function compareCapacity(dirs, a, format) {
 
 /** A search's projection read again at another headroom: the line is the same, the rate on it moves. */
 function withHeadroom(doc, headroom) {
-  const full = 100 * (doc.criteria?.nodeCpus ?? 1);
+  const full = 100 * engineCores(doc.criteria?.nodeCpus ?? 1);
   const projection = (doc.projection ?? []).map((p) => ({ ...p, atHeadroom: rateAt(p.fit, (headroom / 100) * full) }));
   return { ...doc, projection };
 }

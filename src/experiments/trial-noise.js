@@ -11,7 +11,7 @@ import { readJson } from './layout.js';
 const DEPTH = 3;
 
 /**
- * @typedef {{ noisy: boolean, outsidePct: number, thresholdPct: number, runs: number }} TrialNoise
+ * @typedef {{ noisy: boolean, outsidePct: number, thresholdPct: number, runs: number, noisyRuns: number }} TrialNoise
  */
 
 /**
@@ -22,7 +22,8 @@ export function trialNoise(trialDir) {
   const records = noiseRecords(trialDir);
   if (!records.length) return null;
   const worst = records.reduce((a, b) => (b.outsidePct > a.outsidePct ? b : a));
-  return { noisy: records.some((n) => n.noisy), outsidePct: worst.outsidePct, thresholdPct: worst.thresholdPct, runs: records.length };
+  const noisyRuns = records.filter((n) => n.noisy).length;
+  return { noisy: noisyRuns > 0, outsidePct: worst.outsidePct, thresholdPct: worst.thresholdPct, runs: records.length, noisyRuns };
 }
 
 /**

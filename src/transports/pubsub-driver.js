@@ -4,6 +4,7 @@
  * stand-in is Google's emulator (a system package, found, never fetched). The client library
  * takes a second to load: only open() and the ops load it (pubsub.js, pubsub-ops.js).
  */
+import { importThen } from './queue-driver.js';
 import { PUBSUB_LIMITS } from './queue-limits.js';
 import { CREATE, DEFAULT_NAME, ENDPOINT, TOPIC, ownOptions } from './queue-flags.js';
 
@@ -46,7 +47,7 @@ export const pubsub = {
     return ownOptions(flags, pubsub.options);
   },
   limits: PUBSUB_LIMITS,
-  open: async (side, o) => (await import('./pubsub.js')).openPubsub({
+  open: async (side, o, loaded) => (await importThen(import('./pubsub.js'), loaded)).openPubsub({
     endpoint: o.endpoint, project: o.project, create: o.create, ackDeadline: o.ackDeadline, topic: o.topic,
     // a publisher with --create makes the subscription too, so nothing published before the consumer starts is lost
     subscription: side === 'consume' || o.create ? o.subscription : undefined,

@@ -123,8 +123,9 @@
  *   check its flags checked, defaults filled, as a new object of its options only (the input
  *   is left as it is); `bad` makes the one-line error to throw for bad input (exit 2)
  * @property {QueueLimits} limits
- * @property {(side: QueueSide, opts: Readonly<Record<string, any>>) => Promise<OpenedPublisher|OpenedConsumer>} open
- *   `opts` is what check returned; a failure is thrown as it is (the caller names the service)
+ * @property {(side: QueueSide, opts: Readonly<Record<string, any>>, loaded?: () => void) => Promise<OpenedPublisher|OpenedConsumer>} open
+ *   `opts` is what check returned; a failure is thrown as it is (the caller names the service);
+ *   `loaded` is called once the SDK is imported, right before the first call to the service
  * @property {(side: QueueSide, opts: Readonly<Record<string, any>>, work: { threads?: number }) => string} describe
  *   the run description's words for it ('SNS→SQS (raw delivery off)', '4 SQS poller(s) … on queue q')
  * @property {(opts: Readonly<Record<string, any>>) => string} where the service and where it
@@ -136,4 +137,15 @@
  * @property {QueueEmulator} [emulator]
  */
 
-export {};
+/**
+ * A driver's module, imported, with `loaded` told once it is (what comes after is the service's time).
+ * @template T
+ * @param {Promise<T>} importing
+ * @param {(() => void)|undefined} loaded
+ * @returns {Promise<T>}
+ */
+export async function importThen(importing, loaded) {
+  const mod = await importing;
+  loaded?.();
+  return mod;
+}

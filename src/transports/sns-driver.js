@@ -3,6 +3,7 @@
  * its policy and the subscription that routes to it); consumers read that queue with
  * --target sqs, so SNS has a publishing side only. It shares fauxqs and the AWS flags with SQS.
  */
+import { importThen } from './queue-driver.js';
 import { AWS_LIMITS } from './queue-limits.js';
 import { CREATE, ENDPOINT, QUEUE, REGION, TOPIC, VISIBILITY_TIMEOUT } from './queue-flags.js';
 import { AWS_OPS, FAUXQS, awsWhere, checkAws } from './sqs-driver.js';
@@ -21,7 +22,7 @@ export const sns = {
   options: { endpoint: ENDPOINT, region: REGION, topic: TOPIC, queue: QUEUE, create: CREATE, raw: RAW, visibilityTimeout: VISIBILITY_TIMEOUT },
   check: (flags, bad) => checkAws(flags, sns.options, bad),
   limits: AWS_LIMITS,
-  open: async (_side, o) => (await import('./sns.js')).openSns({
+  open: async (_side, o, loaded) => (await importThen(import('./sns.js'), loaded)).openSns({
     endpoint: o.endpoint, region: o.region, create: o.create, visibilityTimeout: o.visibilityTimeout, topic: o.topic, queue: o.queue, raw: o.raw,
   }),
   describe: (_side, o) => `SNS→SQS (raw delivery ${o.raw ? 'on' : 'off'})`,

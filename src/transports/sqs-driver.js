@@ -3,6 +3,7 @@
  * pollers that delete what they applied; its ops are SendMessage and ReceiveMessage; its local
  * stand-in is fauxqs, which serves SNS too. The SDK loads only when something is opened (sqs.js).
  */
+import { importThen } from './queue-driver.js';
 import { AWS_LIMITS } from './queue-limits.js';
 import { AWS_ENDPOINT_FORM, CREATE, ENDPOINT, OPS_AWS_ENDPOINT, OPS_AWS_REGION, QUEUE, REGION, VISIBILITY_TIMEOUT, ownOptions } from './queue-flags.js';
 
@@ -81,7 +82,7 @@ export const sqs = {
   options: { endpoint: ENDPOINT, region: REGION, queue: QUEUE, create: CREATE, visibilityTimeout: VISIBILITY_TIMEOUT, waitSeconds: WAIT_SECONDS },
   check: (flags, bad) => checkAws(flags, sqs.options, bad),
   limits: AWS_LIMITS,
-  open: async (_side, o) => (await import('./sqs.js')).openSqs({
+  open: async (_side, o, loaded) => (await importThen(import('./sqs.js'), loaded)).openSqs({
     endpoint: o.endpoint, region: o.region, create: o.create, visibilityTimeout: o.visibilityTimeout, queue: o.queue,
   }),
   describe: (side, o, { threads } = {}) => (side === 'publish'

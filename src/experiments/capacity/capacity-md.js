@@ -2,6 +2,7 @@
  * A capacity search in words: the answer line, the step table and the projection. Pure.
  */
 import { fixed, grouped, mdTable } from '../../results/format.js';
+import { checkAgainstSearch } from './projection.js';
 
 /**
  * @typedef {object} CapacityStep
@@ -20,6 +21,7 @@ import { fixed, grouped, mdTable } from '../../results/format.js';
  * @property {import('./search.js').Confirmation|null} [confirmation] the boundary re-tested (--confirm)
  * @property {CapacityStep[]} steps
  * @property {import('./projection.js').NodeProjection[]} projection
+ * @property {import('./projection.js').ProjectionCheck|{ unchecked: string }} [projectionCheck] the projection against this search (projection.js checkAgainstSearch)
  * @property {import('./held.js').Criteria & { headroom: number, maxRate: number }} criteria
  */
 
@@ -72,7 +74,7 @@ export function limitWords(s, c) {
   switch (l.kind) {
     case 'engine': {
       const what = l.node.basis === 'main thread' ? 'main thread' : 'process (it reports no main-thread CPU)';
-      const of = c.nodeCpus === 1 ? '' : ` of its ${c.nodeCpus} core`;
+      const of = engineShare(c.nodeCpus);
       // an engine close to its ceiling while something else gave out first: say what did
       const gaveOut = l.pctOfNode < c.engineCeiling ? ` (${s.reasons.join('; ')})` : '';
       return `limited by ${l.node.role} ${l.node.addr} (shard ${l.node.shard}) ${what} at ${Math.round(l.pctOfNode)}%${of} ${rate}${gaveOut}`;
@@ -91,6 +93,16 @@ export function limitWords(s, c) {
 }
 
 /**
+ * What an engine percentage is of, where it is not simply one core: a capped node's share of a
+ * core, or the one core a larger node's main thread can use.
+ * @param {number} nodeCpus
+ */
+export function engineShare(nodeCpus) {
+  if (nodeCpus === 1) return '';
+  return nodeCpus < 1 ? ` of its ${nodeCpus} core` : ` of one core (the main thread's; the node has ${nodeCpus})`;
+}
+
+/**
  * The projection in words: the node that saturates first, or why no line is trusted.
  * @param {CapacityResult} r
  * @returns {string}
@@ -102,18 +114,41 @@ export function projectionLine(r) {
   const p = trusted[0] ?? first;
   const who = `${p.role} ${p.addr} (shard ${p.shard})`;
   if (!p.trusted) return `projection: not trusted (${p.why}) — ${who}${p.saturatesAt ? ` would saturate at ≈ ${grouped(p.saturatesAt)} items/s` : ''}`;
-  return `projection: ${who} saturates at ≈ ${grouped(p.saturatesAt)} items/s (R² ${p.fit.r2.toFixed(2)}); at ${r.criteria.headroom}% engine CPU: ${grouped(p.atHeadroom)} items/s`;
+  return `projection: ${who} saturates at ≈ ${grouped(p.saturatesAt)} items/s (R² ${p.fit.r2.toFixed(2)}); at ${r.criteria.headroom}% engine CPU: ${grouped(p.atHeadroom)} items/s; ${checkWords(checkAgainstSearch(r))}`;
+}
+
+/**
+ * The projection's error against its own search, in words.
+ * @param {import('./projection.js').ProjectionCheck|{ unchecked: string }} k
+ */
+export function checkWords(k) {
+  if ('unchecked' in k) return `not checked against this search (${k.unchecked})`;
+  const sign = k.errorPct >= 0 ? '+' : '−';
+  return `checked against this search: its line reaches the ${k.ceilingPct}% ceiling at ≈ ${grouped(k.projected)} items/s, ${sign}${Math.abs(k.errorPct).toFixed(1)}% from the searched maximum ${grouped(k.searchedMax)} (failed at ${grouped(k.failedAbove)})`;
+}
+
+/**
+ * What the steps' noise sentinels saw, in words: a search whose steps shared the host with other
+ * work may have stopped low, and says so beside its answer.
+ * @param {import('../trial-noise.js').TrialNoise|null} n
+ */
+export function noiseWords(n) {
+  if (!n) return 'noise: no step recorded it';
+  const of = `outside CPU up to ${n.outsidePct}% of a core, noisy at ${n.thresholdPct}%`;
+  return n.noisyRuns
+    ? `noise: ${n.noisyRuns} of ${n.runs} step runs were noisy (${of}): other work on the host may have stopped the search low`
+    : `noise: quiet host (${of})`;
 }
 
 /**
  * capacity.md
  * @param {CapacityResult} r
- * @param {{ command: string, instance?: Record<string, any>|null, answer?: string }} meta answer: the line
+ * @param {{ command: string, instance?: Record<string, any>|null, answer?: string, noiseLine?: string }} meta answer: the line
  *   to lead with when it is not the search's (a search that failed)
  */
 export function capacityMd(r, meta) {
   const c = r.criteria;
-  const cores = c.nodeCpus === 1 ? '' : ` of a node's ${c.nodeCpus} core`;
+  const cores = engineShare(c.nodeCpus);
   const rows = r.steps.map((s, i) => {
     const f = s.figures;
     const node = (n) => (n ? fixed(n.engine, 1) : '-');
@@ -126,6 +161,7 @@ export function capacityMd(r, meta) {
     '# Capacity', '',
     `**${meta.answer ?? answerLine(r)}**`, '',
     projectionLine(r), '',
+    ...(meta.noiseLine ? [meta.noiseLine, ''] : []),
     `Held means: achieved ≥ ${fixed(c.minAchieved * 100, 1)}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c.sloP99Ms} ms, and every node's engine below ${c.engineCeiling}%${cores}. Engine CPU is the main thread's (% of one core), the process's where the server does not report it.`, '',
     ...(meta.instance ? [`Instance: ${Object.entries(meta.instance).map(([k, v]) => `${k} ${v}`).join(', ')}`, ''] : []),
     mdTable(['#', 'Phase', 'Target items/s', 'Achieved items/s', 'p50 ms', 'p99 ms', 'Busiest master engine %', 'Busiest replica engine %', 'Client CPU %', 'Held?'], rows), '',

@@ -5,12 +5,13 @@
  * thread, the single-threaded bottleneck) below the ceiling.
  */
 import { engineOrProcess } from '../../results/cpu-summary.js';
+import { engineCores } from './projection.js';
 
 /**
  * @typedef {object} Criteria
  * @property {number} minAchieved    achieved / target at least this (0.99)
  * @property {number} sloP99Ms       p99 of a chunk from its intended start, at most this
- * @property {number} engineCeiling  % of the node's CPU its engine may reach (90)
+ * @property {number} engineCeiling  % of the CPU its engine can have (projection.js engineCores) it may reach (90)
  * @property {number} nodeCpus       cores each node has (1, or its cap: 0.5 is a node capped at half a core)
  */
 
@@ -100,7 +101,7 @@ export function judge(summary, c) {
   if (f.failed > 0 || f.exitCode !== 0) reasons.push(`${f.failed} items failed or unacknowledged${f.exitCode ? ` (exit ${f.exitCode})` : ''}`);
   if (f.p99 === null) reasons.push('no chunk latency was recorded');
   else if (f.p99 > c.sloP99Ms) reasons.push(`p99 ${f.p99.toFixed(1)} ms above the SLO of ${c.sloP99Ms} ms`);
-  const hot = f.nodes.map((node) => ({ node, pctOfNode: node.engine / c.nodeCpus })).sort((a, b) => b.pctOfNode - a.pctOfNode)[0];
+  const hot = f.nodes.map((node) => ({ node, pctOfNode: node.engine / engineCores(c.nodeCpus) })).sort((a, b) => b.pctOfNode - a.pctOfNode)[0];
   if (hot && hot.pctOfNode >= c.engineCeiling) reasons.push(`${hot.node.role} ${hot.node.addr} engine at ${Math.round(hot.pctOfNode)}% of its CPU (ceiling ${c.engineCeiling}%)`);
   return { held: reasons.length === 0, reasons, limit: reasons.length ? limitOf(f, c, hot) : null, figures: f };
 }

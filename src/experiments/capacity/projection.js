@@ -5,6 +5,16 @@
  * a flat slope is said, not projected.
  */
 
+/**
+ * The most of a core a node's engine can have: its main thread is one thread, so a node of 2
+ * cores still saturates at 100% of one (the rest serve I/O threads, forks and the kernel), and a
+ * node capped at half a core at 50%. ElastiCache's EngineCPUUtilization is read the same way.
+ * @param {number} nodeCpus cores each node has
+ */
+export function engineCores(nodeCpus) {
+  return Math.min(nodeCpus, 1);
+}
+
 /** Below this R² (or with fewer points) the projection is shown but not trusted. */
 export const MIN_R2 = 0.9;
 export const MIN_POINTS = 3;
@@ -23,7 +33,7 @@ export const MIN_POINTS = 3;
  * @property {string} role
  * @property {number} shard
  * @property {Fit|null} fit
- * @property {number|null} saturatesAt  items/s where the engine reaches 100% of the node's CPU
+ * @property {number|null} saturatesAt  items/s where the engine reaches all the CPU it can have (engineCores)
  * @property {number|null} atHeadroom   items/s where it reaches the headroom
  * @property {boolean} trusted
  * @property {string} [why]             why not trusted
@@ -81,7 +91,7 @@ export function project(steps, { headroom, nodeCpus }) {
       e.ys.push(n.engine);
     }
   }
-  const full = 100 * nodeCpus;
+  const full = 100 * engineCores(nodeCpus);
   return [...byNode.values()].map((e) => {
     const fit = leastSquares(e.xs, e.ys);
     const why = !fit || fit.points < MIN_POINTS ? `${e.xs.length} held step${e.xs.length === 1 ? '' : 's'} (needs ${MIN_POINTS})`
@@ -92,4 +102,36 @@ export function project(steps, { headroom, nodeCpus }) {
       trusted: !why, ...(why ? { why } : {}),
     };
   }).sort((a, b) => (a.saturatesAt ?? Infinity) - (b.saturatesAt ?? Infinity));
+}
+
+/**
+ * @typedef {object} ProjectionCheck
+ * @property {string} addr          the node whose line is checked (the one that stopped the search)
+ * @property {number} ceilingPct    the engine ceiling, % of the CPU the engine can have
+ * @property {number} projected     items/s where its line reaches that ceiling
+ * @property {number} searchedMax   the highest rate the search held
+ * @property {number} failedAbove   the lowest rate above it that did not
+ * @property {number} errorPct      (projected − searchedMax) / searchedMax, %
+ */
+
+/**
+ * The projection held to account by the search it came from: where the line of the node that
+ * stopped the search reaches the engine ceiling, against the highest rate the search held. Only
+ * a search the engine stopped can check it: stopped by latency, failures or the writers, the
+ * maximum is a different limit than the one the line projects.
+ * @param {{ search: { max: number|null, failedAbove: number|null, end: string }|null, steps: Array<{ rate: number, held: boolean, limit: import('./held.js').Limit|null }>, projection: NodeProjection[], criteria: { engineCeiling: number, nodeCpus: number } }} r
+ * @returns {ProjectionCheck|{ unchecked: string }}
+ */
+export function checkAgainstSearch(r) {
+  const s = r.search;
+  if (!s || s.max === null || s.failedAbove === null) return { unchecked: 'the search found no boundary' };
+  const above = r.steps.find((x) => x.rate === s.failedAbove && !x.held);
+  const limit = above?.limit;
+  if (limit?.kind !== 'engine' || !limit.node) return { unchecked: `the search stopped on ${limit?.kind ?? 'no step'}, not the engine` };
+  const p = r.projection.find((x) => x.addr === limit.node.addr);
+  if (!p?.trusted) return { unchecked: `the line of ${limit.node.addr} is not trusted${p?.why ? ` (${p.why})` : ''}` };
+  const ceilingPct = r.criteria.engineCeiling;
+  const projected = rateAt(p.fit, ceilingPct * engineCores(r.criteria.nodeCpus));
+  if (projected === null) return { unchecked: 'the line does not rise' };
+  return { addr: p.addr, ceilingPct, projected, searchedMax: s.max, failedAbove: s.failedAbove, errorPct: ((projected - s.max) / s.max) * 100 };
 }

@@ -17,8 +17,9 @@ import { Stopper, relayArgs, runChild } from '../children.js';
 import { MetricsHub } from '../../harness/metrics-hub.js';
 import { consumerReasons, judge } from './held.js';
 import { confirmBoundary, searchMax } from './search.js';
-import { project } from './projection.js';
-import { answerLine, capacityMd, confirmWords, projectionLine } from './capacity-md.js';
+import { checkAgainstSearch, project } from './projection.js';
+import { answerLine, capacityMd, confirmWords, noiseWords, projectionLine } from './capacity-md.js';
+import { trialNoise } from '../trial-noise.js';
 
 /**
  * @typedef {object} CapacityRun
@@ -115,12 +116,14 @@ export async function runCapacity(r) {
     await local?.stop();
     stopper.dispose();
   }
-  const result = { search, confirmation, steps, projection: project(steps, criteria), criteria };
+  const partial = { search, confirmation, steps, projection: project(steps, criteria), criteria };
+  const result = { ...partial, projectionCheck: checkAgainstSearch(partial) };
   const answer = failure ? `failed: ${failure}` : answerLine(result);
   const projection = projectionLine(result);
-  const doc = { command: r.command, instance: r.instance, ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}), answer, projectionLine: projection, ...result, producerFlags: r.producerFlags, tookSeconds: Math.round((Date.now() - started) / 1000) };
+  const noise = trialNoise(dir);
+  const doc = { command: r.command, instance: r.instance, ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}), answer, projectionLine: projection, noiseLine: noiseWords(noise), noise, ...result, producerFlags: r.producerFlags, tookSeconds: Math.round((Date.now() - started) / 1000) };
   writeJson(path.join(dir, 'capacity.json'), doc);
-  writeText(path.join(dir, 'capacity.md'), capacityMd(result, { command: r.command, instance: r.instance, answer }));
+  writeText(path.join(dir, 'capacity.md'), capacityMd(result, { command: r.command, instance: r.instance, answer, noiseLine: doc.noiseLine }));
   const exitCode = stopper.stopped ? 130 : failure || search.end === 'none-held' ? 1 : 0;
   return { dir, exitCode, result: doc, live };
 }

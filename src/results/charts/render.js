@@ -50,16 +50,43 @@ export function toPng(svg) {
  */
 export async function renderChart(spec) {
   let svgText = await toSvg(spec);
-  // stacked panels (vega-spec.js panelsSpec) are corrected to the size asked for: two passes at
-  // most, as the panels' axes take a fixed room whatever their labels
+  // Stacked panels (vega-spec.js panelsSpec) are corrected to the size asked for. Resizing the
+  // panels moves their ticks, and a label or point at a plot's edge reaches a few pixels past it
+  // or not, so panel heights alone can swing around the goal; what is left after two passes is
+  // taken up by the padding, which moves nothing inside the drawing.
   const fit = spec.usermeta?.fit;
-  for (let pass = 0; fit && Array.isArray(spec.vconcat) && pass < 3; pass++) {
+  if (!fit || !Array.isArray(spec.vconcat)) return { svgText, pngBytes: toPng(svgText) };
+  for (let pass = 0; pass < 2; pass++) {
     const got = svgSize(svgText);
     if (got.width === fit.width && got.height === fit.height) break;
     spec = refit(spec, fit, got);
     svgText = await toSvg(spec);
   }
+  const got = svgSize(svgText);
+  if (got.width !== fit.width || got.height !== fit.height) {
+    spec = { ...spec, padding: padTo(spec.padding, fit, got) };
+    svgText = await toSvg(spec);
+  }
   return { svgText, pngBytes: toPng(svgText) };
+}
+
+/**
+ * Padding that makes a drawing of size got exactly want: the difference goes to the right and the
+ * bottom, and what they cannot give up (padding is never negative) to the left and the top.
+ * @param {number|{ left?: number, right?: number, top?: number, bottom?: number }} padding
+ * @param {{ width: number, height: number }} want
+ * @param {{ width: number, height: number }} got
+ * @returns {{ left: number, right: number, top: number, bottom: number }}
+ */
+export function padTo(padding, want, got) {
+  const p = typeof padding === 'number' ? { left: padding, right: padding, top: padding, bottom: padding } : { left: 0, right: 0, top: 0, bottom: 0, ...padding };
+  const share = (/** @type {number} */ first, /** @type {number} */ second, /** @type {number} */ d) => {
+    const a = Math.max(0, first + d);
+    return [a, Math.max(0, second + d - (a - first))];
+  };
+  const [right, left] = share(p.right, p.left, Math.round(want.width - got.width));
+  const [bottom, top] = share(p.bottom, p.top, Math.round(want.height - got.height));
+  return { left, right, top, bottom };
 }
 
 /**

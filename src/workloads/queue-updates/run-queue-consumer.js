@@ -63,7 +63,7 @@ async function consume({ a, driver, target: opts }, cache, live) {
   const spans = [];
   let complete = false;
   try {
-    target = await openQueueTarget(driver, opts, 'consume');
+    target = await openQueueTarget(driver, opts, 'consume', a);
     contact.answered(); // opening it asked the service: the silence counts from here
     const name = a.name || `consume-${a.target}-t${a.threads}-${a.cache}`;
     live?.label({ runName: name });

@@ -37,7 +37,7 @@ export function runPublisher(plan) {
  */
 async function publish({ a, driver, target: opts }, live) {
   const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
-  const target = await openQueueTarget(driver, opts, 'publish');
+  const target = await openQueueTarget(driver, opts, 'publish', a);
   const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
   const publisher = new Publisher({
     target, maker, publisherId: a.publisherId, rate: a.rate, durationMs: a.duration * 1000, concurrency: a.concurrency,
