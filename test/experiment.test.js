@@ -100,6 +100,36 @@ describe('rqbench experiment', () => {
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
   }, 90_000);
 
+  it('every step starts from an empty target: a hash step after a sorted-set step on the same Redis writes every item', async () => {
+    // on the sorted set's keys left behind, every write of the hash model is WRONGTYPE: 0 of 2,000 items/s
+    const dir = experiment(`
+title: Sorted set then hash (test)
+seed: "002 § Sorted set vs lists"
+topology: { local: { replicas: 1 } }
+repeat: 1
+duration: 2
+warmup: 0
+flags: { q: 2000, t: 1 }
+steps:
+  - name: zset
+  - { name: hash, flags: { hash: true } }
+finding: "both write every item"
+check: "hash.achieved > 0"
+`, 'zh');
+    const r = await rq(['experiment', 'run', dir, '--seed', '1']);
+    expect(r.code, why(r)).toBe(0);
+    const [run] = runsOf(dir);
+    expect(JSON.parse(fs.readFileSync(path.join(run, 'manifest.json'), 'utf8')).order.map((o) => o.step), 'seed 1 runs the sorted set first').toEqual(['zset', 'hash']);
+    const trial = path.join(run, 'hash', 'trial-1');
+    const [producer] = fs.readdirSync(trial).filter((d) => d.endsWith('-producer'));
+    const summary = JSON.parse(fs.readFileSync(path.join(trial, producer, 'summary.json'), 'utf8'));
+    expect(summary.outcome.exitCode, JSON.stringify(summary.outcome)).toBe(0);
+    expect(summary.achieved.itemsPerSec).toBe(2000);
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md).toContain('emptied (FLUSHALL) before every step');
+    expect(md).toMatch(/\| hash \| local standalone \+1 replica \| 1 \| 2k \| hash \| .* \| 2k \/ 2k/);
+    }, 60_000);
+
   it('stops cleanly on SIGINT during the last trial, and --resume skips the three complete trials and re-runs it', async () => {
     const dir = experiment(TWO_STEPS.replace('duration: 3', 'duration: 4'));
     const child = spawn(process.execPath, [CLI, 'experiment', 'run', dir, '--seed', '5'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -46,9 +46,11 @@ const PIDFILE_WAIT_MS = 5000;
  * @typedef {{
  *   mode: 'standalone'|'cluster', dir: string, nodes: LocalRedisNode[],
  *   host: string, port: number, url: string, seeds: { host: string, port: number }[],
- *   tls?: LocalRedisTls, cpus: number|null, stop: () => Promise<void>,
+ *   tls?: LocalRedisTls, cpus: number|null, stop: () => Promise<void>, flush: () => Promise<void>,
  *   addNodes?: (count: number) => Promise<LocalRedisNode[]>,
  * }} LocalRedis
+ * flush empties every node (FLUSHALL on each master, then until every replica holds no key too):
+ * the next run on the same servers starts from nothing its predecessor left.
  * addNodes (clusters only) starts `count` more cluster-enabled, empty nodes that have joined
  * nothing yet, with the same options; they are appended to `nodes` as masters and stop() stops them.
  */
@@ -190,7 +192,26 @@ function toLocalRedis(cfg, dir, nodes, stop) {
     ...(cfg.tls && { tls: { caFile: cfg.tls.caFile, certFile: cfg.tls.certFile, keyFile: cfg.tls.keyFile } }),
     cpus: cfg.cpus ?? null,
     stop,
+    flush: () => flushAll(nodes),
   };
+}
+
+/**
+ * FLUSHALL on every master, then wait until every node (replicas too) holds no key.
+ * @param {LocalRedisNode[]} nodes as they are now (addNodes appends to them)
+ */
+async function flushAll(nodes) {
+  const masters = nodes.filter((n) => n.role === 'master');
+  const answers = await Promise.all(masters.map((n) => query(n.port, 'FLUSHALL')));
+  const silent = masters.filter((_, i) => answers[i] !== 'OK');
+  if (silent.length) throw new Error(`could not empty the local Redis: ${silent.map((n) => `${n.host}:${n.port}`).join(', ')} did not answer FLUSHALL`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const sizes = await Promise.all(nodes.map((n) => query(n.port, 'DBSIZE')));
+    if (sizes.every((s) => s === 0)) return;
+    if (Date.now() > deadline) throw new Error(`could not empty the local Redis: keys left after 10 s (${sizes.join(', ')})`);
+    await sleep(50);
+  }
 }
 
 // ---------------------------------------------------------------- standalone

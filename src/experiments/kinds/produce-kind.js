@@ -193,7 +193,7 @@ export const figures = (r) => {
   return `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%${processCpu}`;
 };
 /** @param {import('../spec.js').Spec} spec */
-export const commandsNote = (spec) => (spec.topology.local ? 'The `--url` is the local server the runner started for the run (a new port each time).' : '');
+export const commandsNote = (spec) => (spec.topology.local ? 'The `--url` is the local server the runner started for the run (a new port each time), emptied (FLUSHALL) before every step.' : '');
 export const setupWords = { starter: 'started by the runner', each: ', each' };
 
 /** Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint. */
@@ -218,6 +218,9 @@ class TopologyKeeper {
     const l = this.topology.local;
     if (!l) return { url: String(this.topology.url), local: null };
     if (fresh) await this.release();
+    // a step starts from an empty target: the last one's keys would change its figures, or fail
+    // its writes outright (a hash step on a sorted set's keys gets WRONGTYPE on every one)
+    else if (this.local) await this.local.flush();
     if (!this.local) {
       const started = Date.now();
       this.local = await startRedis({ cluster: l.cluster, masters: l.masters, replicas: l.replicas, ...(l.cpus && { cpus: l.cpus }), signal: stopper.signal });
