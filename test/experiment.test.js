@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-run.js';
 import { expectRefused } from './helpers/experiment-spec.js';
+import { startRedis } from '../src/local/local-redis.js';
 
 afterAll(() => removeTempDirs());
 
@@ -129,6 +130,40 @@ check: "hash.achieved > 0"
     expect(md).toContain('emptied (FLUSHALL) before every step');
     expect(md).toMatch(/\| hash \| local standalone \+1 replica \| 1 \| 2k \| hash \| .* \| 2k \/ 2k/);
     }, 60_000);
+
+  it('a step whose writes failed fails the run (exit 1, the step named, no verdict from it), unless its check measures failures', async () => {
+    // a server of the user's (topology url: the runner empties nothing) that holds a sorted set's keys
+    const redis = await startRedis();
+    try {
+      const filled = await runNode(['src/producer.js', '--url', redis.url, '-t', '1', '-q', '2000', '-d', '1', '--warmup', '0', '--quiet', '--out', tempDir('rqbench-exp-fill-')], { timeoutMs: 30_000 });
+      expect(filled.code, why(filled)).toBe(0);
+      const spec = (check) => `
+title: Hash on a sorted set's keys (test)
+seed: "002 § Sorted set vs lists"
+topology: { url: "${redis.url}" }
+repeat: 1
+duration: 2
+warmup: 0
+flags: { q: 2000, t: 1 }
+steps:
+  - { name: hash, flags: { hash: true } }
+finding: "a finding"
+check: "${check}"
+`;
+      const dir = experiment(spec('hash.achieved > 0'), 'wrongtype');
+      const r = await rq(['experiment', 'run', dir]);
+      expect(r.code, why(r)).toBe(1);
+      expect(r.stderr).toMatch(/rqbench experiment: step hash \(trial 1\/1\): the producer's writes failed \(\d+ items failed[^)]*\): the step measured nothing its check can compare \(a check on hash\.failed or hash\.lost makes failures the measurement\)/);
+      const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+      expect(md).not.toMatch(/Here: \*\*(held|did not hold)\*\*/);
+      // the same failures, when the check reads them, are the measurement: the run did what was asked
+      const measured = experiment(spec('hash.failed > 0'), 'measured');
+      const m = await rq(['experiment', 'run', measured]);
+      expect(m.code, why(m)).toBe(0);
+    } finally {
+      await redis.stop();
+    }
+  }, 90_000);
 
   it('stops cleanly on SIGINT during the last trial, and --resume skips the three complete trials and re-runs it', async () => {
     const dir = experiment(TWO_STEPS.replace('duration: 3', 'duration: 4'));

@@ -51,6 +51,8 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {FlagMap|null} consumer consumer flags when a consumer runs alongside
  * @property {string[]} at       --at values
  * @property {string[]} varied   the flags whose values differ between steps (table columns)
+ * @property {boolean} [failuresMeasured] the check reads this step's failed or lost items: failures
+ *   are what it measures, not a run gone wrong (markFailuresMeasured)
  * @property {string} kind  what the step runs, a kind of kinds/kinds.js (`produce`, the default: the
  *   producer, and a consumer alongside), whose own fields the step also holds
  * @property {number|null} [cpus]  kind capacity: each local node's CPU cap
@@ -127,6 +129,7 @@ function build(raw, dir, file) {
   const finding = raw.finding === undefined ? null : text(raw.finding, 'finding');
   const check = raw.check === undefined ? null : text(raw.check, 'check');
   const checkTree = check === null ? null : readCheck(check, steps);
+  markFailuresMeasured(steps, checkTree);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
   const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
   const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
@@ -310,6 +313,21 @@ function markVaried(steps) {
   const keys = new Set(steps.flatMap((s) => Object.keys(s.flags)));
   const varied = [...keys].filter((k) => new Set(steps.map((s) => JSON.stringify(s.flags[k] ?? null))).size > 1);
   for (const s of steps) s.varied = varied;
+}
+
+/** The metrics that count writes that failed: a check on them makes failures the measurement. */
+const FAILURE_METRICS = ['failed', 'lost'];
+
+/**
+ * Marks the steps whose failed or lost items the check reads (by name, or as first / last).
+ * @param {Step[]} steps
+ * @param {import('./check.js').Node|null} tree
+ */
+function markFailuresMeasured(steps, tree) {
+  const refs = tree ? refsOf(tree).filter((r) => FAILURE_METRICS.includes(r.metric)) : [];
+  steps.forEach((s, i) => {
+    s.failuresMeasured = refs.some((r) => r.step === s.name || (r.step === 'first' && i === 0) || (r.step === 'last' && i === steps.length - 1));
+  });
 }
 
 function readCheck(check, steps) {

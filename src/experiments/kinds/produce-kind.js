@@ -124,15 +124,31 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
     const finished = (r, i) => r.code === 0 || (r.code === 1 && Boolean(newestRun(stepDir, cmds[i].role).doc?.outcome));
     const badIndex = results.findIndex((r, i) => !finished(r, i));
     const bad = badIndex >= 0 ? results[badIndex] : undefined;
-    Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: results.map((r) => r.code ?? r.signal), ok: !bad && !stopper.stopped });
-    if (bad) meta.error = bad.lastLine;
+    // writes that failed leave nothing the finding can compare, unless failures are what the check measures
+    const lostWrites = bad || step.failuresMeasured ? null : failedWrites(newestRun(stepDir, 'producer').doc, step.name);
+    const error = bad ? `${bad.argv[0]} exited with ${bad.code ?? bad.signal}: ${bad.lastLine}` : lostWrites;
+    Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: results.map((r) => r.code ?? r.signal), ok: !error && !stopper.stopped });
+    if (error) meta.error = bad ? bad.lastLine : error;
     const problems = results.filter((r) => r.code === 1 && !bad).map((r) => r.lastLine);
     if (problems.length) meta.problems = problems;
     save();
-    return bad ? { ok: false, error: `${bad.argv[0]} exited with ${bad.code ?? bad.signal}: ${bad.lastLine}` } : { ok: true };
+    return error ? { ok: false, error } : { ok: true };
   } finally {
     if (fresh) await keeper.release();
   }
+}
+
+/**
+ * What a producer's failed writes say, or null when every item was written.
+ * @param {any} summary its summary.json
+ * @param {string} name the step's
+ * @returns {string|null}
+ */
+export function failedWrites(summary, name) {
+  const n = (summary?.totals?.failed ?? 0) + (summary?.totals?.unacked ?? 0);
+  if (!n) return null;
+  const why = summary?.outcome?.problems?.join('; ');
+  return `the producer's writes failed (${why || `${n} items failed or unacknowledged`}): the step measured nothing its check can compare (a check on ${name}.failed or ${name}.lost makes failures the measurement)`;
 }
 
 /**
