@@ -7,6 +7,7 @@
  * Every call, stream connection and close has a bound (bounds.js).
  */
 import { PubSub } from '@google-cloud/pubsub';
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { PUBSUB_LIMITS } from './queue-limits.js';
 import { CALL_TIMEOUT_MS, CLOSE_MS, CREATE_TIMEOUT_MS, within } from './bounds.js';
@@ -18,6 +19,12 @@ const CREATE = { timeout: CREATE_TIMEOUT_MS };
 const DEADLINE_EXCEEDED = 4;
 const NOT_FOUND = 5;
 const ALREADY_EXISTS = 6;
+/**
+ * How far past its own total timeout the client's retrying may run before rqbench stops waiting:
+ * it was seen to give up 11 s after asking, 6 s late, on a busy machine, where a run promises to
+ * end on "no answer within 5 s".
+ */
+export const OVERRUN_MS = 1000;
 /** A subscription whose streams gave up is opened again after this long, ms. */
 const REOPEN_MS = 1000;
 
@@ -43,13 +50,13 @@ export async function openPubsub(opts) {
     // every publish gives up after one call's bound, retries included (the client's own is 60 s)
     const topic = client.topic(opts.topic, { batching: { maxMessages: 1, maxMilliseconds: 0 }, gaxOpts: CALL });
     // a consumer reads the subscription only: its topic may be gone while the subscription lives
-    if ((opts.create || !opts.subscription) && !(await exists(topic))) {
+    if ((opts.create || !opts.subscription) && !(await exists(topic, opts.endpoint))) {
       if (!opts.create) throw new Error(`Pub/Sub topic ${opts.topic} does not exist (--create makes it)`);
       await createIgnoringRace(() => topic.create(CREATE));
     }
     if (opts.subscription) {
       const subscription = topic.subscription(opts.subscription);
-      if (!(await exists(subscription))) {
+      if (!(await exists(subscription, opts.endpoint))) {
         if (!opts.create) throw new Error(`Pub/Sub subscription ${opts.subscription} does not exist (--create makes it)`);
         await createIgnoringRace(() => subscription.create({ ackDeadlineSeconds: opts.ackDeadline ?? 10, gaxOpts: CREATE }));
       }
@@ -61,15 +68,48 @@ export async function openPubsub(opts) {
   }
 }
 
-/** @param {{ getMetadata: (o: object) => Promise<unknown> }} resource a topic or subscription */
-async function exists(resource) {
+/**
+ * @param {{ getMetadata: (o: object) => Promise<unknown> }} resource a topic or subscription
+ * @param {string} [endpoint] host:port, to say why when the client overruns its timeout
+ */
+async function exists(resource, endpoint) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(async () => {
+      const why = endpoint ? ` (${await tcpProbe(endpoint)})` : '';
+      reject(Object.assign(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s${why}`), { timedOut: true }));
+    }, CALL_TIMEOUT_MS + OVERRUN_MS);
+  });
   try {
-    await resource.getMetadata(CALL);
+    await Promise.race([resource.getMetadata(CALL), late]);
     return true;
   } catch (e) {
     if (/** @type {any} */ (e).code === NOT_FOUND) return false;
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/**
+ * One TCP connect to host:port, within half a second: what a client that keeps retrying does not say.
+ * @param {string} endpoint
+ * @returns {Promise<string>} 'connect ECONNREFUSED 127.0.0.1:8085', 'a TCP connection opens', …
+ */
+export function tcpProbe(endpoint) {
+  const i = endpoint.lastIndexOf(':');
+  const host = endpoint.slice(0, i).replace(/^\[|\]$/g, '');
+  const port = Number(endpoint.slice(i + 1));
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    const done = (/** @type {string} */ what) => {
+      s.destroy();
+      resolve(what);
+    };
+    s.setTimeout(500, () => done(`no TCP connection to ${endpoint} within 0.5 s`));
+    s.once('connect', () => done(`a TCP connection to ${endpoint} opens, but the service does not answer`));
+    s.once('error', (e) => done(`connect ${/** @type {any} */ (e).code ?? e.message} ${endpoint}`));
+  });
 }
 
 /**
