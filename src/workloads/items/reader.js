@@ -72,6 +72,8 @@ export class Reader {
     this.counters = /** @type {Counters & ReaderCounts} */ (new Counters(READER_COUNTERS));
     /** @type {Record<typeof PENDING[number], number>} this cycle's reads, counted when it is */
     this.pendingCounts = { items: 0, fetched: 0, missing: 0, duplicates: 0, mismatched: 0 };
+    /** @type {Array<[string, number]>} this cycle's phases (name, ms), recorded when it is counted */
+    this.pendingPhases = [];
     this.hist = new OpHistograms();
     this.k = 0;
     this.stopping = false;
@@ -148,6 +150,7 @@ export class Reader {
   async #cycle(intended) {
     this.k++;
     for (const k of PENDING) this.pendingCounts[k] = 0;
+    this.pendingPhases = [];
     this.busy = true;
     const start = performance.now();
     // a late clock tick first: the cycle's phases and its count then land in the same second
@@ -183,6 +186,10 @@ export class Reader {
       this.counters[k] += got[k];
       got[k] = 0;
     }
+    // its phases with it: a cycle that began in the warm-up and ended after it has its cardinality
+    // phase in the same second as the cycle, not in the warm-up's
+    for (const [name, ms] of this.pendingPhases) record(this.hist.of(name).sent, ms * 1000);
+    this.pendingPhases = [];
     const h = this.hist.of('cycle');
     record(h.intended, (end - intended) * 1000);
     record(h.sent, (end - start) * 1000);
@@ -274,7 +281,7 @@ export class Reader {
   }
 
   #phase(name, ms) {
-    record(this.hist.of(name).sent, ms * 1000);
+    this.pendingPhases.push([name, ms]);
   }
 
   #end() {
