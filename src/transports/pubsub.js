@@ -73,21 +73,17 @@ export async function openPubsub(opts) {
  * @param {string} [endpoint] host:port, to say why when the client overruns its timeout
  */
 async function exists(resource, endpoint) {
-  let timer;
-  const late = new Promise((_, reject) => {
-    timer = setTimeout(async () => {
-      const why = endpoint ? ` (${await tcpProbe(endpoint)})` : '';
-      reject(Object.assign(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s${why}`), { timedOut: true }));
-    }, CALL_TIMEOUT_MS + OVERRUN_MS);
-  });
   try {
-    await Promise.race([resource.getMetadata(CALL), late]);
+    await within(resource.getMetadata(CALL), CALL_TIMEOUT_MS + OVERRUN_MS, 'Pub/Sub');
     return true;
   } catch (e) {
-    if (/** @type {any} */ (e).code === NOT_FOUND) return false;
+    const err = /** @type {any} */ (e);
+    if (err.code === NOT_FOUND) return false;
+    // our bound, not the client's: say the call's timeout, and why from one TCP connect
+    if (err.timedOut && err.code === undefined) {
+      throw Object.assign(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s${endpoint ? ` (${await tcpProbe(endpoint)})` : ''}`), { timedOut: true });
+    }
     throw e;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
