@@ -4,7 +4,7 @@ import globals from 'globals';
 
 export default [
   {
-    ignores: ['node_modules/', 'runs/', 'experiments/*/runs/', '.tmp/'],
+    ignores: ['node_modules/', 'runs/', 'experiments/*/runs/', '.tmp/', '.venv-moto/'],
   },
   {
     files: ['src/**/*.js', 'test/**/*.js', 'bench/**/*.js', 'scripts/**/*.js', 'deploy/**/*.js', '*.js'],

@@ -11,7 +11,7 @@ import { CLI, ROOT, removeTempDirs, runNode, tempDir } from './helpers/producer-
 
 afterAll(() => removeTempDirs());
 
-const spec = (title, seed, check) => `
+const spec = (title, seed, check, checkTests) => `
 title: ${title}
 seed: "${seed}"
 topology: { local: { replicas: 0 } }
@@ -23,12 +23,12 @@ steps:
   - name: one
 finding: "a finding"
 check: "${check}"
-`;
+${checkTests ? `checkTests: "${checkTests}"\n` : ''}`;
 
 /** Two specs in one parent directory, as experiments/ holds them. */
 function twoSpecs() {
   const parent = tempDir('rqbench-exp-all-');
-  const dirs = [['a-first', spec('First (test)', '001 § A', 'one.achieved > 0')], ['b-second', spec('Second (test)', '002 § B', 'one.achieved < 0')]].map(([name, yaml]) => {
+  const dirs = [['a-first', spec('First (test)', '001 § A', 'one.achieved > 0', 'that something was written; not how fast')], ['b-second', spec('Second (test)', '002 § B', 'one.achieved < 0')]].map(([name, yaml]) => {
     const dir = path.join(parent, name);
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
@@ -75,6 +75,8 @@ describe('rqbench experiment run with several specs', () => {
     expect(index).toContain('Of 2 findings: 1 held, 1 did not hold, 0 inconclusive.');
     expect(index).toContain('| 001 § A | [a-first](a-first/experiment.yaml) | First (test) | held | 6 trials per step | [RESULTS.md](a-first/RESULTS.md) |');
     expect(index).toContain('| 002 § B | [b-second](b-second/experiment.yaml) | Second (test) | did not hold | 6 trials per step | [RESULTS.md](b-second/RESULTS.md) |');
+    // what each check tests, from the spec; a spec that does not say is named
+    expect(index).toContain('## What each check tests\n\nA verdict decides the check, not the whole sentence of the seed: what each check tests, and what it leaves untested.\n\n- **a-first**: that something was written; not how fast\n\nNot said yet: b-second.');
   }, 200_000);
 
   it('refuses a mistake in any of the specs before running one: one line, exit 2, nothing written', async () => {

@@ -95,8 +95,9 @@ describe('an experiment of ops steps', () => {
     expect(r.stderr).toMatch(/\[1\/1\] one \(trial 1\/1\): Redis: 5 operations, 0 s warm-up \+ 1 s each … ETA/);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
     expect(md).toMatch(/Steps: 1, each operation measured for 1 s with 0 s warm-up\./);
-    // seed 003's table, seed 004's phases
+    // seed 003's table (the client's overhead), the round trip, seed 004's phases
     expect(md).toMatch(/\| +\| Overhead \(ms\) \| +n \| +min \| +avg \| +med \| +p90 \| +p99 \| +max \|/);
+    expect(md).toMatch(/### Round trip\n\n\| +\| Round trip \(ms\) \| +n \|/);
     expect(md).toMatch(/\| +—GET +\| +\| +\d+ \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| +\d+\.\d{3} \|/);
     expect(md).toMatch(/\| +\| connect \(ms\) \| first call \(ms\) \| warm med \(ms\) \|/);
     for (const op of ['GET', 'MGET', 'ZRANGEBYSCORE', 'SET', 'ZADD']) expect(md).toContain(`—${op}`);
@@ -125,7 +126,7 @@ const LOAD_BAD = [
   ['a metric', ['one.cells == 1', 'one.rows == 1'], 'check: "one.rows": rows is not a metric (known: best_records_per_sec, '],
 ];
 const OPS_BAD = [
-  ['a service', ['only: redis', 'only: mongodb'], 'steps[0].flags.only must be a comma-separated list of redis, sqs, sns, pubsub (got "mongodb")'],
+  ['a service', ['only: redis', 'only: mongodb'], 'steps[0].flags.only must be a comma-separated list of redis, sqs, sns, pubsub, s3, sts, cloudwatch, events, dynamodb, pinpoint, s3express (got "mongodb")'],
   ['an operation', ['spectrum: redis.get', 'spectrum: redis.FETCH'], 'spectrum: FETCH is not an operation of redis (known: GET, MGET, ZRANGEBYSCORE, SET, ZADD)'],
   ['a spectrum the step does not time', ['only: redis } }', 'only: redis }, spectrum: sqs.SendMessage }'], 'steps[0].spectrum: sqs.SendMessage is not timed by this step (steps[0].flags.only: redis)'],
   ['an endpoint', ['only: redis }', 'only: redis, endpoint: "http://127.0.0.1:4566" }'], 'steps[0].flags.endpoint is set by the runner'],

@@ -30,6 +30,7 @@ steps:
   - name: small
     label: Batch 100 x 20/s
     flags: { batch-size: 100, rate: 20 }
+    latencyModel: { ReceiveMessage: [30ms, 60ms] }
 finding: "the same updates in half the messages"
 check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"
 `;
@@ -47,14 +48,19 @@ describe('an experiment of queue steps', () => {
     expect(r.stderr).toMatch(/\[1\/2\] big \(trial 1\/1, Batch 200 x 10\/s\): sqs → sqs, 3 s … ETA/);
     expect(r.stderr).toMatch(/\[2\/2\] small done in [\d.]+ s: \d+ messages\/s, E2E p50 \d+ ms, p999 \d+ ms, nothing lost/);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
-    expect(md).toContain('| Step | Batch size | Messages/s | Thread pool | Updates/s | E2E p50 | E2E p999 | Missing / duplicates | Emulator CPU % | rqbench CPU % |');
+    expect(md).toContain('| Step | Batch size | Messages/s | Thread pool | Updates/s | E2E p50 | E2E p999 | E2E from the schedule p50 / p999 | Missing / duplicates | Emulator CPU % | rqbench CPU % |');
     // about 10 and 20 messages a second, every one applied, the CPU of both sides measured
-    expect(md).toMatch(/\| Batch 200 x 10\/s \| 200 \| (9|10|11)\.\d \| 2 \| [\d,]+ \| [\d.]+m?s \| [\d.]+m?s \| 0 \/ 0 \| \d+ \| \d+ \|/);
+    expect(md).toMatch(/\| Batch 200 x 10\/s \| 200 \| (9|10|11)\.\d \| 2 \| [\d,]+ \| [\d.]+u?m?s \| [\d.]+u?m?s \| [\d.]+u?m?s \/ [\d.]+u?m?s \| 0 \/ 0 \| \d+ \| \d+ \|/);
     expect(md).toMatch(/\| Batch 100 x 20\/s \| 100 \| (19|20|21)\.\d \| 2 \|/);
     expect(md).toContain('### Batch 200 x 10/s: Batch size - 200, Rate - 10 = 2,000, Thread pool size - 2');
-    expect(md).toContain('| Percentile | Reading off SQS | Server side processing | E2E |');
-    expect(md).toMatch(/\| p50 \| [\d.]+u?m?s \(seed 77ms\) \| [\d.]+u?m?s \(seed 3ms\) \| [\d.]+u?m?s \(seed 316ms\) \|/);
-    expect(md).toMatch(/\| p999 \| [\d.]+u?m?s \(seed 505ms\) \| [\d.]+u?m?s \(seed 34ms\) \| [\d.]+u?m?s \(seed 1\.2s\) \|/);
+    // the seed's E2E (from right before the send) under its figure, the corrected one beside
+    expect(md).toContain('| Percentile | Reading off SQS | Server side processing | E2E | E2E from the schedule (CO-corrected) |');
+    expect(md).toMatch(/\| p50 \| [\d.]+u?m?s \(seed 77ms\) \| [\d.]+u?m?s \(seed 3ms\) \| [\d.]+u?m?s \(seed 316ms\) \| [\d.]+u?m?s \|/);
+    expect(md).toMatch(/\| p999 \| [\d.]+u?m?s \(seed 505ms\) \| [\d.]+u?m?s \(seed 34ms\) \| [\d.]+u?m?s \(seed 1\.2s\) \| [\d.]+u?m?s \|/);
+    // the step under the latency model says so, and what the model held
+    expect(md).toContain('### Batch 100 x 20/s: Batch size - 100, Rate - 20 = 2,000, Thread pool size - 2, under the latency model');
+    expect(md).toMatch(/\*\*Latency model\*\* \(steps Batch 100 x 20\/s\): .*ReceiveMessage p50 30ms, p999 60ms/);
+    expect(r.stderr).toMatch(/\[2\/2\] small \(trial 1\/1, Batch 100 x 20\/s\): sqs → sqs, 3 s, under the latency model … ETA/);
     expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\) — `big\.messages_per_sec < small\.messages_per_sec and big\.missing == 0 and small\.missing == 0`/);
     expect(md).toMatch(/node src\/consumer\.js --target sqs --threads 2 --endpoint http:\/\/127\.0\.0\.1:\d+ --topic rqbench-big-t1 --queue rqbench-big-t1 --create --until-complete -d 33 --warmup 0 --json --quiet --out \S+ --name consumer/);
     expect(md).toMatch(/node src\/producer\.js --target sqs --key-size 30 --value-size 10 --batch-size 200 --rate 10 --endpoint http:\/\/127\.0\.0\.1:\d+ --topic rqbench-big-t1 --queue rqbench-big-t1 --create -d 3/);
@@ -63,6 +69,15 @@ describe('an experiment of queue steps', () => {
     const meta = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'big', 'trial-1', 'step.json'), 'utf8'));
     expect(meta.cpu.emulatorPct).toBeGreaterThan(0);
     expect(meta.cpu.rqbenchPct).toBeGreaterThan(0);
+    expect(meta.latencyModel).toBeUndefined();
+    const under = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'small', 'trial-1', 'step.json'), 'utf8'));
+    expect(under.latencyModel.model).toEqual({ ReceiveMessage: { p50Ms: 30, p999Ms: 60 } });
+    // every receive went through the model; sends and deletes were counted and passed at once
+    expect(under.latencyModel.drawn.ReceiveMessage.calls).toBeGreaterThan(10);
+    const passed = Object.entries(under.latencyModel.drawn).filter(([action]) => action !== 'ReceiveMessage');
+    expect(passed.map(([action]) => action)).toContain('SendMessage');
+    for (const [action, d] of passed) expect(d.delayMs, action).toBeNull();
+    expect(under.commands.join(' ')).not.toContain(`--endpoint ${meta.commands[0].match(/--endpoint (\S+)/)[1]} `);
     // no message leaves before it is due: E2E from the intended send is never shorter than from the actual one
     for (const step of ['big', 'small']) {
       const stepDir = path.join(dir, 'runs', stamp, step, 'trial-1');
@@ -84,7 +99,7 @@ describe('an experiment of queue steps', () => {
     const sqs = await startSqs();
     try {
       const one = SPEC.replace('{ queue: { emulator: sqs } }', `{ queue: { endpoint: "${sqs.endpoint}" }, instanceType: "an SQS endpoint" }`)
-        .replace(/ {2}- name: small[\s\S]*?rate: 20 }\n/, '').replace('check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"', 'check: "big.missing == 0"');
+        .replace(/ {2}- name: small[\s\S]*?latencyModel: [^\n]*\n/, '').replace('check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"', 'check: "big.missing == 0"');
       const dir = experimentDir(one, 'queue');
       const r = await rq(['experiment', 'run', dir]);
       expect(r.code, why(r)).toBe(0);
@@ -113,6 +128,8 @@ describe('an experiment of queue steps', () => {
     ['the seed figures', ['e2e: [316ms, 1.2s] }', 'e2e: [316ms] }'], 'steps[0].seedFigures.e2e must be [p50, p999] as the seed wrote them'],
     ['the emulator', ['emulator: sqs', 'emulator: kafka'], 'topology.queue.emulator must be one of sqs, pubsub (got "kafka")'],
     ['the topology', ['{ queue: { emulator: sqs } }', '{ local: { replicas: 0 } }'], 'topology: a queue step needs a queue service'],
+    ['the latency model', ['[30ms, 60ms]', '[60ms, 30ms]'], 'steps[1].latencyModel.ReceiveMessage must be [p50, p999] with p50 above 0 and below p999'],
+    ['a latency model without the emulator', ['{ queue: { emulator: sqs } }', '{ queue: { endpoint: "http://127.0.0.1:1" } }'], 'steps[1].latencyModel needs topology queue: { emulator: sqs }'],
   ];
   it.each(BAD)('refuses a queue step with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(SPEC, edit, line));
 });

@@ -218,6 +218,7 @@ check: "${check}"
     ['a field name', ['finding:', 'findings:'], 'findings is not a field here'],
     ['the trials', ['repeat: 2', 'repeat: 0'], 'repeat must be an integer from 1 to 100 (got 0)'],
     ['the noise threshold', ['repeat: 2', 'repeat: 2\nnoiseThreshold: -1'], 'noiseThreshold must be a percentage from 0 to below 100 (got -1)'],
+    ['a seed column said neither way', ['repeat: 2', 'repeat: 2\nseedColumns: { "CPU %": "about the same" }'], 'seedColumns.CPU % must start with "same quantity" or "stand-in:" (got "about the same")'],
     ['a check that compares nothing', ['list.master_cpu < zset.master_cpu * 10', 'list.master_cpu + zset.master_cpu'], 'check: "list.master_cpu + zset.master_cpu" is not a comparison'],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
   ];

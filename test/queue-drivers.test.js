@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { opsFlags, queueDriver, queueDrivers, queueEmulators, queueFlags, registerQueueDriver } from '../src/transports/queue-drivers.js';
+import { queueDriver, queueDrivers, queueEmulators, queueFlags, registerQueueDriver } from '../src/transports/queue-drivers.js';
+import { opsEmulators, opsFlags } from '../src/transports/ops-drivers.js';
 import { checkPublisher, checkQueueConsumer, checkQueueTarget, publisherOptions, publisherPlan, queueConsumerOptions, queueConsumerPlan, rejectQueueFlags } from '../src/plans/queue-plan.js';
 import { UsageError, bad } from '../src/usage-error.js';
 import { opsServices } from '../src/workloads/single-ops/run-ops.js';
@@ -80,7 +81,7 @@ describe('every registered driver satisfies the contract', () => {
     }
     expect(queueFlags('publish').map(([k]) => k)).toEqual(['endpoint', 'region', 'project', 'topic', 'queue', 'subscription', 'create', 'raw', 'visibilityTimeout', 'ackDeadline']);
     expect(queueFlags('consume').map(([k]) => k)).toContain('waitSeconds');
-    expect(opsFlags().map(([k]) => k)).toEqual(['endpoint', 'region', 'pubsubEndpoint', 'project']);
+    expect(opsFlags().map(([k]) => k)).toEqual(['endpoint', 'region', 'pubsubEndpoint', 'project', 'apiEndpoint', 'assumeRoleArn']);
   });
 
   it('the limits: AWS counts each attribute\'s type name, Pub/Sub does not', () => {
@@ -92,8 +93,9 @@ describe('every registered driver satisfies the contract', () => {
     expect(queueDriver('pubsub')?.limits.messageBytes).toBe(10_000_000);
   });
 
-  it('SQS and SNS share one emulator: rqbench local lists it once', () => {
+  it('SQS and SNS share one emulator: rqbench local lists it once; S3 shares it too, and moto serves the other AWS services ops times', () => {
     expect(queueEmulators().map((e) => e.name)).toEqual(['sqs', 'pubsub']);
+    expect(opsEmulators().map((e) => e.name)).toEqual(['sqs', 'pubsub', 'moto']);
   });
 });
 
@@ -190,9 +192,9 @@ describe('a new system is one module: a fake driver, registered, is picked up ev
   });
 
   it('rqbench ops: a service for --only, its flags and checks, its emulator for --local', async () => {
-    expect(opsServices()).toEqual(['redis', 'sqs', 'sns', 'pubsub', 'fake']);
+    expect(opsServices()).toEqual(['redis', 'sqs', 'sns', 'pubsub', 'fake', 's3', 'sts', 'cloudwatch', 'events', 'dynamodb', 'pinpoint', 's3express']);
     const help = await ops.builder(yargs([]).wrap(null).scriptName('rqbench ops')).getHelp();
-    expect(help).toMatch(/services, comma-separated: redis, sqs, sns, pubsub, fake/);
+    expect(help).toMatch(/services, comma-separated: redis, sqs, sns, pubsub, fake, s3,/);
     expect(help).toMatch(/--fake-endpoint +the fake ops endpoint/);
     expect(help).toMatch(/the Pub\/Sub emulator, the Fake emulator/);
   });

@@ -1,13 +1,14 @@
 /**
  * `rqbench local redis [--cluster] [--masters N] [--replicas R] [--tls] [--node-cpus C]`: starts a throwaway
  * Redis on 127.0.0.1, prints how to connect, and keeps it running until SIGINT/SIGTERM.
- * `rqbench local sqs` and `rqbench local pubsub` do the same for the queue emulators.
+ * `rqbench local sqs`, `rqbench local pubsub` and `rqbench local moto` do the same for the emulators
+ * (SQS/SNS/S3, Pub/Sub, and moto's server for the other AWS services `rqbench ops` times).
  */
 import { INSTALL_HINT, findRedisCli, findRedisServer, startRedis } from '../local/local-redis.js';
 import { runQueueEmulator } from '../local/queue-emulator.js';
 import { stopSignals, untilAborted } from '../local/process.js';
 import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
-import { queueEmulators } from '../transports/queue-drivers.js';
+import { opsEmulators } from '../transports/ops-drivers.js';
 
 export const command = 'local <what>';
 export const describe = 'Start throwaway local servers on 127.0.0.1 until Ctrl-C';
@@ -20,7 +21,7 @@ const MAX_REPLICAS = 5;
  */
 export function builder(yargs) {
   const built = yargs
-    .positional('what', { describe: 'What to start', choices: ['redis', ...queueEmulators().map((e) => e.name)] })
+    .positional('what', { describe: 'What to start', choices: ['redis', ...opsEmulators().map((e) => e.name)] })
     .option('cluster', { type: 'boolean', default: false, describe: 'Redis Cluster instead of standalone' })
     // Strings, so a bad value can be quoted back as typed ("x", not NaN).
     .option('masters', { type: 'string', describe: 'Cluster masters, >= 3 [default: 3]' })
@@ -40,8 +41,8 @@ export function builder(yargs) {
     .example('$0 local redis --cluster', '3 masters x 1 replica')
     .example('$0 local redis --cluster --tls', 'the same over TLS (rediss://, --tls-ca <printed path>)')
     .example('$0 local redis --node-cpus 0.5', 'one server held to half a core');
-  // every queue driver's emulator (SQS and SNS share one)
-  return queueEmulators().reduce((y, e) => y.example(`$0 local ${e.name}`, e.example), built);
+  // every emulator a queue driver or an ops service uses (SQS, SNS and S3 share one)
+  return opsEmulators().reduce((y, e) => y.example(`$0 local ${e.name}`, e.example), built);
 }
 
 /**
@@ -105,11 +106,11 @@ function failOneLine(msg, err) {
 
 /**
  * @param {{ what: string, cluster?: boolean, masters?: string, replicas?: string, tls?: boolean, nodeCpus?: string }} argv
- *   what: redis, or a queue driver's emulator (yargs took only those)
+ *   what: redis, or an emulator (yargs took only those)
  * @returns {Promise<void>}
  */
 export async function handler(argv) {
-  const emulator = queueEmulators().find((e) => e.name === argv.what);
+  const emulator = opsEmulators().find((e) => e.name === argv.what);
   if (emulator) {
     if (argv.cluster || argv.masters !== undefined || argv.replicas !== undefined || argv.tls || argv.nodeCpus !== undefined) {
       failOneLine(`--cluster, --masters, --replicas, --tls and --node-cpus are for "local redis", not "local ${argv.what}"`);

@@ -17,7 +17,7 @@ export const RUNNER_PARTS = {
     flags: { url: 'topology', host: null, h: null, port: null, user: null, password: null, tls: null, 'tls-ca': null, 'tls-insecure': null, local: null, masters: null, replicas: null, cluster: 'topology', cm: 'topology', 'node-cpus': null },
     where: 'the topology',
   },
-  endpoint: { flags: { endpoint: null, 'pubsub-endpoint': null }, where: 'the topology: the servers the runner starts, or topology.queue.endpoint' },
+  endpoint: { flags: { endpoint: null, 'pubsub-endpoint': null, 'api-endpoint': null }, where: 'the topology: the servers the runner starts, or topology.queue.endpoint' },
   names: { flags: { topic: null, queue: null, subscription: null, create: null }, where: 'the step: a topic and queue of its own per trial' },
   length: { flags: { duration: 'duration', d: 'duration', warmup: 'warmup', 'start-at': null, 'until-complete': null }, where: 'duration: and warmup:' },
   actions: { flags: { at: 'at' }, where: 'at:' },

@@ -69,10 +69,29 @@ export function writeIndex(given) {
       + `${before ? ` ${before} of these rest on one run per step, written before trials: re-run them for a verdict with intervals.` : ''}`, '',
     'A verdict rests on repeated trials of every step: held when the difference the check claims is significant (exact Mann–Whitney, p < 0.05) and beyond the noise threshold, did not hold when it is significant the other way, inconclusive otherwise (see the README\'s "Trials, intervals and verdicts").', '',
     mdTable(['Seed section', 'Spec', 'Title', 'Verdict', 'Trials', 'Results'], rows), '',
+    ...checksSection(sorted),
     'Run them all, in sequence, with an overall progress line and ETA (Ctrl-C, then `--resume`, continues where it stopped):', '',
     '```sh', 'npm run experiments                # rqbench experiment run experiments/*/', 'npm run experiments -- --resume    # after Ctrl-C: the finished specs skipped, the interrupted one continued', '```', '',
   ].join('\n');
   const file = path.join(parent, INDEX_FILE);
   fs.writeFileSync(file, md);
   return file;
+}
+
+/**
+ * What each spec's check tests of its finding (the spec's `checkTests:`), so that a verdict is read
+ * for what it decided and not for the whole sentence of the seed.
+ * @param {import('./spec.js').Spec[]} specs
+ * @returns {string[]}
+ */
+function checksSection(specs) {
+  const said = specs.filter((s) => s.checkTests);
+  if (!said.length) return [];
+  const unsaid = specs.filter((s) => s.check && !s.checkTests).map((s) => s.name);
+  return [
+    '## What each check tests', '',
+    'A verdict decides the check, not the whole sentence of the seed: what each check tests, and what it leaves untested.', '',
+    ...said.map((s) => `- **${s.name}**: ${s.checkTests}`), '',
+    ...(unsaid.length ? [`Not said yet: ${unsaid.join(', ')}.`, ''] : []),
+  ];
 }

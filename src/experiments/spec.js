@@ -12,9 +12,10 @@ import { comparisonsOf } from './verdict.js';
 import { DEFAULT_KIND, KIND_FIELDS, KIND_NAMES, KIND_SPEC_FIELDS, KINDS } from './kinds/kinds.js';
 import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
+import { readSeedColumns } from './seed-columns.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'notes'];
+const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns'];
 const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', ...KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
 const QUEUE = ['emulator', 'endpoint'];
@@ -67,7 +68,9 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {string|null} finding
  * @property {string|null} check
  * @property {import('./check.js').Node|null} checkTree
+ * @property {string|null} checkTests  what the check tests of the finding, and what it leaves untested (the index lists it)
  * @property {string|null} notes
+ * @property {Array<[string, string]>|null} seedColumns  per seed column: "same quantity …" or "stand-in: …"
  * @property {Record<string, any>} kindSpec  the spec-wide values of its steps' kind (readSpec), e.g. forRate
  * @property {number} repeat  trials per step (`repeat:`, default 6)
  * @property {number} noise   the noise threshold, relative (`noiseThreshold:` in %, default 2 → 0.02)
@@ -131,10 +134,12 @@ function build(raw, dir, file) {
   const checkTree = check === null ? null : readCheck(check, steps);
   markFailuresMeasured(steps, checkTree);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
+  const checkTests = raw.checkTests === undefined ? null : text(raw.checkTests, 'checkTests');
+  const seedColumns = readSeedColumns(raw.seedColumns, problem);
   const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
   const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
   if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100) throw problem(`noiseThreshold must be a percentage from 0 to below 100 (got ${JSON.stringify(noisePct)})`);
-  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, notes, kindSpec, repeat, noise: noisePct / 100 };
+  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, checkTests, notes, seedColumns, kindSpec, repeat, noise: noisePct / 100 };
 }
 
 /** @returns {Topology} */

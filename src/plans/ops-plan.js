@@ -1,7 +1,7 @@
 /** `rqbench ops`'s flags checked into its plan: which services, where, for how long. */
 import { bad } from '../usage-error.js';
 import { opsServices } from '../workloads/single-ops/run-ops.js';
-import { opsFlags, queueEmulators } from '../transports/queue-drivers.js';
+import { opsEmulators, opsFlags } from '../transports/ops-drivers.js';
 import { kebab } from './queue-plan.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
@@ -15,7 +15,7 @@ import { planOf } from './freeze.js';
  */
 export function opsOptions(y) {
   const g = 'Operations:';
-  const emulators = queueEmulators().map((e) => `the ${e.label} emulator${e.tool ? ` (${e.tool})` : ''}`);
+  const emulators = opsEmulators().map((e) => `the ${e.label} emulator${e.tool ? ` (${e.tool})` : ''}`);
   let built = y
     .option('only', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: `services, comma-separated: ${opsServices().join(', ')}` });
   // where each queue service is: the queue drivers' flags

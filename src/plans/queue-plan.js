@@ -63,7 +63,7 @@ export function publisherOptions(y) {
 export function queueConsumerOptions(y) {
   const q = group();
   return queueTargetOptions(y, 'consume')
-    .option('threads', { type: 'number', requiresArg: true, group: q, describe: 'SQS pollers sharing the queue; Pub/Sub streams (flow control: threads x 10 messages)', defaultDescription: String(queueDefaults.threads) })
+    .option('threads', { type: 'number', requiresArg: true, group: q, describe: 'SQS pollers sharing the queue; Pub/Sub streams (flow control: the client\'s 1,000 messages outstanding)', defaultDescription: String(queueDefaults.threads) })
     .option('cache', { type: 'string', requiresArg: true, group: q, describe: 'where updates are applied: memory (a Map) or redis (--cache-url, or --local)', defaultDescription: 'memory' })
     .option('cache-url', { type: 'string', requiresArg: true, group: q, describe: 'redis:// or rediss:// URL of the cache (with --cluster for a cluster)' })
     .option('until-complete', { type: 'boolean', group: q, describe: 'stop once every publisher seen has sent its last message and nothing is missing (--duration still caps the run)' });

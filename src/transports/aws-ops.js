@@ -9,35 +9,11 @@ import {
 } from '@aws-sdk/client-sqs';
 import { SNSClient, CreateTopicCommand, DeleteTopicCommand, GetTopicAttributesCommand, PublishCommand } from '@aws-sdk/client-sns';
 import { awsClientConfig } from './aws.js';
+import { awsClients } from './aws-sessions.js';
 
 const BODY = 'x'.repeat(128);
 
 /** @typedef {import('./queue-driver.js').OpsService} OpsService */
-
-/**
- * A fresh client per session and per admin call: "connect" is making the client.
- * @template C
- * @param {new (cfg: object) => C & { destroy: () => void }} Client
- * @param {object} cfg
- */
-function clients(Client, cfg) {
-  return {
-    /** @param {() => any} send the command, made when called (the resource exists by then) */
-    session: (send) => async () => {
-      const client = new Client(cfg);
-      return { call: () => /** @type {any} */ (client).send(send()), close: () => client.destroy() };
-    },
-    /** @template T @param {(c: C) => Promise<T>} fn */
-    admin: async (fn) => {
-      const client = new Client(cfg);
-      try {
-        return await fn(client);
-      } finally {
-        client.destroy();
-      }
-    },
-  };
-}
 
 /**
  * SQS: SendMessage and ReceiveMessage on a queue of the run's own.
@@ -46,15 +22,15 @@ function clients(Client, cfg) {
  * @returns {OpsService}
  */
 export function sqsService(where, name) {
-  const { session, admin } = clients(SQSClient, awsClientConfig(where));
+  const { session, admin } = awsClients(SQSClient, awsClientConfig(where), where.endpoint ?? 'SQS in AWS');
   let queueUrl;
   return {
     service: 'SQS',
     setup: () => admin(async (c) => { queueUrl = (await c.send(new CreateQueueCommand({ QueueName: name }))).QueueUrl; }),
     teardown: () => (queueUrl ? admin((c) => c.send(new DeleteQueueCommand({ QueueUrl: queueUrl }))).then(() => {}) : Promise.resolve()),
     ops: [
-      { name: 'ReceiveMessage', what: 'one message at most, no long polling (WaitTimeSeconds 0)', open: session(() => new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0 })) },
-      { name: 'SendMessage', what: '128 B body', open: session(() => new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: BODY })) },
+      { name: 'ReceiveMessage', what: 'one message at most, no long polling (WaitTimeSeconds 0)', open: session('ReceiveMessage', () => new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0 })) },
+      { name: 'SendMessage', what: '128 B body', open: session('SendMessage', () => new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: BODY })) },
     ],
   };
 }
@@ -66,15 +42,15 @@ export function sqsService(where, name) {
  * @returns {OpsService}
  */
 export function snsService(where, name) {
-  const { session, admin } = clients(SNSClient, awsClientConfig(where));
+  const { session, admin } = awsClients(SNSClient, awsClientConfig(where), where.endpoint ?? 'SNS in AWS');
   let topicArn;
   return {
     service: 'SNS',
     setup: () => admin(async (c) => { topicArn = (await c.send(new CreateTopicCommand({ Name: name }))).TopicArn; }),
     teardown: () => (topicArn ? admin((c) => c.send(new DeleteTopicCommand({ TopicArn: topicArn }))).then(() => {}) : Promise.resolve()),
     ops: [
-      { name: 'GetTopicAttributes', what: 'the run\'s topic', open: session(() => new GetTopicAttributesCommand({ TopicArn: topicArn })) },
-      { name: 'Publish', what: '128 B message, no subscriber', open: session(() => new PublishCommand({ TopicArn: topicArn, Message: BODY })) },
+      { name: 'GetTopicAttributes', what: 'the run\'s topic', open: session('GetTopicAttributes', () => new GetTopicAttributesCommand({ TopicArn: topicArn })) },
+      { name: 'Publish', what: '128 B message, no subscriber', open: session('Publish', () => new PublishCommand({ TopicArn: topicArn, Message: BODY })) },
     ],
   };
 }

@@ -5,7 +5,7 @@
  * takes a second to load: only open() and the ops load it (pubsub.js, pubsub-ops.js).
  */
 import { importThen } from './queue-driver.js';
-import { PUBSUB_LIMITS } from './queue-limits.js';
+import { PUBSUB_LIMITS, PUBSUB_OUTSTANDING } from './queue-limits.js';
 import { CREATE, DEFAULT_NAME, ENDPOINT, TOPIC, ownOptions } from './queue-flags.js';
 
 /** @typedef {import('./queue-driver.js').QueueFlag} QueueFlag */
@@ -54,7 +54,7 @@ export const pubsub = {
   }),
   describe: (side, o, { threads } = {}) => (side === 'publish'
     ? 'Pub/Sub'
-    : `Pub/Sub streaming pull (${threads} stream(s), flow control ${threads * 10} messages, ack after apply) on subscription ${o.subscription}`),
+    : `Pub/Sub streaming pull (${threads} stream(s), flow control ${PUBSUB_OUTSTANDING.toLocaleString('en-US')} messages outstanding, ack after apply) on subscription ${o.subscription}`),
   where: (o) => (o.endpoint ? `Pub/Sub at ${o.endpoint}` : `Pub/Sub in the GCP cloud${o.project ? ` (project ${o.project})` : ''}`),
   facts: (o) => ({ kind: 'pubsub', ...(o.endpoint ? { endpoint: o.endpoint } : { cloud: 'gcp' }), project: o.project ?? null, topic: o.topic, subscription: o.subscription }),
   consumer: { cloud: 'Gcp', timestamp: 'Pub/Sub publishTime', timestampHelp: 'Pub/Sub publishTime', receive: null },

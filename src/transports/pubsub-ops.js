@@ -7,6 +7,7 @@
  */
 import { v1 } from '@google-cloud/pubsub';
 import { newPubsubClient, shortGaxError } from './pubsub.js';
+import { meterGrpc } from './grpc-overhead.js';
 
 /** @returns {never} */
 const shorten = (e) => { throw shortGaxError(e); };
@@ -87,7 +88,9 @@ export function pubsubService(where, name) {
         what: '128 B message, one per call; it lands on the run\'s subscription',
         open: async () => {
           const { gapic, close } = await client('PublisherClient');
-          return { call: () => gapic.publish({ topic: topicPath, messages: [{ data: BODY }] }, SEND).catch(shorten), close };
+          const meter = meterGrpc();
+          const opts = { ...SEND, ...meter.callOptions };
+          return { call: () => meter.time(() => gapic.publish({ topic: topicPath, messages: [{ data: BODY }] }, opts)).catch(shorten), overhead: meter.take, close };
         },
       },
       {
@@ -95,11 +98,14 @@ export function pubsubService(where, name) {
         what: `one message at most, returnImmediately (no waiting on an empty subscription), not acked (ack deadline ${ACK_DEADLINE_S} s); the subscription holds ${STOCK.toLocaleString('en-US')} messages from setup and those Publish sent`,
         open: async () => {
           const { gapic, close } = await client('SubscriberClient');
+          const meter = meterGrpc();
+          const opts = { ...TIMEOUT, ...meter.callOptions };
           let calls = 0;
           let empty = 0;
           return {
+            overhead: meter.take,
             call: async () => {
-              const [reply] = await gapic.pull({ subscription: subscriptionPath, maxMessages: 1, returnImmediately: true }, TIMEOUT).catch(shorten);
+              const [reply] = await meter.time(() => gapic.pull({ subscription: subscriptionPath, maxMessages: 1, returnImmediately: true }, opts)).catch(shorten);
               calls++;
               if (!reply.receivedMessages?.length) empty++;
             },

@@ -60,14 +60,6 @@ export function queueFlags(side) {
 }
 
 /**
- * The flags of `rqbench ops`, once each.
- * @returns {Array<[string, QueueFlag]>}
- */
-export function opsFlags() {
-  return merged(DRIVERS.filter((d) => d.ops).map((d) => Object.entries(d.ops.options)));
-}
-
-/**
  * The emulators, once each (SQS and SNS share fauxqs).
  * @returns {QueueEmulator[]}
  */
@@ -82,7 +74,7 @@ export function queueEmulators() {
  * @param {Array<Array<[string, QueueFlag]>>} lists
  * @returns {Array<[string, QueueFlag]>}
  */
-function merged(lists) {
+export function merged(lists) {
   /** @type {Map<string, { flag: QueueFlag, rank: number, before: Set<string> }>} */
   const byKey = new Map();
   lists.forEach((list, i) => list.forEach(([key, flag], j) => {

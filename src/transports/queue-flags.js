@@ -44,8 +44,8 @@ export const VISIBILITY_TIMEOUT = {
 
 /** @type {QueueFlag} `rqbench ops`: the SQS and SNS operations share one endpoint and region */
 export const OPS_AWS_ENDPOINT = {
-  spec: { type: 'string', requiresArg: true, describe: 'SQS/SNS endpoint (an emulator: rqbench local sqs); omitted: AWS, with the SDK\'s credential chain' },
-  form: { re: /^https?:\/\/[^\s]+$/, expected: 'an http(s):// URL (SQS/SNS)' },
+  spec: { type: 'string', requiresArg: true, describe: 'SQS, SNS and S3 endpoint (an emulator: rqbench local sqs); omitted: AWS, with the SDK\'s credential chain' },
+  form: { re: /^https?:\/\/[^\s]+$/, expected: 'an http(s):// URL (SQS, SNS, S3)' },
 };
 
 /** @type {QueueFlag} */

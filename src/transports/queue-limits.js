@@ -28,3 +28,9 @@ export const PUBSUB_LIMITS = Object.freeze({
   /** @param {string} body @param {Record<string, string>} attrs */
   countedBytes: (body, attrs) => counted(body, attrs, 0),
 });
+
+/**
+ * Messages a Pub/Sub streaming pull may hold unacked: the client library's own default, as the
+ * seed's client had (pubsub.js says why not threads x 10).
+ */
+export const PUBSUB_OUTSTANDING = 1000;

@@ -46,12 +46,12 @@ export const FAUXQS = Object.freeze({
   label: 'SQS/SNS',
   tool: 'fauxqs',
   inProcess: true,
-  example: 'an SQS + SNS emulator (fauxqs)',
+  example: 'an SQS + SNS + S3 emulator (fauxqs)',
   missing: async () => null, // an npm dependency: always there
   start: async () => (await import('../local/sqs-emulator.js')).startSqs(),
   /** @param {{ endpoint: string }} emu @param {string} secs */
   ready: (emu, secs) => [
-    `Local SQS + SNS emulator (fauxqs) ready in ${secs} s`,
+    `Local SQS + SNS + S3 emulator (fauxqs) ready in ${secs} s`,
     `endpoint: ${emu.endpoint}`,
     '',
     'Use:',

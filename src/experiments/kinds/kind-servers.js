@@ -1,7 +1,7 @@
 /**
  * The local servers the steps of a load or ops spec share, started once by the kind's start()
  * hook — a throwaway Redis shaped by topology.local, the SQS/SNS emulator (fauxqs, in this
- * process), the Pub/Sub emulator's JVM — and the CPU each of them and the step's own rqbench
+ * process), the Pub/Sub emulator's JVM, moto's server — and the CPU each of them and the step's own rqbench
  * process used over a step, read from /proc around it: measured, never guessed. The runner, not
  * the step's CLI, starts them (`--local` would start them inside the CLI, where an in-process
  * emulator's CPU cannot be told from rqbench's).
@@ -13,17 +13,18 @@ import { describeCap } from '../../local/cpu-cap.js';
 import { CLK_TCK, readProcStat } from '../../local/process.js';
 
 /**
- * @typedef {{ redis?: { cluster: boolean, masters: number, replicas: number, cpus: number|null }|null, sqs?: boolean, pubsub?: boolean }} Wanted
- * @typedef {{ at: number, redis: number|null, sqs: number|null, pubsub: number|null, rqbench: number|null }} CpuMark
+ * @typedef {{ redis?: { cluster: boolean, masters: number, replicas: number, cpus: number|null }|null, sqs?: boolean, pubsub?: boolean, moto?: boolean }} Wanted
+ * @typedef {{ at: number, redis: number|null, sqs: number|null, pubsub: number|null, moto: number|null, rqbench: number|null }} CpuMark
  *   CPU seconds so far of each server (null: not started here, or /proc unreadable) and of the
  *   runner's waited-for children (the step's CLI, once it has exited)
- * @typedef {{ wallS: number, redisPct: number|null, sqsEmulatorPct: number|null, pubsubEmulatorPct: number|null, rqbenchPct: number|null }} StepCpu
+ * @typedef {{ wallS: number, redisPct: number|null, sqsEmulatorPct: number|null, pubsubEmulatorPct: number|null, motoPct: number|null, rqbenchPct: number|null }} StepCpu
  *   % of one core over the step
  * @typedef {object} Servers
  * @property {string|null} redisUrl
  * @property {string|null} redisVersion
  * @property {string|null} sqsEndpoint
  * @property {string|null} pubsubEndpoint
+ * @property {string|null} motoEndpoint
  * @property {null} endpoint  (the contract's single endpoint: these kinds name each server instead)
  * @property {() => CpuMark} mark
  * @property {() => Promise<void>} stop
@@ -40,15 +41,17 @@ export async function startServers(wanted, { log, signal }) {
   const stops = [];
   let redisPids = /** @type {number[]} */ ([]);
   let pubsubPid = /** @type {number|null} */ (null);
+  let motoPid = /** @type {number|null} */ (null);
   /** @type {Servers} */
   const s = {
-    redisUrl: null, redisVersion: null, sqsEndpoint: null, pubsubEndpoint: null, endpoint: null,
+    redisUrl: null, redisVersion: null, sqsEndpoint: null, pubsubEndpoint: null, motoEndpoint: null, endpoint: null,
     mark: () => ({
       at: performance.now(),
       redis: redisPids.length ? sumOrNull(redisPids.map((pid) => procCpuSeconds(pid))) : null,
       // fauxqs runs in this process: the runner's own CPU, which is the emulator's but for a few spawns
       sqs: s.sqsEndpoint ? ownCpuSeconds() : null,
       pubsub: pubsubPid ? procCpuSeconds(pubsubPid) : null,
+      moto: motoPid ? procCpuSeconds(motoPid) : null,
       rqbench: procCpuSeconds('self', true),
     }),
     stop: async () => {
@@ -84,6 +87,15 @@ export async function startServers(wanted, { log, signal }) {
       s.pubsubEndpoint = ps.endpoint;
       log(`rqbench experiment: started the Pub/Sub emulator (pid ${ps.pid}) at ${ps.endpoint} (${took(t0)})`);
     }
+    if (wanted.moto && !signal?.aborted) {
+      const t0 = Date.now();
+      const { startMoto } = await import('../../local/moto-server.js');
+      const moto = await startMoto();
+      stops.push(() => moto.stop());
+      motoPid = moto.pid;
+      s.motoEndpoint = moto.endpoint;
+      log(`rqbench experiment: started moto's server (pid ${moto.pid}) at ${moto.endpoint} (${took(t0)})`);
+    }
   } catch (e) {
     await s.stop();
     // stopped while starting (Ctrl-C): the runner sees it and runs no step
@@ -102,7 +114,7 @@ export async function startServers(wanted, { log, signal }) {
 export function cpuBetween(a, b) {
   const wallS = (b.at - a.at) / 1000;
   const pct = (k) => (a[k] !== null && b[k] !== null && wallS > 0 ? Math.round(((b[k] - a[k]) / wallS) * 1000) / 10 : null);
-  return { wallS: Math.round(wallS * 10) / 10, redisPct: pct('redis'), sqsEmulatorPct: pct('sqs'), pubsubEmulatorPct: pct('pubsub'), rqbenchPct: pct('rqbench') };
+  return { wallS: Math.round(wallS * 10) / 10, redisPct: pct('redis'), sqsEmulatorPct: pct('sqs'), pubsubEmulatorPct: pct('pubsub'), motoPct: pct('moto'), rqbenchPct: pct('rqbench') };
 }
 
 /** The local redis-server's version, as `redis-server --version` gives it, or null. */

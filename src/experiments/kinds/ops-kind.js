@@ -44,7 +44,10 @@ export const results = opsResults;
 const WHERE_FLAGS = ownedFlags(['endpoint']);
 /** What a service's setup and teardown take, beside its operations' time, for the ETA. */
 const SERVICE_OVERHEAD_S = 2;
-const AWS = ['sqs', 'sns'];
+/** On the SQS/SNS/S3 emulator (fauxqs, in the runner's process). */
+const AWS = ['sqs', 'sns', 's3', 's3express'];
+/** On moto's server (a child the runner starts). */
+const MOTO = ['sts', 'cloudwatch', 'events', 'dynamodb', 'pinpoint'];
 
 /** @param {import('../spec.js').Topology} t */
 export function topologyProblem(t) {
@@ -102,14 +105,16 @@ export function complete(d, { flags: given, duration, warmup, consumer, at, topo
   if (q && services.includes('redis')) throw new KindProblem(`${onlyField}: redis needs topology local: or url: (this topology is a queue service)`);
   if (q?.emulator === 'sqs' && services.includes('pubsub')) throw new KindProblem(`${onlyField}: pubsub is not on the SQS/SNS emulator (topology.queue.emulator: sqs)`);
   if (q?.emulator === 'pubsub' && services.some((x) => AWS.includes(x))) throw new KindProblem(`${onlyField}: ${services.find((x) => AWS.includes(x))} is not on the Pub/Sub emulator (topology.queue.emulator: pubsub)`);
-  if (q?.endpoint && services.includes('pubsub') && services.some((x) => AWS.includes(x))) throw new KindProblem(`${onlyField}: one topology.queue.endpoint cannot serve both Pub/Sub and SQS/SNS (one step per service)`);
+  if (q?.endpoint && services.includes('pubsub') && services.some((x) => AWS.includes(x) || MOTO.includes(x))) throw new KindProblem(`${onlyField}: one topology.queue.endpoint cannot serve both Pub/Sub and AWS services (one step per service)`);
+  const onMoto = services.find((x) => MOTO.includes(x));
+  if (q?.emulator && onMoto) throw new KindProblem(`${onlyField}: ${onMoto} is on moto's server, which topology local: starts (topology.queue.emulator is ${q.emulator})`);
   const step = {
     kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: null, at: [], varied: [], services,
     spectrum: [...d.spectrumWide.filter((x) => services.includes(x.service) && !d.spectrum.some((y) => y.service === x.service && y.op === x.op)), ...d.spectrum],
   };
   const fields = fieldOf(d, flags, { duration: `${d.path}.duration (or duration)`, warmup: `${d.path}.warmup (or warmup)`, url: 'topology.url', endpoint: 'topology.queue.endpoint', 'pubsub-endpoint': 'topology.queue.endpoint' });
   // the command's own checks, with the kind of address the runner will give
-  const places = { redisUrl: 'redis://127.0.0.1:6379', sqsEndpoint: 'http://127.0.0.1:4566', pubsubEndpoint: '127.0.0.1:8085' };
+  const places = { redisUrl: 'redis://127.0.0.1:6379', sqsEndpoint: 'http://127.0.0.1:4566', pubsubEndpoint: '127.0.0.1:8085', motoEndpoint: 'http://127.0.0.1:5000' };
   const bad = commandProblem(argvOf(step, topology, places, '.').slice(2), (y) => opsOptions(outputOptions(connectionOptions(y))), opsPlan, fields, 'ops');
   if (bad) throw new KindProblem(bad);
   const stray = d.spectrum.find((x) => !services.includes(x.service));
@@ -121,7 +126,7 @@ export function complete(d, { flags: given, duration, warmup, consumer, at, topo
  * The step's command (relative paths, so it can be pasted from the repo root).
  * @param {any} step
  * @param {import('../spec.js').Topology} topology
- * @param {{ redisUrl?: string|null, sqsEndpoint?: string|null, pubsubEndpoint?: string|null }} servers what the runner started
+ * @param {{ redisUrl?: string|null, sqsEndpoint?: string|null, pubsubEndpoint?: string|null, motoEndpoint?: string|null }} servers what the runner started
  * @param {string} out the step's directory
  * @returns {string[]} argv after `node`: src/cli.js ops …
  */
@@ -134,7 +139,9 @@ function argvOf(step, topology, servers, out) {
   const aws = topology.local || q?.emulator ? servers.sqsEndpoint : q?.endpoint;
   const pubsub = topology.local || q?.emulator ? servers.pubsubEndpoint : q?.endpoint;
   const where = [
-    ...(AWS.some(has) && aws ? ['--endpoint', aws] : []),
+    // a topology.queue.endpoint (AWS, LocalStack) serves moto's services too, through --endpoint
+    ...((AWS.some(has) || (MOTO.some(has) && !topology.local)) && aws ? ['--endpoint', aws] : []),
+    ...(MOTO.some(has) && topology.local ? ['--api-endpoint', String(servers.motoEndpoint)] : []),
     ...(has('pubsub') && pubsub ? ['--pubsub-endpoint', pubsub] : []),
   ];
   return stepArgv({ cli: ['src/cli.js', 'ops'], flags: step.flags, target: [...redis, ...where], length: { duration: step.duration, warmup: step.warmup }, output: { out, name: 'ops' } });
@@ -152,6 +159,7 @@ export async function start(spec, { log, signal }) {
   return startServers({
     redis: t.local && used.has('redis') ? t.local : null,
     sqs: (Boolean(t.local) || t.queue?.emulator === 'sqs') && AWS.some((x) => used.has(x)),
+    moto: Boolean(t.local) && MOTO.some((x) => used.has(x)),
     pubsub: (Boolean(t.local) || t.queue?.emulator === 'pubsub') && used.has('pubsub'),
   }, { log, signal });
 }
@@ -184,6 +192,7 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
       wallS: cpu.wallS, rqbenchPct: cpu.rqbenchPct,
       ...(has('redis') && { redisPct: cpu.redisPct }),
       ...(AWS.some(has) && { sqsEmulatorPct: cpu.sqsEmulatorPct }),
+      ...(MOTO.some(has) && { motoPct: cpu.motoPct }),
       ...(has('pubsub') && { pubsubEmulatorPct: cpu.pubsubEmulatorPct }),
     },
   });
@@ -225,21 +234,23 @@ export const what = (step) => `${step.services.map((x) => SERVICE_NAMES[x]).join
 export const figures = (r) => {
   const ops = (r?.summary?.services ?? []).flatMap((s) => s.ops.map((op) => ({ ...op, service: s.service })));
   if (!ops.length) return 'no summary';
-  const failed = ops.filter((op) => op.error).length;
+  const failed = ops.filter((op) => op.error && !op.notEmulated).length;
+  const missing = ops.filter((op) => op.notEmulated).length;
   const ms = (xs) => `${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)} ms`;
   const timed = ops.filter((op) => op.stats);
-  return `${ops.length} operations, warm median ${timed.length ? ms(timed.map((op) => op.stats.p50)) : '-'}, first call ${timed.length ? ms(timed.map((op) => op.firstMs)) : '-'}${failed ? `, ${failed} FAILED` : ''}`;
+  const over = ops.filter((op) => op.overhead);
+  return `${ops.length} operations, warm median ${timed.length ? ms(timed.map((op) => op.stats.p50)) : '-'}${over.length ? ` (client overhead ${ms(over.map((op) => op.overhead.p50))})` : ''}, first call ${timed.length ? ms(timed.map((op) => op.firstMs)) : '-'}${missing ? `, ${missing} not emulated` : ''}${failed ? `, ${failed} FAILED` : ''}`;
 };
 /** @param {import('../spec.js').Spec} spec */
 export const commandsNote = (spec) => {
-  if (spec.topology.local) return 'The `--url`, `--endpoint` and `--pubsub-endpoint` are the local Redis and emulators the runner started for the run (new ports each time).';
+  if (spec.topology.local) return 'The `--url`, `--endpoint`, `--pubsub-endpoint` and `--api-endpoint` are the local Redis and emulators the runner started for the run (new ports each time).';
   return spec.topology.queue?.emulator ? `The \`--endpoint\`/\`--pubsub-endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).` : '';
 };
 /** @param {import('../spec.js').Spec} spec */
 export const setupWhere = (spec) => {
   const used = new Set(spec.steps.flatMap((s) => /** @type {any} */ (s).services));
   if (spec.topology.local) {
-    const emus = [AWS.some((x) => used.has(x)) && 'the SQS/SNS emulator (fauxqs)', used.has('pubsub') && 'the Pub/Sub emulator'].filter(Boolean);
+    const emus = [AWS.some((x) => used.has(x)) && 'the SQS/SNS/S3 emulator (fauxqs)', used.has('pubsub') && 'the Pub/Sub emulator', MOTO.some((x) => used.has(x)) && 'moto\'s server (STS, CloudWatch, EventBridge, DynamoDB, Pinpoint)'].filter(Boolean);
     return [used.has('redis') && `${spec.topology.label}`, ...emus].filter(Boolean).join(', ') + ' on 127.0.0.1, started by the runner';
   }
   return spec.topology.queue?.emulator ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label;

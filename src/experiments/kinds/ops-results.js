@@ -10,10 +10,10 @@ import path from 'node:path';
 import { fixed, mdTable } from '../../results/format.js';
 import { mergeHlogFiles } from '../../results/hlog.js';
 import { percentileSpectrum, printfFixed } from '../../results/spectrum.js';
-import { latencyTable, phasesTable } from '../../workloads/single-ops/ops-table.js';
+import { latencyTable, OVERHEAD_HOW, overheadTable, phasesTable } from '../../workloads/single-ops/ops-table.js';
 import { REDIS_OPS } from '../../workloads/single-ops/redis-ops.js';
 import { opHlogName } from '../../workloads/single-ops/run-ops.js';
-import { queueDrivers } from '../../transports/queue-drivers.js';
+import { opsDrivers } from '../../transports/ops-drivers.js';
 
 /**
  * Each service's operations, by its `--only` word, in the order ops times them. Redis's come from
@@ -26,10 +26,17 @@ export const OPS_OF = {
   sqs: ['ReceiveMessage', 'SendMessage'],
   sns: ['GetTopicAttributes', 'Publish'],
   pubsub: ['Publish', 'Pull'],
+  s3: ['HeadObject', 'PutObject'],
+  sts: ['AssumeRole', 'GetCallerIdentity'],
+  cloudwatch: ['GetMetricData', 'PutMetricData'],
+  events: ['DescribeEventBus', 'PutEvents'],
+  dynamodb: ['GetItem', 'PutItem'],
+  pinpoint: ['GetEndpoint', 'PutEvents'],
+  s3express: ['PutObject', 'GetObject'],
 };
 
 /** `--only` word → the name the table gives the service. */
-export const SERVICE_NAMES = { redis: 'Redis', ...Object.fromEntries(queueDrivers().filter((d) => d.ops).map((d) => [d.name, /** @type {any} */ (d.ops).service])) };
+export const SERVICE_NAMES = { redis: 'Redis', ...Object.fromEntries(opsDrivers().map((d) => [d.name, d.ops.service])) };
 const WORD_OF = Object.fromEntries(Object.entries(SERVICE_NAMES).map(([w, n]) => [n, w]));
 
 /** Per operation: `<service>_<operation>_<measure>`, e.g. redis_get_first_ms. */
@@ -43,6 +50,12 @@ const MEASURES = {
   warm_p99_ms: 'warm calls, p99, ms',
   warm_max_ms: 'warm calls, max, ms',
   first_over_warm: 'the first call / the warm median',
+  overhead_n: 'warm calls whose client overhead was measured',
+  overhead_avg_ms: 'client overhead of the warm calls (the call less its time on the wire), mean, ms',
+  overhead_p50_ms: 'client overhead of the warm calls, median, ms',
+  overhead_p90_ms: 'client overhead of the warm calls, p90, ms',
+  overhead_p99_ms: 'client overhead of the warm calls, p99, ms',
+  overhead_max_ms: 'client overhead of the warm calls, max, ms',
 };
 
 /** Metric name → what it is, for `check:`. */
@@ -53,6 +66,8 @@ export const OPS_METRICS = {
   redis_cpu: 'the local Redis\'s CPU over the step, % of one core',
   sqs_sns_emulator_cpu: 'the SQS/SNS emulator\'s CPU over the step (fauxqs, in the runner\'s process), % of one core',
   pubsub_emulator_cpu: 'the Pub/Sub emulator\'s CPU over the step (its JVM), % of one core',
+  moto_cpu: 'moto\'s server\'s CPU over the step (its Python process), % of one core',
+  not_emulated_ops: 'operations of the step the endpoint does not implement (an emulator\'s gap, not a failure)',
   rqbench_cpu: 'the ops process\'s CPU over the step, % of one core',
 };
 
@@ -64,6 +79,7 @@ const SERVER_CPU = [
   ['redisPct', 'the local Redis', false],
   ['sqsEmulatorPct', 'the SQS/SNS emulator (fauxqs)', true],
   ['pubsubEmulatorPct', 'the Pub/Sub emulator', true],
+  ['motoPct', 'moto\'s server', true],
 ];
 
 /**
@@ -75,9 +91,11 @@ export function opsMetricsOf() {
     const out = /** @type {Record<string, number|undefined>} */ ({});
     const ratios = [];
     let failed = 0;
+    let notEmulated = 0;
     for (const svc of s.r?.summary?.services ?? []) {
       for (const op of svc.ops) {
-        if (op.error) failed++;
+        if (op.notEmulated) notEmulated++;
+        else if (op.error) failed++;
         const k = `${WORD_OF[svc.service] ?? svc.service.toLowerCase()}_${op.name.toLowerCase()}_`;
         const st = op.stats;
         const ratio = st && op.firstMs !== null && st.p50 > 0 ? op.firstMs / st.p50 : undefined;
@@ -87,13 +105,19 @@ export function opsMetricsOf() {
           [`${k}warm_avg_ms`]: st?.mean, [`${k}warm_p50_ms`]: st?.p50, [`${k}warm_p90_ms`]: st?.p90, [`${k}warm_p99_ms`]: st?.p99, [`${k}warm_max_ms`]: st?.max,
           [`${k}first_over_warm`]: ratio,
         });
+        const o = op.overhead;
+        if (o) {
+          Object.assign(out, {
+            [`${k}overhead_n`]: o.count, [`${k}overhead_avg_ms`]: o.mean, [`${k}overhead_p50_ms`]: o.p50, [`${k}overhead_p90_ms`]: o.p90, [`${k}overhead_p99_ms`]: o.p99, [`${k}overhead_max_ms`]: o.max,
+          });
+        }
       }
     }
     const cpu = s.r?.meta?.cpu ?? {};
     const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
     return {
-      ...out, min_first_over_warm: ratios.length ? Math.min(...ratios) : undefined, failed_ops: s.r?.summary ? failed : undefined,
-      redis_cpu: n(cpu.redisPct), sqs_sns_emulator_cpu: n(cpu.sqsEmulatorPct), pubsub_emulator_cpu: n(cpu.pubsubEmulatorPct), rqbench_cpu: n(cpu.rqbenchPct),
+      ...out, min_first_over_warm: ratios.length ? Math.min(...ratios) : undefined, failed_ops: s.r?.summary ? failed : undefined, not_emulated_ops: s.r?.summary ? notEmulated : undefined,
+      redis_cpu: n(cpu.redisPct), sqs_sns_emulator_cpu: n(cpu.sqsEmulatorPct), pubsub_emulator_cpu: n(cpu.pubsubEmulatorPct), moto_cpu: n(cpu.motoPct), rqbench_cpu: n(cpu.rqbenchPct),
     };
   };
 }
@@ -111,10 +135,21 @@ export async function opsResults(spec, steps) {
   const services = done.flatMap((s) => s.r.summary.services.map((svc) => ({ ...svc, service: counts.get(svc.service) > 1 ? `${svc.service} (${s.step.label})` : svc.service })));
   const notRun = steps.filter((s) => !s.r?.complete).map((s) => s.step.label);
   const lengths = [...new Set(done.map((s) => `${s.r.summary.warmupS} s of warm-up calls (not recorded), then ${s.r.summary.durationS} s`))].join('; or ');
+  // the seed's S3 Express table is E2E duration, apart from the overhead table
+  const express = services.filter((x) => x.service.startsWith('S3Express'));
+  const main = services.filter((x) => !express.includes(x));
   const out = [
-    services.length ? latencyTable(services) : 'No step has run yet.', '',
+    main.length ? overheadTable(main) : 'No step has run yet.', '',
     ...(notRun.length ? [`Not run yet: ${notRun.join(', ')}.`, ''] : []),
-    `Each operation on a fresh connection (or client): connecting, one first call, ${lengths || 'warm-up calls, then measured calls'} of calls one after another, each timed from send to reply; ms. "Overhead (ms)" is the seed's column, empty there too.`, '',
+    `The client's overhead in each warm call, the seed's quantity (its "Overhead (ms)" heads the table, and every figure under it is overhead). ${OVERHEAD_HOW}`, '',
+    '### Round trip', '',
+    main.length ? latencyTable(main) : 'No step has run yet.', '',
+    `Each operation on a fresh connection (or client): connecting, one first call, ${lengths || 'warm-up calls, then measured calls'} of calls one after another, each timed from send to reply; ms. The seed gives no round-trip figures: these are rqbench's, for the services as they answer here.`, '',
+    ...(express.length ? [
+      '### S3 Express', '',
+      latencyTable(express, 'E2E Duration (ms)'), '',
+      'E2E duration: each PutObject and GetObject (its body read) from send to reply, as the seed\'s S3 Express table. Stand-in: a general-purpose bucket of the run\'s own on the SQS/SNS/S3 emulator (fauxqs) for the seed\'s S3 Express One Zone directory bucket in AWS.', '',
+    ] : []),
     '### Connect, first call, warm calls', '',
     services.length ? phasesTable(services) : 'No step has run yet.', '',
     'The first call on a fresh connection against the median of the warm calls after it. The SDK clients (SQS, SNS, Pub/Sub) connect on their first call, so there "connect" is making the client and the first call carries the handshake.', '',

@@ -32,9 +32,10 @@ import { performance } from 'node:perf_hooks';
 import { KindProblem } from './kind-contract.js';
 import { cpuBetween, procCpuSeconds, startServers } from './kind-servers.js';
 import { queueResults, queueMetricsOf, QUEUE_METRICS } from './queue-results.js';
+import { startLatencyProxy } from '../../local/latency-proxy.js';
 
 export const name = 'queue';
-export const fields = ['seedFigures'];
+export const fields = ['seedFigures', 'latencyModel'];
 export const specFields = [];
 export const metrics = QUEUE_METRICS;
 export const metricsOf = queueMetricsOf;
@@ -60,14 +61,41 @@ export function topologyProblem(t) {
  * @param {string} p
  */
 export function read(s, p) {
+  const latencyModel = readLatencyModel(s.latencyModel, `${p}.latencyModel`);
   const f = s.seedFigures;
-  if (f === undefined) return { seedFigures: null };
+  if (f === undefined) return { seedFigures: null, latencyModel };
   if (!f || typeof f !== 'object' || Array.isArray(f)) throw new KindProblem(`${p}.seedFigures must be a map: { read: [p50, p999], processing: [p50, p999], e2e: [p50, p999] }`);
   for (const [k, v] of Object.entries(f)) {
     if (!SEED_ROWS.includes(k)) throw new KindProblem(`${p}.seedFigures.${k} is not a field here (known: ${SEED_ROWS.join(', ')})`);
     if (!Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === 'string')) throw new KindProblem(`${p}.seedFigures.${k} must be [p50, p999] as the seed wrote them, e.g. [77ms, 505ms]`);
   }
-  return { seedFigures: f };
+  return { seedFigures: f, latencyModel };
+}
+
+/**
+ * `latencyModel: { ReceiveMessage: [77ms, 505ms] }`: per API action, the p50 and p999 of the
+ * answer's time the latency proxy draws from (local/latency-proxy.js).
+ * @param {unknown} v
+ * @param {string} at
+ * @returns {import('../../local/latency-proxy.js').LatencyModel|null}
+ */
+function readLatencyModel(v, at) {
+  if (v === undefined) return null;
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).length) throw new KindProblem(`${at} must map API actions to [p50, p999], e.g. { ReceiveMessage: [77ms, 505ms] }`);
+  return Object.fromEntries(Object.entries(v).map(([action, pair]) => {
+    const ms = Array.isArray(pair) && pair.length === 2 ? pair.map(durationMs) : [];
+    if (!/^[A-Z][A-Za-z]+$/.test(action) || ms.length !== 2 || ms.some((x) => x === null) || !(ms[0] > 0 && ms[1] > ms[0])) {
+      throw new KindProblem(`${at}.${action} must be [p50, p999] with p50 above 0 and below p999, e.g. [77ms, 505ms] (got ${JSON.stringify(pair)})`);
+    }
+    return [action, { p50Ms: /** @type {number} */ (ms[0]), p999Ms: /** @type {number} */ (ms[1]) }];
+  }));
+}
+
+/** "77ms", "1.2s", "500us" → ms, else null. */
+function durationMs(x) {
+  const m = typeof x === 'string' ? /^(\d+(?:\.\d+)?)\s*(us|ms|s)$/.exec(x.trim()) : null;
+  if (!m) return null;
+  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
 }
 
 /**
@@ -84,7 +112,8 @@ export function complete(d, { flags, consumer, duration, warmup, at, topology })
   if (cTarget !== CONSUMES[target]) throw new KindProblem(`${d.path}.consumer.target must be ${CONSUMES[target]} for a ${target} publisher (got ${JSON.stringify(cTarget)})`);
   const owned = [...Object.keys(flags), ...Object.keys(wanted)].find((k) => OWNED.has(k));
   if (owned) throw new KindProblem(`${d.flagPaths[owned] ?? `${d.path}.consumer.${owned}`} is set by the runner (endpoint and names from the topology and the step, length from duration and warmup)`);
-  const step = { kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: { ...wanted, target: cTarget }, at: [], varied: [], seedFigures: d.seedFigures };
+  if (d.latencyModel && (topology.queue?.emulator !== 'sqs')) throw new KindProblem(`${d.path}.latencyModel needs topology queue: { emulator: sqs } (the proxy stands in front of the SQS/SNS emulator the runner starts)`);
+  const step = { kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: { ...wanted, target: cTarget }, at: [], varied: [], seedFigures: d.seedFigures, latencyModel: d.latencyModel };
   // the CLIs' own checks, with the names and an endpoint of the kind the runner will give
   const where = topology.queue?.endpoint ?? (cTarget === 'pubsub' ? '127.0.0.1:8085' : 'http://127.0.0.1:4566');
   for (const [role, argv] of argvOf(step, { endpoint: where }, '.')) {
@@ -155,12 +184,31 @@ export async function start(spec, ctx) {
  * @param {any} step
  * @param {import('./kind-contract.js').RunContext} ctx
  */
-export async function run(step, { stepDir, out, stopper, shared, live, stepLabel }) {
-  fs.mkdirSync(stepDir, { recursive: true });
-  const cmds = argvOf(step, shared ?? {}, out);
-  const meta = { name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: cmds.map(([, argv]) => commandLine('node', argv)), ok: false };
+export async function run(step, ctx) {
+  fs.mkdirSync(ctx.stepDir, { recursive: true });
+  // under the latency model, the step reaches the emulator through the proxy (in this process)
+  const proxy = step.latencyModel ? await startLatencyProxy(/** @type {string} */ (ctx.shared?.endpoint), step.latencyModel) : null;
+  try {
+    return await runThrough(step, ctx, proxy);
+  } finally {
+    await proxy?.stop();
+  }
+}
+
+/**
+ * @param {any} step
+ * @param {import('./kind-contract.js').RunContext} ctx
+ * @param {import('../../local/latency-proxy.js').LatencyProxy|null} proxy
+ */
+async function runThrough(step, { stepDir, out, stopper, shared, live, stepLabel }, proxy) {
+  const cmds = argvOf(step, proxy ? { endpoint: proxy.endpoint } : shared ?? {}, out);
+  /** @type {Record<string, any>} */
+  const meta = {
+    name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: cmds.map(([, argv]) => commandLine('node', argv)), ok: false,
+    ...(proxy && { latencyModel: { model: step.latencyModel, how: 'a proxy in the runner\'s process in front of the emulator: each answer of a modelled action is held until a log-normal draw through its p50 and p999 (the emulator\'s own time taken off); other actions pass at once' } }),
+  };
   const save = stepRecord(stepDir, meta);
-  const mark = shared?.mark ?? (() => ({ at: performance.now(), redis: null, sqs: null, pubsub: null, rqbench: procCpuSeconds('self', true) }));
+  const mark = shared?.mark ?? (() => ({ at: performance.now(), redis: null, sqs: null, pubsub: null, moto: null, rqbench: procCpuSeconds('self', true) }));
   const before = mark();
   const relayed = (argv) => runChild([...argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub });
   const consumer = relayed(cmds[0][1]);
@@ -175,6 +223,8 @@ export async function run(step, { stepDir, out, stopper, shared, live, stepLabel
   const finished = (r, s) => r && s && (r.code === 0 || r.code === 1);
   const ok = finished(done[0], back.consumer) && finished(done[1], back.publisher) && !stopper.stopped;
   Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: done.map((r) => r?.code ?? r?.signal ?? null), ok });
+  // what the model drew, per action: the delays the answers were held for
+  if (proxy && meta.latencyModel) Object.assign(meta.latencyModel, { drawn: proxy.report() });
   const bad = done.find((r, i) => !finished(r, i ? back.publisher : back.consumer));
   if (bad) meta.error = bad.lastLine;
   save();
@@ -210,7 +260,7 @@ export const chartDirs = (done) => done.map((s) => s.r.consumerDir);
 /** @param {any} step */
 export const nominalSeconds = (step) => step.duration + CONSUMER_HEAD_START_MS / 1000 + 5;
 /** @param {any} step */
-export const what = (step) => `${step.flags.target} → ${step.consumer.target}, ${step.duration} s`;
+export const what = (step) => `${step.flags.target} → ${step.consumer.target}, ${step.duration} s${step.latencyModel ? ', under the latency model' : ''}`;
 /** @param {any} r */
 export const figures = (r) => {
   const c = r?.consumer;
@@ -218,7 +268,8 @@ export const figures = (r) => {
   const ms = (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '-');
   const n = c.nothingLost ?? {};
   const lost = n.ok ? 'nothing lost' : n.missing ? `${n.missing} MISSING` : n.malformed ? `${n.malformed} MALFORMED` : 'unfinished: the consumer ended before the last message';
-  return `${Math.round(c.messagesPerSec ?? 0)} messages/s, E2E p50 ${ms(c.latency?.e2e?.p50)}, p999 ${ms(c.latency?.e2e?.p999)}, ${lost}`;
+  // E2E as the seed defines it: from right before the send
+  return `${Math.round(c.messagesPerSec ?? 0)} messages/s, E2E p50 ${ms(c.latency?.e2eSent?.p50)}, p999 ${ms(c.latency?.e2eSent?.p999)}, ${lost}`;
 };
 /** @param {import('../spec.js').Spec} spec */
 export const commandsNote = (spec) => (spec.topology.queue?.emulator ? `The \`--endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).` : '');

@@ -1,8 +1,10 @@
 /**
  * The Redis operations `rqbench ops` times, one call at a time (seed 003's per-operation
  * baseline): GET, SET, ZADD, ZRANGEBYSCORE and MGET, on keys that share one hash tag, so they
- * live in one slot and MGET works on a cluster too. Each operation's bytes are encoded once.
+ * live in one slot and MGET works on a cluster too. Each call encodes its command afresh, as a
+ * client would: encoding is part of the client's overhead.
  */
+import { performance } from 'node:perf_hooks';
 import { encodeCommand } from '../../transports/resp.js';
 import { keySlot } from '../../transports/slot.js';
 
@@ -14,16 +16,41 @@ const ZSET_MEMBERS = 1000;
 const key = (n) => `${TAG}:k:${n}`;
 const ZKEY = `${TAG}:z`;
 
-/** @typedef {{ name: string, bytes: Buffer }} RedisOp */
+/** @typedef {{ name: string, args: Array<string|number> }} RedisOp */
 
 /** @type {RedisOp[]} in table order: reads, then writes */
 export const REDIS_OPS = [
-  { name: 'GET', bytes: encodeCommand(['GET', key(0)]) },
-  { name: 'MGET', bytes: encodeCommand(['MGET', ...Array.from({ length: MGET_KEYS }, (_, i) => key(i))]) },
-  { name: 'ZRANGEBYSCORE', bytes: encodeCommand(['ZRANGEBYSCORE', ZKEY, '-inf', '+inf', 'LIMIT', 0, 100]) },
-  { name: 'SET', bytes: encodeCommand(['SET', key(0), VALUE]) },
-  { name: 'ZADD', bytes: encodeCommand(['ZADD', ZKEY, 1, 'm:0']) },
+  { name: 'GET', args: ['GET', key(0)] },
+  { name: 'MGET', args: ['MGET', ...Array.from({ length: MGET_KEYS }, (_, i) => key(i))] },
+  { name: 'ZRANGEBYSCORE', args: ['ZRANGEBYSCORE', ZKEY, '-inf', '+inf', 'LIMIT', 0, 100] },
+  { name: 'SET', args: ['SET', key(0), VALUE] },
+  { name: 'ZADD', args: ['ZADD', ZKEY, 1, 'm:0'] },
 ];
+
+/**
+ * One call on a pipe, timed as seed 003 times an SDK's: the client's overhead is encoding the
+ * command and, once the reply's bytes arrive, parsing it and handing its value back; the time
+ * between (writing, the server, the wire) is the call's time on the wire.
+ * @param {import('../../transports/redis-pipe.js').RespPipe} pipe
+ * @param {Array<string|number>} args
+ * @returns {Promise<number>} the overhead, ms
+ */
+export function timedCall(pipe, args) {
+  const t0 = performance.now();
+  const bytes = encodeCommand(args);
+  const encodeMs = performance.now() - t0;
+  return new Promise((resolve, reject) => {
+    let failure;
+    let value;
+    pipe.send(bytes, {
+      n: 1,
+      value: (_s, _i, v) => { value = v; },
+      error: (_s, _i, err) => { failure = err; },
+      // pipe.now: when the reply's bytes arrived, before the parser ran
+      done: () => (failure ? reject(failure) : resolve(value)),
+    });
+  }).then(() => encodeMs + (performance.now() - pipe.now));
+}
 
 /** The slot every operation's keys live in. */
 export const OPS_SLOT = keySlot(TAG);

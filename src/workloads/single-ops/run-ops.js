@@ -16,15 +16,12 @@ import { withLocal } from '../../local/for-run.js';
 import { redactString } from '../../results/redact.js';
 import { round } from '../../results/summary.js';
 import { Run } from '../../harness/harness.js';
-import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands } from './redis-ops.js';
-import { callBytes, timeOp } from './time-op.js';
-import { latencyTable, phasesTable } from './ops-table.js';
-import { queueDrivers } from '../../transports/queue-drivers.js';
+import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands, timedCall } from './redis-ops.js';
+import { timeOp } from './time-op.js';
+import { latencyTable, OVERHEAD_HOW, overheadTable, phasesTable } from './ops-table.js';
+import { opsDrivers } from '../../transports/ops-drivers.js';
 
 /** @typedef {import('../../transports/queue-driver.js').QueueEmulator} QueueEmulator */
-
-/** The queue drivers with operations to time, in table order after Redis. */
-const opsDrivers = () => queueDrivers().filter((d) => d.ops);
 
 /**
  * Services `--only` accepts, in table order: Redis (no queue driver: rqbench's own pipe), then
@@ -67,7 +64,7 @@ export function runOps(a) {
       /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
       const summaryOf = (interrupted) => ({
         warmupS: a.warmup, durationS: a.duration, targets, interrupted,
-        services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, ...op }) => op) })),
+        services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, overheadHist, ...op }) => op) })),
       });
       const time = async (svc) => {
         if (run.stopping) return;
@@ -85,7 +82,7 @@ export function runOps(a) {
         await time(await d.ops.open(whereOf.get(d), name));
       }
       const summary = summaryOf(run.interrupted);
-      const failed = services.some((s) => s.error || s.ops.some((op) => op.error));
+      const failed = services.some((s) => s.error || s.ops.some((op) => op.error && !op.notEmulated));
       return run.save(summary, renderOps(summary), { exitCode: run.interrupted ? signalExitCode(run.interrupted) : failed ? 1 : 0 });
     } catch (e) {
       run.failed(e);
@@ -97,12 +94,14 @@ export function runOps(a) {
 }
 
 /**
- * The file an operation's warm calls are kept in: `redis-get.hlog`, `pubsub-publish.hlog`.
+ * The file an operation's warm calls are kept in: `redis-get.hlog`, `pubsub-publish.hlog`; their
+ * client overhead, where measured, in `redis-get.overhead.hlog`.
  * @param {string} service as the table names it ('Redis', 'Pub/Sub')
  * @param {string} op 'GET', 'Publish'
+ * @param {boolean} [overhead]
  */
-export function opHlogName(service, op) {
-  return `${service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.toLowerCase()}.hlog`;
+export function opHlogName(service, op, overhead = false) {
+  return `${service.toLowerCase().replace(/[^a-z0-9]+/g, '')}-${op.toLowerCase()}${overhead ? '.overhead' : ''}.hlog`;
 }
 
 /**
@@ -110,15 +109,18 @@ export function opHlogName(service, op) {
  * @param {string} dir
  * @param {number} t0
  * @param {number} durationS
- * @param {{ service: string, ops: Array<{ name: string, hist?: any }> }} s
+ * @param {{ service: string, ops: Array<{ name: string, hist?: any, overheadHist?: any }> }} s
  */
 function writeHlogs(dir, t0, durationS, s) {
   for (const op of s.ops) {
-    if (!op.hist) continue;
-    const file = opHlogName(s.service, op.name);
-    const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, warm calls one at a time` });
-    w.writeInterval(op.hist, { tag: 'warm', startSec: 0, endSec: durationS });
-    w.close();
+    for (const [h, overhead] of [[op.hist, false], [op.overheadHist, true]]) {
+      if (!h) continue;
+      const file = opHlogName(s.service, op.name, overhead);
+      const what = overhead ? 'the client\'s overhead in each warm call (the call less its time on the wire)' : 'warm calls one at a time';
+      const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, ${what}` });
+      w.writeInterval(h, { tag: overhead ? 'overhead' : 'warm', startSec: 0, endSec: durationS });
+      w.close();
+    }
   }
 }
 
@@ -142,7 +144,7 @@ async function withLocalQueues(a, fn) {
       if (!a.local || !emu || !a.only.includes(d.name) || pointed || started.has(emu)) continue;
       const s = await emu.start();
       started.set(emu, s);
-      const how = [emu.tool, emu.inProcess && 'in this process'].filter(Boolean).join(', ');
+      const how = [emu.tool, emu.inProcess ? 'in this process' : s.pid && `pid ${s.pid}`].filter(Boolean).join(', ');
       say(`started a local ${emu.label} emulator${how ? ` (${how})` : ''} at ${s.endpoint}`);
     }
     return await fn(started);
@@ -176,7 +178,12 @@ async function redisService(conn) {
       what: OP_NOTES[op.name],
       open: async () => {
         const pipe = await connect();
-        return { call: () => callBytes(pipe, op.bytes), close: () => pipe.close() };
+        let overhead = null;
+        return {
+          call: async () => { overhead = await timedCall(pipe, op.args); },
+          overhead: () => overhead,
+          close: () => pipe.close(),
+        };
       },
     })),
   };
@@ -197,10 +204,14 @@ async function timeService(svc, a, quiet, signal) {
         const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000, signal });
         // an operation cut short is not measured: it is left out, as the ones not started
         if (signal.aborted) break;
-        out.ops.push({ name: op.name, what: op.what, ...(r.detail && { detail: r.detail }), connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist), hist: r.hist });
+        out.ops.push({
+          name: op.name, what: op.what, ...(r.detail && { detail: r.detail }), connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist),
+          overhead: r.overheadHist ? stats(r.overheadHist) : null, hist: r.hist, overheadHist: r.overheadHist,
+        });
       } catch (e) {
         if (signal.aborted) break;
-        out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message) });
+        // an operation the endpoint lacks is a row that says so, not a failure of the run
+        out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message), ...(e.notEmulated && { notEmulated: true }) });
       }
     }
   } catch (e) {
@@ -221,10 +232,11 @@ function renderOps(s) {
   const where = Object.entries(s.targets).map(([k, v]) => `${NAMES[k]} at ${v}`).join(', ');
   const out = ['# rqbench ops', ''];
   out.push(`Against ${where}; each operation on a fresh connection: connect, one first call, ${s.warmupS} s of warm-up calls (not recorded), then ${s.durationS} s of calls one after another, each timed from send to reply.`, '');
-  out.push(latencyTable(s.services), '');
+  out.push('The client\'s overhead in each warm call, as seed 003 defines it: the call less its time on the wire.', '', overheadTable(s.services), '', OVERHEAD_HOW, '');
+  out.push('Whole warm calls, from send to reply:', '', latencyTable(s.services), '');
   out.push(phasesTable(s.services), '');
   for (const svc of s.services) {
-    for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **failed**: ${op.error}` : ''}.`);
+    for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **${op.notEmulated ? 'not emulated' : 'failed'}**: ${op.error}` : ''}.`);
     if (svc.error) out.push(`- ${svc.service}: **${svc.error}**.`);
   }
   if (s.interrupted) out.push('', `**Interrupted** (${s.interrupted}): the operations above finished; the one under way was stopped and the rest did not run. Every service set up was torn down.`);

@@ -6,22 +6,10 @@ import { performance } from 'node:perf_hooks';
 import { newHistogram, record } from '../../measure/histogram.js';
 
 /**
- * One call of pre-encoded bytes on a RespPipe, awaited; rejects on an error reply.
- * @param {import('../../transports/redis-pipe.js').RespPipe} pipe
- * @param {Buffer} bytes
- * @returns {Promise<void>}
- */
-export function callBytes(pipe, bytes) {
-  return new Promise((resolve, reject) => {
-    let failure;
-    pipe.send(bytes, { n: 1, error: (_s, _i, err) => { failure = err; }, done: () => (failure ? reject(failure) : resolve()) });
-  });
-}
-
-/**
- * @typedef {{ call: () => Promise<unknown>, close: () => unknown, detail?: () => string }} OpSession
+ * @typedef {{ call: () => Promise<unknown>, close: () => unknown, detail?: () => string, overhead?: () => number|null }} OpSession
  *   one connection (or client) and the operation it repeats; `detail` says what the calls got
- *   back when that varies (e.g. how many pulls found a message)
+ *   back when that varies (e.g. how many pulls found a message); `overhead` gives the client's own
+ *   time in the call just made (the call less its time on the wire, ms), where it can be measured
  */
 
 /**
@@ -30,7 +18,7 @@ export function callBytes(pipe, bytes) {
  * @param {number} p.warmupMs
  * @param {number} p.durationMs
  * @param {AbortSignal} [p.signal] ends the calls early (the run was interrupted): the result is partial
- * @returns {Promise<{ connectMs: number, firstMs: number, hist: import('hdr-histogram-js').Histogram, detail: string|null }>}
+ * @returns {Promise<{ connectMs: number, firstMs: number, hist: import('hdr-histogram-js').Histogram, overheadHist: import('hdr-histogram-js').Histogram|null, detail: string|null }>}
  */
 export async function timeOp({ open, warmupMs, durationMs, signal }) {
   let t = performance.now();
@@ -43,14 +31,19 @@ export async function timeOp({ open, warmupMs, durationMs, signal }) {
     const warmEnd = performance.now() + warmupMs;
     while (performance.now() < warmEnd && !signal?.aborted) await session.call();
     const hist = newHistogram();
+    const overheadHist = session.overhead ? newHistogram() : null;
+    // what the warm-up left behind is not the measured calls'
+    session.overhead?.();
     const end = performance.now() + durationMs;
     for (let now = performance.now(); now < end && !signal?.aborted;) {
       await session.call();
       const after = performance.now();
       record(hist, (after - now) * 1000);
+      const over = session.overhead?.();
+      if (overheadHist && over !== null && over !== undefined) record(overheadHist, over * 1000);
       now = after;
     }
-    return { connectMs, firstMs, hist, detail: session.detail?.() ?? null };
+    return { connectMs, firstMs, hist, overheadHist, detail: session.detail?.() ?? null };
   } finally {
     await session.close();
   }
