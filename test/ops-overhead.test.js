@@ -8,7 +8,7 @@ import { S3Client, ListBucketsCommand } from '@aws-sdk/client-s3';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { startRedis } from '../src/local/local-redis.js';
 import { startSqs } from '../src/local/sqs-emulator.js';
-import { startMoto } from '../src/local/moto-server.js';
+import { startMoto } from '../src/local/moto-emulator.js';
 import { startPubsub } from '../src/local/pubsub-emulator.js';
 import { awsClientConfig } from '../src/transports/aws.js';
 import { startDelayProxy } from './helpers/delay-proxy.js';

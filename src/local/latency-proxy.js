@@ -13,14 +13,14 @@
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { newHistogram, record, stats } from '../measure/histogram.js';
 
 /** z of the 99.9th percentile of the standard normal. */
 const Z999 = 3.090232306167813;
 
 /**
  * @typedef {Record<string, { p50Ms: number, p999Ms: number }>} LatencyModel by API action ('ReceiveMessage')
- * @typedef {{ endpoint: string, stop: () => Promise<void>, report: () => Record<string, { calls: number, delayMs: ReturnType<typeof stats>|null }> }} LatencyProxy
+ * @typedef {{ count: number, p50: number, p999: number, max: number }} Held the delays answers were held for, ms
+ * @typedef {{ endpoint: string, stop: () => Promise<void>, report: () => Record<string, { calls: number, delayMs: Held|null }> }} LatencyProxy
  */
 
 /**
@@ -51,6 +51,18 @@ export function actionOf(req, body) {
 }
 
 /**
+ * @param {number[]} held ms
+ * @returns {Held}
+ */
+function heldStats(held) {
+  const xs = [...held].sort((a, b) => a - b);
+  // the nearest rank, as a histogram's percentile: the value below which that share lies
+  const at = (q) => (xs.length ? xs[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)] : 0);
+  const r = (x) => Math.round(x * 1000) / 1000;
+  return { count: xs.length, p50: r(at(0.5)), p999: r(at(0.999)), max: r(xs.at(-1) ?? 0) };
+}
+
+/**
  * Starts the proxy in front of `upstream` (an http:// endpoint).
  * @param {string} upstream
  * @param {LatencyModel} model
@@ -59,7 +71,7 @@ export function actionOf(req, body) {
 export async function startLatencyProxy(upstream, model) {
   const up = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true });
-  /** @type {Map<string, { calls: number, hist: import('hdr-histogram-js').Histogram }>} */
+  /** @type {Map<string, { calls: number, held: number[] }>} */
   const seen = new Map();
   const timers = new Set();
   const server = http.createServer((req, res) => {
@@ -75,10 +87,10 @@ export async function startLatencyProxy(upstream, model) {
         ur.on('end', () => {
           const fit = model[action];
           const delay = fit ? Math.max(0, drawDelay(fit) - (performance.now() - t0)) : 0;
-          const s = seen.get(action) ?? { calls: 0, hist: newHistogram() };
+          const s = seen.get(action) ?? { calls: 0, held: [] };
           seen.set(action, s);
           s.calls++;
-          if (fit) record(s.hist, delay * 1000);
+          if (fit) s.held.push(delay);
           const answer = () => {
             timers.delete(timer);
             res.writeHead(ur.statusCode ?? 502, ur.headers);
@@ -104,7 +116,7 @@ export async function startLatencyProxy(upstream, model) {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     // per action: its calls, and for a modelled one the delays its answers were held for
-    report: () => Object.fromEntries([...seen].map(([action, s]) => [action, { calls: s.calls, delayMs: model[action] ? stats(s.hist) : null }])),
+    report: () => Object.fromEntries([...seen].map(([action, s]) => [action, { calls: s.calls, delayMs: model[action] ? heldStats(s.held) : null }])),
     stop: () => (stopped ??= new Promise((resolve) => {
       for (const t of timers) clearTimeout(t);
       server.closeAllConnections();

@@ -1,6 +1,7 @@
-/** `rqbench load`'s flags checked into its plan: the delta file, the sink, the grid. */
+/** `rqbench load`'s flags checked into its plan: the delta file (a path, or s3://bucket/key), the sink, the grid. */
 import { bad, intIn, UsageError } from '../usage-error.js';
 import { inspectDeltaFile } from '../workloads/bulk-load/delta-file.js';
+import { parseS3Url } from '../workloads/bulk-load/s3-source.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
 import { checkMetrics } from './metrics-plan.js';
@@ -14,6 +15,7 @@ import { planOf } from './freeze.js';
 export function loadOptions(y) {
   const g = 'Loading:';
   const f = 'Delta file (--generate):';
+  const s = 'S3 (an s3://bucket/key FILE, or --generate s3://bucket/key):';
   return y
     .option('generate', { type: 'string', requiresArg: true, group: f, describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit' })
     .option('records', { type: 'number', requiresArg: true, default: 4_000_000, group: f, describe: 'records to generate' })
@@ -24,8 +26,14 @@ export function loadOptions(y) {
     .option('sink', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
     .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds: SETEX instead of SET (0: SET)' })
     .option('sample', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records read back from Redis and compared to the file, per cell' })
-    .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' });
+    .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' })
+    .option('s3-connections', { type: 'string', requiresArg: true, group: s, describe: 'the S3 client\'s connections in all (the seed\'s s3client_max_connections), or a list (64,128) for the grid', defaultDescription: '64' })
+    .option('endpoint', { type: 'string', requiresArg: true, group: s, describe: 'S3 endpoint (an emulator: rqbench local sqs); omitted: AWS, with the SDK\'s credential chain' })
+    .option('region', { type: 'string', requiresArg: true, group: s, describe: 'AWS region', defaultDescription: 'the AWS SDK chain' });
 }
+
+/** The S3 client's connections when --s3-connections is not given: the seed's default. */
+const S3_CONNECTIONS = 64;
 
 /** Where a load writes. */
 export const SINKS = ['redis', 'noop', 'memory'];
@@ -55,13 +63,15 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
   if (a.file === undefined) throw new UsageError('a FILE to load is needed (or --generate FILE to write one)');
   if (!SINKS.includes(a.sink)) throw bad('--sink', SINKS.join(', '), a.sink);
   const threads = intList(a.readerThreads, '--reader-threads', 1, 256);
+  const s3 = s3Of(a, threads);
   const connections = intList(a.connections, '--connections', 1, 4096);
   intIn(a.ttl, '--ttl', 0);
   intIn(a.sample, '--sample', 0, 1_000_000);
   const metrics = checkMetrics(a);
-  let info;
+  let info = null;
   try {
-    info = inspect(a.file);
+    // an object in S3 is inspected over the network, once the flags are known to be right (withS3Info)
+    if (!s3.s3 || inspect !== inspectDeltaFile) info = inspect(a.file);
   } catch (e) {
     throw new UsageError(e.code ? `${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}` : e.message);
   }
@@ -70,5 +80,30 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
     throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${threads.join(',')} x ${connections.join(',')})`, Math.min(...connections));
   }
   checkOutput(a);
-  return planOf(a, { threads, connections, info, ...metrics });
+  return planOf(a, { threads, connections, info, ...s3, ...metrics });
+}
+
+/**
+ * An s3:// FILE's part of the plan: where S3 is and the S3 connections of the grid; the S3 flags
+ * with a local file are a mistake.
+ * @param {Readonly<Record<string, any>>} a
+ * @param {number[]} threads
+ * @returns {{ s3: { endpoint?: string, region?: string }|null, s3Connections: number[] }}
+ */
+function s3Of(a, threads) {
+  const at = parseS3Url(a.file);
+  if (!at) {
+    if (/^s3:/i.test(String(a.file))) throw bad('FILE', 's3://bucket/key (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens, then the key)', a.file);
+    const stray = ['s3Connections', 'endpoint', 'region'].find((k) => a[k] !== undefined);
+    if (stray) throw new UsageError(`--${stray === 's3Connections' ? 's3-connections' : stray} is for an s3://bucket/key FILE (this one is a local file)`);
+    return { s3: null, s3Connections: [] };
+  }
+  if (a.sink === 'redis') throw bad('--sink', 'memory or noop with an s3:// FILE (the redis sink reads its sample back from a local file)', a.sink);
+  if (a.endpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(String(a.endpoint))) throw bad('--endpoint', 'an http(s):// URL', a.endpoint);
+  const s3Connections = intList(a.s3Connections ?? S3_CONNECTIONS, '--s3-connections', 1, 4096);
+  // each thread's client needs a connection of its own: clients are not shared across threads
+  if (Math.min(...s3Connections) < Math.max(...threads)) {
+    throw bad('--s3-connections', `at least --reader-threads (each thread reads through a client of its own; grid ${threads.join(',')} x ${s3Connections.join(',')})`, Math.min(...s3Connections));
+  }
+  return { s3: { ...(a.endpoint && { endpoint: String(a.endpoint) }), ...(a.region && { region: String(a.region) }) }, s3Connections };
 }

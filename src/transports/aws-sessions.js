@@ -27,7 +27,7 @@ export function awsClients(Client, cfg, where) {
     /**
      * @param {string} op
      * @param {() => any} command made when called (the resources exist by then)
-     * @returns {() => Promise<import('../workloads/single-ops/time-op.js').OpSession>}
+     * @returns {() => Promise<import('./queue-driver.js').OpSession>}
      */
     session: (op, command) => async () => {
       const client = new Client(cfg);

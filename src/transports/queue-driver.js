@@ -72,8 +72,9 @@
 
 /**
  * One client (or connection) and the operation it repeats; `detail` says what the calls got
- * back when that varies (how many pulls found a message).
- * @typedef {{ call: () => Promise<unknown>, close: () => unknown, detail?: () => string }} OpSession
+ * back when that varies (how many pulls found a message); `overhead` gives the client's own time
+ * in the call just made (the call less its time on the wire, ms), where it can be measured.
+ * @typedef {{ call: () => Promise<unknown>, close: () => unknown, detail?: () => string, overhead?: () => number|null }} OpSession
  */
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe } from 'vitest';
 import { findPubsubEmulator } from '../../src/local/pubsub-emulator.js';
-import { findMotoServer } from '../../src/local/moto-server.js';
+import { findMotoServer } from '../../src/local/moto-emulator.js';
 
 export const PUBSUB_INSTALLED = !!findPubsubEmulator();
 

@@ -89,7 +89,7 @@ export async function startServers(wanted, { log, signal }) {
     }
     if (wanted.moto && !signal?.aborted) {
       const t0 = Date.now();
-      const { startMoto } = await import('../../local/moto-server.js');
+      const { startMoto } = await import('../../local/moto-emulator.js');
       const moto = await startMoto();
       stops.push(() => moto.stop());
       motoPid = moto.pid;

@@ -30,17 +30,19 @@ import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
 import { cpuBetween, startServers } from './kind-servers.js';
 import { LOAD_METRICS, loadMetricsOf, loadResults } from './load-results.js';
+import { uploadToS3 } from '../../workloads/bulk-load/s3-source.js';
+import { awsClientConfig } from '../../transports/aws.js';
 
 export const name = 'load';
-export const fields = [];
+export const fields = ['from'];
 export const specFields = ['deltaFile'];
 export const metrics = LOAD_METRICS;
 export const metricsOf = loadMetricsOf;
 export const results = loadResults;
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The file's own flags and `--generate`'s: the runner's, from deltaFile:. */
-const FILE_OWNED = ownedFlags(['source']);
+/** The file's own flags and `--generate`'s: the runner's, from deltaFile:; and where S3 is (from: s3). */
+const FILE_OWNED = ownedFlags(['source', 'endpoint']);
 const DELTA = ['records', 'recordSize'];
 /** The seed's file: 4,000,000 records of 512 bytes. */
 const SEED_FILE = { records: 4_000_000, recordSize: 512 };
@@ -83,7 +85,8 @@ export function read(s, p, raw) {
   for (const [field, where] of [[s.duration, `${p}.duration`], [s.warmup, `${p}.warmup`], [raw.duration, 'duration'], [raw.warmup, 'warmup']]) {
     if (field !== undefined) throw new KindProblem(`${where}: a load step runs until its grid has loaded the file (no duration or warm-up)`);
   }
-  return { deltaFile: readDeltaFile(raw.deltaFile) };
+  if (s.from !== undefined && s.from !== 's3' && s.from !== 'file') throw new KindProblem(`${p}.from must be file or s3 (got ${JSON.stringify(s.from)})`);
+  return { deltaFile: readDeltaFile(raw.deltaFile), from: s.from === 's3' ? 's3' : 'file' };
 }
 
 /** @param {Record<string, any>} raw */
@@ -98,20 +101,23 @@ export function readSpec(raw) {
 export function complete(d, { flags: given, consumer, at, topology }) {
   if (consumer || d.consumer) throw new KindProblem(`${d.path}: a load step has no consumer`);
   if (at.length || d.at?.length) throw new KindProblem(`${d.path}: at: is for Redis Cluster steps, not a load step`);
-  const flags = joinLists(given, ['reader-threads', 'connections']);
+  const flags = joinLists(given, ['reader-threads', 'connections', 's3-connections']);
   const fieldFor = fieldOf(d, flags, {});
   const owned = Object.keys(flags).find((k) => FILE_OWNED.has(k) || (ownedFlags(['reset']).has(k) && topology.local));
   if (owned) {
     throw new KindProblem(owned === 'flush'
       ? `${fieldFor(owned)} is set by the runner (it empties the local Redis it started before each grid)`
-      : `${fieldFor(owned)} is set by the runner (the spec's deltaFile: { records, recordSize })`);
+      : owned === 'endpoint'
+        ? `${fieldFor(owned)} is set by the runner (from: s3 reads the file from the S3 emulator it starts)`
+        : `${fieldFor(owned)} is set by the runner (the spec's deltaFile: { records, recordSize })`);
   }
-  const step = { kind: name, name: d.name, label: d.label, duration: 0, warmup: 0, flags, consumer: null, at: [], varied: [], deltaFile: d.deltaFile };
+  if (d.from === 's3' && !topology.local) throw new KindProblem(`${d.path}.from: s3 needs topology local: (the runner starts the S3 emulator and puts the file there)`);
+  const step = { kind: name, name: d.name, label: d.label, duration: 0, warmup: 0, flags, consumer: null, at: [], varied: [], deltaFile: d.deltaFile, from: d.from };
   const { records, recordSize } = d.deltaFile;
-  const fields = fieldOf(d, flags, { 'node-cpus': 'topology.local.cpus', url: 'topology.url', out: d.path, name: d.path });
-  const argv = argvOf(step, topology, { redisUrl: 'redis://127.0.0.1:6379' }, '.').slice(3);
-  const bad = commandProblem(argv, (y) => loadOptions(outputOptions(connectionOptions(y))),
-    (a) => loadPlan({ ...a, file: deltaPath(d.deltaFile) }, () => ({ size: records * recordSize, recordSize, records })), fields, 'load');
+  const fields = fieldOf(d, flags, { 'node-cpus': 'topology.local.cpus', url: 'topology.url', out: d.path, name: d.path, endpoint: `${d.path}.from` });
+  const argv = argvOf(step, topology, { redisUrl: 'redis://127.0.0.1:6379', sqsEndpoint: 'http://127.0.0.1:4566' }, '.');
+  const bad = commandProblem(argv.slice(3), (y) => loadOptions(outputOptions(connectionOptions(y))),
+    (a) => loadPlan({ ...a, file: argv[2] }, () => ({ size: records * recordSize, recordSize, records })), fields, 'load');
   if (bad) throw new KindProblem(bad);
   return step;
 }
@@ -127,6 +133,11 @@ export function deltaPath(f) {
   return path.join(os.tmpdir(), `rqbench-delta-${f.records}x${f.recordSize}.tsv`);
 }
 
+/** The bucket the runner puts the delta file in, on the S3 emulator it starts. */
+const BUCKET = 'rqbench-deltas';
+/** @param {{ records: number, recordSize: number }} f */
+const s3Url = (f) => `s3://${BUCKET}/${path.basename(deltaPath(f))}`;
+
 /** The command that makes the file. @param {{ records: number, recordSize: number }} f @param {string} file */
 const generateArgv = (f, file) => ['src/cli.js', 'load', '--generate', file, '--records', String(f.records), '--record-size', String(f.recordSize), '--quiet'];
 
@@ -134,7 +145,7 @@ const generateArgv = (f, file) => ['src/cli.js', 'load', '--generate', file, '--
  * The step's command (relative paths, so it can be pasted from the repo root).
  * @param {any} step
  * @param {import('../spec.js').Topology} topology
- * @param {{ redisUrl?: string|null }} servers what the runner started
+ * @param {{ redisUrl?: string|null, sqsEndpoint?: string|null }} servers what the runner started
  * @param {string} out the step's directory
  * @returns {string[]} argv after `node`: src/cli.js load <file> …
  */
@@ -143,6 +154,8 @@ function argvOf(step, topology, servers, out) {
   const target = !redis ? [] : topology.local
     ? ['--url', String(servers.redisUrl), ...(topology.local.cluster ? ['--cluster'] : []), '--flush']
     : ['--url', String(topology.url), ...(topology.cluster ? ['--cluster'] : [])];
+  // from S3: the object the runner put on the emulator it started
+  if (step.from === 's3') return stepArgv({ cli: ['src/cli.js', 'load', s3Url(step.deltaFile)], flags: step.flags, target: ['--endpoint', String(servers.sqsEndpoint)], output: { out, name: 'load' } });
   return stepArgv({ cli: ['src/cli.js', 'load', deltaPath(step.deltaFile)], flags: step.flags, target, output: { out, name: 'load' } });
 }
 
@@ -171,7 +184,22 @@ export async function start(spec, { log, signal }) {
     log(`rqbench experiment: wrote the delta file ${file} (${grouped(f.records)} records of ${f.recordSize} B) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   const redis = spec.topology.local && spec.steps.some((s) => sinkOf(s.flags) === 'redis') ? spec.topology.local : null;
-  return startServers({ redis }, { log, signal });
+  const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3');
+  const servers = await startServers({ redis, sqs: s3 }, { log, signal });
+  if (s3 && servers.sqsEndpoint && !signal.aborted) {
+    try {
+      const t0 = Date.now();
+      const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
+      const client = new S3Client({ ...awsClientConfig({ endpoint: servers.sqsEndpoint }), forcePathStyle: true });
+      await client.send(new CreateBucketCommand({ Bucket: BUCKET })).finally(() => client.destroy());
+      const up = await uploadToS3(file, s3Url(f), { endpoint: servers.sqsEndpoint });
+      log(`rqbench experiment: put the delta file on the S3 emulator as ${s3Url(f)} (${up.parts} parts) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    } catch (e) {
+      await servers.stop();
+      throw e;
+    }
+  }
+  return servers;
 }
 
 /** @param {string} file */
@@ -223,7 +251,7 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   Object.assign(meta, {
     endedAt: new Date().toISOString(), exitCodes: [r.code ?? r.signal], ok: finished && !stopper.stopped,
     // Redis's only when this grid wrote to it (it idles through a noop grid)
-    cpu: { wallS: cpu.wallS, rqbenchPct: cpu.rqbenchPct, ...(redis && { redisPct: cpu.redisPct }) },
+    cpu: { wallS: cpu.wallS, rqbenchPct: cpu.rqbenchPct, ...(redis && { redisPct: cpu.redisPct }), ...(step.from === 's3' && { s3EmulatorPct: cpu.sqsEmulatorPct }) },
   });
   if (!finished) Object.assign(meta, { error: r.lastLine });
   save();
@@ -254,30 +282,37 @@ export function manifest(steps) {
 }
 
 /** @param {any} step */
-const cellsOf = (step) => String(step.flags['reader-threads'] ?? 16).split(',').length * String(step.flags.connections ?? 64).split(',').length;
+const cellsOf = (step) => String(step.flags['reader-threads'] ?? 16).split(',').length * String(step.from === 's3' ? step.flags['s3-connections'] ?? 64 : step.flags.connections ?? 64).split(',').length;
 
 /** @param {any} step */
 export const nominalSeconds = (step) => 1 + cellsOf(step) * (1 + step.deltaFile.records / GUESS_RATE[/** @type {'redis'|'noop'|'memory'} */ (sinkOf(step.flags))]);
 /** @param {any} step */
-export const what = (step) => `${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags.connections ?? 64} connections`;
+export const what = (step) => (step.from === 's3'
+  ? `from S3 into the ${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags['s3-connections'] ?? 64} S3 connections`
+  : `${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags.connections ?? 64} connections`);
 /** @param {any} r */
 export const figures = (r) => {
   const cells = r?.summary?.cells ?? [];
   if (!cells.length) return 'no summary';
   const best = cells.reduce((b, c) => (c.recordsPerSec > b.recordsPerSec ? c : b));
-  return `best ${grouped(best.recordsPerSec)} records/s (${best.threads} threads x ${best.connections} connections), ${cells.length} cells, ${r.summary.ok ? 'each exactly once' : 'CHECK FAILED'}`;
+  return `best ${grouped(best.recordsPerSec)} records/s (${best.threads} threads x ${best.s3Connections ? `${best.s3Connections} S3 connections` : `${best.connections} connections`}), ${cells.length} cells, ${r.summary.ok ? 'each exactly once' : 'CHECK FAILED'}`;
 };
 /** @param {import('../spec.js').Spec} spec */
 export const commandsNote = (spec) => {
   const f = spec.kindSpec.deltaFile;
   const made = `The delta file is made once for the spec, by \`${commandLine('node', generateArgv(f, deltaPath(f)))}\` (kept in the OS temp dir, reused while its size is right).`;
-  return spec.topology.local ? `${made} The \`--url\` is the local Redis the runner started for the run (a new port each time); \`--flush\` empties it before each grid.` : made;
+  const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3')
+    ? ` For the steps from S3 the runner starts the SQS/SNS/S3 emulator (fauxqs, in its own process), makes the bucket ${BUCKET} and uploads the file there in parts (as \`rqbench load --generate s3://…\` does); the \`--endpoint\` is that emulator (a new port each time).`
+    : '';
+  return spec.topology.local ? `${made} The \`--url\` is the local Redis the runner started for the run (a new port each time); \`--flush\` empties it before each grid.${s3}` : made;
 };
 /** @param {import('../spec.js').Spec} spec */
 export const setupSteps = (spec) => `${spec.steps.length} load grid${spec.steps.length > 1 ? 's' : ''} over one delta file of ${grouped(spec.kindSpec.deltaFile.records)} records x ${spec.kindSpec.deltaFile.recordSize} B`;
 /** @param {import('../spec.js').Spec} spec */
 export const setupWhere = (spec) => {
-  if (!spec.steps.some((s) => sinkOf(s.flags) === 'redis')) return 'no Redis (noop and memory sinks only)';
+  const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3') ? '; the S3 emulator (fauxqs, in the runner\'s process) on 127.0.0.1, started by the runner, for the steps from S3' : '';
+  if (!spec.steps.some((s) => sinkOf(s.flags) === 'redis')) return `no Redis (noop and memory sinks only)${s3}`;
+  if (s3) return `${spec.topology.local ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label}${s3}`;
   return spec.topology.local ? `${spec.topology.label} on 127.0.0.1, started by the runner` : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`;
 };
 export const setupWords = { starter: 'started by the runner', each: ', each' };

@@ -11,7 +11,7 @@ import { SHORT_CELL_S, checkLines, loadTable } from '../../workloads/bulk-load/l
 export const LOAD_METRICS = {
   best_records_per_sec: 'records per second of the step\'s best cell',
   best_threads: 'reader threads of the best cell',
-  best_connections: 'connections of the best cell',
+  best_connections: 'connections of the best cell (the S3 client\'s, for a step from S3)',
   fewest_threads: 'the fewest reader threads in the grid',
   fewest_threads_records_per_sec: 'records per second at the fewest reader threads (the best of its cells)',
   most_threads: 'the most reader threads in the grid',
@@ -26,6 +26,7 @@ export const LOAD_METRICS = {
   redis_cpu: 'the local Redis\'s CPU over the step (cells, flushes and read-backs), % of one core',
   redis_cpu_us_per_record: 'the local Redis\'s CPU per record stored over the step, µs',
   rqbench_cpu: 'the load process\'s CPU over the step (every reader thread), % of one core',
+  s3_emulator_cpu: 'the S3 emulator\'s CPU over a step from S3 (fauxqs, in the runner\'s process), % of one core',
 };
 
 /** Redis at this share of a core (or more), per record, is called the bottleneck of its grid. */
@@ -45,25 +46,28 @@ export function loadMetricsOf() {
  * @returns {Record<string, number|undefined>}
  */
 function metricsOfStep(summary, meta) {
-  const cells = /** @type {Array<{ threads: number, connections: number, loadS: number, recordsPerSec: number, stored: number }>} */ (summary?.cells ?? []);
+  const cells = /** @type {Array<{ threads: number, connections: number, s3Connections?: number, loadS: number, recordsPerSec: number, stored: number }>} */ (summary?.cells ?? []);
   const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
   if (!cells.length) return {};
   const best = (list) => list.reduce((b, c) => (c.recordsPerSec > b.recordsPerSec ? c : b));
   const top = best(cells);
   const threads = cells.map((c) => c.threads);
-  const conns = cells.map((c) => c.connections);
+  // from S3 the grid's second dimension is the S3 client's connections (the seed's)
+  const connKey = cells.some((c) => c.s3Connections) ? 's3Connections' : 'connections';
+  const conns = cells.map((c) => c[connKey]);
   const at = (key, v) => best(cells.filter((c) => c[key] === v)).recordsPerSec;
   const fewest = at('threads', Math.min(...threads));
   const most = at('threads', Math.max(...threads));
   const stored = cells.reduce((t, c) => t + c.stored, 0);
   const cpuS = meta?.cpu?.redisPct != null && meta?.cpu?.wallS ? (meta.cpu.redisPct / 100) * meta.cpu.wallS : undefined;
   return {
-    best_records_per_sec: top.recordsPerSec, best_threads: top.threads, best_connections: top.connections,
+    best_records_per_sec: top.recordsPerSec, best_threads: top.threads, best_connections: top[connKey],
     fewest_threads: Math.min(...threads), fewest_threads_records_per_sec: fewest,
     most_threads: Math.max(...threads), most_threads_records_per_sec: most, thread_scaling: most / fewest,
-    fewest_connections_records_per_sec: at('connections', Math.min(...conns)), most_connections_records_per_sec: at('connections', Math.max(...conns)),
+    fewest_connections_records_per_sec: at(connKey, Math.min(...conns)), most_connections_records_per_sec: at(connKey, Math.max(...conns)),
     best_load_s: top.loadS, records: n(summary.records), cells: cells.length, check_ok: summary.ok ? 1 : 0,
     redis_cpu: n(meta?.cpu?.redisPct), redis_cpu_us_per_record: cpuS !== undefined && stored ? (cpuS * 1e6) / stored : undefined, rqbench_cpu: n(meta?.cpu?.rqbenchPct),
+    s3_emulator_cpu: n(meta?.cpu?.s3EmulatorPct),
   };
 }
 
@@ -82,7 +86,9 @@ export async function loadResults(spec, steps) {
   const k = (v) => (v === undefined ? '-' : `${grouped(v / 1000)} k/s`);
   const rows = steps.map((s) => {
     const f = s.step.flags;
-    const head = [s.step.label, f.sink ?? 'redis', f['reader-threads'] ?? 16, f.connections ?? 64];
+    const head = s.step.from === 's3'
+      ? [s.step.label, `${f.sink} (from S3)`, f['reader-threads'] ?? 16, `${f['s3-connections'] ?? 64} (S3)`]
+      : [s.step.label, f.sink ?? 'redis', f['reader-threads'] ?? 16, f.connections ?? 64];
     if (!s.r?.complete) return [...head, 'not run yet', '', '', '', '', '', ''];
     const m = metricsOf(s);
     return [...head, `${k(m.best_records_per_sec)}${m.best_load_s !== undefined && m.best_load_s < SHORT_CELL_S ? ' ⚠' : ''}`, `${m.best_threads} x ${m.best_connections}`, k(m.fewest_threads_records_per_sec), k(m.most_threads_records_per_sec),
@@ -101,7 +107,7 @@ export async function loadResults(spec, steps) {
       out.push('not run yet', '');
       continue;
     }
-    out.push(loadTable(s.r.summary.cells), '', checkLines(s.r.summary.cells), '');
+    out.push(loadTable(s.r.summary.cells, { redis: s.r.summary.sink === 'redis' }), '', checkLines(s.r.summary.cells), '');
   }
   out.push(...busyLines(steps, metricsOf));
   return out;

@@ -22,6 +22,8 @@ export function connectionShares(connections, threads) {
  * @param {{ size: number, recordSize: number, records: number }} o.info from inspectDeltaFile()
  * @param {number} o.threads
  * @param {number} o.connections
+ * @param {{ endpoint?: string, region?: string, connections: number }|null} [o.s3] an s3:// file:
+ *   where S3 is and the connections of the S3 clients in all (the seed's s3client_max_connections)
  * @param {'noop'|'memory'|'redis'} o.sink
  * @param {object} [o.conn] RedisConn (redis sink)
  * @param {number} [o.ttl]
@@ -29,14 +31,18 @@ export function connectionShares(connections, threads) {
  * @param {AbortSignal} [o.signal] stops the cell: its threads are terminated and it rejects
  * @returns {Promise<{ threads: number, connections: number, loadMs: number, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, redirects: { moved: number, ask: number, retries: number }, firstError: string|null, problems: string[] }>}
  */
-export async function runCell({ file, info, threads, connections, sink, conn, ttl, onProgress, signal }) {
+export async function runCell({ file, info, threads, connections, s3 = null, sink, conn, ttl, onProgress, signal }) {
   const ranges = byteRanges(info.size, threads);
   const shares = connectionShares(connections, threads);
+  const s3Shares = s3 ? connectionShares(s3.connections, threads) : null;
   const t0 = performance.now();
   const progress = new Float64Array(threads);
   // ready: resolves when the thread has connected (set just below)
   const workers = ranges.map((r, i) => /** @type {Worker & { ready: Promise<unknown> }} */ (new Worker(THREAD, {
-    workerData: { file, start: r.start, end: r.end, recordSize: info.recordSize, sink, connections: shares[i], conn, ttl },
+    workerData: {
+      file, start: r.start, end: r.end, recordSize: info.recordSize, sink, connections: shares[i], conn, ttl,
+      ...(s3 && s3Shares && { s3: { endpoint: s3.endpoint, region: s3.region, size: info.size, connections: s3Shares[i] } }),
+    },
   })));
   const settled = workers.map((w, i) => new Promise((resolve, reject) => {
     let ready;
@@ -68,7 +74,10 @@ export async function runCell({ file, info, threads, connections, sink, conn, tt
     if (onProgress) timer = setInterval(() => onProgress(progress.reduce((a, b) => a + b, 0)), 1000);
     const done = await Promise.race([Promise.all(settled), stopped]);
     const loadMs = performance.now() - start;
-    const perThread = done.map((d, i) => ({ thread: i + 1, start: ranges[i].start, end: ranges[i].end, connections: shares[i], first: d.first, last: d.last, count: d.count, stored: d.sink.stored, ...(d.sink.keys !== undefined ? { keys: d.sink.keys } : {}), ms: Math.round(d.ms) }));
+    const perThread = done.map((d, i) => ({
+      thread: i + 1, start: ranges[i].start, end: ranges[i].end, connections: shares[i], ...(s3Shares && { s3Connections: s3Shares[i], gets: d.gets }),
+      first: d.first, last: d.last, count: d.count, stored: d.sink.stored, ...(d.sink.keys !== undefined ? { keys: d.sink.keys } : {}), ms: Math.round(d.ms),
+    }));
     const problems = tilingProblems(perThread, info.records);
     const stored = perThread.reduce((s, t) => s + t.stored, 0);
     if (stored !== info.records) problems.push(`${stored} records stored, the file has ${info.records}`);

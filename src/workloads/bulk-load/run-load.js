@@ -1,5 +1,6 @@
 /**
- * `rqbench load FILE`: every cell of the threads x connections grid in turn over one delta file,
+ * `rqbench load FILE`: every cell of the threads x connections (x S3 connections, for an s3://
+ * file) grid in turn over one delta file,
  * each checked for exactly-once delivery; one run directory (manifest.json, summary.json,
  * summary.md) for the whole grid, written as the grid goes: each finished cell is in summary.json
  * as soon as it is checked, so a Ctrl-C (or SIGTERM) mid-grid keeps every finished cell, stops
@@ -14,6 +15,7 @@ import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { runCell } from './run-cell.js';
 import { flushMasters, keyCount, openRouter, readBack } from './redis-check.js';
 import { checkLines, loadTable } from './load-table.js';
+import { S3_CHUNK } from './s3-source.js';
 
 /**
  * @param {Readonly<Record<string, any>>} a the plan, checked and frozen at the command's edge
@@ -22,7 +24,7 @@ import { checkLines, loadTable } from './load-table.js';
  */
 export function runLoad(a) {
   return withLiveMetrics(a, (live) => withLocal(a.sink === 'redis' ? a : { ...a, local: false }, async (flags) => {
-    const name = a.name || `load-${a.sink}-${a.threads.join('_')}t-${a.connections.join('_')}c`;
+    const name = a.name || `load-${a.s3 ? 's3-' : ''}${a.sink}-${a.threads.join('_')}t-${(a.s3 ? a.s3Connections : a.connections).join('_')}c`;
     live?.label({ runName: name });
     const run = new Run({ kind: 'load', command: 'load', a, leaveNote: 'no cell of the grid had finished', live });
     // a stop ends the cell under way (its reader threads are terminated): only whole cells count
@@ -31,11 +33,13 @@ export function runLoad(a) {
     const conn = a.sink === 'redis' ? connectionFrom(flags) : null;
     const admin = conn ? await openRouter(conn) : null;
     const target = conn ? describeConnection(conn) : null;
-    const grid = a.connections.flatMap((c) => a.threads.map((t) => [t, c]));
+    // S3's connections, then Redis's, then threads: the seed's order (threads vary fastest)
+    const grid = (a.s3 ? a.s3Connections : [null]).flatMap((s) => a.connections.flatMap((c) => a.threads.map((t) => [t, c, s])));
     const cells = [];
     /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
     const summaryOf = (interrupted) => ({
       file: a.file, records: a.info.records, recordSize: a.info.recordSize, bytes: a.info.size, sink: a.sink, target, ttl: a.ttl || null,
+      ...(a.s3 && { s3: { endpoint: a.s3.endpoint ?? null, region: a.s3.region ?? null } }),
       cells: cells.map(({ perThread, ...c }) => ({ ...c, loadS: Math.round(c.loadS * 1000) / 1000, recordsPerSec: Math.round(c.recordsPerSec), perThread })),
       ok: cells.every((c) => c.check.ok), interrupted, cellsPlanned: grid.length,
     });
@@ -46,12 +50,12 @@ export function runLoad(a) {
       }
       run.open({
         name, t0: Date.now(), facts: { target },
-        description: `Load of ${a.file} (${grouped(a.info.records)} records) into ${target ? `Redis at ${target}` : `the ${a.sink} sink`}, grid of ${a.threads.join(',')} reader threads x ${a.connections.join(',')} connections.`,
+        description: `Load of ${a.file} (${grouped(a.info.records)} records) into ${target ? `Redis at ${target}` : `the ${a.sink} sink`}, grid of ${a.threads.join(',')} reader threads x ${a.s3 ? `${a.s3Connections.join(',')} S3 connections` : `${a.connections.join(',')} connections`}.`,
       });
-      for (const [k, [threads, connections]] of grid.entries()) {
+      for (const [k, [threads, connections, s3Connections]] of grid.entries()) {
         if (run.stopping) break;
         if (admin) await flushMasters(admin);
-        const label = `load ${k + 1}/${grid.length} (${threads} threads x ${connections} connections)`;
+        const label = `load ${k + 1}/${grid.length} (${threads} threads x ${s3Connections ? `${s3Connections} S3 connections` : `${connections} connections`}${s3Connections && admin ? ` x ${connections} connections` : ''})`;
         // the cell's progress: on stderr, and to the live metrics as the cell's seconds
         const progress = (n) => {
           if (!a.quiet) process.stderr.write(`${label}: ${grouped(n)} of ${grouped(a.info.records)} records\n`);
@@ -61,6 +65,7 @@ export function runLoad(a) {
         try {
           r = await runCell({
             file: a.file, info: a.info, threads, connections, sink: a.sink, conn, ttl: a.ttl, signal: ac.signal,
+            s3: a.s3 && s3Connections ? { ...a.s3, connections: s3Connections } : null,
             onProgress: a.quiet && !live ? undefined : progress,
           });
         } catch (e) {
@@ -70,7 +75,7 @@ export function runLoad(a) {
         if (run.stopping) break;
         const check = await checkCell(a, admin, r);
         const cell = {
-          threads, connections, loadS: r.loadMs / 1000, recordsPerSec: r.recordsPerSec, setupMs: Math.round(r.setupMs),
+          threads, connections, ...(s3Connections && { s3Connections }), loadS: r.loadMs / 1000, recordsPerSec: r.recordsPerSec, setupMs: Math.round(r.setupMs),
           stored: r.stored, errors: r.errors, redirects: r.redirects, check, perThread: r.perThread,
         };
         cells.push(cell);
@@ -119,8 +124,8 @@ function renderLoad(s) {
   const into = s.sink === 'redis' ? `Redis at ${s.target} (pipelined ${s.ttl ? `SETEX, TTL ${s.ttl} s` : 'SET'})` : `the ${s.sink} sink`;
   return [
     '# rqbench load', '',
-    `${grouped(s.records)} records of ${s.recordSize} bytes (${(s.bytes / 2 ** 20).toFixed(0)} MiB) from ${s.file} into ${into}; each reader thread reads its own byte range of the file. Load time runs from every thread ready (file open, connections made) to the last record stored.`, '',
-    loadTable(s.cells), '',
+    `${grouped(s.records)} records of ${s.recordSize} bytes (${(s.bytes / 2 ** 20).toFixed(0)} MiB) from ${s.file}${s.s3 ? ` (S3${s.s3.endpoint ? ` at ${s.s3.endpoint}` : ''})` : ''} into ${into}; each reader thread reads its own byte range of the file${s.s3 ? ` by ranged GETs of ${S3_CHUNK / 2 ** 20} MiB, through a client of its own whose pool is its share of the S3 connections (up to that many GETs in flight ahead of it)` : ''}. Load time runs from every thread ready (file open, connections made) to the last record stored.`, '',
+    loadTable(s.cells, { redis: s.sink === 'redis' }), '',
     checkLines(s.cells), '',
     ...(s.interrupted ? [`**Interrupted** (${s.interrupted}) after ${s.cells.length} of ${s.cellsPlanned} cells: the cells above finished and were checked; the one under way was stopped and is not shown.`, ''] : []),
     ...(s.incomplete ? [`_Running: ${s.note}._`, ''] : []),

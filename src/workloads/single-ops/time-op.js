@@ -5,12 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { newHistogram, record } from '../../measure/histogram.js';
 
-/**
- * @typedef {{ call: () => Promise<unknown>, close: () => unknown, detail?: () => string, overhead?: () => number|null }} OpSession
- *   one connection (or client) and the operation it repeats; `detail` says what the calls got
- *   back when that varies (e.g. how many pulls found a message); `overhead` gives the client's own
- *   time in the call just made (the call less its time on the wire, ms), where it can be measured
- */
+/** @typedef {import('../../transports/queue-driver.js').OpSession} OpSession */
 
 /**
  * @param {object} p
