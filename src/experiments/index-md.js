@@ -7,6 +7,7 @@ import path from 'node:path';
 import { mdTable } from '../results/format.js';
 import { RESULTS_FILE } from './results-md.js';
 import { SPEC_FILE, loadSpec } from './spec.js';
+import { claimsSection, readClaims } from './claims.js';
 
 export const INDEX_FILE = 'README.md';
 
@@ -70,6 +71,7 @@ export function writeIndex(given) {
     'A verdict rests on repeated trials of every step: held when the difference the check claims is significant (exact Mann–Whitney, p < 0.05) and beyond the noise threshold, did not hold when it is significant the other way, inconclusive otherwise (see the README\'s "Trials, intervals and verdicts").', '',
     mdTable(['Seed section', 'Spec', 'Title', 'Verdict', 'Trials', 'Results'], rows), '',
     ...checksSection(sorted),
+    ...claimsSection(readClaims(parent, new Set(specs.map((x) => x.name)))),
     'Run them all, in sequence, with an overall progress line and ETA (Ctrl-C, then `--resume`, continues where it stopped):', '',
     '```sh', 'npm run experiments                # rqbench experiment run experiments/*/', 'npm run experiments -- --resume    # after Ctrl-C: the finished specs skipped, the interrupted one continued', '```', '',
   ].join('\n');

@@ -70,7 +70,7 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
   const metrics = checkMetrics(a);
   let info = null;
   try {
-    // an object in S3 is inspected over the network, once the flags are known to be right (withS3Info)
+    // an object in S3 is inspected over the network once the flags are known to be right (commands/load.js)
     if (!s3.s3 || inspect !== inspectDeltaFile) info = inspect(a.file);
   } catch (e) {
     throw new UsageError(e.code ? `${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}` : e.message);
