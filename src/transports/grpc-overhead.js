@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { grpc } from 'google-gax';
+import { overheadTally } from './overhead-tally.js';
 
 /**
  * @typedef {object} GrpcMeter
@@ -18,16 +19,14 @@ import { grpc } from 'google-gax';
 
 /** @returns {GrpcMeter} */
 export function meterGrpc() {
-  let calls = 0;
-  let callMs = 0;
-  let wireMs = 0;
+  const tally = overheadTally();
   /** @type {grpc.Interceptor} */
   const interceptor = (options, nextCall) => {
     let sent = 0;
     return new grpc.InterceptingCall(nextCall(options), {
       start: (metadata, listener, next) => next(metadata, {
         onReceiveStatus: (status, done) => {
-          if (sent) wireMs += performance.now() - sent;
+          if (sent) tally.addWire(performance.now() - sent);
           done(status);
         },
       }),
@@ -37,23 +36,5 @@ export function meterGrpc() {
       },
     });
   };
-  return {
-    callOptions: { otherArgs: { options: { interceptors: [interceptor] } } },
-    time: async (call) => {
-      const t = performance.now();
-      try {
-        return await call();
-      } finally {
-        callMs += performance.now() - t;
-        calls++;
-      }
-    },
-    take: () => {
-      const out = calls ? Math.max(0, callMs - wireMs) : null;
-      calls = 0;
-      callMs = 0;
-      wireMs = 0;
-      return out;
-    },
-  };
+  return { callOptions: { otherArgs: { options: { interceptors: [interceptor] } } }, time: tally.whole, take: tally.take };
 }

@@ -7,7 +7,7 @@
  * (status and headers; a small body arrives with them). What is left of the attempt is the
  * client's own work.
  */
-import { performance } from 'node:perf_hooks';
+import { overheadTally } from './overhead-tally.js';
 
 const NAME = 'rqbenchAttemptOverhead';
 
@@ -24,37 +24,12 @@ const NAME = 'rqbenchAttemptOverhead';
  * @returns {OverheadMeter}
  */
 export function meterOverhead(client) {
-  let attempts = 0;
-  let attemptMs = 0;
-  let wireMs = 0;
+  const tally = overheadTally();
   const handler = client.config.requestHandler;
   const handle = handler.handle.bind(handler);
-  handler.handle = async (...args) => {
-    const t = performance.now();
-    try {
-      return await handle(...args);
-    } finally {
-      wireMs += performance.now() - t;
-    }
-  };
-  const attempt = (next) => async (args) => {
-    const t = performance.now();
-    try {
-      return await next(args);
-    } finally {
-      attemptMs += performance.now() - t;
-      attempts++;
-    }
-  };
+  handler.handle = (...args) => tally.wire(() => handle(...args));
+  const attempt = (next) => (args) => tally.whole(() => next(args));
   // before signing, so that signing counts as the client's work (as it does in the Kotlin SDK)
   client.middlewareStack.addRelativeTo(attempt, { name: NAME, relation: 'before', toMiddleware: 'httpSigningMiddleware', override: true });
-  return {
-    take: () => {
-      const out = attempts ? Math.max(0, attemptMs - wireMs) : null;
-      attempts = 0;
-      attemptMs = 0;
-      wireMs = 0;
-      return out;
-    },
-  };
+  return { take: tally.take };
 }

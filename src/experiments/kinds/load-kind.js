@@ -30,8 +30,7 @@ import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
 import { cpuBetween, startServers } from './kind-servers.js';
 import { LOAD_METRICS, loadMetricsOf, loadResults } from './load-results.js';
-import { uploadToS3 } from '../../workloads/bulk-load/s3-source.js';
-import { awsClientConfig } from '../../transports/aws.js';
+import { s3Client, uploadToS3 } from '../../workloads/bulk-load/s3-source.js';
 
 export const name = 'load';
 export const fields = ['from'];
@@ -189,8 +188,8 @@ export async function start(spec, { log, signal }) {
   if (s3 && servers.sqsEndpoint && !signal.aborted) {
     try {
       const t0 = Date.now();
-      const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
-      const client = new S3Client({ ...awsClientConfig({ endpoint: servers.sqsEndpoint }), forcePathStyle: true });
+      const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
+      const client = await s3Client({ endpoint: servers.sqsEndpoint }, 1);
       await client.send(new CreateBucketCommand({ Bucket: BUCKET })).finally(() => client.destroy());
       const up = await uploadToS3(file, s3Url(f), { endpoint: servers.sqsEndpoint });
       log(`rqbench experiment: put the delta file on the S3 emulator as ${s3Url(f)} (${up.parts} parts) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

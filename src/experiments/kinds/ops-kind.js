@@ -32,6 +32,9 @@ import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
 import { cpuBetween, startServers } from './kind-servers.js';
 import { OPS_METRICS, opsMetricsOf, opsResults, OPS_OF, SERVICE_NAMES } from './ops-results.js';
+import { opsDrivers } from '../../transports/ops-drivers.js';
+import { FAUXQS } from '../../transports/sqs-driver.js';
+import { MOTO as MOTO_EMULATOR } from '../../transports/api-driver.js';
 
 export const name = 'ops';
 export const fields = ['spectrum'];
@@ -44,10 +47,12 @@ export const results = opsResults;
 const WHERE_FLAGS = ownedFlags(['endpoint']);
 /** What a service's setup and teardown take, beside its operations' time, for the ETA. */
 const SERVICE_OVERHEAD_S = 2;
+/** The services each local stand-in serves, as their drivers declare it. @param {string} emulator */
+const servedBy = (emulator) => opsDrivers().filter((d) => d.emulator?.name === emulator).map((d) => d.name);
 /** On the SQS/SNS/S3 emulator (fauxqs, in the runner's process). */
-const AWS = ['sqs', 'sns', 's3', 's3express'];
+const AWS = servedBy(FAUXQS.name);
 /** On moto's server (a child the runner starts). */
-const MOTO = ['sts', 'cloudwatch', 'events', 'dynamodb', 'pinpoint'];
+const MOTO = servedBy(MOTO_EMULATOR.name);
 
 /** @param {import('../spec.js').Topology} t */
 export function topologyProblem(t) {
