@@ -26,6 +26,7 @@ steps:
     flags: { sl: true }
 finding: "a list costs the master less CPU than a sorted set"
 check: "list.master_cpu < zset.master_cpu * 10"
+seedNodeVcpus: 2
 `;
 
 function experiment(yaml, name = 'two') {
@@ -37,16 +38,23 @@ function experiment(yaml, name = 'two') {
 
 const rq = (args, timeoutMs = 60_000) => runNode([CLI, ...args], { timeoutMs });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-600)}`;
+/** Every file under a directory, as paths relative to it. */
+const listFiles = (dir) => fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+  .map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name)));
 const runsOf = (dir) => fs.readdirSync(path.join(dir, 'runs')).map((d) => path.join(dir, 'runs', d));
 
 /** Checks the tables of a RESULTS.md written from a complete two-step run. */
 function expectResults(dir) {
   const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
   expect(md).toMatch(/^# Sorted set vs list \(test\)/);
-  expect(md).toContain('| Step | Instance type | Writers | Items per writer per sec | Store | master CPU | replica CPU | master process CPU | replica process CPU | Achieved / target items/s | Batch p99 ms |');
-  // a measured row per step: numbers, never "not run yet"
-  expect(md).toMatch(/\| zset \| local standalone \+1 replica \| 1 \| 2k \| zset \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k \(\d+(\.\d)?%\) \| \d+\.\d \|/);
-  expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/);
+  expect(md).toContain('| Step | Instance type | Writers | Items per writer per sec | Store | master CPU | replica CPU | master process CPU | replica process CPU | master, % of 2 vCPUs | replica, % of 2 vCPUs | Achieved / target items/s | Batch p99 ms |');
+  // a measured row per step: numbers, never "not run yet"; the seed's unit is the process's CPU over the seed node's 2 vCPUs
+  const zset = /\| zset \| local standalone \+1 replica \| 1 \| 2k \| zset \| \d+\.\d \| \d+\.\d \| (\d+\.\d) \| (\d+\.\d) \| (\d+\.\d) \| (\d+\.\d) \| 2k \/ 2k \(\d+(\.\d)?%\) \| \d+\.\d \|/.exec(md);
+  expect(zset, md).not.toBeNull();
+  expect(Math.abs(Number(zset?.[3]) - Number(zset?.[1]) / 2)).toBeLessThanOrEqual(0.051);
+  expect(Math.abs(Number(zset?.[4]) - Number(zset?.[2]) / 2)).toBeLessThanOrEqual(0.051);
+  expect(md).toContain('The seed\'s CPU figures are CloudWatch\'s CPUUtilization, % of a whole 2-vCPU node (50% is one core saturated)');
+  expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/);
   expect(md).not.toContain('not run yet');
   expect(md).toMatch(/\| zset \| --limit 100 \| \d+ \| \d+ \| \d+\.\d \| \d+\.\d \|/);
   // two trials a step decide nothing: the verdict says so, with every trial's figure
@@ -98,6 +106,19 @@ describe('rqbench experiment', () => {
     fs.rmSync(path.join(dir, 'RESULTS.md'));
     const again = await rq(['experiment', 'report', dir]);
     expect(again.code, why(again)).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
+    // the trial data it rests on is kept beside it (summaries and histograms, not summary.md) …
+    const kept = path.join(dir, 'data', path.basename(run));
+    expect(md).toContain(`whose trial data is kept in [data/${path.basename(run)}](data/${path.basename(run)})`);
+    const files = listFiles(kept);
+    expect(files).toContain('manifest.json');
+    expect(files.filter((f) => /^zset\/trial-2\/.*-producer\/(summary\.json|batch\.hlog|timeline\.csv)$/.test(f))).toHaveLength(3);
+    expect(files.filter((f) => f.endsWith('summary.md'))).toEqual([]);
+    // … so a clone, which has no runs/, writes the same RESULTS.md from it
+    fs.rmSync(path.join(dir, 'runs'), { recursive: true });
+    fs.rmSync(path.join(dir, 'RESULTS.md'));
+    const clone = await rq(['experiment', 'report', dir]);
+    expect(clone.code, why(clone)).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
   }, 90_000);
 
@@ -219,6 +240,7 @@ check: "${check}"
     ['the trials', ['repeat: 2', 'repeat: 0'], 'repeat must be an integer from 1 to 100 (got 0)'],
     ['the noise threshold', ['repeat: 2', 'repeat: 2\nnoiseThreshold: -1'], 'noiseThreshold must be a percentage from 0 to below 100 (got -1)'],
     ['a seed column said neither way', ['repeat: 2', 'repeat: 2\nseedColumns: { "CPU %": "about the same" }'], 'seedColumns.CPU % must start with "same quantity" or "stand-in:" (got "about the same")'],
+    ['the seed node\'s vCPUs', ['repeat: 2', 'repeat: 2\nseedNodeVcpus: 0.5'], 'seedNodeVcpus must be an integer from 1 to 448 (got 0.5)'],
     ['a check that compares nothing', ['list.master_cpu < zset.master_cpu * 10', 'list.master_cpu + zset.master_cpu'], 'check: "list.master_cpu + zset.master_cpu" is not a comparison'],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
   ];
@@ -230,7 +252,7 @@ check: "${check}"
     const r = await rq(['experiment', 'report', dir]);
     expect(r.code, why(r)).toBe(1);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toMatch(/no runs under .*runs: "rqbench experiment run .*" makes them/);
+    expect(r.stderr).toMatch(/no runs under .*runs and no trial data in data\/: "rqbench experiment run .*" makes them/);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe('# committed results\n');
     expect(fs.readdirSync(dir).sort()).toEqual(['RESULTS.md', 'experiment.yaml']);
   });

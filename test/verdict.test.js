@@ -102,3 +102,38 @@ it('refuses a check that is not comparisons joined by and / or / not', () => {
   expect(() => comparisonsOf(parseCheck('a.x + b.x'))).toThrow(/not a comparison/);
   expect(() => comparisonsOf(parseCheck('(a.x < b.x) == (c.x < d.x)'))).toThrow(/compares a comparison/);
 });
+
+describe('a step outside the seed\'s regime cannot decide', () => {
+  const table = { list: { cpu: near(10, 0.02) }, zset: { cpu: near(14, 0.02) }, set: { cpu: near(9, 0.02) } };
+  it('a comparison naming it is inconclusive whatever its figures say, and says why; the others stand', () => {
+    const behind = (step) => (step === 'zset' ? 'its writers held 80% of the target rate (median), below 99%' : null);
+    const v = judgeOf('list.cpu < zset.cpu and set.cpu < list.cpu', table, { outOfRegime: behind });
+    expect(v.comparisons.map((c) => c.verdict)).toEqual([INCONCLUSIVE, HELD]);
+    expect(v.comparisons[0].why).toBe('zset cannot decide: its writers held 80% of the target rate (median), below 99%');
+    expect(v.verdict).toBe(INCONCLUSIVE);
+    // without it, the same figures hold
+    expect(judgeOf('list.cpu < zset.cpu and set.cpu < list.cpu', table).verdict).toBe(HELD);
+  });
+
+  it('a comparison that did not hold turns inconclusive too: it measured something else', () => {
+    const v = judgeOf('zset.cpu < list.cpu', table, { outOfRegime: (s) => (s === 'list' ? 'fell behind' : null) });
+    expect(v.verdict).toBe(INCONCLUSIVE);
+  });
+});
+
+describe('each kind\'s regime rule', async () => {
+  const { outOfRegime: produce } = await import('../src/experiments/kinds/produce-kind.js');
+  const { queueOutOfRegime: queue } = await import('../src/experiments/kinds/queue-results.js');
+  const { loadOutOfRegime: load } = await import('../src/experiments/kinds/load-results.js');
+  it('produce: writers below 99% of the rate, unless failures are what the step measures', () => {
+    expect(produce({}, { achieved_ratio: 0.97 })).toBe('its writers held 97% of the target rate (median), below 99%');
+    expect(produce({}, { achieved_ratio: 0.995 })).toBeNull();
+    expect(produce({ failuresMeasured: true }, { achieved_ratio: 0.5 })).toBeNull();
+  });
+  it('queue: a consumer that applied under 95% of what was published; load: a best cell under 1 s', () => {
+    expect(queue({}, { kept_up: 0.23 })).toMatch(/^its consumer applied 23% of the published messages \(median\) and fell behind/);
+    expect(queue({}, { kept_up: 0.99 })).toBeNull();
+    expect(load({}, { best_load_s: 0.3 })).toBe('its best cell loaded in 300 ms (median), under 1 s: too short a window to carry a rate');
+    expect(load({}, { best_load_s: 2 })).toBeNull();
+  });
+});

@@ -8,7 +8,8 @@ import { UsageError, bad } from '../usage-error.js';
 import { MAX_REPEAT, loadSpec } from '../experiments/spec.js';
 import { checkCanRun, runExperiment } from '../experiments/run-experiment.js';
 import { verdictWords, writeResults } from '../experiments/results-md.js';
-import { latestRun, runsDir } from '../experiments/layout.js';
+import { runsDir } from '../experiments/layout.js';
+import { newestResultsRun, DATA_DIR } from '../experiments/trial-data.js';
 import { runAll } from '../experiments/run-all.js';
 import { writeIndex } from '../experiments/index-md.js';
 import { checkMetrics, metricsOptions } from '../plans/metrics-plan.js';
@@ -25,7 +26,7 @@ export const describe = 'run an experiment spec (experiments/<name>/experiment.y
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return metricsOptions(y)
-    .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest runs/ only' })
+    .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest run only (runs/<stamp>, or the trial data kept in data/<stamp>)' })
     .positional('dirs', { type: 'string', array: true, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
     .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping trials that completed (several specs: the interrupted sequence)' })
     .option('repeat', { type: 'number', requiresArg: true, describe: 'with run: trials of every step (overrides each spec\'s repeat:); fewer than 6 cannot give a verdict', defaultDescription: "the spec's repeat:, else 6" })
@@ -35,7 +36,7 @@ export function builder(y) {
     .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted trial and the rest')
     .example('$0 experiment run experiments/002-store-models --repeat 10', '10 trials of every step, interleaved round by round')
     .example('$0 experiment run experiments/002-store-models --retry-noisy 2', 'a trial run while something else took the CPU is run again, up to twice')
-    .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running')
+    .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running (from runs/, or from data/ in a fresh clone)')
     .example('$0 experiment run experiments/*/', 'every spec in sequence, then experiments/README.md (npm run experiments)');
 }
 
@@ -88,9 +89,9 @@ export async function handler(a) {
  */
 async function one(spec, a, live) {
   let code = 0;
-  if (a.action === 'report' && !latestRun(spec.dir)) {
-    // a fresh clone has the committed RESULTS.md but no runs: never overwrite it with an empty one
-    process.stderr.write(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'}: "rqbench experiment run ${a.dirs[0]}" makes them (RESULTS.md is left as it is)\n`);
+  if (a.action === 'report' && !newestResultsRun(spec.dir)) {
+    // no runs and no committed trial data: never overwrite RESULTS.md with an empty one
+    process.stderr.write(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'} and no trial data in ${DATA_DIR}/: "rqbench experiment run ${a.dirs[0]}" makes them (RESULTS.md is left as it is)\n`);
     process.exitCode = 1;
     return;
   }
@@ -119,8 +120,8 @@ async function several(specs, a, live) {
     return;
   }
   for (const spec of specs) {
-    if (!latestRun(spec.dir)) {
-      process.stderr.write(`${PROG}: ${spec.name}: no runs here, RESULTS.md left as it is\n`);
+    if (!newestResultsRun(spec.dir)) {
+      process.stderr.write(`${PROG}: ${spec.name}: no runs here and no trial data in ${DATA_DIR}/, RESULTS.md left as it is\n`);
       continue;
     }
     const r = await writeResults(spec);

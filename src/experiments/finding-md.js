@@ -16,15 +16,16 @@ import { noisyLines } from './trial-noise.js';
 /**
  * @param {import('./spec.js').Spec} spec
  * @param {StepTrials[]} steps every step with its complete trials' metrics
+ * @param {Map<string, string>} [outOfRegime] step name → why it did not run in the seed's regime
  * @returns {{ lines: string[], verdict: string|null, n: string|null, judged: import('./verdict.js').Verdict|null }}
  */
-export function findingSection(spec, steps) {
+export function findingSection(spec, steps, outOfRegime = new Map()) {
   const seed = spec.finding ? `Seed: ${spec.finding.replace(/([^.!?])$/, '$1.')}` : 'Seed: (no finding line in the spec).';
   if (!spec.checkTree) return { lines: [`${seed} Here: no check: in the spec.`, ''], verdict: null, n: null, judged: null };
   const withTrials = steps.filter((s) => s.trials.length);
   const byName = new Map(steps.map((s) => [s.step.name, s]));
   const pick = (name) => (name === 'first' ? withTrials[0] : name === 'last' ? withTrials[withTrials.length - 1] : byName.get(name));
-  const judged = judge(spec.checkTree, (name) => pick(name)?.trials ?? [], { threshold: spec.noise });
+  const judged = judge(spec.checkTree, (name) => pick(name)?.trials ?? [], { threshold: spec.noise, outOfRegime: (name) => outOfRegime.get(pick(name)?.step.name ?? name) ?? null });
   const noisy = new Set(steps.flatMap((s) => s.trials.filter((t) => t.noise?.noisy).map((t) => `${s.step.name}/${t.trial}`)));
   const counts = [...new Set(judged.refs.map((r) => r.described.n))].sort((a, b) => a - b);
   const n = counts.length === 1 ? `${counts[0]} trial${counts[0] === 1 ? '' : 's'} per step` : `${counts[0]}–${counts[counts.length - 1]} trials per step`;
@@ -43,6 +44,7 @@ export function findingSection(spec, steps) {
     mdTable(['Comparison', 'Change [95% CI]', 'p', 'Verdict', 'Why'], judged.comparisons.map((c) => [
       `\`${c.text}\``, changeCell(c), c.kind === 'two-sample' ? `${fmtP(c.p)}${c.pAdjusted !== null && c.pAdjusted !== c.p ? ` (Holm ${fmtP(c.pAdjusted)})` : ''}` : c.kind === 'one-sample' ? `${fmtP(c.p)} (sign test)` : '', c.verdict, c.why,
     ])), '',
+    ...regimeLines(outOfRegime),
     ...warningLines(judged),
     ...noisyLines(steps),
     `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.`, '',
@@ -57,6 +59,12 @@ function changeCell(c) {
   if (!ch) return '';
   if (ch.pct !== null) return `${pct(ch.pct / 100)} ${ch.pctLo === null ? `(${ch.why ?? 'no interval'})` : `[${pct(ch.pctLo / 100)}, ${pct(ch.pctHi / 100)}]`}`;
   return `${fmt(ch.estimate)} ${ch.lo === null ? `(${ch.why ?? 'no interval'})` : `[${fmt(ch.lo)}, ${fmt(ch.hi)}]`}`;
+}
+
+function regimeLines(outOfRegime) {
+  if (!outOfRegime.size) return [];
+  return ['Steps outside the seed\'s regime (every comparison naming one is inconclusive, whatever its figures):', '',
+    ...[...outOfRegime].map(([step, why]) => `- ${step}: ${why}.`), ''];
 }
 
 function warningLines(judged) {

@@ -15,7 +15,7 @@ import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 import { readSeedColumns } from './seed-columns.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns'];
+const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns', 'seedNodeVcpus'];
 const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', ...KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
 const QUEUE = ['emulator', 'endpoint'];
@@ -71,6 +71,8 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {string|null} checkTests  what the check tests of the finding, and what it leaves untested (the index lists it)
  * @property {string|null} notes
  * @property {Array<[string, string]>|null} seedColumns  per seed column: "same quantity …" or "stand-in: …"
+ * @property {number|null} seedNodeVcpus  the vCPUs of the seed's node, whose CPU figures are % of the whole node (CloudWatch's
+ *   CPUUtilization: 50% of a 2-vCPU node is one core saturated); the tables put this run's CPU in that unit beside % of one core
  * @property {Record<string, any>} kindSpec  the spec-wide values of its steps' kind (readSpec), e.g. forRate
  * @property {number} repeat  trials per step (`repeat:`, default 6)
  * @property {number} noise   the noise threshold, relative (`noiseThreshold:` in %, default 2 → 0.02)
@@ -136,10 +138,11 @@ function build(raw, dir, file) {
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
   const checkTests = raw.checkTests === undefined ? null : text(raw.checkTests, 'checkTests');
   const seedColumns = readSeedColumns(raw.seedColumns, problem);
+  const seedNodeVcpus = raw.seedNodeVcpus === undefined ? null : int(raw.seedNodeVcpus, 'seedNodeVcpus', 1, 448);
   const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
   const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
   if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100) throw problem(`noiseThreshold must be a percentage from 0 to below 100 (got ${JSON.stringify(noisePct)})`);
-  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, checkTests, notes, seedColumns, kindSpec, repeat, noise: noisePct / 100 };
+  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, checkTests, notes, seedColumns, seedNodeVcpus, kindSpec, repeat, noise: noisePct / 100 };
 }
 
 /** @returns {Topology} */

@@ -49,16 +49,22 @@ const FLIP = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '!=': '!=
 /**
  * @param {Node} tree a parsed check
  * @param {(step: string) => Trial[]} trialsOf a step's complete trials ('first' / 'last' resolved by the caller)
- * @param {{ alpha?: number, threshold?: number }} [o] threshold: relative, 0.02 = ±2 %
+ * @param {{ alpha?: number, threshold?: number, outOfRegime?: (step: string) => string|null }} [o] threshold: relative,
+ *   0.02 = ±2 %; outOfRegime: why a step (as the check names it) did not run in the seed's regime, or null
  * @returns {Verdict}
  */
-export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE } = {}) {
+export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE, outOfRegime = () => null } = {}) {
   const cmps = comparisonsOf(tree);
   const judged = new Map(cmps.map((node) => [node, measure(node, trialsOf)]));
   const two = [...judged.values()].filter((c) => c.kind === 'two-sample' && c.p !== null);
   const adjusted = holm(two.map((c) => /** @type {number} */ (c.p)), alpha).adjusted;
   two.forEach((c, i) => { c.pAdjusted = adjusted[i]; });
   for (const c of judged.values()) decide(c, { alpha, threshold });
+  // a step outside the seed's regime measured something else: whatever its figures say, it cannot decide
+  for (const [node, c] of judged) {
+    const step = [...new Set(refsOf(node).map((r) => r.step))].find((name) => outOfRegime(name));
+    if (step) Object.assign(c, { verdict: INCONCLUSIVE, why: `${step} cannot decide: ${outOfRegime(step)}` });
+  }
   const verdict = combine(tree, judged);
   const refs = uniqueRefs(tree).map((r) => figuresOf(r, trialsOf));
   return { verdict, comparisons: [...judged.values()].map(strip), refs, minTrials: Math.min(...refs.map((r) => r.described.n), Infinity) };

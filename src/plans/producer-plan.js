@@ -13,6 +13,9 @@ import { checkMetrics } from './metrics-plan.js';
 import { planOf } from './freeze.js';
 import { checkInstance, instanceOptions } from './instance.js';
 
+/** Who sends a writer's commands (--client). */
+const CLIENTS = ['rqbench', 'ioredis'];
+
 /**
  * The data model flags, shared by the producer and the consumer (which reads what they name).
  * @param {import('yargs').Argv} y
@@ -60,7 +63,11 @@ export function producerOptions(y) {
     .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
     .option('value-size', { type: 'number', requiresArg: true, group: m, describe: 'payload bytes per item (queues: characters per update value)', defaultDescription: `${settings.valueSize} (queues: 10)` })
     .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' })
-    .option('verify', { type: 'boolean', group: g, describe: 'write fresh ids every period and, at the end, read back every acknowledged item: acked, present, lost (needs --ttl longer than the run)' });
+    .option('verify', { type: 'boolean', group: g, describe: 'write fresh ids every period and, at the end, read back every acknowledged item: acked, present, lost (needs --ttl longer than the run)' })
+    .option('client', {
+      type: 'string', requiresArg: true, default: 'rqbench', group: g,
+      describe: 'who sends the commands: rqbench (its own client: follows MOVED and ASK, retries) or ioredis (as the seed\'s producer: a Cluster with auto-pipelining, one call per command; whatever it throws, MOVED included, is counted as failed)',
+    });
 }
 
 /**
@@ -109,6 +116,7 @@ export function checkProducer(flags) {
   const fills = { valueSize: flags.valueSize ?? settings.valueSize };
   /** @type {Record<string, any>} */
   const a = { ...flags, ...fills };
+  if (!CLIENTS.includes(a.client ?? 'rqbench')) throw bad('--client', CLIENTS.join(' or '), a.client);
   intIn(a.quantity, '-q', 1, 100_000_000);
   intIn(a.period, '-p', 1, 3_600_000);
   intIn(a.chunks, '-c', 1, 1_000_000);

@@ -231,7 +231,7 @@ const REDIS_MODEL = ['actualValue', ...MODEL_FLAGS, 'ns', 'sameSlot', 'ttl', 've
 
 /** Redis producer flags a queue publisher never reads. */
 export const REDIS_PRODUCER_ONLY = shown([
-  ['quantity', '-q'], ['period', '-p'], ['chunks', '-c'], ['writers', '-t'], ['writer', '-a'], ...REDIS_MODEL, 'extraSets', 'listMax',
+  ['quantity', '-q'], ['period', '-p'], ['chunks', '-c'], ['writers', '-t'], ['writer', '-a'], ...REDIS_MODEL, 'extraSets', 'listMax', 'client',
   'cluster', 'url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'local', 'masters', 'replicas',
 ]);
 

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { grouped, mdTable } from '../../results/format.js';
+import { fixed, grouped, mdTable } from '../../results/format.js';
 import { flagMapProblem, toArgs } from '../flags.js';
 import { stepArgv } from '../command-line.js';
 import { capacityArgvProblem } from '../capacity/capacity-args.js';
@@ -182,11 +182,30 @@ export async function results(spec, steps) {
   const held = c0 ? `Held means: achieved ≥ ${c0.criteria.minAchieved * 100}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c0.criteria.sloP99Ms} ms, every node's engine below ${c0.criteria.engineCeiling}% of its CPU.` : '';
   return [
     rows.length ? instanceTableMd(rows, { forRate: spec.kindSpec.forRate ?? undefined, headroom }) : 'No search has completed yet.', '',
+    ...oneLoad(steps),
     '### Searches', '',
     mdTable(['Step', 'Cores per node', 'Answer', 'Projection', 'Runs'], searches), '',
     held, '',
-    `Each search's steps, one row per run, are in its \`capacity.md\` (\`runs/<stamp>/<step>/*-capacity/\`).${spec.kindSpec.forRate ? ` Shards for ${grouped(spec.kindSpec.forRate)} items/s are sized at the headroom.` : ''}`, '',
+    `Each search's steps, one row per run, are in its \`capacity.md\` and \`capacity.json\` (under \`data/<stamp>/<step>/trial-<k>/*-capacity/\`).${spec.kindSpec.forRate ? ` Shards for ${grouped(spec.kindSpec.forRate)} items/s are sized at the headroom.` : ''}`, '',
   ];
+}
+
+/**
+ * Every search starts at the same rate: its first run is each step at one load, the seed's
+ * side-by-side ("same load, CPU per type"). CPU as % of the node's own CPU (its cap locally).
+ * @param {import('./kind-contract.js').StepRun[]} steps
+ */
+function oneLoad(steps) {
+  const firsts = steps.map(({ step, r }) => ({ step, first: r?.complete ? r.capacity.steps?.[0] : null }));
+  const rates = new Set(firsts.filter((x) => x.first).map((x) => x.first.rate));
+  if (rates.size !== 1) return [];
+  const [rate] = rates;
+  const rows = firsts.map(({ step, first }) => (first
+    ? [step.label, step.instance?.type ?? '-', fixed(first.figures?.busiestMaster?.process ?? NaN, 1), fixed(first.figures?.busiestReplica?.process ?? NaN, 1), first.held ? 'yes' : `no (${first.reasons.join('; ')})`]
+    : [step.label, step.instance?.type ?? '-', 'not run yet', '', '']));
+  return [`### One load: ${grouped(rate)} items/s`, '',
+    mdTable(['Step', 'Instance type', 'master CPU, % of the node', 'replica CPU, % of the node', 'Held'], rows), '',
+    'Each search\'s first run, at its start rate: every step under the same load. CPU is each busiest node\'s process, as a share of the node\'s CPU (its cap here; CloudWatch\'s CPUUtilization of the whole node on ElastiCache), from the trial shown.', ''];
 }
 
 /**
@@ -208,6 +227,9 @@ export const metrics = {
   monthly_per_100k: 'capacity: monthly price of the topology per 100k items/s (needs instance.hourlyPrice)',
   shards_for: 'capacity: shards needed for forRate at the headroom',
   monthly_for: 'capacity: monthly price of the shards needed for forRate',
+  start_rate: 'capacity: the search\'s first rate (start-rate: the same load for every step)',
+  master_cpu_at_start: 'capacity: the busiest master\'s process CPU at the first rate, % of its node\'s CPU (the seed\'s unit)',
+  replica_cpu_at_start: 'capacity: the busiest replica\'s process CPU at the first rate, % of its node\'s CPU',
 };
 
 /**
@@ -219,7 +241,11 @@ export const metrics = {
 function metricsOfRow(doc, row) {
   const first = doc?.projection?.[0];
   const def = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const start = doc?.steps?.[0];
   return {
+    start_rate: def(start?.rate),
+    master_cpu_at_start: def(start?.figures?.busiestMaster?.process),
+    replica_cpu_at_start: def(start?.figures?.busiestReplica?.process),
     max_rate: def(doc?.search?.max), saturates_at: def(first?.saturatesAt), at_headroom: def(first?.atHeadroom),
     top_master_cpu: def(row?.masterCpu), monthly_per_100k: def(row?.per100k), shards_for: def(row?.shardsFor),
     monthly_for: row ? def(monthlyFor(row)) : undefined,

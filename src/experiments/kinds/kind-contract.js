@@ -25,6 +25,10 @@
  * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => (s: StepRun) => Record<string, number|undefined>} metricsOf
  * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => Promise<string[]>} results  RESULTS.md's Results section
  * @property {(steps: StepRun[]) => any|null} manifest  a run manifest for the host line
+ * @property {(step: any, medians: Record<string, number|undefined>) => string|null} [outOfRegime]  why a step
+ *   did not run in the seed's regime (its writers fell short of the rate, its consumer fell behind, its
+ *   cells were too short to measure), from the medians of its trials' metrics; null: it did. Such a
+ *   step cannot decide a verdict: every comparison that names it is inconclusive
  * @property {(done: StepRun[]) => string[]} [chartDirs]  the run directory of each complete step the
  *   charts are drawn from (rqbench chart's kinds), laid end to end; none: no charts
  * @property {(step: any) => number} nominalSeconds  how long the step should take, for the ETA

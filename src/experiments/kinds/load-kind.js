@@ -29,7 +29,7 @@ import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
 import { cpuBetween, startServers } from './kind-servers.js';
-import { LOAD_METRICS, loadMetricsOf, loadResults } from './load-results.js';
+import { LOAD_METRICS, loadMetricsOf, loadOutOfRegime, loadResults } from './load-results.js';
 import { s3Client, uploadToS3 } from '../../workloads/bulk-load/s3-source.js';
 
 export const name = 'load';
@@ -38,6 +38,7 @@ export const specFields = ['deltaFile'];
 export const metrics = LOAD_METRICS;
 export const metricsOf = loadMetricsOf;
 export const results = loadResults;
+export const outOfRegime = loadOutOfRegime;
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The file's own flags and `--generate`'s: the runner's, from deltaFile:; and where S3 is (from: s3). */

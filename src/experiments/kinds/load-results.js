@@ -8,6 +8,17 @@ import { fixed, grouped, mdTable } from '../../results/format.js';
 import { SHORT_CELL_S, checkLines, loadTable } from '../../workloads/bulk-load/load-table.js';
 
 /** Metric name → what it is, for `check:`. */
+/**
+ * A best cell shorter than SHORT_CELL_S is start-up and the host, not a loading rate: such a
+ * step cannot decide a verdict.
+ * @param {any} _step
+ * @param {Record<string, number|undefined>} m medians
+ */
+export function loadOutOfRegime(_step, m) {
+  if (m.best_load_s === undefined || m.best_load_s >= SHORT_CELL_S) return null;
+  return `its best cell loaded in ${Math.round(m.best_load_s * 1000)} ms (median), under ${SHORT_CELL_S} s: too short a window to carry a rate`;
+}
+
 export const LOAD_METRICS = {
   best_records_per_sec: 'records per second of the step\'s best cell',
   best_threads: 'reader threads of the best cell',

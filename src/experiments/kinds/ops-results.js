@@ -196,7 +196,7 @@ function spectra(steps) {
   const out = [];
   for (const s of steps) {
     for (const { service, op } of s.step.spectrum ?? []) {
-      out.push(`### Detailed Percentile spectrum: ${SERVICE_NAMES[service]} ${op}, warm calls (step ${s.step.label})`, '');
+      out.push(`### Single ${SERVICE_NAMES[service]} ${op} calls, warm, in wrk2's Detailed Percentile spectrum layout (step ${s.step.label})`, '');
       if (!s.r?.complete) {
         out.push('not run yet', '');
         continue;
@@ -210,7 +210,8 @@ function spectra(steps) {
       const secs = s.r.summary.durationS;
       out.push('```', `${percentileSpectrum(h)}----------------------------------------------------------`,
         `  ${h.totalCount} requests in ${printfFixed(secs, 2)}s`, `Requests/sec: ${printfFixed(h.totalCount / secs, 2).padStart(9)}`, '```', '',
-        `As wrk2 prints it (\`rqbench report --spectrum\`'s layout): ms, from ${path.basename(file)}; one connection, one call at a time (like \`wrk -t 1 -c 1\`), each timed from send to reply, so no schedule and no coordinated-omission correction.`, '');
+        `Laid out as wrk2 prints it (\`rqbench report --spectrum\`'s layout), and only laid out so: each value is one ${SERVICE_NAMES[service]} ${op} call, ms, from ${path.basename(file)}; one connection, one call at a time (like \`wrk -t 1 -c 1\`), each timed from send to reply, so no schedule and no coordinated-omission correction.`
+          + ' A wrk2 spectrum in the seed is of HTTP requests to a function chain (compose-post: 9 RPCs and 10 functions per request, at -t 4 -c 48), a different quantity: compare the shape of the tail, not the values.', '');
     }
   }
   return out;

@@ -33,6 +33,20 @@ export const results = produceResults;
 /** @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>} */
 export const metricsOf = () => (s) => stepMetrics(s.r.producer, s.r.consumer);
 
+/** Writers that held less than this share of their target did not run the seed's load. */
+const HELD_RATE = 0.99;
+
+/**
+ * A step whose writers fell short of their rate ran a lighter load than the one its figures are
+ * compared at (unless failures are what it measures: then the rate falls with them by design).
+ * @param {any} step
+ * @param {Record<string, number|undefined>} m medians
+ */
+export function outOfRegime(step, m) {
+  if (step.failuresMeasured || m.achieved_ratio === undefined || m.achieved_ratio >= HELD_RATE) return null;
+  return `its writers held ${Math.round(m.achieved_ratio * 1000) / 10}% of the target rate (median), below ${HELD_RATE * 100}%`;
+}
+
 /** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
 const START_DELAY_MS = 2500;
 /** Where a step's flags are checked: the kind of address the runner will give. */

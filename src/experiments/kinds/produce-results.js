@@ -32,11 +32,12 @@ const SHOWN_ELSEWHERE = ['q', 'quantity', 't', 'writers'];
 export async function produceResults(spec, steps) {
   return [
     mainTable(spec, steps), '',
+    ...seedUnitLine(spec),
     'CPU is % of one core from `INFO cpu` every second over each step\'s measured window (after its warm-up), averaged per role:'
       + ' master and replica CPU are the main thread\'s, which runs every command and saturates first (CloudWatch\'s EngineCPUUtilization),'
       + ' or the process\'s for a server that does not report it (each step\'s summary.md says so); process CPU adds the I/O and background threads;'
       + ' "Achieved" is items acknowledged per second by all writers vs the target; batch p99 is from the intended start (corrected for coordinated omission).', '',
-    ...nodeTable(steps),
+    ...nodeTable(steps, spec.seedNodeVcpus),
     ...consumerTable(steps),
     ...actionsSection(steps),
   ];
@@ -50,23 +51,43 @@ function mainTable(spec, steps) {
   const extra = [...new Map(varied.filter((k) => !STORE_FLAGS.includes(k)).map((k) => [COLUMNS[k]?.[0] ?? `--${k}`, k])).entries()];
   const perPeriod = spec.steps.some((s) => (s.flags.p ?? s.flags.period ?? 1000) !== 1000);
   const header = ['Step', 'Instance type', 'Writers', perPeriod ? 'Items per writer per period' : 'Items per writer per sec',
-    ...(storeVaries ? ['Store'] : []), ...extra.map(([h]) => h), 'master CPU', 'replica CPU', ...(withProcess ? PROCESS_HEADER : []), 'Achieved / target items/s', 'Batch p99 ms'];
+    ...(storeVaries ? ['Store'] : []), ...extra.map(([h]) => h), 'master CPU', 'replica CPU', ...(withProcess ? PROCESS_HEADER : []), ...seedUnitHeader(spec), 'Achieved / target items/s', 'Batch p99 ms'];
   const rows = steps.map(({ step, r }) => {
     const t = step.flags.t ?? step.flags.writers ?? 1;
     const q = step.flags.q ?? step.flags.quantity;
     const fixedCells = [step.label, spec.topology.label, t, short(q / t), ...(storeVaries ? [r?.producer?.mode ?? storeOf(step.flags)] : []),
       ...extra.map(([, k]) => (COLUMNS[k] ? COLUMNS[k][1](step.flags[k]) : String(step.flags[k] ?? '-')))];
-    if (!r?.complete) return [...fixedCells, NOT_RUN, ...Array(withProcess ? 5 : 3).fill('')];
+    if (!r?.complete) return [...fixedCells, NOT_RUN, ...Array((withProcess ? 5 : 3) + seedUnitHeader(spec).length).fill('')];
     const m = stepMetrics(r.producer, r.consumer);
     const pct = m.achieved_ratio === undefined ? '' : ` (${Math.round(m.achieved_ratio * 1000) / 10}%)`;
     const processCells = withProcess ? [fixed(m.master_process_cpu), fixed(m.replica_process_cpu)] : [];
-    return [...fixedCells, fixed(m.master_cpu), fixed(m.replica_cpu), ...processCells, `${short(m.achieved)} / ${short(m.target)}${pct}`, fixed(m.batch_p99_ms)];
+    const seedUnitCells = spec.seedNodeVcpus ? [ofNode(m.master_process_cpu, spec.seedNodeVcpus), ofNode(m.replica_process_cpu, spec.seedNodeVcpus)] : [];
+    return [...fixedCells, fixed(m.master_cpu), fixed(m.replica_cpu), ...processCells, ...seedUnitCells, `${short(m.achieved)} / ${short(m.target)}${pct}`, fixed(m.batch_p99_ms)];
   });
   return mdTable(header, rows);
 }
 
+/**
+ * The seed's CPU unit: CloudWatch's CPUUtilization, % of the whole node (on its 2-vCPU nodes 50% is
+ * one core saturated). The process's CPU (every thread, as the host sees it) over the node's vCPUs.
+ */
+function seedUnitHeader(spec) {
+  return spec.seedNodeVcpus ? [`master, % of ${spec.seedNodeVcpus} vCPUs`, `replica, % of ${spec.seedNodeVcpus} vCPUs`] : [];
+}
+
+/** @param {number|undefined} pctOfCore @param {number} vcpus */
+function ofNode(pctOfCore, vcpus) {
+  return pctOfCore === undefined ? '-' : fixed(pctOfCore / vcpus);
+}
+
+function seedUnitLine(spec) {
+  if (!spec.seedNodeVcpus) return [];
+  const n = spec.seedNodeVcpus;
+  return [`The seed's CPU figures are CloudWatch's CPUUtilization, % of a whole ${n}-vCPU node (${Math.round(1000 / n) / 10}% is one core saturated): the "% of ${n} vCPUs" columns put this run's process CPU in that unit (process CPU ÷ ${n}), the figures to read beside the seed's. The other CPU columns, and the Finding's figures, are % of one core; the check compares steps with each other, where the unit does not matter.`, ''];
+}
+
 /** Seed: "Node | CPU" per shard on a cluster; here one column per step, each node's main thread where reported. */
-function nodeTable(steps) {
+function nodeTable(steps, vcpus) {
   const done = steps.filter((s) => s.r?.complete);
   const names = new Set();
   for (const s of done) for (const n of s.r.producer.cpu?.nodes ?? []) names.add(`${n.role} ${n.shard}`);
@@ -75,9 +96,12 @@ function nodeTable(steps) {
   const rows = order.map((name) => [name, ...done.map((s) => {
     // after a reshard or failover a shard can hold several nodes of a role: sum them
     const nodes = (s.r.producer.cpu?.nodes ?? []).filter((n) => `${n.role} ${n.shard}` === name);
-    return nodes.length ? fixed(nodes.reduce((x, n) => x + (n.engineAvg ?? n.avg), 0)) : '-';
+    if (!nodes.length) return '-';
+    const own = fixed(nodes.reduce((x, n) => x + (n.engineAvg ?? n.avg), 0));
+    return vcpus ? `${own} (${ofNode(nodes.reduce((x, n) => x + n.avg, 0), vcpus)})` : own;
   })]);
-  const note = 'Main thread where the server reports it, process otherwise (per node, with both figures: each step\'s summary.md).';
+  const note = 'Main thread where the server reports it, process otherwise (per node, with both figures: each step\'s summary.md).'
+    + (vcpus ? ` In brackets, the seed's unit: the process's CPU as % of ${vcpus} vCPUs (÷ ${vcpus}).` : '');
   return ['### CPU per node', '', mdTable(['Node', ...done.map((s) => s.step.label)], rows), '', note, ''];
 }
 

@@ -31,7 +31,7 @@ import { commandLine, relayArgs, runChild } from '../children.js';
 import { performance } from 'node:perf_hooks';
 import { KindProblem } from './kind-contract.js';
 import { cpuBetween, procCpuSeconds, startServers } from './kind-servers.js';
-import { queueResults, queueMetricsOf, QUEUE_METRICS } from './queue-results.js';
+import { queueOutOfRegime, queueResults, queueMetricsOf, QUEUE_METRICS } from './queue-results.js';
 import { startLatencyProxy } from '../../local/latency-proxy.js';
 
 export const name = 'queue';
@@ -40,6 +40,7 @@ export const specFields = [];
 export const metrics = QUEUE_METRICS;
 export const metricsOf = queueMetricsOf;
 export const results = queueResults;
+export const outOfRegime = queueOutOfRegime;
 
 /** Flags the runner sets: where, what names (the queue part), how long, where the run directories go. */
 const OWNED = ownedFlags(['endpoint', 'names', ...COMMON_PARTS]);

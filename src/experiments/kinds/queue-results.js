@@ -35,6 +35,17 @@ export const QUEUE_METRICS = {
 const BUSY_PCT = 80;
 /** Below this share of the publisher's rate the consumer did not keep up. */
 const KEPT_UP = 0.95;
+
+/**
+ * A consumer that fell behind measured a backlog, not the latency the seed's kept-up consumers
+ * measured.
+ * @param {any} _step
+ * @param {Record<string, number|undefined>} m medians
+ */
+export function queueOutOfRegime(_step, m) {
+  if (m.kept_up === undefined || m.kept_up >= KEPT_UP) return null;
+  return `its consumer applied ${Math.round(m.kept_up * 1000) / 10}% of the published messages (median) and fell behind, where the seed's kept up`;
+}
 /** How long a queue step's consumer may read after the publisher's end (queue-kind.js). */
 const DRAIN_NOTE = '30 s';
 

@@ -41,7 +41,7 @@ async function produce(a, local, live) {
   const conn = connectionFrom(a);
   const topo = await discoverTopology(conn);
   const writerNumbers = a.writer ? [a.writer] : Array.from({ length: a.writers }, (_, i) => i + 1);
-  const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0, verify: !!a.verify };
+  const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0, verify: !!a.verify, client: a.client };
   /** @type {import('./process-pool.js').WorkerSpec[]} */
   const specs = writerNumbers.map((n) => ({ kind: 'writer', label: `writer ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...basePlan, a: n } } }));
   const targetRate = writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000 / a.period;
@@ -68,7 +68,7 @@ async function produce(a, local, live) {
     rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
     writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
   });
-  Object.assign(summary, { name, mode, interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
+  Object.assign(summary, { name, mode, client: a.client ?? 'rqbench', interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
   const seconds = { rows: recorder.rows, t0: run.t0, ...PRODUCER_ROWS.disturbedBy, ackedDue: recorder.ackedDue };
   summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
   if (run.actionResults.length) {
@@ -109,7 +109,8 @@ async function verifyRun(conn, readBack, secondOf, run, quiet) {
 function describe(a, mode, writers, topo, local) {
   const flags = `-q ${a.quantity} -p ${a.period} -c ${a.chunks} -t ${a.writers}${a.writer ? ` -a ${a.writer}` : ''}`;
   const instance = instanceText(a) ? ` (instance ${instanceText(a)})` : '';
-  return `Producer, data model ${mode}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${localNote(local)}${instance}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
+  const client = a.client === 'ioredis' ? ', sent by ioredis (the seed\'s client: redirects are its own)' : '';
+  return `Producer, data model ${mode}${client}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${localNote(local)}${instance}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
 }
 
 /**

@@ -29,6 +29,8 @@ import { settings } from '../../settings.js';
  * @property {number} [maxInflight]
  * @property {boolean} [verify]    --verify: every period writes fresh ids (period p: id + p*q), and
  *                                 the ids acknowledged are handed over at the end to be read back
+ * @property {'rqbench'|'ioredis'} [client]  who sends the commands: rqbench's ClusterSender (follows
+ *                                 MOVED and ASK), or ioredis as the seed ran it (transports/ioredis-sender.js)
  */
 
 /** @typedef {import('../../measure/aggregate.js').Interval} Interval */
@@ -53,6 +55,7 @@ export class Writer {
     this.router = new RedisRouter(conn);
     this.counters = /** @type {Counters & import('../../measure/counters.js').WriterCounts} */ (new Counters());
     // redirects and retries are counted straight into this second's counters
+    /** @type {{ send: ClusterSender['send'], close?: () => void }} */
     this.sender = new ClusterSender(this.router, this.counters);
     this.hist = new OpHistograms();
     this.lag = newHistogram();
@@ -74,6 +77,13 @@ export class Writer {
   async connect() {
     this.router.onOpen = (pipe) => this.#loadScripts(pipe);
     await this.router.open();
+    if (this.plan.client === 'ioredis') {
+      // loaded only when asked for: rqbench's own writers never pay for ioredis
+      const { IoredisSender } = await import('../../transports/ioredis-sender.js');
+      const seedClient = new IoredisSender(this.conn);
+      this.sender = seedClient;
+      await seedClient.open();
+    }
     // encode every chunk now, so the first period is not late by the encoding time
     const nowMs = Date.now();
     for (let i = 0; i < this.chunks.length; i++) this.#planFor(i, nowMs);
@@ -226,6 +236,7 @@ export class Writer {
     this.#emitInterval(true);
     this.client.stop();
     this.router.close();
+    this.sender.close?.();
     this.finish();
   }
 
