@@ -13,8 +13,8 @@
  *   the searches' median time at most half the ramps'.
  *
  * Both use the same step length, warm-up, writers and criteria, so the only difference is how
- * the rates are chosen. Exits 0 whatever the targets say (it is a benchmark); 1 only when it
- * could not measure. Flags: --start N (items/s, default 50,000), --step S (s, default 3),
+ * the rates are chosen. Exits 1 when a target is missed or it could not measure, 0 when every
+ * target was met. Flags: --start N (items/s, default 50,000), --step S (s, default 3),
  * --repeats N (default 3), --json FILE.
  */
 import { median as medianOf } from 'simple-statistics';
@@ -26,6 +26,7 @@ import { runMeasured } from './lib/proc.js';
 import { commandLine } from './lib/phases.js';
 import { noiseRecords } from '../src/experiments/trial-noise.js';
 import { helpFromHeader } from './lib/help.js';
+import { target, targetsLine } from './lib/targets.js';
 
 helpFromHeader(import.meta.url);
 
@@ -92,7 +93,7 @@ async function main() {
     const spread = (Math.max(...maxes) - Math.min(...maxes)) / medianOf(maxes);
     const timeRatio = medianOf(searches.map((r) => r.wallS)) / medianOf(ramps.map((r) => r.wallS));
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
-    const met = (ok) => (ok ? 'met' : 'NOT met');
+    const met = (ok) => target(ok);
     log('');
     log(`ramps' median maximum: ${rampMedian.toLocaleString('en-US')} items/s (ramps ${ramps.map((r) => r.doc.search.max?.toLocaleString('en-US')).join(', ')})`);
     log(`each search's distance from it: ${distances.map(pct).join(', ')} (target ≤ 5% every one): ${met(distances.every((d) => d <= 0.05))}`);
@@ -101,6 +102,7 @@ async function main() {
     log(`boundary records: ${searches.map((r) => (r.doc.confirmation ? `held ${r.doc.confirmation.at.held}/${r.doc.confirmation.at.of}, failed ${r.doc.confirmation.above.failed}/${r.doc.confirmation.above.of}` : 'none')).join('; ')}`);
     log(`commands: ${searches[0].command}`);
     log(`          ${ramps[0].command}`);
+    log(targetsLine());
     if (JSON_OUT) {
       const brief = (r) => ({ max: r.doc.search.max, steps: r.doc.steps.length, wallS: r.wallS, confirmation: r.doc.confirmation ?? null, noise: r.noise });
       fs.writeFileSync(JSON_OUT, `${JSON.stringify({ searches: searches.map(brief), ramps: ramps.map(brief), rampMedian, distances, spread, timeRatio }, null, 2)}\n`);

@@ -22,7 +22,7 @@
  *
  * Checks (PASS/FAIL lines): mget median <= get median / 5; mget median < 500 ms. A figure from a
  * run that did not read exactly 300,000 items per cycle, all fetched, none missing or mismatched,
- * is invalid and its check fails. Exits 0 whatever the checks say; 1 only when it could not measure.
+ * is invalid and its check fails. Exits 1 when a check fails or it could not measure, 0 when every check passed.
  *
  * Flags: --rounds N (default 2), --cycles N (measured cycles of mget, pipeline and the lean client
  *        over all rounds, default 8), --get-cycles N (default 5), --period MS (mget/pipeline
@@ -40,6 +40,7 @@ import { killRunning } from './lib/proc.js';
 import { ConsumerMachine } from './lib/consumer-machine.js';
 import { consumerRun, fillItems, leanRun } from './lib/consumer-runs.js';
 import { helpFromHeader } from './lib/help.js';
+import { target, targetsLine } from './lib/targets.js';
 
 helpFromHeader(import.meta.url);
 
@@ -447,9 +448,9 @@ function report(r) {
   const why = (...fs) => fs.filter((f) => !f.valid).map((f) => ` (figure invalid: ${f.label}: ${f.problems.join('; ')})`).join('');
   const ok1 = mget.valid && get.valid && mget.median <= get.median / SPEEDUP_MIN;
   const ok2 = mget.valid && mget.median < TARGET_MS;
-  log(`${ok1 ? 'PASS' : 'FAIL'}  mget median <= get median / ${SPEEDUP_MIN}: ${fmt(mget.median)} ms vs ${fmt(get.median)} / ${SPEEDUP_MIN} = ${fmt(get.median / SPEEDUP_MIN)} ms ` +
+  log(`${target(ok1, ['PASS', 'FAIL'])}  mget median <= get median / ${SPEEDUP_MIN}: ${fmt(mget.median)} ms vs ${fmt(get.median)} / ${SPEEDUP_MIN} = ${fmt(get.median / SPEEDUP_MIN)} ms ` +
     `(get takes ${(get.median / mget.median).toFixed(2)}x mget's time)${why(mget, get)}`);
-  log(`${ok2 ? 'PASS' : 'FAIL'}  mget median < ${TARGET_MS} ms for ${fmt(ITEMS)} items: ${fmt(mget.median)} ms${why(mget)}`);
+  log(`${target(ok2, ['PASS', 'FAIL'])}  mget median < ${TARGET_MS} ms for ${fmt(ITEMS)} items: ${fmt(mget.median)} ms${why(mget)}`);
   if (F.lean) {
     log(`      reference: the lean client's median is ${fmt(F.lean.median)} ms (${F.lean.valid ? 'valid' : 'INVALID'}); per cycle its replicas used ${fmt(F.lean.cpu.replicasMs)} ms of CPU ` +
       `and the client ${fmt(F.lean.cpu.readerMs)} ms, where rqbench's mget reader used ${fmt(mget.cpu.readerMs)} ms; ${m.nproc} CPUs, other processes at ${F.lean.load ? pct(F.lean.load.otherPct) : '-'}% of a core`);
@@ -460,6 +461,7 @@ function report(r) {
   log(`  ${r.getProbe.command}   (probe)`);
   for (const k of rows) for (const c of F[k].commands) log(`  ${c.command}${c.times > 1 ? `   (x ${c.times})` : ''}`);
   log(`Total ${r.wallS.toFixed(0)} s.`);
+  log(targetsLine());
   return F;
 }
 

@@ -13,7 +13,7 @@
  * also added to one sorted set. FLUSHALL between runs. Redis CPU is INFO cpu deltas (% of one
  * core); client CPU is the load generator's own process (% of one core).
  *
- * Exits 0 whatever the checks say (it is a benchmark); exits 1 only when it could not measure.
+ * Exits 1 when a check fails or it could not measure, 0 when every check passed.
  * Flags: --keep-runs (keep rqbench's run directories and print where), --json FILE (raw figures),
  *        --max-target N (items/s of the "max" run; default 500000, raise it on a faster machine).
  */
@@ -27,6 +27,7 @@ import { killRunning } from './lib/proc.js';
 import { MachineSampler } from './lib/machine-sampler.js';
 import { benchValue, naiveLoop, redisBenchmark, rqbenchProducer } from './lib/phases.js';
 import { helpFromHeader } from './lib/help.js';
+import { target, targetsLine } from './lib/targets.js';
 
 helpFromHeader(import.meta.url);
 
@@ -205,8 +206,8 @@ function report(r) {
   const busy = r.max.redisCpuPct >= REDIS_BUSY_PCT;
   const below = r.max.clientCpuMaxPct < r.max.redisCpuPct;
   const pass2 = busy && below;
-  log(`${pass1 ? 'PASS' : 'FAIL'}  rqbench max >= ${SPEEDUP_MIN}x the naive loop: ${fmt(r.max.itemsPerSec)} / ${fmt(naiveRate)} = ${speedup.toFixed(2)}x`);
-  log(`${pass2 ? 'PASS' : 'FAIL'}  Redis is the bottleneck at rqbench max: Redis ${pct(r.max.redisCpuPct)}% of a core (${busy ? '>=' : '<'} ${REDIS_BUSY_PCT}%), ` +
+  log(`${target(pass1, ['PASS', 'FAIL'])}  rqbench max >= ${SPEEDUP_MIN}x the naive loop: ${fmt(r.max.itemsPerSec)} / ${fmt(naiveRate)} = ${speedup.toFixed(2)}x`);
+  log(`${target(pass2, ['PASS', 'FAIL'])}  Redis is the bottleneck at rqbench max: Redis ${pct(r.max.redisCpuPct)}% of a core (${busy ? '>=' : '<'} ${REDIS_BUSY_PCT}%), ` +
     `writer peak ${pct(r.max.clientCpuMaxPct)}% (${below ? 'below' : 'not below'} Redis)`);
   if (r.max.machine) {
     log(`      evidence: Redis had unread input in ${backlog(r.max)} of its busy samples; /proc says Redis used ${pct(r.max.machine.redisProcCpuPct)}% over the whole run; ` +
@@ -219,6 +220,7 @@ function report(r) {
   log(`  ${r.max.command}`);
   for (const x of r.ramp) log(`  ${x.command}`);
   log(`Total ${r.wallS.toFixed(0)} s.`);
+  log(targetsLine());
 }
 
 function machineFacts() {

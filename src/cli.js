@@ -13,18 +13,28 @@ import * as experiment from './commands/experiment.js';
 import * as load from './commands/load.js';
 import * as generateDeltas from './commands/generate-deltas.js';
 import * as capacity from './commands/capacity.js';
-import { failHandler } from './usage-error.js';
+import { failHandler, markGiven, onceOnly } from './usage-error.js';
 
 const prog = 'rqbench';
+const COMMANDS = [produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generateDeltas];
+const first = process.argv[2];
+// a word where a command goes that names none: say so (yargs would call it an unknown flag)
+if (first && !first.startsWith('-') && !COMMANDS.some((c) => c.command.split(' ')[0] === first)) {
+  process.stderr.write(`${prog}: unknown command ${JSON.stringify(first)} (commands: ${COMMANDS.map((c) => c.command.split(' ')[0]).join(', ')}; see ${prog} --help)\n`);
+  process.exit(2);
+}
 await yargs(hideBin(process.argv))
   .scriptName(prog)
+  // before the commands: a middleware added after them does not run for them
+  .middleware(onceOnly(() => `${prog} ${process.argv[2]}`), true)
+  .middleware(markGiven, true)
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
   .command([report, compare, chart, ops, load, capacity, experiment, generateDeltas])
   .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart, ops, load, capacity, experiment or generate-deltas (see --help)')
   .strict()
-  .fail(failHandler(prog))
+  .fail(failHandler(prog, Object.fromEntries(COMMANDS.map((c) => [c.command.split(' ')[0], c.command]))))
   .wrap(Math.min(110, process.stdout.columns || 110))
   .help()
   .version()

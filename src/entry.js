@@ -1,7 +1,7 @@
 /** The seed-compatible entry points (producer.js, consumer.js): one command as the whole program. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { failHandler } from './usage-error.js';
+import { failHandler, markGiven, onceOnly } from './usage-error.js';
 
 /**
  * @param {string} prog e.g. 'producer.js'
@@ -11,6 +11,8 @@ export function runEntry(prog, commandModule) {
   return yargs(hideBin(process.argv))
     .scriptName(`node src/${prog}`)
     .command({ ...commandModule, command: '$0', handler: (a) => commandModule.handler(a, prog) })
+    .middleware(onceOnly(prog), true)
+    .middleware(markGiven, true)
     .strict()
     .fail(failHandler(prog))
     .wrap(Math.min(110, process.stdout.columns || 110))

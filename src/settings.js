@@ -36,6 +36,10 @@ export const settings = Object.freeze({
   quantity: 100,
   /** Default run length, s; 0 runs until Ctrl-C. */
   durationSeconds: 30,
+  /** A local cluster's masters and a local server's replicas per master, wherever they are asked for
+   * (`rqbench local`, `--local`, a spec's topology): one rule. */
+  localMasters: Object.freeze({ min: 3, max: 64 }),
+  localReplicas: Object.freeze({ min: 0, max: 5 }),
   /** Seconds at the start left out of the summary averages and histograms (still in the timeline). */
   warmupSeconds: 1,
   /** Redis defaults. */

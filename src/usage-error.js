@@ -36,12 +36,17 @@ export function printable(s) {
 /**
  * yargs .fail() handler: one line on stderr, exit 2.
  * @param {string} prog e.g. 'rqbench produce'
+ * @param {Record<string, string>} [usages] command → its usage (`experiment <action> <dirs..>`), for a missing argument
  */
-export function failHandler(prog) {
+export function failHandler(prog, usages = {}) {
   return (msg, err) => {
     let line = printable((err?.message || msg || 'invalid arguments').split('\n')[0]);
     line = line.replace(/^Unknown arguments?: (.*)$/, (_m, names) => `unknown flag ${names.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join(', ')} (see --help for the accepted flags)`);
     line = line.replace(/^Not enough arguments following: (\S+)/, (_m, n) => `${n.length === 1 ? `-${n}` : `--${n}`} needs a value`);
+    line = line.replace(/^Not enough non-option arguments: .*$/, () => {
+      const cmd = process.argv[2];
+      return usages[cmd] ? `${cmd} needs more arguments: ${prog} ${usages[cmd]} (see ${prog} ${cmd} --help)` : 'arguments are missing (see --help)';
+    });
     process.stderr.write(`${prog}: ${line}\n`);
     process.exit(2);
   };
@@ -52,4 +57,88 @@ export function intIn(v, flag, min, max = Number.MAX_SAFE_INTEGER) {
   if (!Number.isInteger(v) || v < min || v > max) {
     throw bad(flag, max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`, v);
   }
+}
+
+/**
+ * Every name a command's flags go by (each alias, the kebab and camelCase forms) → one name per
+ * flag, its longest in camelCase (-q and --quantity → quantity).
+ * @param {any} o yargs getOptions()
+ * @returns {Map<string, string>}
+ */
+function canonicalNames(o) {
+  const camel = (k) => k.replace(/-([a-z])/g, (_m, c) => c.toUpperCase());
+  const names = new Map();
+  for (const key of Object.keys(o.key ?? {})) names.set(key, camel(key));
+  // an alias is a key of its own too, listed one way only: group each key with its aliases
+  for (const [key, aliases] of Object.entries(o.alias ?? {})) {
+    const group = [key, ...aliases];
+    const long = camel(group.reduce((x, y) => (y.length > x.length ? y : x)));
+    for (const n of group) names.set(n, long).set(camel(n), long);
+  }
+  return names;
+}
+
+/**
+ * The flags typed on the command line, each as it was typed and by the name it stands for.
+ * @param {Map<string, string>} names canonicalNames()
+ * @returns {Array<{ typed: string, name: string }>}
+ */
+function typedFlags(names) {
+  const args = process.argv.slice(2);
+  const end = args.indexOf('--');
+  const out = [];
+  for (const t of end < 0 ? args : args.slice(0, end)) {
+    const flag = t.split('=')[0];
+    if (/^--no-./.test(flag) && names.has(flag.slice(5))) out.push({ typed: flag, name: names.get(flag.slice(5)) });
+    else if (flag.startsWith('--')) out.push({ typed: flag, name: names.get(flag.slice(2)) });
+    else if (/^-[^-\d]/.test(flag)) for (const c of flag.slice(1)) out.push({ typed: `-${c}`, name: names.get(c) });
+  }
+  return out.filter((f) => f.name !== undefined);
+}
+
+/**
+ * yargs middleware (before validation): a flag that takes one value, given twice, is refused —
+ * yargs would make it an array and the run would go on with a value nobody meant. One line, exit 2,
+ * as .fail() does (an error thrown from a middleware would not reach it).
+ * @param {string|(() => string)} prog what the line starts with (a function: worked out when it prints)
+ * @returns {(argv: Record<string, any>, y: any) => void}
+ */
+export function onceOnly(prog) {
+  return (argv, y) => {
+    const o = y.getOptions();
+    const names = canonicalNames(o);
+    const lists = new Set(o.array.map((k) => names.get(k)));
+    for (const key of Object.keys(o.key ?? {})) {
+      const v = argv[key];
+      const name = names.get(key);
+      if (!Array.isArray(v) || lists.has(name)) continue;
+      const typed = typedFlags(names).find((f) => f.name === name)?.typed ?? `--${key}`;
+      process.stderr.write(`${typeof prog === 'function' ? prog() : prog}: ${typed} was given ${v.length} times (${v.map((x) => printable(String(x))).join(', ')}): it takes one value\n`);
+      process.exit(2);
+    }
+  };
+}
+
+/** The flags typed on the command line, by their camelCase names (a Set on the parsed flags, under this key). */
+export const GIVEN = Symbol('given');
+
+/**
+ * The flags typed on the command line (markGiven's record), or null where no middleware ran (a
+ * plan built in code, a test).
+ * @param {Readonly<Record<string, any>>} a parsed flags
+ * @returns {Set<string>|null}
+ */
+export function givenFlags(a) {
+  return /** @type {any} */ (a)[GIVEN] ?? null;
+}
+
+/**
+ * yargs middleware: records which flags were typed (any alias, `--x=v`, `--no-x`), so a check can
+ * tell a flag given at its default value from one left out (yargs fills in both alike).
+ * @param {Record<string, any>} argv
+ * @param {any} y the yargs instance
+ */
+export function markGiven(argv, y) {
+  const given = new Set(typedFlags(canonicalNames(y.getOptions())).map((f) => f.name));
+  Object.defineProperty(argv, GIVEN, { value: given, enumerable: false });
 }

@@ -161,6 +161,8 @@ describe('charts of real runs', () => {
       [[prod.dir], /out/],
       [[prod.dir, '--out', out, '--width', 'wide'], /--width must be an integer/],
       [[prod.dir, '--out', out, '--label', 'a', '--label', 'b'], /--label given 2 times for 1 run directory/],
+      // a path that is no directory is named as --out, not as a raw EEXIST from mkdir
+      [[prod.dir, '--out', '/dev/null'], /--out must be a directory rqbench can write \("\/dev\/null" is not a directory\)$/m],
     ];
     const results = await Promise.all(cases.map(([args]) => runNode([CLI, 'chart', ...args], { timeoutMs: 30_000 })));
     results.forEach((r, i) => {

@@ -207,7 +207,9 @@ describe('local command options', () => {
     expect(toStartOptions({ cluster: false })).toEqual({ cluster: false });
     expect(toStartOptions({ cluster: true, masters: '4', replicas: '0' })).toEqual({ cluster: true, masters: 4, replicas: 0 });
     expect(toStartOptions({ cluster: false, tls: true })).toEqual({ cluster: false, tls: true });
-    expect(() => toStartOptions({ cluster: true, masters: 'x' })).toThrow('--masters must be an integer >= 3 (got "x")');
+    expect(() => toStartOptions({ cluster: true, masters: 'x' })).toThrow('--masters must be an integer from 3 to 64 (got "x")');
+    // the same rule as produce --local and a spec's topology
+    expect(() => toStartOptions({ cluster: true, masters: '65' })).toThrow('--masters must be an integer from 3 to 64 (got "65")');
     expect(() => toStartOptions({ replicas: '6' })).toThrow('--replicas must be an integer from 0 to 5 (got "6")');
     expect(() => toStartOptions({ replicas: '1.5' })).toThrow(/--replicas/);
   });
@@ -294,6 +296,6 @@ describe('rqbench local redis', SLOW, () => {
     const { code } = await cli.exited;
     expect(code).toBe(2);
     expect(cli.out.stdout).toBe('');
-    expect(cli.out.stderr).toBe('rqbench: --masters must be an integer >= 3 (got "2")\n');
+    expect(cli.out.stderr).toBe('rqbench: --masters must be an integer from 3 to 64 (got "2")\n');
   });
 });

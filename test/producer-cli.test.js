@@ -33,8 +33,12 @@ const BAD = [
   [['--warmup', '5', '-d', '3'], ['--warmup']],
   [['--url', 'http://x'], ['--url']],
   [['--url', 'redis://h:1/abc'], ['--url']],
+  [['--url', 'redis://u:%zz@h:1'], ['--url']],
   [['--port', '70000'], ['--port']],
   [['--local', '--port', '7000'], ['--local']],
+  // one rule for a local cluster's size, everywhere (rqbench local, --local, a spec's topology)
+  [['--local', '--masters', '4'], ['--masters', '--cluster']],
+  [['--local', '--cluster', '--masters', '65'], ['--masters']],
   [['--bogus-flag'], ['--bogus-flag']],
   [['--start-at', '5'], ['--start-at']],
   // beyond the brief's list: a numeric flag given without its value must not fall back to the default
@@ -65,6 +69,12 @@ const BAD = [
   [['--target', 'sqs', '-q', '45'], ['-q']],
   [['--target', 'sns', '--ns', '10', '--same-slot'], ['--ns']],
   [['--target', 'pubsub', '--cluster'], ['--cluster']],
+  // … and when typed at their default value too: a flag given is a flag the user meant (issue 25)
+  [['--target', 'sqs', '-q', '100'], ['-q']],
+  [['--target', 'sqs', '--no-cluster'], ['--cluster']],
+  // a flag that takes one value, given twice: refused, not turned into a list
+  [['-q', '5', '-q', '6'], ['-q', '2 times']],
+  [['--quantity=5', '--ttl', '9', '--ttl', '10'], ['--ttl', '2 times']],
 ];
 
 let deadPort;
@@ -110,7 +120,7 @@ describe.concurrent('node src/producer.js: bad input exits 2 with one line namin
 });
 
 describe.concurrent('node src/cli.js produce: the same checks', () => {
-  for (const [flags, names] of [[['-q', '0'], ['-q']], [['--ws', '--sl'], ['--ws', '--sl']]]) {
+  for (const [flags, names] of [[['-q', '0'], ['-q']], [['--ws', '--sl'], ['--ws', '--sl']], [['-q', '5', '-q', '6'], ['-q', '2 times']], [['--target', 'sqs', '-q', '100'], ['-q']]]) {
     it(flags.join(' '), async () => {
       const res = await runBad(CLI, ['produce'], flags);
       expectUsageError(res, names);

@@ -29,6 +29,16 @@ describe('committed RESULTS.md from committed trial data', () => {
     }
   });
 
+  it('every seed spec says what stands beside each seed column, and what its check tests (issue 24, points 4 and 5)', () => {
+    for (const name of SPECS) {
+      const spec = loadSpec(path.join(EXPERIMENTS, name));
+      expect(spec.seedColumns?.length, `${name}: seedColumns`).toBeGreaterThan(0);
+      expect(spec.checkTests, `${name}: checkTests`).toBeTruthy();
+      const md = fs.readFileSync(path.join(EXPERIMENTS, name, 'RESULTS.md'), 'utf8');
+      expect(md, name).toContain('What stands beside each of the seed\'s columns:');
+    }
+  });
+
   it.each(SPECS)('%s: experiment report writes the committed RESULTS.md again from data/ alone', async (name) => {
     const from = path.join(EXPERIMENTS, name);
     const dir = path.join(tempDir('rqbench-regen-'), name);

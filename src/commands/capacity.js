@@ -6,7 +6,7 @@
 import { connectionOptions } from '../plans/connection.js';
 import { producerOptions } from '../plans/producer-plan.js';
 import { outputOptions } from '../plans/output.js';
-import { capacityOptions } from '../plans/capacity-plan.js';
+import { SEARCH_OWNED, capacityOptions } from '../plans/capacity-plan.js';
 import { metricsOptions } from '../plans/metrics-plan.js';
 import { instanceOf } from '../plans/instance.js';
 import { UsageError } from '../usage-error.js';
@@ -21,7 +21,10 @@ export const describe = 'find the highest rate that holds (ramp, then bisection)
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
-  return capacityOptions(metricsOptions(outputOptions(producerOptions(connectionOptions(y)))))
+  const built = capacityOptions(metricsOptions(outputOptions(producerOptions(connectionOptions(y)))));
+  // the producer flags the search sets itself are refused: --help does not list them
+  for (const flag of Object.keys(SEARCH_OWNED)) built.hide(flag);
+  return built
     .example('$0 capacity --local -t 2 --slo-p99 50', 'a throwaway local Redis: the highest zset rate with p99 ≤ 50 ms')
     .example('$0 capacity --local --node-cpus 0.5 -t 2', 'the same on a node capped at half a core')
     .example('$0 capacity --url redis://10.0.0.5:6379 --cluster -t 8 --ns 10 --instance-type r6g.large --hourly-price 0.1008', 'an ElastiCache cluster, with its price for the cost table');

@@ -3,6 +3,7 @@
  * end to end (experiment steps), as SVG and PNG, and prints the files written.
  */
 import { bad, failHandler, printable, UsageError } from '../usage-error.js';
+import { checkOutput } from '../plans/output.js';
 
 const prog = 'rqbench chart';
 
@@ -15,7 +16,7 @@ export const describe = 'Draw CPU per node, throughput, latency over time and th
  */
 export function builder(yargs) {
   return yargs
-    .positional('run-dir', { describe: 'Run directories, in order: several are laid end to end as steps', type: 'string' })
+    .positional('run-dir', { describe: 'Run directories, in order: several are laid end to end as steps', type: 'string', array: true, default: undefined })
     .option('out', { type: 'string', demandOption: true, describe: 'Directory the charts go to (created if missing)' })
     .option('title', { type: 'string', describe: 'Subtitle of every chart [default: the steps\' names]' })
     .option('label', { type: 'string', array: true, describe: 'A step label per run directory, in order [default: each directory\'s name]' })
@@ -29,18 +30,21 @@ export function builder(yargs) {
 }
 
 /**
- * @param {{ runDir: string[], out: string, title?: string, label?: string[], width: string, height: string }} a
+ * @param {{ 'run-dir': string[], out: string, title?: string, label?: string[], width: string, height: string }} a
  * @returns {Promise<void>}
  */
 export async function handler(a) {
+  // the kebab key: yargs puts a stray undefined first in the camelCase copy of a variadic positional with no default
+  const runDirs = a['run-dir'];
   try {
     const labels = a.label ?? [];
-    if (labels.length > a.runDir.length) throw new UsageError(`--label given ${labels.length} times for ${a.runDir.length} run director${a.runDir.length === 1 ? 'y' : 'ies'}`);
+    if (labels.length > runDirs.length) throw new UsageError(`--label given ${labels.length} times for ${runDirs.length} run director${runDirs.length === 1 ? 'y' : 'ies'}`);
+    checkOutput({ out: a.out });
     const width = pixels(a.width, '--width', 300);
     const height = pixels(a.height, '--height', 200);
     // Loaded here, not at the top: every other command would pay for Vega and resvg at start.
     const { drawRunCharts } = await import('../results/charts/run-charts.js');
-    const charts = await drawRunCharts(a.runDir, a.out, { title: a.title, stepLabels: labels, width, height });
+    const charts = await drawRunCharts(runDirs, a.out, { title: a.title, stepLabels: labels, width, height });
     for (const c of charts) process.stdout.write(`${c.svg}\n${c.png}\n`);
   } catch (e) {
     const err = /** @type {Error} */ (e);

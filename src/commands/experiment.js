@@ -27,7 +27,7 @@ export const describe = 'run an experiment spec (experiments/<name>/experiment.y
 export function builder(y) {
   return metricsOptions(y)
     .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest run only (runs/<stamp>, or the trial data kept in data/<stamp>)' })
-    .positional('dirs', { type: 'string', array: true, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
+    .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
     .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping trials that completed (several specs: the interrupted sequence)' })
     .option('repeat', { type: 'number', requiresArg: true, describe: 'with run: trials of every step (overrides each spec\'s repeat:); fewer than 6 cannot give a verdict', defaultDescription: "the spec's repeat:, else 6" })
     .option('retry-noisy', { type: 'number', requiresArg: true, default: 0, describe: 'with run: set a noisy trial aside (something outside the run took CPU: its summary says so) and run it again, at most this many times each' })

@@ -3,6 +3,7 @@ import { bad, intIn } from '../usage-error.js';
 import { queueDefaults } from '../plans/queue-plan.js';
 import { writeDeltas } from '../workloads/queue-updates/delta-folder.js';
 import { printOutput } from './report-run.js';
+import { checkOutput } from '../plans/output.js';
 
 export const command = 'generate-deltas';
 export const describe = 'write N delta files of B key/value updates each, for produce --target … --from-folder';
@@ -23,6 +24,8 @@ export function builder(y) {
 export function handler(a) {
   printOutput('rqbench generate-deltas', () => {
     if (!String(a.out).trim()) throw bad('--out', 'a folder');
+    // a path that exists and is no directory (/dev/null), or one nobody may write, is named here, not by mkdir
+    checkOutput({ out: a.out });
     intIn(a.count, '--count', 1, 10_000_000);
     intIn(a.batchSize, '--batch-size', 1, 10_000_000);
     intIn(a.keySize, '--key-size', 8, 1024);

@@ -9,11 +9,12 @@ import { runQueueEmulator } from '../local/queue-emulator.js';
 import { stopSignals, untilAborted } from '../local/process.js';
 import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
 import { opsEmulators } from '../transports/ops-drivers.js';
+import { settings } from '../settings.js';
 
 export const command = 'local <what>';
 export const describe = 'Start throwaway local servers on 127.0.0.1 until Ctrl-C';
 
-const MAX_REPLICAS = 5;
+const { localMasters: MASTERS, localReplicas: REPLICAS } = settings;
 
 /**
  * @param {import('yargs').Argv} yargs
@@ -24,10 +25,10 @@ export function builder(yargs) {
     .positional('what', { describe: 'What to start', choices: ['redis', ...opsEmulators().map((e) => e.name)] })
     .option('cluster', { type: 'boolean', default: false, describe: 'Redis Cluster instead of standalone' })
     // Strings, so a bad value can be quoted back as typed ("x", not NaN).
-    .option('masters', { type: 'string', describe: 'Cluster masters, >= 3 [default: 3]' })
+    .option('masters', { type: 'string', describe: `Cluster masters, ${MASTERS.min}..${MASTERS.max} [default: 3]` })
     .option('replicas', {
       type: 'string',
-      describe: `Replicas per master, 0..${MAX_REPLICAS} [default: 0 standalone, 1 cluster]`,
+      describe: `Replicas per master, ${REPLICAS.min}..${REPLICAS.max} [default: 0 standalone, 1 cluster]`,
     })
     .option('tls', { type: 'boolean', default: false, describe: 'TLS ports only, with a CA made for this start (its path is printed)' })
     .option('node-cpus', { type: 'string', describe: 'Cap each node at this many cores (0.5: half a core) to emulate a smaller instance; needs root (cgroups)' })
@@ -51,8 +52,8 @@ export function builder(yargs) {
  */
 export function toStartOptions(argv) {
   const cluster = Boolean(argv.cluster);
-  const masters = parseInteger('masters', argv.masters, 3, Infinity, 'an integer >= 3');
-  const replicas = parseInteger('replicas', argv.replicas, 0, MAX_REPLICAS, `an integer from 0 to ${MAX_REPLICAS}`);
+  const masters = parseInteger('masters', argv.masters, MASTERS.min, MASTERS.max, `an integer from ${MASTERS.min} to ${MASTERS.max}`);
+  const replicas = parseInteger('replicas', argv.replicas, REPLICAS.min, REPLICAS.max, `an integer from ${REPLICAS.min} to ${REPLICAS.max}`);
   if (masters !== undefined && !cluster) {
     throw new Error('--masters needs --cluster (a standalone Redis has one master; use --replicas)');
   }

@@ -1,6 +1,7 @@
 /** Where the Redis under test is: --url, or --host/--port, or --local. */
 import { accessSync, constants } from 'node:fs';
-import { UsageError, bad, intIn } from '../usage-error.js';
+import { UsageError, bad, givenFlags, intIn } from '../usage-error.js';
+import { settings } from '../settings.js';
 import { cpuCapProblem, cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 /** @param {import('yargs').Argv} y */
@@ -35,6 +36,13 @@ export function checkConnection(a) {
     }
     if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw bad('--url', 'a redis:// or rediss:// URL', redactUrl(a.url));
     if (u.pathname.length > 1 && !/^\/\d+$/.test(u.pathname)) throw bad('--url', 'a URL whose path is a db number', redactUrl(a.url));
+    for (const part of [u.username, u.password]) {
+      try {
+        decodeURIComponent(part);
+      } catch {
+        throw bad('--url', 'a URL whose user and password are %-escaped as URLs are (a % followed by two hex digits; %25 for a %)', redactUrl(a.url));
+      }
+    }
   }
   if (a.port !== undefined) intIn(a.port, '--port', 1, 65535);
   if (a.tlsCa !== undefined) {
@@ -49,8 +57,10 @@ export function checkConnection(a) {
   }
   if (a.nodeCpus !== undefined && !a.local) throw bad('--node-cpus', 'used with --local (it caps the nodes rqbench starts)');
   if (a.local) {
-    if (a.cluster) intIn(a.masters, '--masters', 3, 64);
-    if (a.replicas !== undefined) intIn(a.replicas, '--replicas', 0, 5);
+    if (a.cluster) intIn(a.masters, '--masters', settings.localMasters.min, settings.localMasters.max);
+    // typed without --cluster, it would be ignored: a standalone server has one master
+    else if (givenFlags(a)?.has('masters')) throw bad('--masters', 'used with --cluster (a standalone Redis has one master; use --replicas)');
+    if (a.replicas !== undefined) intIn(a.replicas, '--replicas', settings.localReplicas.min, settings.localReplicas.max);
     if (a.nodeCpus !== undefined) checkNodeCpus(a.nodeCpus);
   }
 }

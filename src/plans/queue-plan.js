@@ -5,7 +5,7 @@
  * The targets and their own flags and checks come from the queue drivers
  * (transports/queue-drivers.js); what is here is the same for every target.
  */
-import { bad, intIn, UsageError } from '../usage-error.js';
+import { bad, givenFlags, intIn, UsageError } from '../usage-error.js';
 import { randomBytes } from 'node:crypto';
 import { MODEL_FLAGS } from '../workloads/items/stores/registry.js';
 import { BodyMaker, largestAttributes } from '../workloads/queue-updates/message.js';
@@ -242,13 +242,16 @@ export const REDIS_CONSUMER_ONLY = shown([
 
 /**
  * A queue run refuses Redis flags rather than ignore them (`produce --target sqs -q 45` would
- * otherwise publish at the default --rate). A flag counts as given when it differs from its default.
+ * otherwise publish at the default --rate). A flag counts as given when it was typed (givenFlags: the
+ * markGiven middleware's record), even at its default value; without that record, when it differs from its default.
  * @param {Record<string, any>} a
  * @param {Record<string, unknown>} defaults the defaults yargs was given, by camelCase key
  * @param {Array<[string, string]>} flags REDIS_PRODUCER_ONLY or REDIS_CONSUMER_ONLY
  */
 export function rejectRedisFlags(a, defaults, flags) {
-  const given = flags.find(([k]) => a[k] !== undefined && a[k] !== defaults[k]);
+  // typed counts, even at its default value (`--target sqs -q 100`); without the record, a value off its default
+  const typed = givenFlags(a);
+  const given = flags.find(([k]) => (typed ? typed.has(k) : a[k] !== undefined && a[k] !== defaults[k]));
   if (!given) return;
   const doing = flags === REDIS_CONSUMER_ONLY ? 'reads messages (its flags: --threads, --cache, --queue or --subscription, …' : 'publishes messages (its flags: --rate, --batch-size, --topic, …';
   throw new UsageError(`${given[1]} is a Redis flag: --target ${a.target} ${doing}; see --help)`);

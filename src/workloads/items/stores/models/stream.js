@@ -79,8 +79,8 @@ function streamReader(cfg) {
 export default {
   name: 'stream',
   order: 7,
-  summary: 'one stream entry per item (XADD, trimmed with MINID ~), values in SETEX keys',
-  flag: { name: 'stream', describe: 'a Redis Stream (XADD, trimmed to the TTL with MINID ~) instead of the sorted set' },
+  summary: 'one stream entry per item (XADD; XTRIM MINID ~ each purge), values in SETEX keys',
+  flag: { name: 'stream', describe: 'a Redis Stream (one XADD per item; a separate XTRIM MINID ~ every purge period keeps it to the TTL) instead of the sorted set' },
   can: { actualValue: true, extraSets: true, script: false, uniques: false },
   why: { script: 'the script reads a sorted set' },
   write(cfg) {
