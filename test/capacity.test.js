@@ -78,7 +78,7 @@ describe('rqbench capacity on a local Redis', () => {
     expect(md).toMatch(/\| # \| Phase \| Target items\/s \| Achieved items\/s \| p50 ms \| p99 ms \| Busiest master engine % \|/);
   }, 240_000);
 
-  it('with every node capped at half a core, the maximum falls to 35–65% of the uncapped one (or the steps\' noise sentinels say the host was busy), and the limit is read against the cap', async () => {
+  it('with every node capped at half a core, the maximum falls to 25–65% of the uncapped one (or the steps\' noise sentinels say the host was busy), and the limit is read against the cap', async () => {
     expect(uncapped?.doc?.search.max, 'the uncapped search ran first').toBeGreaterThan(0);
     capped = await search(['--confirm', '0', '--node-cpus', '0.5', '--instance-type', 'local-half', '--vcpu', '0.5', '--memory-gb', '1', '--hourly-price', '0.04']);
     const { run, doc } = capped;
@@ -91,7 +91,12 @@ describe('rqbench capacity on a local Redis', () => {
     // even its half core, and the search stops low; the steps' noise sentinels must then say so.
     // On a quiet host the ratio is held to the cap.
     const noisy = (doc.noise?.noisyRuns ?? 0) + (uncapped.doc.noise?.noisyRuns ?? 0);
-    if (ratio < 0.35 || ratio > 0.65) expect(noisy, `ratio ${ratio.toFixed(2)} with no noisy step: ${story}`).toBeGreaterThan(0);
+    // Not half exactly: the cgroup's quota throttles a capped node in slices and its cost per item
+    // rises near the cap — bench:projection measured a half core at 0.34–0.41 of a whole one on this
+    // VM (bench/RESULTS.md), and a CI run read 0.32 on a quiet host. A cap of a quarter core (0.20
+    // of a whole one in 002-instance-types' first run: 71,900 against 363,000 items/s) or none at all
+    // still fails here.
+    if (ratio < 0.25 || ratio > 0.65) expect(noisy, `ratio ${ratio.toFixed(2)} with no noisy step: ${story}`).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/^noise: (quiet host|\d+ of \d+ step runs were noisy) \(outside CPU up to [\d.]+% of a core, noisy at [\d.]+%\)/m);
     // a capped node's engine never shows more than its half core
     for (const s of doc.steps) for (const n of s.figures.nodes) expect(n.engine).toBeLessThanOrEqual(60);

@@ -243,7 +243,7 @@ check: "${check}"
     ['the trials', ['repeat: 2', 'repeat: 0'], 'repeat must be an integer from 1 to 100 (got 0)'],
     ['the noise threshold', ['repeat: 2', 'repeat: 2\nnoiseThreshold: -1'], 'noiseThreshold must be a percentage from 0 to below 100 (got -1)'],
     ['a seed column said neither way', ['repeat: 2', 'repeat: 2\nseedColumns: { "CPU %": "about the same" }'], 'seedColumns.CPU % must start with "same quantity" or "stand-in:" (got "about the same")'],
-    ['the seed node\'s vCPUs', ['repeat: 2', 'repeat: 2\nseedNodeVcpus: 0.5'], 'seedNodeVcpus must be an integer from 1 to 448 (got 0.5)'],
+    ['the seed node\'s vCPUs', ['seedNodeVcpus: 2', 'seedNodeVcpus: 0.5'], 'seedNodeVcpus must be an integer from 1 to 448 (got 0.5)'],
     ['a check that compares nothing', ['list.master_cpu < zset.master_cpu * 10', 'list.master_cpu + zset.master_cpu'], 'check: "list.master_cpu + zset.master_cpu" is not a comparison'],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
   ];

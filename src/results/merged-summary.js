@@ -52,7 +52,7 @@ function summarizeRedis(m) {
     // each run's acknowledged items due in its window (older runs: its rate x its seconds)
     const ackedInWindow = sumOf(sums, (s) => s.achieved.items ?? Math.round(s.achieved.itemsPerSec * s.window.seconds));
     summary = summarize({ ...common, ackedInWindow, targetRate, writers });
-    Object.assign(summary, { name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), interrupted, writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers });
+    Object.assign(summary, { name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), client: oneOf(sums.map((s) => s.client ?? 'rqbench')), interrupted, writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers });
   } else {
     const readers = sumOf(sums, (s) => s.readers);
     // the period that gives the runs' cycles per second in total
