@@ -137,6 +137,11 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
     const dash = JSON.parse(fs.readFileSync(path.join(ROOT, 'deploy/grafana/rqbench-dashboard.json'), 'utf8'));
     const panels = dash.panels.filter((p) => p.type !== 'row');
     expect(panels.length).toBeGreaterThanOrEqual(10);
+    // a quantile over several hosts' buckets is one quantile only when the buckets are summed by le
+    // first (else one line per host and pod): every histogram_quantile of the dashboard does
+    const quantiles = panels.flatMap((p) => p.targets.map((t) => t.expr)).filter((e) => e.includes('histogram_quantile'));
+    expect(quantiles.length).toBeGreaterThan(6);
+    for (const e of quantiles) expect(e).toMatch(/^histogram_quantile\([\d.]+, sum by \(le\b/);
     const variables = dash.templating.list.map((v) => v.name);
     expect(variables).toEqual(expect.arrayContaining(['datasource', 'run_id']));
     // the run_id variable's query (label_values over the dashboard's time range) offers every run

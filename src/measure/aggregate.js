@@ -29,6 +29,12 @@ import { fromSparse } from './sparse.js';
  * @property {{ cpuPct: number, cpuPctMax: number, loopP99Ms: number, rssMb: number, wallMs: number, writers?: number }} client  wallMs: the shortest writer interval; writers: how many were merged (IntervalMerger only)
  */
 
+/**
+ * A worker's interval shorter than this is the tail of a run (its last few ms): its counts are
+ * counts, but a rate or a CPU % over it says nothing. The summary and the live gauges leave it out.
+ */
+export const FULL_SECOND_MS = 500;
+
 export class IntervalMerger {
   /**
    * @param {number} sources

@@ -11,6 +11,7 @@
  */
 import client from 'prom-client';
 import { HdrPromHistogram } from './hdr-prom.js';
+import { FULL_SECOND_MS } from './aggregate.js';
 
 /** @typedef {'produce'|'consume'|'queue-publish'|'queue-consume'} SecondsKind */
 
@@ -87,12 +88,16 @@ export class RunMetrics {
   /**
    * One recorded second.
    * @param {{ iv: { index: number, intended?: number, counters: Record<string, number>, errorKinds?: Record<string, number>,
-   *   hist: Map<string, import('hdr-histogram-js').Histogram>, client?: { cpuPct: number, cpuPctMax?: number, loopP99Ms: number, rssMb: number } },
+   *   hist: Map<string, import('hdr-histogram-js').Histogram>, client?: { cpuPct: number, cpuPctMax?: number, loopP99Ms: number, rssMb: number, wallMs?: number } },
    *   cpu?: Array<{ addr: string, role: string, shard: number, cpuPct: number|null, enginePct?: number|null }> }} s
    */
   second({ iv, cpu = [] }) {
     const c = iv.counters;
-    this.seconds.set(iv.index + 1);
+    // a run's last interval can be a few ms long: it adds those ms, not a whole second, and its
+    // CPU and loop figures (a % over 3 ms) would replace the last full second's with noise
+    const wallMs = iv.client?.wallMs;
+    const partial = typeof wallMs === 'number' && wallMs < FULL_SECOND_MS;
+    this.seconds.set(iv.index + (partial ? Math.round(wallMs) / 1000 : 1));
     for (const [key, m] of this.counters) if (c[key] > 0) m.inc(c[key]);
     if (this.intended) {
       this.intended.inc(iv.intended ?? 0);
@@ -111,7 +116,7 @@ export class RunMetrics {
     for (const [kind, n] of Object.entries(iv.errorKinds ?? {})) if (n > 0) this.errors?.inc({ kind }, n);
     for (const [name, h] of iv.hist) this.#histogram(name, h);
     if (this.nodeSeries) this.#nodes(cpu);
-    if (iv.client) {
+    if (iv.client && !partial) {
       this.loadgenCpu.set(iv.client.cpuPct);
       this.loadgenBusiest.set(iv.client.cpuPctMax ?? iv.client.cpuPct);
       this.loadgenLoop.set(iv.client.loopP99Ms / 1000);

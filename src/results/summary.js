@@ -3,6 +3,7 @@
  * words whether the rate was held and, if not, whether the client or the server was the limit.
  */
 import { stats } from '../measure/histogram.js';
+import { FULL_SECOND_MS } from '../measure/aggregate.js';
 import { cpuSummary, engineOrProcess } from './cpu-summary.js';
 import { avg, max, round } from './numbers.js';
 
@@ -78,7 +79,7 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
 export function commonSummary({ rows, totals, warmupS, durationS }) {
   const windowRows = rows.filter((r) => r.index >= warmupS && r.index < durationS);
   // a worker's last interval can be a few ms long: its CPU % says nothing
-  const full = windowRows.filter((r) => !(r.client.wallMs < 500));
+  const full = windowRows.filter((r) => !(r.client.wallMs < FULL_SECOND_MS));
   const client = {
     cpuPct: round(avg(full.map((r) => r.client.cpuPct))),
     cpuPctMaxWriter: round(max(full.map((r) => r.client.cpuPctMax))),
