@@ -17,10 +17,13 @@ import { failHandler, markGiven, onceOnly } from './usage-error.js';
 
 const prog = 'rqbench';
 const COMMANDS = [produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generateDeltas];
+/** command name → its usage (`experiment <action> <dirs..>`) */
+const USAGES = Object.fromEntries(COMMANDS.map((c) => [c.command.split(' ')[0], c.command]));
+const NAMES = Object.keys(USAGES);
 const first = process.argv[2];
 // a word where a command goes that names none: say so (yargs would call it an unknown flag)
-if (first && !first.startsWith('-') && !COMMANDS.some((c) => c.command.split(' ')[0] === first)) {
-  process.stderr.write(`${prog}: unknown command ${JSON.stringify(first)} (commands: ${COMMANDS.map((c) => c.command.split(' ')[0]).join(', ')}; see ${prog} --help)\n`);
+if (first && !first.startsWith('-') && !NAMES.includes(first)) {
+  process.stderr.write(`${prog}: unknown command ${JSON.stringify(first)} (commands: ${NAMES.join(', ')}; see ${prog} --help)\n`);
   process.exit(2);
 }
 await yargs(hideBin(process.argv))
@@ -32,9 +35,9 @@ await yargs(hideBin(process.argv))
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
   .command([report, compare, chart, ops, load, capacity, experiment, generateDeltas])
-  .demandCommand(1, 'a command is needed: produce, consume, local, report, compare, chart, ops, load, capacity, experiment or generate-deltas (see --help)')
+  .demandCommand(1, `a command is needed: ${NAMES.slice(0, -1).join(', ')} or ${NAMES.at(-1)} (see --help)`)
   .strict()
-  .fail(failHandler(prog, Object.fromEntries(COMMANDS.map((c) => [c.command.split(' ')[0], c.command]))))
+  .fail(failHandler(prog, USAGES))
   .wrap(Math.min(110, process.stdout.columns || 110))
   .help()
   .version()

@@ -17,6 +17,7 @@ import { trialNoise } from './trial-noise.js';
 import { readManifest, roundOf, trialsOf } from './trials.js';
 import { drawExperimentCharts } from './charts.js';
 import { seedColumnsSection } from './seed-columns.js';
+import { describe } from '../stats/stats.js';
 
 export const RESULTS_FILE = 'RESULTS.md';
 /**
@@ -121,19 +122,11 @@ function regimeOf(kind, measured) {
   for (const { step, trials } of measured) {
     if (!trials.length) continue;
     const names = [...new Set(trials.flatMap((t) => Object.keys(t.metrics)))];
-    const medians = Object.fromEntries(names.map((k) => [k, median(trials.map((t) => t.metrics[k]).filter((v) => typeof v === 'number' && Number.isFinite(v)))]));
+    const medians = Object.fromEntries(names.map((k) => [k, describe(trials.map((t) => t.metrics[k])).median ?? undefined]));
     const why = kind.outOfRegime(step, medians);
     if (why) out.set(step.name, why);
   }
   return out;
-}
-
-/** @param {number[]} xs @returns {number|undefined} */
-function median(xs) {
-  if (!xs.length) return undefined;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /**

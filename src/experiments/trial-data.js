@@ -12,8 +12,8 @@ import { runsDir } from './layout.js';
 
 export const DATA_DIR = 'data';
 const STAMP = /^\d{8}-\d{6}$/;
-/** A trial directory the report reads; `trial-3.noisy-1` (set aside) is not one. */
-const TRIAL = /^trial-\d+$/;
+/** Left out of the copy: a trial set aside (`trial-3.noisy-1`, layout.js setAside), and summary.md. */
+const SET_ASIDE = /^trial-\d+\.(interrupted|noisy)-\d+$/;
 const LEFT_OUT = new Set(['summary.md']);
 
 /** @param {string} expDir */
@@ -37,47 +37,17 @@ export function newestResultsRun(expDir) {
  * under data/ is left as it is.
  * @param {string} expDir
  * @param {string} runDir
- * @returns {{ dir: string, bytes: number }} where it is kept and its size
+ * @returns {string} where it is kept
  */
 export function keepTrialData(expDir, runDir) {
   const into = path.join(dataDir(expDir), path.basename(runDir));
-  if (path.resolve(runDir) === path.resolve(into)) return { dir: into, bytes: sizeOf(into) };
+  if (path.resolve(runDir) === path.resolve(into)) return into;
   const tmp = `${into}.partial`;
   fs.rmSync(tmp, { recursive: true, force: true });
-  copyRun(runDir, tmp);
+  fs.cpSync(runDir, tmp, { recursive: true, filter: (from) => !LEFT_OUT.has(path.basename(from)) && !SET_ASIDE.test(path.basename(from)) });
   for (const s of stamps(dataDir(expDir))) fs.rmSync(path.join(dataDir(expDir), s), { recursive: true, force: true });
   fs.renameSync(tmp, into);
-  return { dir: into, bytes: sizeOf(into) };
-}
-
-/** The run's manifest, then each step's trial directories, whole but for what LEFT_OUT names. */
-function copyRun(runDir, to) {
-  fs.mkdirSync(to, { recursive: true });
-  for (const e of fs.readdirSync(runDir, { withFileTypes: true })) {
-    const from = path.join(runDir, e.name);
-    if (e.isFile()) fs.copyFileSync(from, path.join(to, e.name));
-    else if (e.isDirectory()) copyStep(from, path.join(to, e.name));
-  }
-}
-
-function copyStep(stepDir, to) {
-  const entries = fs.readdirSync(stepDir, { withFileTypes: true });
-  // a run made before trials holds its step's files directly
-  const trials = entries.filter((e) => e.isDirectory() && TRIAL.test(e.name));
-  if (!trials.length) return copyTree(stepDir, to);
-  fs.mkdirSync(to, { recursive: true });
-  for (const e of entries) {
-    if (e.isFile() && !LEFT_OUT.has(e.name)) fs.copyFileSync(path.join(stepDir, e.name), path.join(to, e.name));
-  }
-  for (const t of trials) copyTree(path.join(stepDir, t.name), path.join(to, t.name));
-}
-
-function copyTree(from, to) {
-  fs.mkdirSync(to, { recursive: true });
-  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
-    if (e.isDirectory()) copyTree(path.join(from, e.name), path.join(to, e.name));
-    else if (e.isFile() && !LEFT_OUT.has(e.name)) fs.copyFileSync(path.join(from, e.name), path.join(to, e.name));
-  }
+  return into;
 }
 
 /** @param {string} parent @returns {string[]} */
@@ -87,14 +57,4 @@ function stamps(parent) {
   } catch {
     return [];
   }
-}
-
-/** @param {string} dir @returns {number} bytes */
-function sizeOf(dir) {
-  let n = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    n += e.isDirectory() ? sizeOf(p) : fs.statSync(p).size;
-  }
-  return n;
 }

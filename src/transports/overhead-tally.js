@@ -18,25 +18,11 @@ export function overheadTally() {
   let calls = 0;
   let wholeMs = 0;
   let wireMs = 0;
+  const addWire = (ms) => { wireMs += ms; };
   return {
-    whole: async (fn) => {
-      const t = performance.now();
-      try {
-        return await fn();
-      } finally {
-        wholeMs += performance.now() - t;
-        calls++;
-      }
-    },
-    wire: async (fn) => {
-      const t = performance.now();
-      try {
-        return await fn();
-      } finally {
-        wireMs += performance.now() - t;
-      }
-    },
-    addWire: (ms) => { wireMs += ms; },
+    whole: timed((ms) => { wholeMs += ms; calls++; }),
+    wire: timed(addWire),
+    addWire,
     take: () => {
       const out = calls ? Math.max(0, wholeMs - wireMs) : null;
       calls = 0;
@@ -44,5 +30,21 @@ export function overheadTally() {
       wireMs = 0;
       return out;
     },
+  };
+}
+
+/**
+ * A runner that times what it runs, thrown or not, into `add`.
+ * @param {(ms: number) => void} add
+ * @returns {<T>(fn: () => Promise<T>) => Promise<T>}
+ */
+function timed(add) {
+  return async (fn) => {
+    const t = performance.now();
+    try {
+      return await fn();
+    } finally {
+      add(performance.now() - t);
+    }
   };
 }
