@@ -23,4 +23,9 @@ export default [
       'no-unused-vars': ['error', { ignoreRestSiblings: true }],
     },
   },
+  {
+    // the browser tests hand functions to page.evaluate(), which run in the page: window, document
+    files: ['test/helpers/browser.js', 'test/html-report.test.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
 ];

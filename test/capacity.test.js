@@ -76,6 +76,13 @@ describe('rqbench capacity on a local Redis', () => {
     const md = fs.readFileSync(path.join(dir, 'capacity.md'), 'utf8');
     expect(md).toContain(`**${doc.answer}**`);
     expect(md).toMatch(/\| # \| Phase \| Target items\/s \| Achieved items\/s \| p50 ms \| p99 ms \| Busiest master engine % \|/);
+    // report.html: the same answer, and every step's run on one time axis (the page is opened in a
+    // browser by test/html-report.test.js; here: it was written, whole, with a chart per figure)
+    const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
+    expect(html.includes(`${g(max)} items/s`)).toBe(true);
+    const specs = JSON.parse(/** @type {string} */ (/<script type="application\/json" id="rqbench-specs">(.*?)<\/script>/s.exec(html)?.[1]));
+    expect(Object.keys(specs)).toEqual(expect.arrayContaining(['chart-cpu', 'chart-throughput', 'chart-latency', 'chart-percentiles']));
+    expect(JSON.stringify(specs['chart-throughput'])).toContain(`${doc.steps.length}: ${doc.steps.at(-1).rate}/s`);
   }, 240_000);
 
   it('with every node capped at half a core, the maximum falls to 25–65% of the uncapped one (or the steps\' noise sentinels say the host was busy), and the limit is read against the cap', async () => {

@@ -1,6 +1,8 @@
 // `produce --client ioredis`: the seed's client behind rqbench's writers (issue 24, point 6). Its
 // redirects are its own: a shard removed under the writes reproduces the seed's MOVED errors,
 // counted as failed items, where rqbench's own writer follows every redirect.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commandArgs } from '../src/transports/ioredis-sender.js';
 import { encodeCommand } from '../src/transports/resp.js';
@@ -27,7 +29,10 @@ describe('produce --client ioredis', () => {
   it('writes every item through ioredis on a standalone server, and says so in the summary', async () => {
     const r = await produceLocal(['-q', '2000', '-t', '2', '-d', '2', '--client', 'ioredis', '--verify', '--ttl', '120']);
     expect(r.code, describeRun(r)).toBe(0);
-    expect(r.summary).toMatchObject({ client: 'ioredis', totals: { failed: 0 }, verify: { lost: 0 } });
+    expect(r.summary).toMatchObject({ sentBy: 'ioredis', totals: { failed: 0 }, verify: { lost: 0 } });
+    // the load generator's own cost stays in summary.client, whoever sent the commands
+    expect(r.summary.client.cpuPct).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(/\*\*Load generator:\*\* CPU \d+(\.\d)?% of a core in total, up to \d+(\.\d)?% for one writer/);
     expect(r.summary.totals.acked).toBe(4000);
   }, 60_000);
 

@@ -1,6 +1,6 @@
 // Every committed RESULTS.md comes from trial data in the repository (issue 24, point 6): a clone has
-// no runs/, so `rqbench experiment report` must write each spec's RESULTS.md again, byte for byte,
-// from its experiment.yaml and data/<stamp>/ alone.
+// no runs/, so `rqbench experiment report` must write each spec's RESULTS.md (and its charts) again,
+// byte for byte, from its experiment.yaml and data/<stamp>/ alone.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,5 +48,13 @@ describe('committed RESULTS.md from committed trial data', () => {
     const r = await writeResults(loadSpec(dir));
     expect(r.runDir).toMatch(/\/data\/\d{8}-\d{6}$/);
     expect(fs.readFileSync(r.file, 'utf8')).toBe(fs.readFileSync(path.join(from, 'RESULTS.md'), 'utf8'));
+    // and its charts: the same SVGs as committed, none committed that today's code no longer draws
+    const svgs = (d) => (fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith('.svg')).sort() : []);
+    const drawn = svgs(path.join(dir, 'charts'));
+    expect(svgs(path.join(from, 'charts')), `${name}/charts`).toEqual(drawn);
+    for (const f of drawn) {
+      const same = fs.readFileSync(path.join(dir, 'charts', f), 'utf8') === fs.readFileSync(path.join(from, 'charts', f), 'utf8');
+      expect(same, `${name}/charts/${f} is not what today's code draws (rqbench experiment report experiments/${name})`).toBe(true);
+    }
   }, 60_000);
 });

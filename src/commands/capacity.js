@@ -17,7 +17,7 @@ import { redactString } from '../results/redact.js';
 const PROG = 'rqbench capacity';
 
 export const command = 'capacity';
-export const describe = 'find the highest rate that holds (ramp, then bisection), what limits it, and where each node saturates';
+export const describe = 'find the highest rate that holds (ramp, then bisection), what limits it, and where each node saturates; writes capacity.md, capacity.json and report.html';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
@@ -47,7 +47,7 @@ export async function handler(a) {
   const out = await runCapacity({ ...prepared, command: `rqbench ${typed.join(' ')}`, instance: instanceOf(plan) });
   if (plan.json) process.stdout.write(`${JSON.stringify(out.result, null, 2)}\n`);
   else if (!plan.quiet) process.stdout.write(`${out.result.answer}\n${out.result.projectionLine}\n${out.result.noiseLine}\n`);
-  process.stderr.write(`${PROG}: wrote ${out.dir}\n`);
+  process.stderr.write(`${PROG}: wrote ${out.dir} (capacity.md, report.html)\n`);
   process.exitCode = out.exitCode;
   // the last scrape finds the final values (Ctrl-C ends the wait)
   if (out.live && out.exitCode !== 130) await out.live.hub.linger();

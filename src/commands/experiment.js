@@ -21,18 +21,18 @@ const ACTIONS = ['run', 'report'];
 const MAX_RETRY_NOISY = 5;
 
 export const command = 'experiment <action> <dirs..>';
-export const describe = 'run an experiment spec (experiments/<name>/experiment.yaml) step by step, or regenerate its RESULTS.md';
+export const describe = 'run an experiment spec (experiments/<name>/experiment.yaml) step by step, or regenerate its RESULTS.md and report.html';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return metricsOptions(y)
-    .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md; report: RESULTS.md from the newest run only (runs/<stamp>, or the trial data kept in data/<stamp>)' })
+    .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md and report.html (RESULTS.md with its charts interactive, opens offline); report: both from the newest run only (runs/<stamp>, or the trial data kept in data/<stamp>)' })
     .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
     .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping trials that completed (several specs: the interrupted sequence)' })
     .option('repeat', { type: 'number', requiresArg: true, describe: 'with run: trials of every step (overrides each spec\'s repeat:); fewer than 6 cannot give a verdict', defaultDescription: "the spec's repeat:, else 6" })
     .option('retry-noisy', { type: 'number', requiresArg: true, default: 0, describe: 'with run: set a noisy trial aside (something outside the run took CPU: its summary says so) and run it again, at most this many times each' })
     .option('seed', { type: 'number', requiresArg: true, describe: 'with run: the seed of the trials\' shuffled order (written to runs/<stamp>/manifest.json)', defaultDescription: 'a new one each run' })
-    .example('$0 experiment run experiments/002-store-models', 'run every step, write RESULTS.md')
+    .example('$0 experiment run experiments/002-store-models', 'run every step, write RESULTS.md and report.html')
     .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted trial and the rest')
     .example('$0 experiment run experiments/002-store-models --repeat 10', '10 trials of every step, interleaved round by round')
     .example('$0 experiment run experiments/002-store-models --retry-noisy 2', 'a trial run while something else took the CPU is run again, up to twice')
@@ -65,7 +65,7 @@ export async function handler(a) {
     // it listens before anything is written: a port in use is bad input
     if (a.metricsPort !== undefined) {
       const name = specs.length > 1 ? 'experiments' : specs[0].name;
-      live = { hub: await MetricsHub.open({ port: a.metricsPort, host: metrics.metricsHost, lingerS: metrics.metricsLinger, labels: { run_id: metrics.metricsRunId, run_name: name, ...metrics.metricsLabels } }), runId: metrics.metricsRunId };
+      live = { hub: await MetricsHub.open({ port: a.metricsPort, host: metrics.metricsHost, lingerS: metrics.metricsLinger, labels: { run_id: metrics.metricsRunId, run_name: name, ...metrics.metricsLabels }, buckets: metrics.metricsBuckets }), runId: metrics.metricsRunId };
     }
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -104,7 +104,7 @@ async function one(spec, a, live) {
     if (o.interrupted) code = 130;
   }
   const r = await writeResults(spec);
-  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${verdictWords(r)})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
+  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
   process.exitCode = code;
 }
 
@@ -125,7 +125,7 @@ async function several(specs, a, live) {
       continue;
     }
     const r = await writeResults(spec);
-    process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} (${verdictWords(r)})\n`);
+    process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})\n`);
   }
   process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), writeIndex(specs))}\n`);
 }

@@ -13,6 +13,9 @@ import { mergedTimelineCsv } from '../results/merged-csv.js';
 import { pickHistogram } from '../results/main-op.js';
 import { percentileSpectrum } from '../results/spectrum.js';
 import { printOutput } from './report-run.js';
+import { checkHtmlFile } from '../plans/output.js';
+import { runReportHtml } from '../results/html/html-run-report.js';
+import { writeHtml } from '../results/html/html-page.js';
 
 const PROG = 'rqbench report';
 const FORMATS = ['md', 'json', 'csv'];
@@ -26,9 +29,11 @@ export function builder(y) {
     .positional('dirs', { type: 'string', describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files)' })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
     .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
+    .option('html', { type: 'string', describe: 'also write the report as one HTML page that opens offline (summary, timeline with hover and zoom, CPU per node, percentile spectrum): to FILE.html, or with no value to <dir>/report.html (one directory) or ./report.html (several)' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'with --spectrum: intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
     .example('$0 report hostA/runs/<run>-a1 hostB/runs/<run>-a2', 'writers 1 and 2 of one run, run on two hosts, as one result')
     .example('$0 report <dir> <dir> --format csv > timeline.csv', 'the merged timeline, one row per second')
+    .example('$0 report <dir> --html', 'the run as <dir>/report.html: open it in a browser')
     .example('$0 report <dir> --spectrum', 'the batch, cycle, publish or E2E latency spectrum, as wrk2 prints it')
     .example('$0 report <consume-dir-1> <consume-dir-2>', 'two queue consumers of one queue as one: the seed\'s table from the merged histograms')
     .example('$0 report --spectrum setex --tag sent <dir>', 'one command kind, uncorrected');
@@ -55,10 +60,18 @@ function report(a) {
     dirs.unshift(spectrum);
     spectrum = '';
   }
+  // `report --html dirA` hands dirA to --html: a value that is not an .html file is a directory
+  let html = a.html;
+  if (html && !/\.html?$/i.test(html)) {
+    dirs.unshift(html);
+    html = '';
+  }
   const format = a.format ?? 'md';
   if (!FORMATS.includes(format)) throw bad('--format', FORMATS.join(', '), format);
   if (spectrum !== undefined && a.format !== undefined) throw bad('--format', 'left out with --spectrum (it prints wrk2\'s text layout)');
   if (a.tag !== undefined && spectrum === undefined) throw bad('--tag', 'used with --spectrum');
+  if (html !== undefined && spectrum !== undefined) throw bad('--html', 'left out with --spectrum (the page has the spectrum)');
+  const htmlFile = html === undefined ? null : checkHtmlFile(html || (dirs.length === 1 ? path.join(dirs[0], 'report.html') : 'report.html'));
   const runs = readRunDirs(dirs);
   const merged = mergeRuns(runs);
   if (spectrum !== undefined) {
@@ -68,7 +81,18 @@ function report(a) {
     if (!h?.totalCount) throw new UsageError(`--spectrum ${op} --tag ${tag}: no values in seconds ${merged.warmupS} to ${merged.durationS} (the summary's window) in ${dirs.join(', ')}`);
     return percentileSpectrum(h);
   }
+  if (htmlFile) writeReportHtml(dirs, htmlFile);
   if (format === 'csv') return mergedTimelineCsv(merged);
   const summary = summarizeMerged(merged);
   return format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : `${renderMergedMd(merged, summary)}\n`;
+}
+
+/**
+ * The page, written before the text is printed: a failure to write it is the command's failure.
+ * @param {string[]} dirs
+ * @param {string} file
+ */
+function writeReportHtml(dirs, file) {
+  writeHtml(file, runReportHtml(dirs));
+  process.stderr.write(`report: ${file}\n`);
 }

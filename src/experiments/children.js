@@ -26,13 +26,14 @@ export function commandLine(file, args) {
 
 /**
  * What a step's CLI is told when the runner serves live metrics: relay them to the runner's
- * endpoint, labelled with the step, under the runner's run_id.
- * @param {{ hub: any, runId: string }|null} live the runner's hub and run id, or null (no metrics)
+ * endpoint, labelled with the step, under the runner's run_id, with the runner's bucket layout
+ * (the hub serves the children's buckets as they lay them out).
+ * @param {{ hub: { buckets: string }, runId: string }|null} live the runner's hub and run id, or null (no metrics)
  * @param {string} step
  * @returns {string[]}
  */
 export function relayArgs(live, step) {
-  return live ? ['--metrics-relay', '--metrics-label', `step=${step}`, '--run-id', live.runId] : [];
+  return live ? ['--metrics-relay', '--metrics-label', `step=${step}`, '--run-id', live.runId, '--metrics-buckets', live.hub.buckets] : [];
 }
 
 /**

@@ -22,7 +22,7 @@ export const RUNNER_PARTS = {
   length: { flags: { duration: 'duration', d: 'duration', warmup: 'warmup', 'start-at': null, 'until-complete': null }, where: 'duration: and warmup:' },
   actions: { flags: { at: 'at' }, where: 'at:' },
   output: { flags: { out: null, o: null, name: null, n: null, json: null, quiet: null }, where: 'the run directory' },
-  run: { flags: { 'run-id': null, 'metrics-relay': null, 'metrics-label': null, help: null, version: null }, where: 'the runner' },
+  run: { flags: { 'run-id': null, 'metrics-relay': null, 'metrics-label': null, 'metrics-buckets': null, help: null, version: null }, where: 'the runner' },
   /** a load step's delta file: made by the runner from the spec's deltaFile */
   source: { flags: { file: null, generate: null, records: null, 'record-size': null, 'key-pattern': null }, where: "the spec's deltaFile: { records, recordSize }" },
   /** a load step's on the local Redis the runner started (it empties it before each grid); a spec may on an endpoint */

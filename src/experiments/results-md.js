@@ -18,12 +18,13 @@ import { readManifest, roundOf, trialsOf } from './trials.js';
 import { drawExperimentCharts } from './charts.js';
 import { seedColumnsSection } from './seed-columns.js';
 import { describe } from '../stats/stats.js';
+import { writeExperimentHtml } from './experiment-html.js';
 
 export const RESULTS_FILE = 'RESULTS.md';
 /**
- * Writes RESULTS.md (and the charts, once they can be drawn).
+ * Writes RESULTS.md, the charts, and report.html (RESULTS.md with its charts interactive).
  * @param {import('./spec.js').Spec} spec
- * @returns {Promise<{ file: string, verdict: string|null, n: string|null, runDir: string|null }>} verdict: held,
+ * @returns {Promise<{ file: string, html: string, verdict: string|null, n: string|null, runDir: string|null }>} html: report.html; verdict: held,
  *   did not hold or inconclusive (null: no check, or not known yet); n: the trials it rests on
  */
 export async function writeResults(spec) {
@@ -67,7 +68,8 @@ export async function writeResults(spec) {
   ].join('\n');
   const file = path.join(spec.dir, RESULTS_FILE);
   fs.writeFileSync(file, `${md.trimEnd()}\n`);
-  return { file, verdict: judged.verdict, n: judged.n, runDir };
+  const html = writeExperimentHtml(spec, md, [...(charts ?? []), ...trialCharts]);
+  return { file, html, verdict: judged.verdict, n: judged.n, runDir };
 }
 
 /**

@@ -39,7 +39,7 @@ export async function runAll(specs, { resume, log = (l) => process.stderr.write(
     const resuming = state.current === spec.name;
     const o = await runExperiment(spec, { resume: resuming, log, live, stepPrefix: `${spec.name}/`, retryNoisy, ...(!resuming && { repeat, seed }) });
     const r = await writeResults(spec);
-    log(`rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} (${verdictWords(r)})`);
+    log(`rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})`);
     if (o.interrupted) {
       saveState(stateFile, { ...state, current: spec.name });
       log('rqbench experiment: interrupted; --resume continues this sequence');

@@ -24,7 +24,7 @@ import { settings } from '../settings.js';
 export class LiveMetrics {
   /**
    * Listens (or, relaying, checks the channel is there) before anything is written.
-   * @param {Readonly<Record<string, any>>} a the plan: metricsPort, metricsHost, metricsLinger, metricsLabels, metricsRunId, metricsRelay, quiet
+   * @param {Readonly<Record<string, any>>} a the plan: metricsPort, metricsHost, metricsLinger, metricsBuckets, metricsLabels, metricsRunId, metricsRelay, quiet
    */
   static async open(a) {
     const live = new LiveMetrics(a);
@@ -72,7 +72,7 @@ export class LiveMetrics {
    * @param {import('node:events').EventEmitter & { kind: string }} run
    */
   follow(run) {
-    const m = run.kind === 'load' ? new LoadMetrics(this.registry) : new RunMetrics(this.registry, /** @type {import('../measure/run-metrics.js').SecondsKind} */ (run.kind));
+    const m = run.kind === 'load' ? new LoadMetrics(this.registry) : new RunMetrics(this.registry, /** @type {import('../measure/run-metrics.js').SecondsKind} */ (run.kind), this.a.metricsBuckets);
     run.on('second', (s) => m.second(s));
     run.once('end', () => m.end());
   }

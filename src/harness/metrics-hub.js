@@ -5,6 +5,11 @@
  * end; the hub serves its own process metrics and every child's latest, side by side (each child's
  * series carry its own run_name and, from --metrics-label, its step, so none collide).
  *
+ * The hub has no histograms of its own: every bucket it serves is a child's, as the
+ * child laid it out, and series of one name and labels from two children are added up. So every
+ * child of a runner must lay its buckets out alike: the hub holds the runner's --metrics-buckets
+ * and relayArgs (experiments/children.js) passes it to each child with --metrics-relay.
+ *
  * A child that has ended keeps its final values on the endpoint for `keepS` (two scrape
  * intervals by default): the scrape after a step's end still finds them, and a long run of steps
  * does not pile up series. The runner lingers once, at its own end, as a CLI does.
@@ -27,10 +32,11 @@ export class MetricsHub {
    * @param {number} [p.lingerS] after the last step, as --metrics-linger
    * @param {number} [p.keepS] how long an ended child's values stay (whatever the runner's own linger: a step's last scrape is never lost)
    * @param {Record<string, string>} p.labels the runner's own series' labels (run_id, run_name; host is added)
+   * @param {string} [p.buckets] the runner's --metrics-buckets, which its children are given
    * @param {boolean} [p.quiet]
    */
-  static async open({ port, host = settings.metricsHost, lingerS = settings.metricsLingerSeconds, keepS = settings.metricsLingerSeconds, labels, quiet = false }) {
-    const hub = new MetricsHub({ lingerS, keepS, quiet });
+  static async open({ port, host = settings.metricsHost, lingerS = settings.metricsLingerSeconds, keepS = settings.metricsLingerSeconds, labels, buckets = settings.metricsBuckets, quiet = false }) {
+    const hub = new MetricsHub({ lingerS, keepS, buckets, quiet });
     hub.registry.setDefaultLabels({ host: os.hostname(), ...labels });
     client.collectDefaultMetrics({ register: hub.registry });
     hub.server = await listenForScrapes({ host, port, render: () => hub.render(), contentType: hub.registry.contentType });
@@ -38,9 +44,11 @@ export class MetricsHub {
     return hub;
   }
 
-  /** @param {{ lingerS: number, keepS: number, quiet: boolean }} p */
-  constructor({ lingerS, keepS, quiet }) {
+  /** @param {{ lingerS: number, keepS: number, buckets?: string, quiet: boolean }} p */
+  constructor({ lingerS, keepS, buckets = settings.metricsBuckets, quiet }) {
     this.lingerS = lingerS;
+    /** the bucket layout every child is told to use (--metrics-buckets) */
+    this.buckets = buckets;
     this.keepMs = keepS * 1000;
     this.quiet = quiet;
     this.registry = new client.Registry();

@@ -7,19 +7,36 @@
  * Every HdrHistogram bucket goes whole into the Prometheus bucket of its highest equivalent
  * value (what HdrHistogram reports a percentile as); the bounds are aligned with HdrHistogram's
  * buckets (prom-buckets.js), so nothing is split. _sum adds each bucket's median equivalent value.
+ *
+ * So a quantile read back lands in the HdrHistogram's own bucket: HdrHistogram's percentile q is
+ * the highest equivalent value of the bucket where the count reaches ceil(q·n), and
+ * histogram_quantile's rank q·n first reaches its cumulative count in the Prometheus bucket that
+ * holds that HdrHistogram bucket. Both figures are in one Prometheus bucket: they differ by less
+ * than its width (the layout's bound, prom-buckets.js), at any quantile and any count.
  */
 import { newHistogram } from './histogram.js';
-import { BOUNDS_US, bucketIndex } from './prom-buckets.js';
+import { bucketIndex, layoutOf } from './prom-buckets.js';
 
 const SHAPE = /** @type {any} */ (newHistogram());
 const COUNTS_LEN = SHAPE.countsArrayLength;
-/** Each HdrHistogram bucket's Prometheus bucket, and its value for _sum, worked out once. */
-const PROM_OF = new Int32Array(COUNTS_LEN);
+/** Each HdrHistogram bucket's value for _sum, worked out once. */
 const VALUE_OF = new Float64Array(COUNTS_LEN);
-for (let i = 0; i < COUNTS_LEN; i++) {
-  const v = SHAPE.valueFromIndex(i);
-  PROM_OF[i] = bucketIndex(BOUNDS_US, SHAPE.highestEquivalentValue(v));
-  VALUE_OF[i] = SHAPE.medianEquivalentValue(v);
+for (let i = 0; i < COUNTS_LEN; i++) VALUE_OF[i] = SHAPE.medianEquivalentValue(SHAPE.valueFromIndex(i));
+
+/** @type {Map<string, Int32Array>} by layout: each HdrHistogram bucket's Prometheus bucket, worked out once */
+const promOf = new Map();
+
+/**
+ * @param {import('./prom-buckets.js').Layout} layout
+ * @returns {Int32Array}
+ */
+function promIndexes(layout) {
+  let p = promOf.get(layout.name);
+  if (p) return p;
+  p = new Int32Array(COUNTS_LEN);
+  for (let i = 0; i < COUNTS_LEN; i++) p[i] = bucketIndex(layout.us, SHAPE.highestEquivalentValue(SHAPE.valueFromIndex(i)));
+  promOf.set(layout.name, p);
+  return p;
 }
 
 /** @typedef {{ labels: Record<string, string>, counts: Float64Array, sum: number, count: number }} Series */
@@ -31,15 +48,19 @@ export class HdrPromHistogram {
    * @param {string} p.help
    * @param {string[]} [p.labelNames]
    * @param {number} [p.scale] what one µs is in the metric's unit (1e-6: seconds)
+   * @param {string} [p.buckets] the bucket layout (--metrics-buckets: coarse, fine); settings' when left out
    * @param {import('prom-client').Registry} p.registry
    */
-  constructor({ name, help, labelNames = [], scale = 1e-6, registry }) {
+  constructor({ name, help, labelNames = [], scale = 1e-6, buckets, registry }) {
     this.name = name;
     this.help = help;
     this.type = 'histogram';
     this.aggregator = 'sum';
     this.labelNames = labelNames;
-    this.les = BOUNDS_US.map((b) => b * scale);
+    const layout = layoutOf(buckets);
+    this.layout = layout.name;
+    this.les = layout.us.map((b) => b * scale);
+    this.promOf = promIndexes(layout);
     this.scale = scale;
     /** @type {Map<string, Series>} */
     this.series = new Map();
@@ -64,10 +85,11 @@ export class HdrPromHistogram {
     const x = /** @type {any} */ (h);
     const counts = x._counts instanceof Float64Array && x.countsArrayLength === COUNTS_LEN ? x._counts : null;
     if (!counts) throw new Error(`${this.name}: a histogram of another shape than newHistogram()'s`);
+    const promOf = this.promOf;
     for (let i = 0; i < COUNTS_LEN; i++) {
       const c = counts[i];
       if (c === 0) continue;
-      s.counts[PROM_OF[i]] += c;
+      s.counts[promOf[i]] += c;
       s.sum += c * VALUE_OF[i];
       s.count += c;
     }

@@ -1,23 +1,38 @@
 /**
  * Prometheus histogram buckets laid out the way an HdrHistogram lays out its own, only coarser:
- * every value below STEPS µs is a bucket of its own (exact, as HdrHistogram is below its
+ * every value up to STEPS µs is a bucket of its own (exact, as HdrHistogram is below its
  * sub-bucket count), and every power of two above is cut into STEPS equal linear steps, up to the
  * first bound past the HdrHistogram's highest trackable value (settings.histogram: 1 h).
  *
  * Why log-linear: histogram_quantile() finds the bucket a rank falls in and interpolates linearly
- * inside it, so its error is at most that bucket's width. With 16 steps per octave the widest
- * bucket is 1/16 (6.25%) of its lower bound, so a quantile from 16 µs up lands within 6.25% of
- * the exact one, at p50 and at p999 alike. The 1-2-5-per-decade buckets this replaces were up to
- * 150% wide: a p999 of 250 ms read as 425 ms. prom-client 15 has no native (sparse) histograms,
- * which would adapt on their own; 459 fixed buckets per histogram is the price, paid in series.
+ * inside it; the HdrHistogram's own figure is in that same bucket (see hdr-prom.js), so the two
+ * differ by less than the bucket's width: 1/STEPS of its lower bound from STEPS µs up, whatever
+ * the quantile. The 1-2-5-per-decade buckets this replaced were up to 150% wide (a p999 of 250 ms
+ * read as 425 ms). prom-client 15 has no native (sparse) histograms, which would adapt on their
+ * own: every bound is a series per label set, so the layout is a choice (--metrics-buckets):
+ *   coarse (the default): 8 steps, 238 bounds, no bucket wider than 12.5%;
+ *   fine: 16 steps, 459 bounds, no bucket wider than 6.25% (twice the series).
+ * Linear interpolation inside a bucket does far better than the width on real latencies (the
+ * figures measured are in README.md "Live metrics"); the width is the bound that always holds.
  *
- * The bounds are aligned with HdrHistogram's buckets (both are powers of two cut in powers of
- * two), so moving a recorded HdrHistogram into these buckets splits none of its buckets.
+ * STEPS is a power of two, so the bounds are aligned with HdrHistogram's buckets (both are powers
+ * of two cut in powers of two): moving a recorded HdrHistogram into these buckets splits none.
  */
 import { settings } from '../settings.js';
 
-/** Linear steps per power of two (a power of two itself, for the alignment above). */
-export const STEPS_PER_OCTAVE = 16;
+/** The layouts --metrics-buckets offers: linear steps per power of two (a power of two each). */
+export const LAYOUTS = Object.freeze({ coarse: 8, fine: 16 });
+
+/** @typedef {keyof typeof LAYOUTS} LayoutName */
+
+/**
+ * @typedef {object} Layout
+ * @property {LayoutName} name
+ * @property {number} steps per power of two
+ * @property {readonly number[]} us the upper bounds in microseconds (rqbench's HdrHistograms' unit)
+ * @property {readonly number[]} s in seconds, for rqbench's own histograms (Prometheus's base unit)
+ * @property {readonly number[]} ns in nanoseconds, for the seed's metrics kept in ns
+ */
 
 /**
  * Upper bounds from `lowest` to the first one at or past `highest`.
@@ -39,14 +54,30 @@ export function logLinearBounds(lowest, highest, steps) {
   }
 }
 
-/** The bounds in microseconds: 1, 2, … 16, 17, … 32, 34, … 64, 68, … 3,623,878,656. */
-export const BOUNDS_US = Object.freeze(logLinearBounds(settings.histogram.lowest, settings.histogram.highest, STEPS_PER_OCTAVE));
+/** @type {Map<string, Readonly<Layout>>} worked out once per layout a process uses */
+const made = new Map();
 
-/** The same bounds in seconds, for rqbench's own histograms (Prometheus's base unit). */
-export const BOUNDS_S = Object.freeze(BOUNDS_US.map((b) => b / 1e6));
-
-/** The same bounds in nanoseconds, for the seed's metrics that are kept in ns. */
-export const BOUNDS_NS = Object.freeze(BOUNDS_US.map((b) => b * 1000));
+/**
+ * A layout by its --metrics-buckets name.
+ * @param {string} [name] coarse or fine; settings.metricsBuckets when left out
+ * @returns {Readonly<Layout>}
+ */
+export function layoutOf(name = settings.metricsBuckets) {
+  let l = made.get(name);
+  if (l) return l;
+  if (!Object.hasOwn(LAYOUTS, name)) throw new Error(`no bucket layout ${name} (${Object.keys(LAYOUTS).join(', ')})`);
+  const steps = LAYOUTS[/** @type {LayoutName} */ (name)];
+  const us = Object.freeze(logLinearBounds(settings.histogram.lowest, settings.histogram.highest, steps));
+  l = Object.freeze({
+    name: /** @type {LayoutName} */ (name),
+    steps,
+    us,
+    s: Object.freeze(us.map((b) => b / 1e6)),
+    ns: Object.freeze(us.map((b) => b * 1000)),
+  });
+  made.set(name, l);
+  return l;
+}
 
 /**
  * The bucket a value falls in (`value <= bound`, as `le` means): the index of the first bound at

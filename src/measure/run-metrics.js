@@ -42,8 +42,9 @@ export class RunMetrics {
   /**
    * @param {import('prom-client').Registry} registry
    * @param {SecondsKind} kind
+   * @param {string} [buckets] the histograms' bucket layout (--metrics-buckets: coarse, fine); settings' when left out
    */
-  constructor(registry, kind) {
+  constructor(registry, kind, buckets) {
     const reg = { registers: [registry] };
     this.kind = kind;
     const counter = (name, help, labelNames = []) => new client.Counter({ name, help, labelNames, ...reg });
@@ -58,7 +59,7 @@ export class RunMetrics {
       this.intended.inc(0);
       this.intendedRate = gauge('rqbench_items_intended_per_second', 'Items due in the last second: the rate asked for');
       this.achievedRate = gauge('rqbench_items_acknowledged_per_second', 'Items acknowledged in the last second: the rate achieved');
-      this.lag = new HdrPromHistogram({ name: 'rqbench_schedule_lag_seconds', help: 'How late each send left against its intended start', registry });
+      this.lag = new HdrPromHistogram({ name: 'rqbench_schedule_lag_seconds', help: 'How late each send left against its intended start', buckets, registry });
     }
     if (kind === 'produce') {
       this.redirects = counter('rqbench_redirects_total', 'Commands sent again where the cluster said (MOVED, ASK)', ['kind']);
@@ -76,7 +77,7 @@ export class RunMetrics {
     }
     if (kind !== 'queue-consume') {
       // the queue consumer's latencies are the seed's own metrics (queue-metrics.js)
-      this.latency = new HdrPromHistogram({ name: 'rqbench_latency_seconds', help: 'Latency per operation, from the intended start (from="intended", corrected for coordinated omission) and from the actual send (from="sent")', labelNames: ['op', 'from'], registry });
+      this.latency = new HdrPromHistogram({ name: 'rqbench_latency_seconds', help: 'Latency per operation, from the intended start (from="intended", corrected for coordinated omission) and from the actual send (from="sent")', labelNames: ['op', 'from'], buckets, registry });
     }
     for (const name of FIRST_HISTOGRAMS[kind]) this.#histogram(name, null);
     this.loadgenCpu = gauge('rqbench_loadgen_cpu_percent', 'The load generator\'s CPU in the last second: its worker processes together, % of one core');

@@ -66,3 +66,30 @@ function hasControl(s) {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
   return /[\u0000-\u001f\u007f-\u009f]/.test(s);
 }
+
+/**
+ * --html FILE: a page written whole into a directory that exists and can be written, never over
+ * a directory or a device. Checked before anything is read, so bad input writes nothing.
+ * @param {string} file as given, or the default made from the run directories
+ * @returns {string} the same path
+ */
+export function checkHtmlFile(file) {
+  if (hasControl(file)) throw new UsageError(`--html must be a path without control characters (got ${shown(file)})`);
+  if (!/\.html?$/i.test(file)) throw new UsageError(`--html must name an .html file (got ${shown(file)})`);
+  let st = null;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    // not there yet: its directory decides
+  }
+  if (st && !st.isFile()) throw new UsageError(`--html ${shown(file)} exists and is not a regular file`);
+  const dir = path.dirname(path.resolve(file));
+  try {
+    if (!fs.statSync(dir).isDirectory()) throw new Error('ENOTDIR');
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (e) {
+    const err = /** @type {NodeJS.ErrnoException} */ (e);
+    throw new UsageError(`--html ${shown(file)}: its directory ${shown(dir)} cannot be written (${err.code ?? err.message})`);
+  }
+  return file;
+}

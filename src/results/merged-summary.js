@@ -52,7 +52,7 @@ function summarizeRedis(m) {
     // each run's acknowledged items due in its window (older runs: its rate x its seconds)
     const ackedInWindow = sumOf(sums, (s) => s.achieved.items ?? Math.round(s.achieved.itemsPerSec * s.window.seconds));
     summary = summarize({ ...common, ackedInWindow, targetRate, writers });
-    Object.assign(summary, { name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), client: oneOf(sums.map((s) => s.client ?? 'rqbench')), interrupted, writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers });
+    Object.assign(summary, { name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), sentBy: oneOf(sums.map(sentByOf)), interrupted, writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers });
   } else {
     const readers = sumOf(sums, (s) => s.readers);
     // the period that gives the runs' cycles per second in total
@@ -165,4 +165,13 @@ function mergedEpisodes(m) {
   const histogramsAt = perSecondHistograms(m.runs, spec.histograms);
   const rows = m.rows.map((r) => ({ ...r, row: { ...spec.rowOf({ intended: r.intended, counters: r.counters, hist: histogramsAt(r.index) }), events: r.events } }));
   return episodes({ rows, t0: 0, ...spec.disturbedBy });
+}
+
+/**
+ * Who sent a run's commands: rqbench or ioredis (`produce --client`). Summaries written between
+ * 2026-11-26 07:25 and the fix kept it in `client` as a string, over the load generator's figures.
+ * @param {Record<string, any>} s summary.json
+ */
+function sentByOf(s) {
+  return s.sentBy ?? (typeof s.client === 'string' ? s.client : 'rqbench');
 }

@@ -135,7 +135,9 @@ export function clientOf(row) {
 function cell(v) {
   if (v === undefined || v === null || v === '' || Number.isNaN(v)) return '';
   // a text cell (events: add-shard's node list) must not split the row: commas become semicolons
-  return typeof v === 'string' ? v.replaceAll(',', ';').replaceAll('\n', ' ') : String(v);
+  if (typeof v === 'string') return v.replaceAll(',', ';').replaceAll('\n', ' ');
+  // 12 significant digits: a sum of per-writer figures (1.7 + 6.7) is written 8.4, not 8.399999999999999
+  return typeof v === 'number' && !Number.isInteger(v) ? String(Number(v.toPrecision(12))) : String(v);
 }
 
 /**
@@ -190,7 +192,17 @@ const NAME_RE = /^[a-z][a-z0-9_]*$/;
  *   a number column that does not hold a number, or seconds out of order
  */
 export function readTimeline(file) {
-  const text = readFileSync(file, 'utf8');
+  return parseTimeline(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * A timeline's text read back as readTimeline reads its file (`rqbench report --format csv`'s
+ * merged timeline too).
+ * @param {string} text
+ * @param {string} file named in errors
+ * @returns {TimelineFile}
+ */
+export function parseTimeline(text, file) {
   if (text === '') throw new UsageError(`${file}: empty (not even the header line)`);
   const lines = text.split('\n');
   // each row is one append ending in its newline: only the text after the last one can be cut

@@ -40,7 +40,7 @@ export function describePrometheus(name, fn) {
  */
 
 /**
- * @param {Record<string, number>} jobs job name → the port its one target serves on (127.0.0.1)
+ * @param {Record<string, number|number[]>} jobs job name → the port its target serves on, or its targets' ports (127.0.0.1)
  * @returns {Promise<TestPrometheus>}
  */
 export async function startPrometheus(jobs) {
@@ -48,7 +48,7 @@ export async function startPrometheus(jobs) {
   const port = await freePort();
   const config = [
     'global:', '  scrape_interval: 1s', '  scrape_timeout: 1s', '  evaluation_interval: 1s', 'scrape_configs:',
-    ...Object.entries(jobs).flatMap(([job, p]) => [`  - job_name: ${job}`, '    static_configs:', `      - targets: ["127.0.0.1:${p}"]`]),
+    ...Object.entries(jobs).flatMap(([job, p]) => [`  - job_name: ${job}`, '    static_configs:', `      - targets: [${[p].flat().map((one) => `"127.0.0.1:${one}"`).join(', ')}]`]),
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'prometheus.yml'), `${config}\n`);
   const child = spawn(/** @type {string} */ (PROMETHEUS), [

@@ -18,6 +18,7 @@ import { MetricsHub } from '../../harness/metrics-hub.js';
 import { consumerReasons, judge } from './held.js';
 import { confirmBoundary, searchMax } from './search.js';
 import { checkAgainstSearch, project } from './projection.js';
+import { writeCapacityHtml } from './capacity-html.js';
 import { answerLine, capacityMd, confirmWords, noiseWords, projectionLine } from './capacity-md.js';
 import { trialNoise } from '../trial-noise.js';
 
@@ -45,7 +46,7 @@ export async function runCapacity(r) {
   const p = r.plan;
   const name = p.name ?? `capacity-${modelName(r.producerFlags)}`;
   // the endpoint listens before anything is written: a port in use is bad input, nothing made
-  const live = p.metricsPort ? { hub: await MetricsHub.open({ port: p.metricsPort, host: p.metricsHost, lingerS: p.metricsLinger, labels: { run_id: p.metricsRunId, run_name: name, ...p.metricsLabels }, quiet: p.quiet }), runId: p.metricsRunId } : null;
+  const live = p.metricsPort ? { hub: await MetricsHub.open({ port: p.metricsPort, host: p.metricsHost, lingerS: p.metricsLinger, labels: { run_id: p.metricsRunId, run_name: name, ...p.metricsLabels }, buckets: p.metricsBuckets, quiet: p.quiet }), runId: p.metricsRunId } : null;
   const dir = createRunDir(p.out, name);
   const stopper = new Stopper(log, 'rqbench capacity');
   const criteria = {
@@ -123,7 +124,9 @@ export async function runCapacity(r) {
   const noise = trialNoise(dir);
   const doc = { command: r.command, instance: r.instance, ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}), answer, projectionLine: projection, noiseLine: noiseWords(noise), noise, ...result, producerFlags: r.producerFlags, tookSeconds: Math.round((Date.now() - started) / 1000) };
   writeJson(path.join(dir, 'capacity.json'), doc);
-  writeText(path.join(dir, 'capacity.md'), capacityMd(result, { command: r.command, instance: r.instance, answer, noiseLine: doc.noiseLine }));
+  const md = capacityMd(result, { command: r.command, instance: r.instance, answer, noiseLine: doc.noiseLine });
+  writeText(path.join(dir, 'capacity.md'), md);
+  await writeCapacityHtml(dir, `rqbench capacity: ${path.basename(dir)}`, md, steps);
   const exitCode = stopper.stopped ? 130 : failure || search.end === 'none-held' ? 1 : 0;
   return { dir, exitCode, result: doc, live };
 }

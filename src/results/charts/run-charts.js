@@ -39,6 +39,7 @@ export { readRunDir } from './run-data.js';
  * @property {string} title
  * @property {string} svg path written
  * @property {string} png path written
+ * @property {Record<string, any>} spec the Vega-Lite drawn (the HTML report embeds it)
  */
 
 /** Every step a queue consumer: it has no target rate, and its percentile lines are the seed's metrics. */
@@ -61,6 +62,25 @@ const CHARTS = [
 ];
 
 /**
+ * The Vega-Lite of every chart the runs have data for, not drawn (the HTML reports embed them).
+ * @param {string[]} runDirs in order: runs are laid end to end on one time axis
+ * @param {ChartOptions} [options]
+ * @returns {Array<{ name: string, title: string, spec: Record<string, any> }>}
+ * @throws {import('../../usage-error.js').UsageError} as drawRunCharts
+ */
+export function runChartSpecs(runDirs, options = {}) {
+  if (runDirs.length === 0) throw new TypeError('runChartSpecs: no run directory given');
+  const { width = 900, height = 360 } = options;
+  const seq = layOut(runDirs.map(readRunDir), options.stepLabels);
+  const subtitle = options.title ?? seq.steps.map((s) => s.label).join(' → ');
+  return CHARTS.flatMap((chart) => {
+    const title = chart.title(seq);
+    const spec = chart.spec(seq, { title, subtitle, width, height });
+    return spec ? [{ name: chart.name, title, spec }] : [];
+  });
+}
+
+/**
  * Draws every chart the runs have data for (a run without CPU samples gets no CPU chart). Every
  * run directory is read and checked, and every chart drawn in memory, before a file is written:
  * bad input leaves --out as it was.
@@ -72,17 +92,10 @@ const CHARTS = [
  *   run directory of a kind the reports read (results/run-kind.js), or a file of it is damaged
  */
 export async function drawRunCharts(runDirs, outDir, options = {}) {
-  if (runDirs.length === 0) throw new TypeError('drawRunCharts: no run directory given');
-  const { width = 900, height = 360, prefix = '' } = options;
-  const seq = layOut(runDirs.map(readRunDir), options.stepLabels);
-  const subtitle = options.title ?? seq.steps.map((s) => s.label).join(' → ');
+  const { prefix = '' } = options;
   const drawn = [];
-  for (const chart of CHARTS) {
-    const title = chart.title(seq);
-    const spec = chart.spec(seq, { title, subtitle, width, height });
-    if (spec) drawn.push({ name: chart.name, title, image: await renderChart(spec), base: path.join(outDir, `${prefix}${chart.name}`) });
-  }
+  for (const c of runChartSpecs(runDirs, options)) drawn.push({ ...c, image: await renderChart(c.spec), base: path.join(outDir, `${prefix}${c.name}`) });
   await fs.mkdir(outDir, { recursive: true });
   const files = await writeCharts(drawn.map((d) => ({ base: d.base, ...d.image })));
-  return drawn.map((d, i) => ({ name: d.name, title: d.title, ...files[i] }));
+  return drawn.map((d, i) => ({ name: d.name, title: d.title, spec: d.spec, ...files[i] }));
 }

@@ -8,9 +8,11 @@ import { frameSpec } from './vega-spec.js';
 /**
  * @param {{ title: string, subtitle?: string, yTitle: string, width?: number, height?: number }} frame
  * @param {Array<{ step: string, trial: number, round: number, value: number }>} points
+ * @param {Array<{ step: string, lo: number, hi: number }>} [intervals] each step's median interval
+ *   (distribution-free, stats/describe.js), drawn as a bar beside its dots; none below 6 trials
  * @returns {Record<string, any>} Vega-Lite
  */
-export function trialsSpec({ title, subtitle, yTitle, width = 640, height = 320 }, points) {
+export function trialsSpec({ title, subtitle, yTitle, width = 640, height = 320 }, points, intervals = []) {
   const order = [...new Set(points.map((p) => p.step))];
   const x = { field: 'step', type: 'nominal', sort: order, title: null, axis: { labelAngle: 0 } };
   return {
@@ -28,6 +30,14 @@ export function trialsSpec({ title, subtitle, yTitle, width = 640, height = 320 
         mark: { type: 'tick', color: '#b2182b', thickness: 2, size: 40 },
         encoding: { x, y: { aggregate: 'median', field: 'value', type: 'quantitative' } },
       },
+      ...(intervals.length ? [{
+        data: { values: intervals },
+        mark: { type: 'rule', color: '#b2182b', strokeWidth: 3, opacity: 0.45 },
+        encoding: {
+          x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' },
+          tooltip: [{ field: 'step' }, { field: 'lo', title: 'median interval from' }, { field: 'hi', title: 'to' }],
+        },
+      }] : []),
     ]),
     data: { values: points },
   };

@@ -68,7 +68,8 @@ async function produce(a, local, live) {
     rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
     writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
   });
-  Object.assign(summary, { name, mode, client: a.client ?? 'rqbench', interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
+  // sentBy, not client: summary.client is the load generator's own cost (CPU, event loop, memory)
+  Object.assign(summary, { name, mode, sentBy: a.client ?? 'rqbench', interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
   const seconds = { rows: recorder.rows, t0: run.t0, ...PRODUCER_ROWS.disturbedBy, ackedDue: recorder.ackedDue };
   summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
   if (run.actionResults.length) {

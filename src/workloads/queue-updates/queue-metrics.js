@@ -19,12 +19,13 @@
  * MAX_PUBLISHERS ids seen each have their own histogram, any further one (or an id that is not a
  * valid tag) shares OTHER_PUBLISHERS'; a message without a publisher is in none.
  *
- * The Prometheus buckets are log-linear over HdrHistogram's range (measure/prom-buckets.js), so
- * histogram_quantile() lands within 6.25% of the run's own figure at p50 and p999 alike.
+ * The Prometheus buckets are log-linear over HdrHistogram's range, in the layout --metrics-buckets
+ * picks (measure/prom-buckets.js), so histogram_quantile() lands within one bucket's width (12.5%
+ * coarse, 6.25% fine) of the run's own figure at p50 and p999 alike.
  */
 import client from 'prom-client';
 import { newHistogram, record } from '../../measure/histogram.js';
-import { BOUNDS_NS, BOUNDS_US } from '../../measure/prom-buckets.js';
+import { layoutOf } from '../../measure/prom-buckets.js';
 
 /** HdrHistogram names (µs) → what the seed calls them. */
 export const SEED_NAMES = Object.freeze({
@@ -42,32 +43,33 @@ export const OTHER_PUBLISHERS = '(other)';
 /** What --publisher-id accepts: usable as an .hlog tag as it is. */
 const PUBLISHER_TAG = /^[A-Za-z0-9_-]{1,64}$/;
 
-const US_BUCKETS = [...BOUNDS_US];
-const NS_BUCKETS = [...BOUNDS_NS];
-
 export class QueueMetrics {
   /**
    * @param {import('../../transports/queue-driver.js').QueueConsumerTraits} traits the target's (its driver's `consumer`)
    * @param {import('prom-client').Registry} [registry] the live endpoint's (without one, a registry nobody serves)
+   * @param {string} [buckets] the histograms' bucket layout (--metrics-buckets: coarse, fine); settings' when left out
    */
-  constructor(traits, registry = new client.Registry()) {
+  constructor(traits, registry = new client.Registry(), buckets = undefined) {
     /** @type {Set<string>} the publishers with a histogram of their own */
     this.publishers = new Set();
     this.#fresh();
     this.registry = registry;
     const reg = [this.registry];
     const { cloud, receive } = traits;
+    const layout = layoutOf(buckets);
+    const us = [...layout.us];
+    const ns = [...layout.ns];
     this.prom = {
-      e2e: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2E', help: 'E2E from the actual send (time_sent, taken just before the publish call; as the seed measured, not corrected for coordinated omission) to updates applied, microseconds', buckets: US_BUCKETS, registers: reg }),
-      e2eIntended: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2EIntended', help: 'E2E from the intended send (time_intended, the publisher\'s schedule: corrected for coordinated omission; time_sent for messages without it) to updates applied, microseconds', buckets: US_BUCKETS, registers: reg }),
-      e2eCloud: new client.Histogram({ name: `ReceivedLowLatencyNotificationsE2E${cloud}Provided`, help: `E2E from the ${traits.timestampHelp} to updates applied, microseconds`, buckets: US_BUCKETS, registers: reg }),
-      processing: new client.Histogram({ name: 'ReceivedLowLatencyNotifications', help: 'Server side processing: messages in hand to updates applied, nanoseconds', buckets: NS_BUCKETS, registers: reg }),
-      latency: new client.Histogram({ name: 'Latency', help: 'Latency by event, nanoseconds (the seed queries Latency_bucket{event="ReceivedLowLatencyNotifications"})', labelNames: ['event'], buckets: NS_BUCKETS, registers: reg }),
+      e2e: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2E', help: 'E2E from the actual send (time_sent, taken just before the publish call; as the seed measured, not corrected for coordinated omission) to updates applied, microseconds', buckets: us, registers: reg }),
+      e2eIntended: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2EIntended', help: 'E2E from the intended send (time_intended, the publisher\'s schedule: corrected for coordinated omission; time_sent for messages without it) to updates applied, microseconds', buckets: us, registers: reg }),
+      e2eCloud: new client.Histogram({ name: `ReceivedLowLatencyNotificationsE2E${cloud}Provided`, help: `E2E from the ${traits.timestampHelp} to updates applied, microseconds`, buckets: us, registers: reg }),
+      processing: new client.Histogram({ name: 'ReceivedLowLatencyNotifications', help: 'Server side processing: messages in hand to updates applied, nanoseconds', buckets: ns, registers: reg }),
+      latency: new client.Histogram({ name: 'Latency', help: 'Latency by event, nanoseconds (the seed queries Latency_bucket{event="ReceivedLowLatencyNotifications"})', labelNames: ['event'], buckets: ns, registers: reg }),
       events: new client.Counter({ name: 'EventStatus', help: 'Event counts (RealtimeTotalRowsUpdated: updates applied)', labelNames: ['event'], registers: reg }),
       rows: new client.Counter({ name: 'RealtimeTotalRowsUpdated', help: 'Updates applied', registers: reg }),
       bytes: new client.Counter({ name: 'RealtimeTotalBytesReceived', help: 'Message body bytes received', registers: reg }),
       // only a target with a receive call to time has a reading-off-the-queue metric
-      ...(receive && { read: new client.Histogram({ name: receive.metric, help: receive.help, buckets: US_BUCKETS, registers: reg }) }),
+      ...(receive && { read: new client.Histogram({ name: receive.metric, help: receive.help, buckets: us, registers: reg }) }),
     };
     /**
      * malformed: body lines that were not key<TAB>value (not applied), in malformedMessages

@@ -49,7 +49,7 @@ export async function runQueueConsumer(run) {
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live the seed's metrics are served there
  */
 async function consume({ a, driver, target: opts }, cache, live) {
-  const metrics = new QueueMetrics(/** @type {import('../../transports/queue-driver.js').QueueConsumerTraits} */ (driver.consumer), live?.registry);
+  const metrics = new QueueMetrics(/** @type {import('../../transports/queue-driver.js').QueueConsumerTraits} */ (driver.consumer), live?.registry, a.metricsBuckets);
   let target;
   const errors = { count: 0, last: '' };
   const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
