@@ -39,6 +39,9 @@ const BAD = [
   // one rule for a local cluster's size, everywhere (rqbench local, --local, a spec's topology)
   [['--local', '--masters', '4'], ['--masters', '--cluster']],
   [['--local', '--cluster', '--masters', '65'], ['--masters']],
+  // --local's servers are plain TCP: a TLS flag is refused before they start, not failed after
+  [['--local', '--cluster', '--tls'], ['--tls', '--local']],
+  [['--local', '--tls-insecure'], ['--tls-insecure', '--local']],
   [['--bogus-flag'], ['--bogus-flag']],
   [['--start-at', '5'], ['--start-at']],
   // beyond the brief's list: a numeric flag given without its value must not fall back to the default

@@ -106,7 +106,7 @@ describe('SNS → SQS', () => {
     expect(run.match[1]).toBe(`http://127.0.0.1:${port}/metrics`);
     const text = await (await fetch(run.match[1])).text();
     await new Promise((r) => run.child.on('close', r));
-    // every series says which run it is (README "Live metrics"); the keys below leave those labels out
+    // every series says which run it is (docs/live-metrics.md); the keys below leave those labels out
     const series = text.split('\n').filter((l) => l && !l.startsWith('#'));
     expect(series.filter((l) => !/run_id="[0-9a-f]{8}".*run_name="seed-metrics".*host="/.test(l))).toEqual([]);
     const m = parseProm(text);

@@ -26,7 +26,7 @@ export const describe = 'merge run directories exactly (writers, readers, queue 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return y
-    .positional('dirs', { type: 'string', describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files)' })
+    .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files)' })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
     .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
     .option('html', { type: 'string', describe: 'also write the report as one HTML page that opens offline (summary, timeline with hover and zoom, CPU per node, percentile spectrum): to FILE.html, or with no value to <dir>/report.html (one directory) or ./report.html (several)' })
@@ -52,7 +52,8 @@ export async function handler(a) {
  */
 function report(a) {
   // optional for yargs, so that `report --spectrum <dir>` reaches the check below
-  const dirs = [...(a.dirs ?? [])];
+  // with no default, yargs may hand a stray undefined for an empty variadic positional
+  const dirs = (a.dirs ?? []).filter((d) => d !== undefined);
   let spectrum = a.spectrum;
   // `report --spectrum dirA dirB` hands dirA to --spectrum: a run directory (or a path, which no
   // operation's name is) is not an operation, and is checked as the directory it was meant to be

@@ -68,7 +68,7 @@ export function writeIndex(given) {
       + ` \`rqbench experiment report ${path.relative(process.cwd(), parent) || '.'}/*/\` from each spec and its RESULTS.md; do not edit by hand.`, '',
     `Of ${rows.length} findings: ${count('held')} held, ${count('did not hold')} did not hold, ${count('inconclusive')} inconclusive${rows.length - count('held') - count('did not hold') - count('inconclusive') ? `, ${rows.length - count('held') - count('did not hold') - count('inconclusive')} not decided (not run, or no check)` : ''}.`
       + `${before ? ` ${before} of these rest on one run per step, written before trials: re-run them for a verdict with intervals.` : ''}`, '',
-    'A verdict rests on repeated trials of every step: held when the difference the check claims is significant (exact Mann–Whitney, p < 0.05) and beyond the noise threshold, did not hold when it is significant the other way, inconclusive otherwise (see the README\'s "Trials, intervals and verdicts").', '',
+    'A verdict rests on repeated trials of every step: held when the difference the check claims is significant (exact Mann–Whitney, p < 0.05) and beyond the noise threshold, did not hold when it is significant the other way, inconclusive otherwise (see docs/experiments.md, "Trials, intervals and verdicts").', '',
     mdTable(['Seed section', 'Spec', 'Title', 'Verdict', 'Trials', 'Results'], rows), '',
     ...checksSection(sorted),
     ...claimsSection(readClaims(parent, new Set(specs.map((x) => x.name)))),

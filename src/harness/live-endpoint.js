@@ -6,7 +6,7 @@
  * --metrics-linger seconds, with the final values, so the scrape after the end finds them.
  *
  * Every series carries the run's labels (run_id, run_name, host, and writer or publisher where
- * one applies; README.md "Live metrics"). They are known only once the workload has named the
+ * one applies; docs/live-metrics.md). They are known only once the workload has named the
  * run, so until then the endpoint answers with an empty page rather than with unlabelled series.
  *
  * With --metrics-relay (a runner that spawns the CLIs step after step, with an IPC channel) the

@@ -13,7 +13,7 @@
  *   coarse (the default): 8 steps, 238 bounds, no bucket wider than 12.5%;
  *   fine: 16 steps, 459 bounds, no bucket wider than 6.25% (twice the series).
  * Linear interpolation inside a bucket does far better than the width on real latencies (the
- * figures measured are in README.md "Live metrics"); the width is the bound that always holds.
+ * figures measured are in docs/live-metrics.md); the width is the bound that always holds.
  *
  * STEPS is a power of two, so the bounds are aligned with HdrHistogram's buckets (both are powers
  * of two cut in powers of two): moving a recorded HdrHistogram into these buckets splits none.

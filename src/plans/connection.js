@@ -57,6 +57,10 @@ export function checkConnection(a) {
   }
   if (a.nodeCpus !== undefined && !a.local) throw bad('--node-cpus', 'used with --local (it caps the nodes rqbench starts)');
   if (a.local) {
+    // the servers --local starts listen on plain TCP: a TLS flag would send TLS to them and fail late
+    for (const [key, flag] of [['tls', '--tls'], ['tlsCa', '--tls-ca'], ['tlsInsecure', '--tls-insecure']]) {
+      if (a[key]) throw bad(flag, 'left out with --local (its servers are plain TCP; for TLS start them with "rqbench local redis --tls" and pass the rediss:// URL and --tls-ca it prints)');
+    }
     if (a.cluster) intIn(a.masters, '--masters', settings.localMasters.min, settings.localMasters.max);
     // typed without --cluster, it would be ignored: a standalone server has one master
     else if (givenFlags(a)?.has('masters')) throw bad('--masters', 'used with --cluster (a standalone Redis has one master; use --replicas)');

@@ -17,10 +17,10 @@ export const OWN_LABELS = Object.freeze(['run_id', 'run_name', 'host', 'writer',
 export function metricsOptions(y) {
   const g = 'Live metrics (Prometheus):';
   return y
-    .option('metrics-port', { type: 'number', requiresArg: true, group: g, describe: 'serve the run\'s metrics on http://HOST:PORT/metrics while it goes (1-65535); README.md "Live metrics"' })
+    .option('metrics-port', { type: 'number', requiresArg: true, group: g, describe: 'serve the run\'s metrics on http://HOST:PORT/metrics while it goes (1-65535); docs/live-metrics.md' })
     .option('metrics-host', { type: 'string', requiresArg: true, group: g, describe: 'address the endpoint listens on (0.0.0.0: every interface, as in a pod)', defaultDescription: settings.metricsHost })
     .option('metrics-linger', { type: 'number', requiresArg: true, group: g, describe: 'seconds the endpoint stays up with the final values after the run, for the last scrape (0: not at all)', defaultDescription: `${settings.metricsLingerSeconds} (two 15 s scrapes)` })
-    .option('metrics-buckets', { type: 'string', requiresArg: true, group: g, describe: `the histograms' bucket layout: ${bucketsHelp()}; README.md "Live metrics"`, defaultDescription: settings.metricsBuckets })
+    .option('metrics-buckets', { type: 'string', requiresArg: true, group: g, describe: `the histograms' bucket layout: ${bucketsHelp()}; docs/live-metrics.md`, defaultDescription: settings.metricsBuckets })
     .option('metrics-label', { type: 'string', array: true, requiresArg: true, hidden: true, describe: 'name=value on every series (repeatable): what a runner says of its step, e.g. step=t4' })
     .option('metrics-relay', { type: 'boolean', hidden: true, describe: 'send the metrics to the parent process over its IPC channel instead of serving them (the parent serves every step on one endpoint)' });
 }

@@ -1,6 +1,6 @@
 /**
  * Statistics over repeated trials (one number per trial, a trial being one whole run): pure
- * numbers, no I/O. See the README's "Trials, intervals and verdicts".
+ * numbers, no I/O. See docs/experiments.md, "Trials, intervals and verdicts".
  */
 export { describe, finite } from './describe.js';
 export { mannWhitney } from './mann-whitney.js';

@@ -75,12 +75,14 @@ export async function runCapacity(r) {
     const runStep = async (rate, phase) => {
       if (stopper.stopped) return null;
       const n = steps.length + 1;
+      // the steps' CLIs run in the checkout (their argv names src/producer.js): an absolute --out
+      // lands them here whatever directory the search was started from
       const stepDir = path.join(dir, `step-${String(n).padStart(2, '0')}-${rate}`);
       fs.mkdirSync(stepDir);
       const q = Math.max(1, Math.round((rate * period) / 1000));
       // with a consumer, both start together on a shared --start-at, as an experiment step does
       const startAt = r.consumerArgs ? Date.now() + START_DELAY_MS : null;
-      const common = (name) => ({ target: targetArgs, length: { duration: p.stepSeconds, warmup: p.stepWarmup, startAt }, output: { out: stepDir, name, json: true } });
+      const common = (name) => ({ target: targetArgs, length: { duration: p.stepSeconds, warmup: p.stepWarmup, startAt }, output: { out: path.resolve(stepDir), name, json: true } });
       const cmds = [stepArgv({ cli: ['src/producer.js'], flags: r.producerFlags, args: ['-q', String(q)], ...common('producer') })];
       if (r.consumerArgs) cmds.push(stepArgv({ cli: ['src/consumer.js'], args: r.consumerArgs, ...common('consumer') }));
       log(`rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`);

@@ -4,7 +4,7 @@
  * figure that saturates, where the server reports it (process CPU otherwise: the summary's
  * cpu.basis says which); the *_process_cpu metrics are the whole process.
  */
-/** Metric name → what it is (shown in errors and the README). */
+/** Metric name → what it is (shown in errors and docs/experiments.md). */
 export const METRICS = {
   master_cpu: "master CPU (main thread where reported), % of one core, averaged over the masters",
   replica_cpu: "replica CPU (main thread where reported), % of one core, averaged over the replicas",
