@@ -72,6 +72,29 @@ describeBrowser('report.html in Chromium', () => {
     expect(fs.readdirSync(prod.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('a merged run (two writer processes of one run) gets its page unasked, inside the first directory; --no-html leaves it out', async () => {
+    const at = Date.now() + 2500;
+    const halves = await Promise.all([1, 2].map((w) => produce({ port: cluster.port, cluster: true, q: 2000, d: 2, extra: ['-t', '2', '-a', String(w), '--start-at', String(at), '--run-id', 'html-merge'] })));
+    for (const h of halves) expect(h.code, describeRun(h)).toBe(0);
+    const dirs = halves.map((h) => /** @type {string} */ (h.dir));
+    const page = path.join(dirs[0], 'report-merged-html-merge.html');
+    const quiet = await runNode([CLI, 'report', ...dirs, '--no-html']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(fs.existsSync(page)).toBe(false);
+    const r = await runNode([CLI, 'report', ...dirs]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim()).toBe(`report: ${page}`);
+    expect(r.stdout).toMatch(/^# run html-merge \(2 directories merged\)/);
+    const { page: tab, problems, state } = await openReport(browser, page);
+    expect(problems).toEqual([]);
+    expect(state.rendered).toBe(state.expected);
+    // the merged timeline: both writers' items in one line
+    const [, ...lines] = fs.readFileSync(path.join(dirs[0], 'timeline.csv'), 'utf8').trim().split('\n');
+    const shown = await hoverSecond(tab, 'timeline-1', 1);
+    expect(Number(shown.intended)).toBe(2 * Number(lines[1].split(',')[2]));
+    await tab.context().close();
+  }, 60_000);
+
   it('bad --html values are one line naming the flag, exit 2, nothing written', async () => {
     for (const [args, re] of /** @type {Array<[string[], RegExp]>} */ ([
       [['--html', '/nonexistent/dir/r.html'], /^rqbench report: --html "\/nonexistent\/dir\/r\.html": its directory "\/nonexistent\/dir" cannot be written \(ENOENT\)$/],

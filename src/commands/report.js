@@ -29,11 +29,12 @@ export function builder(y) {
     .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files)' })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
     .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
-    .option('html', { type: 'string', describe: 'also write the report as one HTML page that opens offline (summary, timeline with hover and zoom, CPU per node, percentile spectrum): to FILE.html, or with no value to <dir>/report.html (one directory) or ./report.html (several)' })
+    .option('html', { type: 'string', describe: 'also write the report as one HTML page that opens offline (summary, timeline with hover and zoom, CPU per node, percentile spectrum): to FILE.html, or with no value to <dir>/report.html (one directory) or <first dir>/report-merged-<run id>.html (several, merged: written unless --no-html)' })
     .option('tag', { type: 'string', requiresArg: true, describe: 'with --spectrum: intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
     .example('$0 report hostA/runs/<run>-a1 hostB/runs/<run>-a2', 'writers 1 and 2 of one run, run on two hosts, as one result')
     .example('$0 report <dir> <dir> --format csv > timeline.csv', 'the merged timeline, one row per second')
     .example('$0 report <dir> --html', 'the run as <dir>/report.html: open it in a browser')
+    .example('$0 report A/<run>-a1 B/<run>-a2 --no-html', 'a merged run without its page (written into A/<run>-a1 otherwise)')
     .example('$0 report <dir> --spectrum', 'the batch, cycle, publish or E2E latency spectrum, as wrk2 prints it')
     .example('$0 report <consume-dir-1> <consume-dir-2>', 'two queue consumers of one queue as one: the seed\'s table from the merged histograms')
     .example('$0 report --spectrum setex --tag sent <dir>', 'one command kind, uncorrected');
@@ -71,9 +72,12 @@ function report(a) {
   if (!FORMATS.includes(format)) throw bad('--format', FORMATS.join(', '), format);
   if (spectrum !== undefined && a.format !== undefined) throw bad('--format', 'left out with --spectrum (it prints wrk2\'s text layout)');
   if (a.tag !== undefined && spectrum === undefined) throw bad('--tag', 'used with --spectrum');
-  if (html !== undefined && spectrum !== undefined) throw bad('--html', 'left out with --spectrum (the page has the spectrum)');
-  const htmlFile = html === undefined ? null : checkHtmlFile(html || (dirs.length === 1 ? path.join(dirs[0], 'report.html') : 'report.html'));
+  if (typeof html === 'string' && spectrum !== undefined) throw bad('--html', 'left out with --spectrum (the page has the spectrum)');
+  // a merged run gets its page unasked (--no-html: not); one directory, when asked
+  const asked = typeof html === 'string';
+  const wanted = asked || (html === undefined && dirs.length > 1 && spectrum === undefined);
   const runs = readRunDirs(dirs);
+  const htmlFile = wanted ? pageFile(asked && html ? html : defaultHtmlFile(dirs), asked) : null;
   const merged = mergeRuns(runs);
   if (spectrum !== undefined) {
     const { op, tag, name } = pickHistogram(runs, { op: spectrum, tag: a.tag, opFlag: '--spectrum' });
@@ -82,18 +86,61 @@ function report(a) {
     if (!h?.totalCount) throw new UsageError(`--spectrum ${op} --tag ${tag}: no values in seconds ${merged.warmupS} to ${merged.durationS} (the summary's window) in ${dirs.join(', ')}`);
     return percentileSpectrum(h);
   }
-  if (htmlFile) writeReportHtml(dirs, htmlFile);
+  if (htmlFile) writeReportHtml(dirs, htmlFile, asked);
   if (format === 'csv') return mergedTimelineCsv(merged);
   const summary = summarizeMerged(merged);
   return format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : `${renderMergedMd(merged, summary)}\n`;
 }
 
 /**
- * The page, written before the text is printed: a failure to write it is the command's failure.
+ * Where the page goes unless --html names a file: inside the one run directory, or inside the
+ * first of several (the run directories of a merged run), named after the run id they share.
+ * @param {string[]} dirs
+ */
+function defaultHtmlFile(dirs) {
+  if (dirs.length === 1) return path.join(dirs[0], 'report.html');
+  let id = '';
+  try {
+    id = JSON.parse(fs.readFileSync(path.join(dirs[0], 'manifest.json'), 'utf8')).runId ?? '';
+  } catch {
+    // readRunDirs names a directory it cannot read; the page's name only falls back here
+  }
+  const name = String(id || path.basename(path.resolve(dirs[0]))).replace(/[^A-Za-z0-9._-]/g, '-');
+  // inside the first directory, not beside it: a glob over the runs' folder (runs/*) would take it in
+  return path.join(dirs[0], `report-merged-${name}.html`);
+}
+
+/**
+ * The page's file, checked: asked for, a bad one is bad input (exit 2, nothing written); unasked,
+ * a run directory that cannot take it leaves it out with one line.
+ * @param {string} file
+ * @param {boolean} asked
+ * @returns {string|null}
+ */
+function pageFile(file, asked) {
+  try {
+    return checkHtmlFile(file);
+  } catch (e) {
+    if (asked) throw e;
+    process.stderr.write(`rqbench report: the HTML page is left out (${/** @type {Error} */ (e).message}); --no-html says so quietly\n`);
+    return null;
+  }
+}
+
+/**
+ * The page, written before the text is printed. Asked for (--html), a failure to write it is the
+ * command's failure; written unasked (a merged run), it is one line on stderr and the summary
+ * still prints.
  * @param {string[]} dirs
  * @param {string} file
+ * @param {boolean} asked
  */
-function writeReportHtml(dirs, file) {
-  writeHtml(file, runReportHtml(dirs));
-  process.stderr.write(`report: ${file}\n`);
+function writeReportHtml(dirs, file, asked) {
+  try {
+    writeHtml(file, runReportHtml(dirs));
+    process.stderr.write(`report: ${file}\n`);
+  } catch (e) {
+    if (asked) throw e;
+    process.stderr.write(`rqbench report: the HTML page was not written (${String(/** @type {Error} */ (e).message).split('\n')[0]}); --no-html says so quietly\n`);
+  }
 }

@@ -30,7 +30,7 @@ export const PANELS = {
     ['Latency per second: batch p50 and p99 from the intended start, schedule lag', 'ms', ['batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms']],
   ],
   consume: [
-    ['Reader cycles per second', 'cycles per second', ['cycles', 'failed_cycles', 'empty_cycles', 'overruns']],
+    ['Reader cycles per second, and reads sent to another node of a shard whose replica stopped answering', 'per second', ['cycles', 'failed_cycles', 'empty_cycles', 'overruns', 'replica_fallbacks']],
     ['Items per cycle second: live items, fetched, missing', 'per second', ['cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors']],
     ['Latency per second: cycle p50 and p99, staleness p99', 'ms', ['cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms']],
   ],
