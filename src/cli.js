@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** rqbench <produce|consume|local|report|compare|chart|ops|load|capacity|experiment|generate-deltas> … — one entry point; each command is a module in src/commands/. */
+/** rqbench <produce|consume|local|report|compare|chart|ops|load|capacity|experiment|generate-deltas|k8s> … — one entry point; each command is a module in src/commands/. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import * as produce from './commands/produce.js';
@@ -13,10 +13,11 @@ import * as experiment from './commands/experiment.js';
 import * as load from './commands/load.js';
 import * as generateDeltas from './commands/generate-deltas.js';
 import * as capacity from './commands/capacity.js';
+import * as k8s from './commands/k8s.js';
 import { failHandler, markGiven, onceOnly } from './usage-error.js';
 
 const prog = 'rqbench';
-const COMMANDS = [produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generateDeltas];
+const COMMANDS = [produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generateDeltas, k8s];
 /** command name → its usage (`experiment <action> <dirs..>`) */
 const USAGES = Object.fromEntries(COMMANDS.map((c) => [c.command.split(' ')[0], c.command]));
 const NAMES = Object.keys(USAGES);
@@ -34,7 +35,7 @@ await yargs(hideBin(process.argv))
   .command({ ...produce, handler: (a) => produce.handler(a, `${prog} produce`) })
   .command({ ...consume, handler: (a) => consume.handler(a, `${prog} consume`) })
   .command(local)
-  .command([report, compare, chart, ops, load, capacity, experiment, generateDeltas])
+  .command([report, compare, chart, ops, load, capacity, experiment, generateDeltas, k8s])
   .demandCommand(1, `a command is needed: ${NAMES.slice(0, -1).join(', ')} or ${NAMES.at(-1)} (see --help)`)
   .strict()
   .fail(failHandler(prog, USAGES))

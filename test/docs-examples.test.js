@@ -29,6 +29,7 @@ const NEEDS = [
   'a real Google Cloud project',
   'several hosts',
   'your own Redis with TLS and an ACL user',
+  'a Kubernetes cluster',
   /^a long run \(.+\)$/,
 ];
 
@@ -248,6 +249,13 @@ const EXAMPLES = [
     ],
     expect: [/\| Percentile \| Reading off SQS \| Server side processing \| E2E \|/, /Nothing lost/],
     timeoutMs: 90_000,
+  },
+  {
+    // rendering needs no cluster: the Job and PodMonitor files, a start in ms since the epoch
+    page: 'docs/multi-host.md', has: 'rqbench k8s --pods 3 --writers-per-pod 2 --podmonitor --out k8s', lane: 1,
+    expect: [/^k8s\/job\.yaml$/m, /^k8s\/podmonitor\.yaml$/m, /name: WRITERS\n\s+value: "6"/, /name: START_AT\n\s+value: "\d{13}"/, /rqbench k8s: 3 pod\(s\) × 2 writer\(s\), run k8s-\d{8}-\d{6}/, /Examples:/],
+    files: ['k8s/job.yaml', 'k8s/podmonitor.yaml'],
+    timeoutMs: 30_000,
   },
 ];
 

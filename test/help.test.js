@@ -28,7 +28,7 @@ function definition(mod) {
 describe('every command\'s --help', () => {
   it('finds the commands (one module each in src/commands/)', () => {
     expect(COMMANDS.map(({ mod }) => mod.command.split(' ')[0]).sort())
-      .toEqual(['capacity', 'chart', 'compare', 'consume', 'experiment', 'generate-deltas', 'load', 'local', 'ops', 'produce', 'report']);
+      .toEqual(['capacity', 'chart', 'compare', 'consume', 'experiment', 'generate-deltas', 'k8s', 'load', 'local', 'ops', 'produce', 'report']);
   });
 
   it.each(COMMANDS.map(({ mod }) => [mod.command.split(' ')[0], mod]))('%s: every listed option and positional has a description', (_name, mod) => {
@@ -76,7 +76,7 @@ describe('what the top level says', () => {
   it('an unknown command is called a command, with the list', async () => {
     const r = await runNode([CLI, 'bogus']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('rqbench: unknown command "bogus" (commands: produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generate-deltas; see rqbench --help)');
+    expect(r.stderr.trim()).toBe('rqbench: unknown command "bogus" (commands: produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generate-deltas, k8s; see rqbench --help)');
   });
 
   it('a command missing its arguments says which, in one line', async () => {

@@ -67,7 +67,7 @@ describe('summary verdict', () => {
 
 describe('why a consumer found values missing', () => {
   /** One window second of a consumer: `cycles` cycles of `items` items each, `missing` of them gone. */
-  function consumer({ items, missing, cycleMs, ttlS, limit = 0, readFrom = 'replica', card = items }) {
+  function consumer({ items, missing, cycleMs, ttlS, limit = 0, readFrom = 'replica', card = items, keyTtl = null }) {
     const h = newHistogram();
     record(h, cycleMs * 1000);
     const row = (index) => ({
@@ -76,7 +76,7 @@ describe('why a consumer found values missing', () => {
     });
     return summarizeConsumer({
       rows: [row(0), row(1), row(2)], totals: new Map([['cycle.sent', h]]), warmupS: 1, durationS: 3, readers: 1, periodMs: 500,
-      totalCounts: {}, errorKinds: {}, measuresUniques: false, ttlS, limit, readFrom,
+      totalCounts: {}, errorKinds: {}, measuresUniques: false, ttlS, keyTtl, limit, readFrom,
     });
   }
   it('expiry, when the TTL and the cycle time allow that many', () => {
@@ -90,5 +90,21 @@ describe('why a consumer found values missing', () => {
     expect(s.missingWhy).toMatch(/^more than expiry explains with --ttl 300 \(cycles of up to 80(\.\d)? ms: at most about 2\.7 items per cycle are that close to expiry\): the rest were not yet on the replica read, lost, or their keys expire sooner than --ttl says$/);
     // the newest 1000 of 10k live items are nowhere near expiry
     expect(consumer({ items: 1000, card: 10_000, missing: 3, cycleMs: 80, ttlS: 3, limit: 1000, readFrom: 'master' }).missingWhy).toMatch(/^more than expiry explains.*the rest were lost, or their keys/);
+  });
+  it('the keys\' own TTL, when it was sampled, decides: --ttl is only the window the consumer reads', () => {
+    // the held-out case: --ttl 3, 200 ms cycles, 1,300 of 20k missing would pass for expiry, but the keys live 300 s
+    const base = { items: 20_000, missing: 1300, cycleMs: 200, ttlS: 3 };
+    expect(consumer(base).missingWhy).toMatch(/^expired between range and fetch \(with --ttl 3 /);
+    const long = consumer({ ...base, keyTtl: { sampled: 32, present: 32, noExpiry: 0, maxS: 300 } });
+    expect(long.missingWhy).toBe('not expiry: the item keys live at least 300 s (their PTTL, 32 of the newest 32 keys read back after the run), longer than the 3 s the consumer reads back (--ttl), so none read was close to expiring; the missing ones were not yet on the replica read, or lost (evicted, deleted, never written)');
+    expect(long.keyTtl.maxS).toBe(300);
+    expect(consumer({ ...base, readFrom: 'master', keyTtl: { sampled: 32, present: 30, noExpiry: 30, maxS: null } }).missingWhy).toBe('not expiry: the item keys have no TTL (30 of the newest 32 keys read back after the run); the missing ones were lost (evicted, deleted, never written)');
+    // keys that live 2 s read with --ttl 3: the window's oldest third is gone before the range
+    const short = { ...base, missing: 7000, keyTtl: { sampled: 32, present: 32, noExpiry: 0, maxS: 2 } };
+    expect(consumer(short).missingWhy).toMatch(/^expired: the item keys live about 2 s \(their PTTL, 32 of the newest 32 keys read back after the run\), less than the 3 s the consumer reads back \(--ttl\), so about 866\d\.\d items per cycle had expired or were within a cycle of it$/);
+    // …and far more missing than that is not expiry, said with the keys' TTL
+    expect(consumer({ ...short, items: 20_000, missing: 19_000 }).missingWhy).toMatch(/^more than expiry explains with keys that live about 2 s \(their PTTL, 32 of the newest 32 keys read back after the run; --ttl 3\)/);
+    // none of the sampled keys there: nothing known about their TTL, --ttl is what is said
+    expect(consumer({ ...base, keyTtl: { sampled: 32, present: 0, noExpiry: 0, maxS: null } }).missingWhy).toMatch(/^expired between range and fetch \(with --ttl 3 /);
   });
 });

@@ -12,6 +12,7 @@ import { runLoad } from '../workloads/bulk-load/run-load.js';
 import { inspectS3Delta, parseS3Url, uploadToS3 } from '../workloads/bulk-load/s3-source.js';
 import { reportRun } from './report-run.js';
 import { grouped } from '../results/format.js';
+import { fsReason, isFsError } from '../results/run-dir.js';
 
 export const command = 'load [file]';
 export const describe = 'load one delta file with parallel reader threads into Redis or a noop/memory sink (seed 001 grid)';
@@ -78,21 +79,24 @@ function generate(a) {
     if (a.json) process.stdout.write(`${JSON.stringify(line)}\n`);
     else if (!a.quiet) process.stdout.write(`wrote ${a.generate}: ${grouped(a.records)} records of ${a.recordSize} bytes (${(r.bytes / 2 ** 20).toFixed(0)} MiB) in ${line.seconds.toFixed(2)} s\n`);
   } catch (e) {
-    fs.rmSync(a.generate, { force: true });
-    process.stderr.write(`rqbench load: cannot write ${a.generate}: ${e.code ?? e.message}\n`);
+    // what the write made is gone already (delta-file.js): nothing here removes a path the user named
+    process.stderr.write(`rqbench load: cannot write ${a.generate}: ${e.code === 'ENOENT' ? 'no such directory (ENOENT)' : isFsError(e) ? fsReason(e) : e.message}\n`);
     process.exitCode = 1;
   }
 }
 
 /**
- * --generate s3://bucket/key: the file is written locally (the OS temp dir), uploaded in parts,
- * then removed; one line says what was written.
+ * --generate s3://bucket/key: the file is written locally (a directory of its own in the OS temp
+ * dir, so nothing else is ever removed with it), uploaded in parts, then removed; one line says what was written.
  * @param {Record<string, any>} a
  */
 async function generateToS3(a) {
-  const tmp = path.join(os.tmpdir(), `rqbench-delta-upload-${process.pid}.tsv`);
+  /** @type {string|null} */
+  let tmpDir = null;
   const where = { ...(a.endpoint && { endpoint: String(a.endpoint) }), ...(a.region && { region: String(a.region) }) };
   try {
+    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-delta-upload-'));
+    const tmp = path.join(tmpDir, 'delta.tsv');
     const r = generateDeltaFile({ file: tmp, records: a.records, recordSize: a.recordSize, keyPattern: String(a.keyPattern) });
     const t0 = performance.now();
     const up = await uploadToS3(tmp, a.generate, where, a.quiet ? undefined : (n) => process.stderr.write(`uploading: ${(n / 2 ** 20).toFixed(0)} of ${(r.bytes / 2 ** 20).toFixed(0)} MiB\n`));
@@ -103,6 +107,6 @@ async function generateToS3(a) {
     process.stderr.write(`rqbench load: cannot write ${a.generate}: ${e.name === 'NoSuchBucket' ? 'no such bucket (create it first)' : e.code ?? e.message}\n`);
     process.exitCode = 1;
   } finally {
-    fs.rmSync(tmp, { force: true });
+    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
   }
 }

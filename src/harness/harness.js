@@ -51,6 +51,8 @@ export class Run extends EventEmitter {
     /** @type {{ summary: Record<string, any>, md: string }|null} the summary so far (saved as the run goes) */
     this.kept = null;
     this.summarized = false;
+    /** @type {(() => { summary: Record<string, any>, md: string })|null} the command's summary of what it measured so far (sync), for a second Ctrl-C */
+    this.lastWords = null;
     /** @type {NoiseSentinel|null} */
     this.noise = null;
     /** @type {import('../measure/host-noise.js').NoiseRecord|null} */
@@ -209,6 +211,16 @@ export class Run extends EventEmitter {
     this.emit('end');
   }
 
+  /** @returns {{ summary: Record<string, any>, md: string }|null} lastWords' summary; null when there is none or it failed */
+  #sofar() {
+    try {
+      return this.lastWords?.() ?? null;
+    } catch {
+      // a summary that cannot be made leaves the placeholder: the files still hold what was measured
+      return null;
+    }
+  }
+
   /**
    * A second Ctrl-C: leave at once, but never with a run directory that has no summary.
    * @param {StopSignal} sig
@@ -218,7 +230,11 @@ export class Run extends EventEmitter {
     if (!this.dir || this.summarized) return;
     const note = `a second ${sig} ended the run at once`;
     this.#noiseDone();
-    if (this.kept) {
+    const sofar = this.#sofar();
+    if (sofar) {
+      // the seconds measured so far, summarized by the command: what it did not get to do, it says
+      saveSummary(this.dir, { ...sofar.summary, interrupted: sig, note }, `${sofar.md.trimEnd()}\n\n**Interrupted** (${sig}): ${note}.\n`);
+    } else if (this.kept) {
       // what was kept is whole (finished cells): it stays, marked interrupted
       saveSummary(this.dir, { ...this.kept.summary, interrupted: sig, note }, `${this.kept.md}\n**Interrupted** (${sig}): ${note}.\n`);
     } else {

@@ -44,3 +44,31 @@ export function watchSignals({ onFirst, onSecond }) {
     },
   };
 }
+
+/**
+ * A last step after a run's end (--verify's read-back): a Ctrl-C or SIGTERM during it leaves at
+ * once, as a second one does, once `onSignal` (sync) has said in the summary what did not finish.
+ * @template T
+ * @param {(sig: StopSignal) => void} onSignal
+ * @param {() => Promise<T>} step
+ * @returns {Promise<T>}
+ */
+export async function leavingOn(onSignal, step) {
+  /** @param {StopSignal} sig */
+  const handler = (sig) => {
+    try {
+      onSignal(sig);
+    } finally {
+      process.exit(signalExitCode(sig));
+    }
+  };
+  // first in line: a run's own "leave" (set when it was stopped) would exit before the summary says so
+  process.prependListener('SIGINT', handler);
+  process.prependListener('SIGTERM', handler);
+  try {
+    return await step();
+  } finally {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  }
+}

@@ -3,7 +3,7 @@
  * run records (the workers' intervals merged, the server's CPU on the same grid) is handed here
  * as it is handed to the run directory, so what Prometheus sees adds up to what the files hold:
  * counters grow by the second's counts, histograms by the second's HdrHistograms, gauges hold
- * the last second. The names and what they mean are in README.md's "Live metrics" table.
+ * the last second. The names and what they mean are in docs/live-metrics.md's table.
  *
  * Every series a kind of run can have is there from its first second (at zero), so rate() over
  * the first increment is not lost; only error kinds (named by the server's reply) and the CPU
@@ -27,6 +27,7 @@ const COUNTERS = /** @type {Array<[string, string, string, string[]]>} */ ([
   ['failedCycles', 'rqbench_cycles_failed_total', 'Reader cycles that ended in an error', ['consume']],
   ['emptyCycles', 'rqbench_cycles_empty_total', 'Reader cycles that found the index empty', ['consume']],
   ['overruns', 'rqbench_cycle_overruns_total', 'Reader cycles that ended after the next one was due', ['consume']],
+  ['replicaFallbacks', 'rqbench_replica_fallbacks_total', 'Reads sent to another node of their shard as the replica meant to serve them stopped answering', ['consume']],
   ['items', 'rqbench_items_read_total', 'Live items the readers found in the index', ['consume']],
   ['missing', 'rqbench_values_missing_total', 'Items whose value was gone when fetched', ['consume']],
   ['messages', 'rqbench_messages_received_total', 'Messages applied', ['queue-consume']],

@@ -8,7 +8,7 @@ import { fixed, grouped } from './format.js';
 /** Counter columns as the summary names them. */
 const COUNT_NAMES = {
   moved: 'MOVED', ask: 'ASK', retries: 'retries', tryagain: 'TRYAGAIN', clusterdown: 'CLUSTERDOWN', conn_retries: 'connection lost',
-  failed: 'failed', errors: 'errors', overruns: 'overruns', failed_cycles: 'failed cycles',
+  failed: 'failed', errors: 'errors', overruns: 'overruns', failed_cycles: 'failed cycles', replica_fallbacks: 'replica fallbacks',
 };
 
 /**

@@ -24,6 +24,7 @@ export function renderConsumerMd(run, s) {
   out.push(`**Cycles:** ${grouped(s.cycles.count)} of ${grouped(s.cycles.expected)} scheduled (${s.readers} reader(s)), ${grouped(s.cycles.overruns)} overran their period — ${s.verdict}.`, '');
   out.push(`**Per cycle:** items returned ${grouped(pc.items)}, values fetched ${grouped(pc.fetched)}, missing ${grouped(pc.missing)}, duplicates ${grouped(pc.duplicates)}, mismatched ${grouped(pc.mismatched)}${pc.uniques !== null ? `, unique count (previous minute) ${grouped(pc.uniques)}` : ''}.`, '');
   if (s.missingWhy) out.push(`**Missing values:** ${s.missingWhy}.`, '');
+  out.push(...fallbackMd(s), ...dropsMd(s.connectionDrops));
   out.push(...actionsMd(s.actions, s.disturbance, 'reads'));
   out.push(...episodesMd(s.disturbances, 'reads'));
   const rows = [];
@@ -39,4 +40,22 @@ export function renderConsumerMd(run, s) {
   out.push(`**Readers:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one reader; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`, '');
   out.push(`Window: seconds ${s.window.fromSecond}–${s.window.toSecond} (${s.window.seconds} s after the warm-up, up to the planned end or the stop): cycles, times and CPU all cover these seconds.`, '');
   return out.join('\n');
+}
+
+/** Reads moved off a replica that stopped answering, and the seconds they were (the timeline has each). */
+function fallbackMd(s) {
+  if (!s.replicaFallbacks) return [];
+  const span = s.replicaFallbackSeconds;
+  const when = span ? ` in seconds ${span[0]}–${span[1]}` : '';
+  return [`**Replica fallbacks:** ${grouped(s.replicaFallbacks)} reads went to another node of their shard${when}, as the replica meant to serve them stopped answering (the timeline's replica_fallbacks column has them per second; no cycle failed for it unless said above).`, ''];
+}
+
+/**
+ * Connections the readers lost: when, to which node, how long until open again.
+ * @param {Array<{ node: string, reader: string, atS: number, reconnectMs: number|null }>|undefined} drops
+ */
+function dropsMd(drops) {
+  if (!drops?.length) return [];
+  const each = drops.map((d) => `${d.node} at +${fixed(d.atS, 1)} s (${d.reader}), ${d.reconnectMs === null ? 'not reconnected before the end' : `reconnected after ${grouped(d.reconnectMs)} ms`}`);
+  return [`**Dropped connections:** ${drops.length} — ${each.join('; ')}.`, ''];
 }

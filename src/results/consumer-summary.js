@@ -2,6 +2,14 @@
 import { commonSummary, round } from './summary.js';
 
 /**
+ * @typedef {object} KeyTtl the TTL the item keys really have, sampled after the run (workloads/items/key-ttl.js)
+ * @property {number} sampled keys asked for (members of the index)
+ * @property {number} present of them, keys that were there
+ * @property {number} noExpiry of them, keys without a TTL
+ * @property {number|null} maxS the largest PTTL seen, in seconds (a lower bound of the TTL the keys were written with); null when none had one
+ */
+
+/**
  * @param {object} p
  * @param {import('./summary.js').SecondRow[]} p.rows
  * @param {Map<string, import('hdr-histogram-js').Histogram>} p.totals
@@ -14,12 +22,16 @@ import { commonSummary, round } from './summary.js';
  * @param {boolean} p.measuresUniques the model counts uniques (a 0 is then a count, not a gap)
  * @param {Record<string, number>} [p.windowCounts] the counters summed over the window, when the
  *   rows do not carry them all (a report merging runs has each run's sums)
- * @param {number} [p.ttlS] the items' TTL: whether expiry can explain values gone missing
+ * @param {number} [p.ttlS] --ttl: the read window (items newer than this are read)
+ * @param {KeyTtl|null} [p.keyTtl] the TTL the item keys really have (sampled after
+ *   the run): whether expiry can explain values gone missing; without it --ttl is taken for it
  * @param {number} [p.limit] --limit (0: every live item)
  * @param {string} [p.readFrom] 'master' or 'replica'
  * @param {null|{ silentS: number }} [p.unreachable] the run stopped because no node answered
+ * @param {Array<{ worker: string, node: string, atS: number, reconnectMs: number|null }>} [p.drops] connections the
+ *   readers lost (run-workers.js): said whether or not a cycle failed, as a reconnect costs nothing else
  */
-export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts, ttlS, limit = 0, readFrom, unreachable = null }) {
+export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts, ttlS, keyTtl = null, limit = 0, readFrom, unreachable = null, drops = [] }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const w = windowCounts ?? {};
   if (!windowCounts) for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
@@ -34,6 +46,10 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
       perSecond: common.window.seconds ? round(cycles / common.window.seconds) : null,
     },
     perCycle: { cardinality: per('cardinality'), uniques: measuresUniques ? per('uniques') : null, items: per('items'), fetched: per('fetched'), missing: per('missing'), duplicates: per('duplicates'), mismatched: per('mismatched') },
+    // reads sent to another node of the shard because the replica meant to serve them stopped answering
+    replicaFallbacks: w.replicaFallbacks || 0,
+    replicaFallbackSeconds: spanOf(common.windowRows.filter((r) => r.counters.replicaFallbacks > 0).map((r) => r.index)),
+    connectionDrops: drops.map((d) => ({ node: d.node, reader: d.worker, atS: d.atS, reconnectMs: d.reconnectMs })),
     totals: totalCounts,
     windowCounts: w,
     unreachable,
@@ -42,7 +58,8 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
     client: common.client,
     latency: common.latency,
   };
-  out.missingWhy = ttlS === undefined ? null : missingWhy(out, { ttlS, limit, readFrom });
+  if (keyTtl) out.keyTtl = keyTtl;
+  out.missingWhy = ttlS === undefined ? null : missingWhy(out, { ttlS, keyTtl, limit, readFrom });
   out.verdict = consumerVerdict(out);
   return out;
 }
@@ -50,21 +67,41 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
 /**
  * Why values were missing, as far as the numbers tell. A value can expire between the range and
  * the fetch only if its item was among the oldest live ones: those written within one cycle's
- * length of the TTL. More missing than that is not expiry.
+ * length of the TTL. More missing than that is not expiry. The TTL is the keys' own when it was
+ * sampled (the producer set it; --ttl is only what the consumer reads): keys that outlive the read
+ * window by more than a cycle cannot expire while they are read, whatever --ttl says.
  * @param {{ perCycle: Record<string, number|null>, latency: Record<string, any> }} s
- * @param {{ ttlS: number, limit: number, readFrom?: string }} p
+ * @param {{ ttlS: number, keyTtl?: KeyTtl|null, limit: number, readFrom?: string }} p
  */
-function missingWhy(s, { ttlS, limit, readFrom }) {
+function missingWhy(s, { ttlS, keyTtl, limit, readFrom }) {
   const missing = s.perCycle.missing;
   if (!missing) return null;
   const cycleMs = s.latency.cycle?.sent?.p99 ?? 0;
+  const lost = readFrom === 'replica' ? 'not yet on the replica read, or lost (evicted, deleted, never written)' : 'lost (evicted, deleted, never written)';
+  const sampled = keyTtl?.present ? `${keyTtl.present} of the newest ${keyTtl.sampled} keys read back after the run` : null;
+  if (sampled && keyTtl && keyTtl.noExpiry === keyTtl.present) return `not expiry: the item keys have no TTL (${sampled}); the missing ones were ${lost}`;
+  if (sampled && keyTtl?.maxS && keyTtl.maxS * 1000 > ttlS * 1000 + 2 * cycleMs) {
+    return `not expiry: the item keys live at least ${keyTtl.maxS} s (their PTTL, ${sampled}), longer than the ${ttlS} s the consumer reads back (--ttl), so none read was close to expiring; the missing ones were ${lost}`;
+  }
+  const ttl = sampled && keyTtl?.maxS ? keyTtl.maxS : ttlS;
+  const said = ttl === ttlS ? `--ttl ${ttlS}` : `keys that live about ${ttl} s (their PTTL, ${sampled}; --ttl ${ttlS})`;
   const card = s.perCycle.cardinality ?? 0;
-  const share = Math.min(1, cycleMs / (ttlS * 1000));
+  if (ttl < ttlS && !limit) {
+    // the window reaches further back than the keys live: its oldest part is gone before the range
+    const gone = card * (1 - ttl / ttlS) + card * Math.min(1, cycleMs / (ttl * 1000));
+    if (missing <= 2 * gone) return `expired: the item keys live about ${ttl} s (their PTTL, ${sampled}), less than the ${ttlS} s the consumer reads back (--ttl), so about ${round(gone)} items per cycle had expired or were within a cycle of it`;
+  }
+  const share = Math.min(1, cycleMs / (ttl * 1000));
   // the items within a cycle of their expiry, among those read (the newest --limit may hold none)
   const expirable = limit ? Math.max(0, (s.perCycle.items ?? 0) - card * (1 - share)) : card * share;
-  if (missing <= Math.max(1, 2 * expirable)) return `expired between range and fetch (with --ttl ${ttlS} and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry)`;
+  if (missing <= Math.max(1, 2 * expirable)) return `expired between range and fetch (with ${said} and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry)`;
   const where = readFrom === 'replica' ? 'not yet on the replica read, lost, or their keys expire sooner than --ttl says' : 'lost, or their keys expire sooner than --ttl says';
-  return `more than expiry explains with --ttl ${ttlS} (cycles of up to ${round(cycleMs)} ms: at most about ${round(expirable)} items per cycle are that close to expiry): the rest were ${where}`;
+  return `more than expiry explains with ${said} (cycles of up to ${round(cycleMs)} ms: at most about ${round(expirable)} items per cycle are that close to expiry): the rest were ${where}`;
+}
+
+/** [first, last] of some seconds, or null when there are none. @param {number[]} xs */
+function spanOf(xs) {
+  return xs.length ? [Math.min(...xs), Math.max(...xs)] : null;
 }
 
 /** @param {ReturnType<typeof summarizeConsumer>} s */
@@ -78,6 +115,7 @@ function consumerVerdict(s) {
   else if (c.empty) notes.push(`${c.empty} of ${c.count} cycles found the index empty`);
   if (c.overruns) notes.push(`${c.overruns} of ${c.count} cycles overran their period`);
   else if (!c.failed) notes.push('every cycle finished within its period');
+  if (s.replicaFallbacks) notes.push(`${s.replicaFallbacks} reads went to another node of their shard while a replica did not answer`);
   if (s.perCycle.mismatched) notes.push(`${s.perCycle.mismatched} values per cycle did not match their key`);
   if (s.perCycle.missing) notes.push(`${s.perCycle.missing} items per cycle missing${s.missingWhy ? `: ${s.missingWhy}` : ''}`);
   if (s.totals.errors) notes.push(`${s.totals.errors} errors`);

@@ -61,6 +61,8 @@ function summarizeRedis(m) {
     summary = summarizeConsumer({
       ...common, readers, periodMs: (readers * 1000) / cyclesPerSec, windowCounts,
       measuresUniques: sums.some((s) => s.perCycle?.uniques !== null && s.perCycle?.uniques !== undefined),
+      // every run's dropped connections, by the second of its own t0 (runs merged share a --start-at)
+      drops: sums.flatMap((s) => (s.connectionDrops ?? []).map((d) => ({ worker: d.reader, node: d.node, atS: d.atS, reconnectMs: d.reconnectMs }))),
     });
     Object.assign(summary, {
       name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), fetch: oneOf(sums.map((s) => s.fetch)), readFrom: oneOf(sums.map((s) => s.readFrom)),

@@ -63,7 +63,7 @@ export function writeText(file, text) {
 }
 
 /** File-system failures that mean the run directory cannot be written any more. */
-const WHY = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EIO: 'I/O error', EFBIG: 'file too large', ENOENT: 'it was removed', EACCES: 'permission denied', EPERM: 'not permitted' };
+const WHY = { ENOSPC: 'no space left on device', EISDIR: 'it is a directory', ENOTDIR: 'a part of the path is not a directory', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EIO: 'I/O error', EFBIG: 'file too large', ENOENT: 'it was removed', EACCES: 'permission denied', EPERM: 'not permitted' };
 
 /**
  * The one line a run ends with when its directory could not be written (exit 1).
@@ -72,8 +72,15 @@ const WHY = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', 
  * @returns {Error & { exitCode: number, code?: string }}
  */
 export function outputError(e, dir) {
-  const why = WHY[e.code ?? ''] ?? e.message;
-  return Object.assign(new Error(`cannot write the run directory ${dir}: ${why}${e.code ? ` (${e.code})` : ''}`), { exitCode: 1, code: e.code });
+  return Object.assign(new Error(`cannot write the run directory ${dir}: ${fsReason(e)}`), { exitCode: 1, code: e.code });
+}
+
+/**
+ * A file-system failure in words, its code after: "no space left on device (ENOSPC)".
+ * @param {NodeJS.ErrnoException} e
+ */
+export function fsReason(e) {
+  return `${WHY[e.code ?? ''] ?? e.message}${e.code ? ` (${e.code})` : ''}`;
 }
 
 /** @param {unknown} e @returns {boolean} a file-system error (it has an errno code), not a bug */
@@ -83,22 +90,40 @@ export function isFsError(e) {
 
 /**
  * summary.json and summary.md at the end of a run. A directory that can no longer be written
- * (full disk) does not lose the summary: it is still printed, and the failure is one line.
+ * (full disk) does not lose the summary: it is still printed, and the failure is one line. Nor
+ * does it keep one that claims more than happened: summary.md is written first and summary.json,
+ * which reports read, last; when either fails, summary.md goes and summary.json becomes a
+ * placeholder saying the run failed, or, when not even that fits, is removed (a report then says
+ * the run did not finish) rather than left saying what an earlier save said.
  * @param {string} dir
- * @param {object} summary
+ * @param {Record<string, any>} summary
  * @param {string} md
  * @param {NodeJS.ErrnoException|null} [earlier] a write that already failed during the run
  * @returns {{ md: string, failure?: string }}
  */
 export function saveSummary(dir, summary, md, earlier = null) {
+  const mdFile = path.join(dir, 'summary.md');
   try {
+    writeText(mdFile, md);
     writeJson(path.join(dir, 'summary.json'), summary);
-    writeText(path.join(dir, 'summary.md'), md);
   } catch (e) {
     if (!isFsError(e)) throw e;
-    return { md, failure: `${outputError(earlier ?? /** @type {NodeJS.ErrnoException} */ (e), dir).message}; the run stopped there, and its summary (printed above) could not be saved: timeline.csv and the .hlog files hold what was written before` };
+    const why = outputError(earlier ?? /** @type {NodeJS.ErrnoException} */ (e), dir).message;
+    // this run's own directory: a summary.md from this save or an earlier one must not outlive the failure
+    removeQuietly(mdFile);
+    if (!placeholderSummary(dir, { interrupted: summary.interrupted ?? false, failed: `${why}; its summary could not be saved` })) removeQuietly(path.join(dir, 'summary.json'));
+    return { md, failure: `${why}; the run stopped there, and its summary (printed above) could not be saved: timeline.csv and the .hlog files hold what was written before` };
   }
   return earlier ? { md, failure: `${outputError(earlier, dir).message}; the run stopped there (summary.json says what was measured until then)` } : { md };
+}
+
+/** @param {string} file removed if it can be: a directory that cannot be written is reported already */
+function removeQuietly(file) {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // read-only, or gone with its directory
+  }
 }
 
 /**
@@ -106,13 +131,19 @@ export function saveSummary(dir, summary, md, earlier = null) {
  * Ctrl-C cut it short), so no run directory is left without one. Never throws: when the
  * directory cannot be written either, the run's error line says what happened.
  * @param {string} dir
- * @param {{ interrupted: string|false, failed?: string, note?: string }} why
+ * @param {{ interrupted: string|boolean, failed?: string, note?: string }} why
+ * @returns {boolean} summary.json was written
  */
 export function placeholderSummary(dir, why) {
   try {
     writeJson(path.join(dir, 'summary.json'), { incomplete: true, ...why });
+  } catch {
+    return false;
+  }
+  try {
     writeText(path.join(dir, 'summary.md'), `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : why.note ?? why.interrupted} timeline.csv and the .hlog files hold what it measured.\n`);
   } catch {
-    // nothing more to do here
+    // summary.json, which reports read, says it already
   }
+  return true;
 }

@@ -66,6 +66,7 @@ function retryKinds(t) {
 
 /** --verify's result in one line. */
 function verifyLine(v) {
+  if (v.skipped) return `**Verify:** did not run to the end: ${v.skipped}.`;
   if (v.error) return `**Verify:** could not read the items back: ${v.error}.`;
   const bySecond = Object.entries(v.lostBySecond ?? {}).map(([sec, n]) => `${grouped(n)} written in second ${sec}`).join(', ');
   const lost = v.lost ? ` (${bySecond}; first lost ids: ${v.lostSample.join(', ')})` : '';

@@ -66,14 +66,14 @@ export const PRODUCER_ROWS = rows({
 });
 
 export const CONSUMER_ROWS = rows({
-  columns: ['cycles', 'failed_cycles', 'empty_cycles', 'overruns', 'cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors', 'cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms'],
+  columns: ['cycles', 'failed_cycles', 'empty_cycles', 'overruns', 'cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors', 'replica_fallbacks', 'cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms'],
   counted: ['cycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors'],
   histograms: ['cycle.sent', 'staleness.sent'],
   derived: (iv) => {
     const c = iv.counters;
     const cycle = iv.hist.get('cycle.sent');
     return {
-      failed_cycles: c.failedCycles ?? 0, empty_cycles: c.emptyCycles ?? 0,
+      failed_cycles: c.failedCycles ?? 0, empty_cycles: c.emptyCycles ?? 0, replica_fallbacks: c.replicaFallbacks ?? 0,
       cardinality_avg: c.cycles ? Math.round(c.cardinality / c.cycles) : null,
       cycle_p50_ms: of(cycle, 'p50'), cycle_p99_ms: of(cycle, 'p99'), staleness_p99_ms: of(iv.hist.get('staleness.sent'), 'p99'),
     };
@@ -81,10 +81,14 @@ export const CONSUMER_ROWS = rows({
   // the row keeps the average; the sum comes back to within rounding (summary.json has it exactly)
   restore: (row, counters) => ({
     intended: 0,
-    counters: { ...counters, failedCycles: num(row.failed_cycles), emptyCycles: num(row.empty_cycles), cardinality: num(row.cardinality_avg) * counters.cycles },
+    counters: {
+      ...counters, failedCycles: num(row.failed_cycles), emptyCycles: num(row.empty_cycles), replicaFallbacks: num(row.replica_fallbacks),
+      cardinality: num(row.cardinality_avg) * counters.cycles,
+    },
   }),
-  // overruns are not a disturbance: a consumer whose cycles are longer than its period overruns every second
-  disturbedBy: { p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles'] },
+  // overruns are not a disturbance: a consumer whose cycles are longer than its period overruns every second;
+  // reads moved off a replica that stopped answering are (replica_fallbacks: reads sent to a stand-in)
+  disturbedBy: { p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles', 'replica_fallbacks'] },
 });
 
 // Queue runs (workloads/queue-updates/run-queue-publisher.js and run-queue-consumer.js write these columns): every count

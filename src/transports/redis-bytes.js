@@ -27,6 +27,9 @@ export class BytesConn {
     this.queue = [];
     this.rest = null;
     this.closed = false;
+    /** @type {((err: Error) => void)|null} told once when the connection closes without close() */
+    this.onClose = null;
+    this.closing = false;
   }
 
   /** Connects, authenticates, selects the db and sends READONLY when asked. */
@@ -57,6 +60,7 @@ export class BytesConn {
   }
 
   close() {
+    this.closing = true;
     this.closed = true;
     this.sock?.destroy();
   }
@@ -112,5 +116,6 @@ export class BytesConn {
     this.queue = [];
     for (const req of pending) req.reject(err);
     this.sock?.destroy();
+    if (!this.closing) this.onClose?.(err);
   }
 }

@@ -2,21 +2,34 @@
  * Routes commands to the node that serves their slot — its master, or for readers one of its
  * replicas — over one raw pipe per node, and follows the cluster when it changes: MOVED updates
  * the slot and triggers a topology refresh (cluster-sender.js answers ASK with ASKING on the named node).
+ * A replica that stops answering a reader is set aside (fallBack): its slots are read from
+ * another replica of its master, or the master, until the cluster no longer flags it and it
+ * answers, in sync with its master, again. A pipe that closes unasked is reopened at once, and
+ * the drop logged (conn-drops.js).
  */
 import { keySlot } from './slot.js';
-import { UNOWNED } from './cluster-policy.js';
+import { classify, UNOWNED } from './cluster-policy.js';
 import { within } from './bounds.js';
-import { discover, openPipe, slotTable } from './redis.js';
+import { DropLog } from './conn-drops.js';
+import { discover, openPipe, parseInfo, slotTable } from './redis.js';
+import { readTable, replicaOf } from './read-table.js';
+
+/** How often a replica set aside is looked at again, ms. */
+const RECHECK_MS = 1000;
+/** Nodes one read moves to, at most, when the one it went to stops answering (a replica, another, the master). */
+export const MAX_FALLBACKS = 3;
 
 export class RedisRouter {
   /**
    * @param {import('./redis.js').RedisConn} conn
-   * @param {{ readFrom?: 'master'|'replica', spread?: number }} [opts] reads from replicas:
+   * @param {{ readFrom?: 'master'|'replica', spread?: number, watchDrops?: boolean }} [opts] reads from replicas:
    *   each slot goes to one replica of its master, picked by `spread` (e.g. the reader's number)
-   *   so several readers share the replicas; a master without replicas serves its own reads
+   *   so several readers share the replicas; a master without replicas serves its own reads.
+   *   watchDrops: a pipe that closes unasked is logged in `drops` and reopened at once
    */
-  constructor(conn, { readFrom = 'master', spread = 0 } = {}) {
+  constructor(conn, { readFrom = 'master', spread = 0, watchDrops = false } = {}) {
     this.conn = conn;
+    this.watchDrops = watchDrops;
     this.readFrom = readFrom;
     this.spread = spread;
     /** @type {Map<string, import('./redis-pipe.js').RespPipe>} */
@@ -29,6 +42,17 @@ export class RedisRouter {
     this.table = [];
     this.refreshing = null;
     this.onOpen = null;
+    /** @type {string[]} slot → its master, as the cluster last said (table: where reads go) */
+    this.masterTable = [];
+    /** @type {Map<string, number>} replicas set aside (addr → since when, epoch ms) */
+    this.down = new Map();
+    /** @type {Set<string>} nodes reading in place of a replica set aside */
+    this.standIns = new Set();
+    /** Reads sent to a stand-in since the reader last took the count. */
+    this.fallbacks = 0;
+    this.drops = new DropLog();
+    this.closing = false;
+    this.recheckTimer = null;
   }
 
   /** Connects to the seed node and every node commands are routed to. */
@@ -73,6 +97,10 @@ export class RedisRouter {
         .then(async (pipe) => {
           this.pipes.set(addr, pipe);
           await this.onOpen?.(pipe);
+          if (this.watchDrops) {
+            pipe.onClose = () => this.#dropped(addr, pipe);
+            this.drops.reconnected(addr, 'pipe');
+          }
           return pipe;
         })
         .finally(() => this.opening.delete(addr));
@@ -105,6 +133,43 @@ export class RedisRouter {
     this.refreshSoon();
   }
 
+  /**
+   * A read about to go to `addr`, counted as a fallback when `addr` stands in for a replica set
+   * aside (once per request — a node's share of a phase — not per key); returns `addr`.
+   * @param {string} addr
+   */
+  countRead(addr) {
+    if (this.standIns.has(addr)) this.fallbacks++;
+    return addr;
+  }
+
+  /**
+   * A read sent to `addr` failed with `err`. When `addr` is a replica that stopped answering (its
+   * connection lost or refused), it is set aside: its slots go to another replica of its master,
+   * or to the master, and true says to send the read again where addrFor says now. A master, or a
+   * reply cluster-policy.js handles (MOVED, LOADING…), is no fallback: false.
+   * @param {string} addr
+   * @param {unknown} err
+   */
+  fallBack(addr, err) {
+    if (this.readFrom !== 'replica' || !this.conn.cluster) return false;
+    if (classify(String(/** @type {Error} */ (err)?.message)).kind !== 'connection') return false;
+    // another read found it first: the table already points elsewhere
+    if (this.down.has(addr)) return true;
+    if (this.nodes.find((n) => n.addr === addr)?.role !== 'replica') return false;
+    this.down.set(addr, Date.now());
+    if (this.#route()) this.epoch++;
+    this.#recheckLater();
+    return true;
+  }
+
+  /** Reads taken from a stand-in since the last call. */
+  takeFallbacks() {
+    const n = this.fallbacks;
+    this.fallbacks = 0;
+    return n;
+  }
+
   /** Re-reads the topology, at most one refresh at a time. */
   refreshSoon() {
     if (!this.refreshing) {
@@ -130,36 +195,76 @@ export class RedisRouter {
   async #load(pipe) {
     // a node that accepts the connection but never answers (frozen) fails like one that refuses it
     const nodes = await within(discover(pipe, this.conn), this.conn.connectTimeoutMs ?? 3000, `cannot connect to ${pipe.addr}`).catch((e) => {
+      pipe.onClose = null; // closed by us: not a drop
       pipe.close();
       throw e;
     });
-    const table = this.conn.cluster ? slotTable(nodes) : [];
     const seed = `${this.conn.host}:${this.conn.port}`;
-    this.standalone = this.readFrom === 'replica' ? this.#replicaOf(nodes, nodes.find((n) => n.role === 'master')?.id) ?? seed : seed;
-    if (this.readFrom === 'replica') {
-      const byAddr = new Map(nodes.map((n) => [n.addr, n]));
-      const pick = new Map();
-      for (let s = 0; s < table.length; s++) {
-        const master = byAddr.get(table[s]);
-        if (!master) continue;
-        if (!pick.has(master.addr)) pick.set(master.addr, this.#replicaOf(nodes, master.id) ?? master.addr);
-        table[s] = pick.get(master.addr);
-      }
-    }
-    const changed = table.some((addr, s) => addr !== this.table[s]) || nodes.length !== this.nodes.length;
+    this.standalone = this.readFrom === 'replica' ? replicaOf(nodes, nodes.find((n) => n.role === 'master')?.id, this.spread) ?? seed : seed;
+    const grew = nodes.length !== this.nodes.length;
     this.nodes = nodes;
-    this.table = table;
-    if (changed) this.epoch++;
+    this.masterTable = this.conn.cluster ? slotTable(nodes) : [];
+    if (this.#route() || grew) this.epoch++;
   }
 
-  /** One replica of master `id` (by `spread`), or undefined when it has none. */
-  #replicaOf(nodes, id) {
-    const replicas = nodes.filter((n) => n.role === 'replica' && n.masterId === id && !n.failed).sort((a, b) => a.addr.localeCompare(b.addr));
-    return replicas.length ? replicas[this.spread % replicas.length].addr : undefined;
+  /** Where each slot is read (read-table.js), the replicas set aside left out; true when that changed. */
+  #route() {
+    const { table, standIns } = readTable({ masterTable: this.masterTable, nodes: this.nodes, readFrom: this.readFrom, spread: this.spread, down: this.down });
+    const changed = table.length !== this.table.length || table.some((addr, s) => addr !== this.table[s]);
+    this.table = table;
+    this.standIns = standIns;
+    return changed;
+  }
+
+  /** Looks at the replicas set aside again in a while, as long as there are any. */
+  #recheckLater() {
+    if (this.recheckTimer || this.closing) return;
+    this.recheckTimer = setTimeout(async () => {
+      await this.refreshSoon();
+      await this.#recheck();
+      this.recheckTimer = null;
+      if (this.down.size) this.#recheckLater();
+    }, RECHECK_MS);
+    this.recheckTimer.unref?.();
+  }
+
+  /**
+   * A replica set aside is back when the cluster no longer flags it (fail, fail?) and it answers
+   * with its link to its master up: a replica restarted but not yet in sync would read as
+   * missing items. One that the cluster forgot is dropped from the list.
+   */
+  async #recheck() {
+    const back = await Promise.all([...this.down.keys()].map(async (addr) => {
+      const node = this.nodes.find((n) => n.addr === addr);
+      if (!node) return addr;
+      if (node.failed || node.suspect || this.closing) return null;
+      try {
+        const pipe = await within(this.pipe(addr), this.conn.connectTimeoutMs ?? 3000, `cannot connect to ${addr}`);
+        const info = parseInfo(String(await within(pipe.call(['INFO', 'replication']), this.conn.connectTimeoutMs ?? 3000, `${addr} did not answer`)));
+        return info.master_link_status === 'up' ? addr : null;
+      } catch {
+        return null;
+      }
+    }));
+    let changed = false;
+    for (const addr of back) if (addr && this.down.delete(addr)) changed = true;
+    if (changed && this.#route()) this.epoch++;
+  }
+
+  /** A pipe closed unasked: logged, and reopened at once (the time to reconnect is the node's, not the next cycle's). */
+  #dropped(addr, pipe) {
+    if (this.closing || this.pipes.get(addr) !== pipe) return;
+    this.drops.dropped(addr, 'pipe');
+    this.pipe(addr).catch(() => {}); // a node that is gone stays in the log until a later open succeeds
   }
 
   close() {
-    for (const p of this.pipes.values()) p.close();
+    this.closing = true;
+    clearTimeout(this.recheckTimer);
+    for (const p of this.pipes.values()) {
+      p.onClose = null;
+      p.close();
+    }
     this.pipes.clear();
   }
 }

@@ -32,6 +32,7 @@ export const SLOTS = 16384;
  * @property {string} [masterId]
  * @property {boolean} [myself]   the node that answered CLUSTER NODES
  * @property {boolean} [failed]
+ * @property {boolean} [suspect]  flagged fail? (PFAIL): the node that answered has lost touch with it
  * @property {Array<[number, number]>} slots
  */
 
@@ -115,6 +116,7 @@ export function parseClusterNodes(text) {
       masterId: master === '-' ? undefined : master,
       myself: flagSet.has('myself'),
       failed: flagSet.has('fail'),
+      suspect: flagSet.has('fail?'),
       slots, shard: 0,
     });
   }

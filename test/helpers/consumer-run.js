@@ -1,7 +1,7 @@
 // Runs the consumer (`node src/consumer.js …` or `node src/cli.js consume …`) as a child process
 // and collects what it printed, its exit code and the run directory it wrote. No mocks.
 import path from 'node:path';
-import { CLI, ROOT, readRun, runNode, tempDir } from './producer-run.js';
+import { CLI, ROOT, readRun, runWatchingT0, tempDir } from './producer-run.js';
 
 export const CONSUMER = path.join(ROOT, 'src/consumer.js');
 
@@ -16,6 +16,7 @@ export const CONSUMER = path.join(ROOT, 'src/consumer.js');
  * @property {string[]} [extra]      more flags (must not repeat the ones above)
  * @property {boolean} [cli]         run `node src/cli.js consume` instead of `node src/consumer.js`
  * @property {number} [timeoutMs]
+ * @property {(t0: number) => void} [onT0] called once manifest.json appears, with its t0
  */
 
 /**
@@ -30,7 +31,7 @@ export async function consume(o) {
     '--ttl', String(o.ttl ?? 30), '-d', String(o.d ?? 3), '--warmup', String(o.warmup ?? 1),
     '--out', out, '--json', '--quiet', ...(o.extra ?? []),
   ];
-  const res = await runNode(args, { timeoutMs: o.timeoutMs ?? 60_000 });
+  const res = await runWatchingT0(args, out, o);
   const { summary, dir } = readRun(out, res.stdout);
   return { ...res, args, out, dir, summary };
 }

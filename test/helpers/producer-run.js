@@ -92,25 +92,38 @@ export async function produce(o) {
     '--out', out, '--json', '--quiet', ...(o.extra ?? []),
   ];
   const started = Date.now();
-  const running = runNode(args, { timeoutMs: o.timeoutMs ?? 60_000 });
-  let watcher;
-  if (o.onT0) {
-    watcher = setInterval(() => {
-      const m = readManifest(out);
-      if (m) {
-        clearInterval(watcher);
-        o.onT0(m.t0);
-      }
-    }, 50);
-  }
-  const res = await running.finally(() => clearInterval(watcher));
+  const res = await runWatchingT0(args, out, o);
   const finishedAt = Date.now();
   const { summary, dirs, dir } = readRun(out, res.stdout);
   const manifest = dir && fs.existsSync(path.join(dir, 'manifest.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) : null;
   return { ...res, args, out, dirs, dir, summary, manifest, t0: manifest?.t0, started, finishedAt };
 }
 
-function readManifest(out) {
+/**
+ * Runs a CLI; with onT0, calls it with the run's t0 as soon as its manifest appears under `out`
+ * (a test injects a fault at a second of the run from outside).
+ * @param {string[]} args
+ * @param {string} out
+ * @param {{ timeoutMs?: number, onT0?: (t0: number) => void }} o
+ */
+export async function runWatchingT0(args, out, o) {
+  const running = runNode(args, { timeoutMs: o.timeoutMs ?? 60_000 });
+  let watcher;
+  if (o.onT0) {
+    const onT0 = o.onT0;
+    watcher = setInterval(() => {
+      const m = readManifest(out);
+      if (m) {
+        clearInterval(watcher);
+        onT0(m.t0);
+      }
+    }, 50);
+  }
+  return running.finally(() => clearInterval(watcher));
+}
+
+/** The manifest.json of the run being written under `out`, or null before it appears. */
+export function readManifest(out) {
   try {
     for (const e of fs.readdirSync(out)) {
       const file = path.join(out, e, 'manifest.json');

@@ -6,6 +6,7 @@
  * TAB or LF, so no escaping is needed.
  */
 import fs from 'node:fs';
+import { openOwn } from './own-file.js';
 
 /** Placeholder in --key-pattern replaced by the record's index (0-based). */
 export const INDEX_MARK = '{n}';
@@ -46,7 +47,8 @@ function fillFor(len) {
 }
 
 /**
- * Writes `records` records to `file` (replacing it) in large buffers: one writeSync per 16 MB.
+ * Writes `records` records to `file` in large buffers: one writeSync per 16 MB. An existing file is
+ * replaced once the new one is whole; a failed write removes only what this call created (own-file.js).
  * @param {{ file: string, records: number, recordSize: number, keyPattern: string, onProgress?: (done: number) => void }} o
  * @returns {{ bytes: number, ms: number }}
  */
@@ -55,7 +57,8 @@ export function generateDeltaFile({ file, records, recordSize, keyPattern, onPro
   const perBuf = Math.max(1, Math.floor((16 << 20) / recordSize));
   const buf = Buffer.allocUnsafe(perBuf * recordSize);
   const [head, tail] = [keyPattern.slice(0, keyPattern.indexOf(INDEX_MARK)), keyPattern.slice(keyPattern.indexOf(INDEX_MARK) + INDEX_MARK.length)];
-  const fd = fs.openSync(file, 'w');
+  const out = openOwn(file);
+  const { fd } = out;
   try {
     let lastReport = t0;
     for (let n = 0; n < records;) {
@@ -73,14 +76,17 @@ export function generateDeltaFile({ file, records, recordSize, keyPattern, onPro
         pos += fillFor(len).copy(buf, pos, shift, shift + len);
         buf[pos++] = 10;
       }
-      fs.writeSync(fd, buf, 0, pos);
+      // a nearly full disk takes part of a buffer without an error: the rest is written (or fails) next
+      for (let done = 0; done < pos;) done += fs.writeSync(fd, buf, done, pos - done);
       if (onProgress && performance.now() - lastReport > 1000) {
         lastReport = performance.now();
         onProgress(n);
       }
     }
-  } finally {
-    fs.closeSync(fd);
+    out.commit();
+  } catch (e) {
+    out.abandon();
+    throw e;
   }
   return { bytes: records * recordSize, ms: performance.now() - t0 };
 }

@@ -5,10 +5,13 @@
  * duplicates are counted there, and no value ever becomes a string. One BytesConn per read node,
  * beside the router's parsed pipes (which keep the small commands: ZCARD, scripts, setup).
  * A reply that is MOVED, ASK, TRYAGAIN, CLUSTERDOWN, LOADING… is followed as cluster-policy.js
- * decides, that command alone (ASK after ASKING), so a cycle reads through a reshard; a lost
- * connection still fails the cycle, and the reader reads the cluster again before the next.
+ * decides, that command alone (ASK after ASKING), so a cycle reads through a reshard. A replica
+ * whose connection is lost or refused is set aside by the router (fallBack) and what it had not
+ * answered is read again, in the same cycle, from a node that holds its slots; any other lost
+ * connection fails the cycle, and the reader reads the cluster again before the next.
  */
 import { BytesConn } from '../../transports/redis-bytes.js';
+import { MAX_FALLBACKS } from '../../transports/redis-router.js';
 import { classify, decide } from '../../transports/cluster-policy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeCommand } from '../../transports/resp.js';
@@ -24,6 +27,8 @@ const ASKING = Buffer.from('*1\r\n$6\r\nASKING\r\n');
  * @typedef {import('../../transports/resp-scan.js').ScanVisitor} ScanVisitor
  * @typedef {{ slot: number, bytes: () => Buffer, visitor: ScanVisitor }} OneCommand  one command, its slot, and
  *   how its one reply is scanned (as reply 0)
+ * @typedef {{ reply: number, index: number }} Progress  the last element scanned of a request's replies
+ *   (index Infinity: that reply was an error): where a connection lost mid-way left off
  */
 
 export class BytesReads {
@@ -32,6 +37,7 @@ export class BytesReads {
     this.router = router;
     /** @type {Map<string, Promise<BytesConn>>} */
     this.conns = new Map();
+    this.closed = false;
   }
 
   /**
@@ -40,13 +46,26 @@ export class BytesReads {
    * @param {import('./member-list.js').MemberList} list
    */
   async range(cmds, list) {
-    const visitor = { item: (b, s, e) => list.add(b, s, e) };
     await Promise.all(cmds.map(async ({ key, args }) => {
       const slot = this.router.conn.cluster ? keySlot(key) : 0;
       const bytes = encodeCommand(args);
+      // members added over every attempt: a reply read again elsewhere after a connection lost
+      // mid-way adds only those it had not (other commands add to the list meanwhile: no undo)
+      let added = 0;
+      let at = 0;
+      const visitor = { item: (b, s, e) => { if (at++ >= added) { list.add(b, s, e); added++; } } };
       let failure = null;
-      const conn = await this.#conn(this.router.addrFor(slot));
-      await conn.request(bytes, 1, { ...visitor, error: (m) => { failure = m; } });
+      for (let attempts = 0; ; attempts++) {
+        const addr = this.router.countRead(this.router.addrFor(slot));
+        at = 0;
+        try {
+          const conn = await this.#conn(addr);
+          await conn.request(bytes, 1, { ...visitor, error: (m) => { failure = m; } });
+          break;
+        } catch (e) {
+          if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
+        }
+      }
       // a reply that is an error added no member: sent again where the cluster says, it adds them then
       if (failure) await this.#follow({ slot, bytes: () => bytes, visitor }, failure);
     }));
@@ -64,9 +83,14 @@ export class BytesReads {
     if (list.count === 0) return counts;
     const { buf: keys, start, end } = list;
     const { order, runs } = slotRuns(list.count, (i) => slotOfBytes(keys, start[i], end[i]), this.router.conn.cluster);
-    /** @param {ArrayLike<number>} from where reply r's keys start in `order` */
-    const visitorOf = (from) => ({
+    /**
+     * @param {ArrayLike<number>} from where reply r's keys start in `order`
+     * @param {Progress} at the last element scanned, kept up to date
+     */
+    const visitorOf = (from, at = { reply: 0, index: 0 }) => ({
       item: (b, s, e, reply, index) => {
+        at.reply = reply;
+        at.index = index;
         const i = order[from[reply] + index];
         counts.fetched++;
         const id = leadingIdOf(b, s, e);
@@ -77,22 +101,48 @@ export class BytesReads {
         if (seen.seen(id)) counts.duplicates++;
         if (trailingIdOf(keys, start[i], end[i]) !== id) counts.mismatched++;
       },
-      nil: () => { counts.missing++; },
+      nil: (reply, index) => {
+        at.reply = reply;
+        at.index = index;
+        counts.missing++;
+      },
     });
-    const sends = [];
-    for (const [addr, nodeRuns] of runsByNode(this.router, runs)) {
+    await this.#mgetRuns(list, order, runs, visitorOf, 0);
+    return counts;
+  }
+
+  /**
+   * The MGETs of `runs`, each node's in one write. A replica that stops answering is set aside:
+   * what it had not answered (from the element after the last one scanned) is sent again where
+   * the router reads those slots now, so nothing is counted twice.
+   * @param {import('./member-list.js').MemberList} list
+   * @param {Int32Array} order
+   * @param {import('./slot-runs.js').SlotRun[]} runs
+   * @param {(from: ArrayLike<number>, at?: Progress) => ScanVisitor} visitorOf
+   * @param {number} attempts
+   */
+  async #mgetRuns(list, order, runs, visitorOf, attempts) {
+    await Promise.all([...runsByNode(this.router, runs)].map(async ([addr, nodeRuns]) => {
       /** @type {Array<[number, string]>} the MGETs whose reply was an error: [run, message] */
       const failed = [];
-      const visitor = { ...visitorOf(Int32Array.from(nodeRuns, (r) => r.from)), error: (m, reply) => { failed.push([reply, m]); } };
-      sends.push(this.#conn(addr)
-        .then((conn) => conn.request(mgetBytes(list, order, nodeRuns), nodeRuns.length, visitor))
-        // an MGET answered with an error counted nothing: sent again on its own where the cluster says
-        .then(() => Promise.all(failed.map(([r, m]) => this.#follow({
-          slot: nodeRuns[r].slot, bytes: () => mgetBytes(list, order, [nodeRuns[r]]), visitor: visitorOf([nodeRuns[r].from]),
-        }, m)))));
-    }
-    await Promise.all(sends);
-    return counts;
+      /** @type {Progress} */
+      const at = { reply: -1, index: -1 };
+      const visitor = {
+        ...visitorOf(Int32Array.from(nodeRuns, (r) => r.from), at),
+        error: (m, reply) => { at.reply = reply; at.index = Infinity; failed.push([reply, m]); },
+      };
+      try {
+        const conn = await this.#conn(this.router.countRead(addr));
+        await conn.request(mgetBytes(list, order, nodeRuns), nodeRuns.length, visitor);
+      } catch (e) {
+        if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
+        await this.#mgetRuns(list, order, unanswered(nodeRuns, at), visitorOf, attempts + 1);
+      }
+      // an MGET answered with an error counted nothing: sent again on its own where the cluster says
+      await Promise.all(failed.map(([r, m]) => this.#follow({
+        slot: nodeRuns[r].slot, bytes: () => mgetBytes(list, order, [nodeRuns[r]]), visitor: visitorOf([nodeRuns[r].from]),
+      }, m)));
+    }));
   }
 
   /**
@@ -128,11 +178,12 @@ export class BytesReads {
   }
 
   close() {
+    this.closed = true;
     for (const p of this.conns.values()) p.then((c) => c.close(), () => {});
     this.conns.clear();
   }
 
-  /** The open connection to `addr`, opened once (again after it closed). */
+  /** The open connection to `addr`, opened once (again after it closed: a drop the router's log ends). */
   #conn(addr) {
     const known = this.conns.get(addr);
     if (known) {
@@ -145,9 +196,23 @@ export class BytesReads {
     const cut = addr.lastIndexOf(':');
     const { conn, readFrom } = this.router;
     // cluster replicas serve reads only after READONLY
-    const p = new BytesConn({ ...conn, host: addr.slice(0, cut), port: Number(addr.slice(cut + 1)), readonly: readFrom === 'replica' && conn.cluster }).connect();
+    const c = new BytesConn({ ...conn, host: addr.slice(0, cut), port: Number(addr.slice(cut + 1)), readonly: readFrom === 'replica' && conn.cluster });
+    const p = c.connect().then(() => {
+      if (this.router.watchDrops) {
+        this.router.drops.reconnected(addr, 'bytes');
+        c.onClose = () => this.#dropped(addr, p);
+      }
+      return c;
+    });
     this.conns.set(addr, p);
     return p;
+  }
+
+  /** A connection closed unasked: logged, and reopened at once (how long the node was out of reach, not the wait for the next cycle). */
+  #dropped(addr, p) {
+    if (this.closed || this.conns.get(addr) !== p) return;
+    this.router.drops.dropped(addr, 'bytes');
+    this.#reopen(addr).catch(() => {}); // a node that is gone: a later open ends the drop
   }
 
   /**
@@ -160,6 +225,21 @@ export class BytesReads {
     if (c.kind === 'moved') this.router.moved(c.slot, c.addr);
     return new Error(message);
   }
+}
+
+/**
+ * The runs (or their tails) a request lost mid-way had not answered: every run after the one
+ * scanned last, and that one from the element after the last scanned (an error reply is whole).
+ * @param {import('./slot-runs.js').SlotRun[]} runs
+ * @param {Progress} at
+ */
+export function unanswered(runs, at) {
+  const rest = [];
+  for (let r = Math.max(0, at.reply); r < runs.length; r++) {
+    const from = r === at.reply ? runs[r].from + at.index + 1 : runs[r].from;
+    if (from < runs[r].to) rest.push({ ...runs[r], from });
+  }
+  return rest;
 }
 
 /** Decimal digits of a non-negative integer. */

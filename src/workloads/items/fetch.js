@@ -8,11 +8,14 @@
  * Every strategy returns values aligned with the keys, null where the key has expired. A data
  * model whose values are not strings (a hash) names the command reading one value (valueArgs):
  * then `mget` and `pipeline` both send that command per key, `get` sends it through ioredis.
+ * `mget` and `pipeline` read a node's keys again from another node holding their slots when it
+ * is a replica that stopped answering (the router sets it aside); a value read twice is the same.
  */
 import { keySlot } from '../../transports/slot.js';
 import { tlsFor } from '../../transports/redis.js';
 import { encodeCommand } from '../../transports/resp.js';
 import { Redis, Cluster } from 'ioredis';
+import { MAX_FALLBACKS } from '../../transports/redis-router.js';
 import { runsByNode, slotRuns } from './slot-runs.js';
 
 export const FETCH_MODES = ['mget', 'pipeline', 'get'];
@@ -55,8 +58,7 @@ export class Fetcher {
   #mget(keys) {
     const { order, runs } = slotRuns(keys.length, (i) => keySlot(keys[i]), this.router.conn.cluster);
     const out = new Array(keys.length).fill(null);
-    const sends = [];
-    for (const [addr, nodeRuns] of runsByNode(this.router, runs)) {
+    return this.#eachNode(runs, (addr, nodeRuns) => {
       let text = '';
       for (const run of nodeRuns) {
         text += `*${run.to - run.from + 1}\r\n$4\r\nMGET\r\n`;
@@ -65,12 +67,11 @@ export class Fetcher {
           text += `$${k.length}\r\n${k}\r\n`;
         }
       }
-      sends.push(this.#send(addr, Buffer.from(text, 'latin1'), nodeRuns.length, (r, reply) => {
+      return this.#send(addr, Buffer.from(text, 'latin1'), nodeRuns.length, (r, reply) => {
         const { from } = nodeRuns[r];
         for (let j = 0; j < reply.length; j++) out[order[from + j]] = reply[j];
-      }));
-    }
-    return Promise.all(sends).then(() => out);
+      });
+    }).then(() => out);
   }
 
   /** One GET (or valueArgs command) per key, each node's commands written as one buffer. */
@@ -78,8 +79,7 @@ export class Fetcher {
     const args = this.valueArgs;
     const { order, runs } = slotRuns(keys.length, (i) => keySlot(keys[i]), this.router.conn.cluster);
     const out = new Array(keys.length).fill(null);
-    const sends = [];
-    for (const [addr, nodeRuns] of runsByNode(this.router, runs)) {
+    return this.#eachNode(runs, (addr, nodeRuns) => {
       let text = '';
       const bufs = [];
       const idx = [];
@@ -92,9 +92,26 @@ export class Fetcher {
         }
       }
       const buf = args ? Buffer.concat(bufs) : Buffer.from(text, 'latin1');
-      sends.push(this.#send(addr, buf, idx.length, (i, reply) => { out[idx[i]] = reply; }));
-    }
-    return Promise.all(sends).then(() => out);
+      return this.#send(addr, buf, idx.length, (i, reply) => { out[idx[i]] = reply; });
+    }).then(() => out);
+  }
+
+  /**
+   * `send` for each node's runs, all at once; a replica that stops answering is set aside and its
+   * runs sent again where the router reads their slots now.
+   * @param {import('./slot-runs.js').SlotRun[]} runs
+   * @param {(addr: string, nodeRuns: import('./slot-runs.js').SlotRun[]) => Promise<void>} send
+   * @returns {Promise<void>}
+   */
+  async #eachNode(runs, send, attempts = 0) {
+    await Promise.all([...runsByNode(this.router, runs)].map(async ([addr, nodeRuns]) => {
+      try {
+        await send(this.router.countRead(addr), nodeRuns);
+      } catch (e) {
+        if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
+        await this.#eachNode(nodeRuns, send, attempts + 1);
+      }
+    }));
   }
 
   /** Writes n commands to one node; rejects on the first error reply. */

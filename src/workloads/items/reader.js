@@ -5,7 +5,7 @@
  * running when the next is due makes that one late (an overrun), and the lateness is measured.
  */
 import { performance } from 'node:perf_hooks';
-import { RedisRouter } from '../../transports/redis-router.js';
+import { MAX_FALLBACKS, RedisRouter } from '../../transports/redis-router.js';
 import { Fetcher, seedClient } from './fetch.js';
 import { Counters } from '../../measure/counters.js';
 import { ClientSampler } from '../../measure/client-sampler.js';
@@ -18,12 +18,14 @@ import { SeenIds } from './seen-ids.js';
 import { leadingId, trailingId } from './item-ids.js';
 import { settings } from '../../settings.js';
 
-/** What a reader counts each second. */
-/** failedCycles: cycles that ended in an error; emptyCycles: cycles that found the index empty (or missing). */
+/**
+ * What a reader counts each second. failedCycles: cycles that ended in an error; emptyCycles: cycles that found the index empty (or missing);
+ * replicaFallbacks: reads sent to another node than the replica meant to serve them (it stopped answering).
+ */
 /** What a cycle reads, held until the cycle is counted. */
 const PENDING = /** @type {const} */ (['items', 'fetched', 'missing', 'duplicates', 'mismatched']);
 
-export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors'];
+export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors', 'replicaFallbacks'];
 
 /**
  * READER_COUNTERS, as fields of a reader's Counters.
@@ -40,6 +42,7 @@ export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overru
  * @property {number} cardinality
  * @property {number} uniques
  * @property {number} errors
+ * @property {number} replicaFallbacks
  */
 
 /**
@@ -68,7 +71,7 @@ export class Reader {
     this.model = model;
     this.plan = plan;
     this.onInterval = onInterval;
-    this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread });
+    this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread, watchDrops: true });
     this.counters = /** @type {Counters & ReaderCounts} */ (new Counters(READER_COUNTERS));
     /** @type {Record<typeof PENDING[number], number>} this cycle's reads, counted when it is */
     this.pendingCounts = { items: 0, fetched: 0, missing: 0, duplicates: 0, mismatched: 0 };
@@ -274,10 +277,15 @@ export class Reader {
     }
   }
 
-  #call(key, args) {
-    const addr = this.router.addrFor(this.conn.cluster ? this.router.slotOf(key) : 0);
+  /** One command to the node reading `key`'s slot; a replica that stops answering: the next one (router.fallBack). */
+  #call(key, args, attempts = 0) {
+    const addr = this.router.countRead(this.router.addrFor(this.conn.cluster ? this.router.slotOf(key) : 0));
     const pipe = this.router.ready(addr);
-    return pipe ? pipe.call(args) : this.router.pipe(addr).then((p) => p.call(args));
+    const reply = pipe ? pipe.call(args) : this.router.pipe(addr).then((p) => p.call(args));
+    return reply.catch((e) => {
+      if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
+      return this.#call(key, args, attempts + 1);
+    });
   }
 
   #phase(name, ms) {
@@ -300,6 +308,9 @@ export class Reader {
 
   #emit(final) {
     const hist = sparseOps(this.hist.take());
-    this.onInterval({ index: this.clock.index, final, intended: 0, counters: this.counters.snapshot(), hist, client: this.client.sample() });
+    // fallbacks in the second they were sent (a cycle's counts wait for its end: a fallback is a moment's)
+    this.counters.replicaFallbacks += this.router.takeFallbacks();
+    const { events, drops } = this.router.drops.take(final);
+    this.onInterval({ index: this.clock.index, final, intended: 0, counters: this.counters.snapshot(), hist, client: this.client.sample(), events, drops });
   }
 }

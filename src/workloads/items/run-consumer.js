@@ -15,6 +15,8 @@ import { shapeOf } from '../../harness/manifest.js';
 import { disturbances, episodes } from '../../results/disturbance.js';
 import { outcome, runProblems } from '../../results/outcome.js';
 import { createReadModel, modelNamed, modelOf } from './stores/registry.js';
+import { sampleKeyTtl } from './key-ttl.js';
+import { leavingOn } from '../../harness/signals.js';
 import { storeConfigOf } from './stores/keys.js';
 import { EmptyIndexWatch } from './empty-index.js';
 import { CONSUMER_ROWS } from '../../results/timeline-rows.js';
@@ -54,6 +56,35 @@ async function consume(a, local, live) {
   live?.label({ runName: name });
   const empty = new EmptyIndexWatch({ names: createReadModel(mode, storeCfg).names, mode, target: describeConnection(conn), quiet: a.quiet, warmupS: a.warmup });
 
+  /**
+   * The summary of what `run` measured, its outcome settled.
+   * @param {import('./run-workers.js').WorkersRun} run
+   * @param {import('./key-ttl.js').KeyTtl|null} keyTtl
+   * @param {false|string} [interrupted]
+   */
+  const summaryOf = (run, keyTtl, interrupted = run.interrupted) => {
+    const { recorder, dir } = run;
+    const summary = summarizeConsumer({
+      rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
+      readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
+      measuresUniques: modelNamed(mode).can.uniques, ttlS: a.ttl, keyTtl, limit: a.limit, readFrom, unreachable: run.unreachable,
+      drops: run.drops,
+    });
+    Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!interrupted, readerErrors: run.errors });
+    summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, ...CONSUMER_ROWS.disturbedBy, actions: run.actionResults });
+    if (run.actionResults.length) {
+      summary.actions = run.actionResults;
+      summary.disturbance = disturbances({ rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'overruns'] });
+    }
+    const warning = empty.warning(summary);
+    if (warning) summary.warnings = [warning];
+    const t = summary.totals;
+    const problems = runProblems(run, dir);
+    if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
+    summary.outcome = outcome({ interrupted, problems });
+    return { summary, md: renderConsumerMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary) };
+  };
+
   const run = await runWorkers({
     a, conn, topo, specs, name, local, live,
     command: 'consume', description: describe(a, mode, readFrom, topo, local), mode, storeCfg, workers: readers,
@@ -66,28 +97,20 @@ async function consume(a, local, live) {
       const card = c.cycles ? grouped(c.cardinality / c.cycles) : '-';
       return `${c.cycles} cycles  cardinality ${card}  items ${grouped(c.items)}  missing ${c.missing}  cycle p99 ${fixed(p(iv.hist.get('cycle.sent'), 'p99'), 1)} ms  ${readFrom} CPU ${cpuByShard(cpu, readFrom)}`;
     },
+    lastWords: (sofar) => summaryOf(sofar, null),
   });
 
-  const { recorder, dir } = run;
-  const summary = summarizeConsumer({
-    rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
-    readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
-    measuresUniques: modelNamed(mode).can.uniques, ttlS: a.ttl, limit: a.limit, readFrom, unreachable: run.unreachable,
-  });
-  Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!run.interrupted, readerErrors: run.errors });
-  summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, ...CONSUMER_ROWS.disturbedBy, actions: run.actionResults });
-  if (run.actionResults.length) {
-    summary.actions = run.actionResults;
-    summary.disturbance = disturbances({ rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'overruns'] });
-  }
-  const warning = empty.warning(summary);
-  if (warning) summary.warnings = [warning];
-  const t = summary.totals;
-  const problems = runProblems(run, dir);
-  if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
-  summary.outcome = outcome({ interrupted: run.interrupted, problems });
-  const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary);
-  return run.harness.save(summary, md, { exitCode: summary.outcome.exitCode, writeError: run.writeError });
+  /** @param {import('./key-ttl.js').KeyTtl|null} keyTtl @param {false|string} [interrupted] */
+  const save = (keyTtl, interrupted) => {
+    const { summary, md } = summaryOf(run, keyTtl, interrupted);
+    return run.harness.save(summary, md, { exitCode: summary.outcome.exitCode, writeError: run.writeError });
+  };
+  // values went missing: the keys' own TTL says whether expiry can explain it (--ttl is only the read
+  // window); a Ctrl-C while it is asked for leaves at once, with the summary saved without it
+  const keyTtl = run.recorder.counts.missing > 0
+    ? await leavingOn((sig) => { save(null, sig); }, () => sampleKeyTtl(conn, createReadModel(mode, storeCfg)))
+    : null;
+  return save(keyTtl);
 }
 
 function describe(a, mode, readFrom, topo, local) {

@@ -21,6 +21,7 @@ import { shapeOf } from '../../harness/manifest.js';
 import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
 import { localNote, withLocal } from '../../local/for-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
+import { leavingOn } from '../../harness/signals.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
@@ -48,6 +49,39 @@ async function produce(a, local, live) {
   const name = a.name || defaultName(a, mode);
   live?.label({ runName: name, extra: { writer: writersLabel(writerNumbers) } });
   let errors = 0;
+  /**
+   * The summary of what `run` measured, its outcome settled.
+   * @param {import('./run-workers.js').WorkersRun} run
+   * @param {{ verify?: object, interrupted?: false|string }} [more] --verify's result (or why it did not run)
+   */
+  const summaryOf = (run, { verify, interrupted = run.interrupted } = {}) => {
+    const { recorder, dir } = run;
+    const summary = summarize({
+      rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
+      writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
+    });
+    // sentBy, not client: summary.client is the load generator's own cost (CPU, event loop, memory)
+    Object.assign(summary, { name, mode, sentBy: a.client ?? 'rqbench', interrupted: !!interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
+    const seconds = { rows: recorder.rows, t0: run.t0, ...PRODUCER_ROWS.disturbedBy, ackedDue: recorder.ackedDue };
+    summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
+    if (run.actionResults.length) {
+      summary.actions = run.actionResults;
+      summary.disturbance = disturbances({ ...seconds, countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], actions: run.actionResults });
+    }
+    if (verify) summary.verify = verify;
+    const t = summary.totals;
+    const problems = runProblems(run, dir);
+    if (t.failed) problems.push(`${t.failed} items failed`);
+    if (t.unacked) problems.push(`${t.unacked} items were not acknowledged when the run ended`);
+    if (summary.verify?.skipped) problems.push(`--verify did not read the items back: ${summary.verify.skipped}`);
+    if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
+    if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
+    summary.outcome = outcome({ interrupted, problems });
+    return { summary, md: renderSummaryMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary) };
+  };
+  // said in every summary written before the read-back has its result: a run that ends first (a
+  // second Ctrl-C, a signal during the read-back, a kill) does not drop --verify without a word
+  const notYet = (why) => (a.verify ? { verify: { skipped: why } } : {});
 
   const run = await runWorkers({
     a, conn, topo, specs, name, local, live,
@@ -61,40 +95,25 @@ async function produce(a, local, live) {
       const b = iv.hist.get('batch.intended');
       return `${grouped(c.acked || 0)}/${grouped(targetRate)} items/s  p99 ${fixed(b ? stats(b).p99 : NaN, 1)} ms  errors ${errors}  master CPU ${cpuByShard(cpu, 'master')}  client ${fixed(iv.client.cpuPct, 0)}%`;
     },
+    lastWords: (sofar) => summaryOf(sofar, notYet('the run was left at once (a second Ctrl-C) before the read-back')),
   });
 
-  const { recorder, dir } = run;
-  const summary = summarize({
-    rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
-    writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
-  });
-  // sentBy, not client: summary.client is the load generator's own cost (CPU, event loop, memory)
-  Object.assign(summary, { name, mode, sentBy: a.client ?? 'rqbench', interrupted: !!run.interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
-  const seconds = { rows: recorder.rows, t0: run.t0, ...PRODUCER_ROWS.disturbedBy, ackedDue: recorder.ackedDue };
-  summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
-  if (run.actionResults.length) {
-    summary.actions = run.actionResults;
-    summary.disturbance = disturbances({ ...seconds, countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], actions: run.actionResults });
-  }
-  const finish = () => {
-    const t = summary.totals;
-    const problems = runProblems(run, dir);
-    if (t.failed) problems.push(`${t.failed} items failed`);
-    if (t.unacked) problems.push(`${t.unacked} items were not acknowledged when the run ended`);
-    if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
-    if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
-    summary.outcome = outcome({ interrupted: run.interrupted, problems });
-    return run.harness.save(summary, renderSummaryMd({ name, description: run.manifest.description, interrupted: !!run.interrupted }, summary), { exitCode: summary.outcome.exitCode, writeError: run.writeError });
+  /** @param {{ verify?: object, interrupted?: false|string }} [more] */
+  const finish = (more) => {
+    const { summary, md } = summaryOf(run, more);
+    return run.harness.save(summary, md, { exitCode: summary.outcome.exitCode, writeError: run.writeError });
   };
-  let saved = finish();
-  if (a.verify && !run.writeError) {
-    // written first without it: reading back can take a while, and a Ctrl-C then must not leave no summary
-    // with --verify, period p writes ids p*q+1 … (p+1)*q: an id tells when it was written
-    const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
-    summary.verify = await verifyRun(conn, modelNamed(mode).readBack(storeCfg), secondOf, run, a.quiet);
-    saved = finish();
-  }
-  return saved;
+  if (!a.verify || run.writeError) return finish();
+  // written first without the result: reading back can take a while, and the process may end during it
+  finish(notYet('the process ended before the read-back finished'));
+  // with --verify, period p writes ids p*q+1 … (p+1)*q: an id tells when it was written
+  const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
+  // a Ctrl-C during the read-back leaves at once (the run is over), its summary saying the read-back did not finish
+  const verify = await leavingOn(
+    (sig) => { finish({ interrupted: sig, ...notYet(`a ${sig} ended the read-back before it finished`) }); },
+    () => verifyRun(conn, modelNamed(mode).readBack(storeCfg), secondOf, run, a.quiet),
+  );
+  return finish({ verify });
 }
 
 /** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */

@@ -20,6 +20,18 @@ import { redisFacts } from '../../harness/manifest.js';
 import { settings } from '../../settings.js';
 import { scheduleActions } from './run-actions.js';
 
+/**
+ * @typedef {{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
+ *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
+ *   writeError: NodeJS.ErrnoException|null, drops: WorkerDrop[] }} WorkersRun durationS: the window's end (the planned end, or the second the run was stopped in);
+ *   drops: connections the workers lost, in the order they were reported
+ */
+
+/**
+ * A connection a worker lost (transports/conn-drops.js), as the summary names it.
+ * @typedef {{ worker: string, node: string, atS: number, reconnectMs: number|null }} WorkerDrop
+ */
+
 /** A silence this long is said on stderr (then the run goes on, retrying). */
 const WARN_AFTER_MS = 3000;
 
@@ -42,12 +54,11 @@ const WARN_AFTER_MS = 3000;
  * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => void} [p.onSecond] told of every merged second
  * @param {import('../../local/local-redis.js').LocalRedis} [p.local] the local cluster --at actions act on
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the merged seconds
- * @returns {Promise<{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
- *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
- *   writeError: NodeJS.ErrnoException|null }>} durationS: the window's end (the planned end, or the second the run was stopped in);
- *   the caller saves the summary through `harness`
+ * @param {(sofar: WorkersRun) => { summary: Record<string, any>, md: string }} [p.lastWords] the summary of what was
+ *   measured so far, built synchronously when a second Ctrl-C leaves at once (the run's last merged second ends its window)
+ * @returns {Promise<WorkersRun>} the caller saves the summary through `harness`
  */
-export async function runWorkers({ a, command, description, mode, storeCfg, workers, conn, topo, specs, name, columns, rowOf, statusOf, progressOf, onSecond, local, live = null }) {
+export async function runWorkers({ a, command, description, mode, storeCfg, workers, conn, topo, specs, name, columns, rowOf, statusOf, progressOf, onSecond, local, live = null, lastWords }) {
   const run = new Run({ kind: command, command, a, live });
   const merged = new Map();
   const cpu = new Map();
@@ -56,6 +67,10 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
   /** @type {Silence|undefined} */
   let reach;
   let next = 0;
+  /** @type {((atMs: number, text: string) => void)|null} marks the timeline (set once the run has its t0) */
+  let mark = null;
+  /** @type {WorkerDrop[]} */
+  const drops = [];
   const flush = (final) => {
     while (merged.has(next) && (cpu.has(next) || final)) {
       const iv = merged.get(next);
@@ -79,6 +94,13 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
       for (const r of iv.ackedIds) ackedIds.push(r);
       delete iv.ackedIds;
     }
+    // what a worker saw of its connections: events of the timeline (before the second is merged
+    // and written), and the drops for the summary
+    const { label } = specs[s];
+    for (const e of iv.events ?? []) mark?.(e.atMs, `${label}: ${e.text}`);
+    for (const d of iv.drops ?? []) drops.push({ worker: label, node: d.node, atS: Math.round((d.atMs - t0) / 10) / 100, reconnectMs: d.reconnectMs });
+    delete iv.events;
+    delete iv.drops;
     merger.add(s, iv);
   };
   const pool = new ChildPool(specs, onInterval, (s) => merger.finish(s));
@@ -107,12 +129,14 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
     // --at actions, topology changes and anything else worth a mark on the timeline, by the second it happened in
     const events = new Map();
     const note = (atMs, text, { refresh = false, always = false } = {}) => {
-      const second = Math.max(0, Math.floor((atMs - t0) / 1000));
+      // a second already written cannot take it: the next one does
+      const second = Math.max(next, Math.floor((atMs - t0) / 1000));
       events.set(second, [...(events.get(second) ?? []), text]);
       // an action changed the cluster: the CPU columns follow it now, not at the next periodic read
       if (refresh) sampler?.refreshSoon();
       run.say(`${run.listenerCount('second') ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}`, { always });
     };
+    mark = note;
     sampler = await new ServerSampler(conn, topo.nodes, { onChange: (text) => note(Date.now(), text) }).start();
     const rec = new RunRecorder({
       dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns,
@@ -135,6 +159,12 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
       },
     });
     reach = silence;
+    // a second Ctrl-C: what the recorder holds is the run; seconds not merged yet are not in it
+    const sofar = () => ({
+      harness: run, dir, t0, manifest: facts, recorder: rec, interrupted: run.interrupted, errors: pool.errors, durationS: Math.min(rec.windowEnd, rec.rows.length), ackedIds,
+      actionResults: actions?.results ?? [], unreachable: silence.stopped, writeError: rec.writeError, drops,
+    });
+    if (lastWords) run.lastWords = () => lastWords(sofar());
 
     // server CPU on the same one-second grid as the workers' intervals
     let sampled = -1;
@@ -180,7 +210,7 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
     run.close();
     return {
       harness: run, dir, t0, manifest: facts, recorder: rec, interrupted: run.interrupted, errors: pool.errors, durationS: rec.windowEnd, ackedIds, actionResults,
-      unreachable: silence.stopped, writeError: rec.writeError,
+      unreachable: silence.stopped, writeError: rec.writeError, drops,
     };
   } catch (e) {
     pool.kill(); // workers must not outlive a run that failed
