@@ -192,6 +192,7 @@ describeBrowser('report.html in Chromium', () => {
     expect(text).toMatch(/Finding/);
     expect(text).toMatch(/inconclusive|held|did not hold/);
     expect(text).toMatch(/What stands beside each of the seed's columns/);
+    expect(text).toMatch(/Each step beside the seed/);
     // every trial a dot (6 per step), each step's median a tick and its interval a bar
     const dots = charts['chart-trials-master_cpu'].marks;
     expect(dots.symbol).toBe(18);

@@ -16,7 +16,7 @@ import { drawTrialCharts } from './trial-charts.js';
 import { trialNoise } from './trial-noise.js';
 import { readManifest, roundOf, trialsOf } from './trials.js';
 import { drawExperimentCharts } from './charts.js';
-import { seedColumnsSection } from './seed-columns.js';
+import { besideSeedSection, seedColumnsSection } from './seed-columns.js';
 import { describe } from '../stats/stats.js';
 import { writeExperimentHtml } from './experiment-html.js';
 
@@ -59,6 +59,7 @@ export async function writeResults(spec) {
     '## Finding', '',
     ...judged.lines,
     ...trialChartsSection(trialCharts),
+    ...besideSeedSection(spec, measured, kind.metrics, { verdict: judged.verdict, n: judged.n, check: spec.check }),
     '## Results', '',
     ...shownLine(shown, manifest, runDir),
     ...await kind.results(spec, steps),

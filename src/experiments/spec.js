@@ -13,11 +13,11 @@ import { comparisonsOf } from './verdict.js';
 import { DEFAULT_KIND, KIND_FIELDS, KIND_NAMES, KIND_SPEC_FIELDS, KINDS } from './kinds/kinds.js';
 import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
-import { readSeedColumns } from './seed-columns.js';
+import { readSeedColumns, readSeedMetrics, readStepSeed } from './seed-columns.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns', 'seedNodeVcpus'];
-const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', ...KIND_FIELDS];
+const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns', 'seedMetrics', 'seedNodeVcpus'];
+const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', ...KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
 const QUEUE = ['emulator', 'endpoint'];
 const EMULATORS = ['sqs', 'pubsub'];
@@ -58,6 +58,7 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {string} kind  what the step runs, a kind of kinds/kinds.js (`produce`, the default: the
  *   producer, and a consumer alongside), whose own fields the step also holds
  * @property {number|null} [cpus]  kind capacity: each local node's CPU cap
+ * @property {import('./seed-columns.js').StepSeed|null} [seed]  the seed's row this step stands for, and its figures (`seed:`)
  * @typedef {object} Spec
  * @property {string} dir
  * @property {string} name
@@ -72,6 +73,7 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {string|null} checkTests  what the check tests of the finding, and what it leaves untested (the index lists it)
  * @property {string|null} notes
  * @property {Array<[string, string]>|null} seedColumns  per seed column: "same quantity …" or "stand-in: …"
+ * @property {Array<[string, string[]]>|null} seedMetrics  per seed column: the metrics that are this run's figures for it (`seedMetrics:`)
  * @property {number|null} seedNodeVcpus  the vCPUs of the seed's node, whose CPU figures are % of the whole node (CloudWatch's
  *   CPUUtilization: 50% of a 2-vCPU node is one core saturated); the tables put this run's CPU in that unit beside % of one core
  * @property {Record<string, any>} kindSpec  the spec-wide values of its steps' kind (readSpec), e.g. forRate
@@ -139,11 +141,16 @@ function build(raw, dir, file) {
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
   const checkTests = raw.checkTests === undefined ? null : text(raw.checkTests, 'checkTests');
   const seedColumns = readSeedColumns(raw.seedColumns, problem);
+  drafts.forEach((d, i) => {
+    const seedOf = readStepSeed('seedRaw' in d ? d.seedRaw : undefined, `steps[${i}].seed`, seedColumns, problem);
+    if (seedOf) steps[i].seed = seedOf;
+  });
+  const seedMetrics = readSeedMetrics(raw.seedMetrics, seedColumns, kind.metrics, problem);
   const seedNodeVcpus = raw.seedNodeVcpus === undefined ? null : int(raw.seedNodeVcpus, 'seedNodeVcpus', 1, 448);
   const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
   const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
   if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100) throw problem(`noiseThreshold must be a percentage from 0 to below 100 (got ${JSON.stringify(noisePct)})`);
-  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, checkTests, notes, seedColumns, seedNodeVcpus, kindSpec, repeat, noise: noisePct / 100 };
+  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, checkTests, notes, seedColumns, seedMetrics, seedNodeVcpus, kindSpec, repeat, noise: noisePct / 100 };
 }
 
 /** @returns {Topology} */
@@ -239,6 +246,7 @@ function readSteps(steps, raw) {
       duration: s.duration === undefined ? undefined : seconds(s.duration, `${p}.duration`, 1),
       warmup: s.warmup === undefined ? undefined : seconds(s.warmup, `${p}.warmup`, 0),
       at: s.at === undefined ? undefined : readAt(s.at, `${p}.at`),
+      seedRaw: s.seed,
     };
   });
 }

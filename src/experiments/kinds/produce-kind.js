@@ -30,8 +30,11 @@ export const fields = [];
 export const specFields = [];
 export const metrics = METRICS;
 export const results = produceResults;
-/** @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>} */
-export const metricsOf = () => (s) => stepMetrics(s.r.producer, s.r.consumer);
+/**
+ * @param {import('../spec.js').Spec} spec its seedNodeVcpus gives the *_cpu_node metrics (the seed's unit)
+ * @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>}
+ */
+export const metricsOf = (spec) => (s) => stepMetrics(s.r.producer, s.r.consumer, spec?.seedNodeVcpus ?? null);
 
 /** Writers that held less than this share of their target did not run the seed's load. */
 const HELD_RATE = 0.99;

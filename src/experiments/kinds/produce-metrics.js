@@ -10,6 +10,8 @@ export const METRICS = {
   replica_cpu: "replica CPU (main thread where reported), % of one core, averaged over the replicas",
   master_process_cpu: 'master process CPU (I/O and background threads included), % of one core, averaged over the masters',
   replica_process_cpu: 'replica process CPU, % of one core, averaged over the replicas',
+  master_cpu_node: "master process CPU as % of the seed's whole node, its unit (process CPU ÷ seedNodeVcpus), averaged over the masters",
+  replica_cpu_node: "replica process CPU as % of the seed's whole node (process CPU ÷ seedNodeVcpus), averaged over the replicas",
   master_cpu_total: 'master CPU summed over every master',
   replica_cpu_total: 'replica CPU summed over every replica',
   top_master_cpu: 'CPU of the busiest master',
@@ -33,9 +35,11 @@ export const METRICS = {
 /**
  * @param {any} producer a producer summary.json
  * @param {any} [consumer] a consumer summary.json
+ * @param {number|null} [vcpus] the seed node's vCPUs (the spec's seedNodeVcpus): the *_cpu_node metrics, as the
+ *   Results table's "% of N vCPUs" columns compute them; none: undefined
  * @returns {Record<string, number|undefined>}
  */
-export function stepMetrics(producer, consumer) {
+export function stepMetrics(producer, consumer, vcpus = null) {
   const cpu = producer?.cpu;
   const nodes = cpu?.nodes ?? [];
   // a summary from before the main thread was read has no basis: its figures are the process's
@@ -51,6 +55,8 @@ export function stepMetrics(producer, consumer) {
     replica_cpu: cpu?.replica,
     master_process_cpu: processCpu?.master,
     replica_process_cpu: processCpu?.replica,
+    master_cpu_node: vcpus && processCpu?.master !== undefined ? processCpu.master / vcpus : undefined,
+    replica_cpu_node: vcpus && processCpu?.replica !== undefined ? processCpu.replica / vcpus : undefined,
     master_cpu_total: nodes.length ? sum('master') : undefined,
     replica_cpu_total: nodes.length ? sum('replica') : undefined,
     top_master_cpu: top,
