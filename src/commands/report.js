@@ -77,7 +77,7 @@ function report(a) {
   const asked = typeof html === 'string';
   const wanted = asked || (html === undefined && dirs.length > 1 && spectrum === undefined);
   const runs = readRunDirs(dirs);
-  const htmlFile = wanted ? pageFile(asked && html ? html : defaultHtmlFile(dirs), asked) : null;
+  const htmlFile = wanted ? pageFile(asked && html ? html : defaultHtmlFile(dirs, runs), asked) : null;
   const merged = mergeRuns(runs);
   if (spectrum !== undefined) {
     const { op, tag, name } = pickHistogram(runs, { op: spectrum, tag: a.tag, opFlag: '--spectrum' });
@@ -96,16 +96,12 @@ function report(a) {
  * Where the page goes unless --html names a file: inside the one run directory, or inside the
  * first of several (the run directories of a merged run), named after the run id they share.
  * @param {string[]} dirs
+ * @param {import('../results/run-dirs.js').RunDir[]} runs the same, read
  */
-function defaultHtmlFile(dirs) {
+function defaultHtmlFile(dirs, runs) {
   if (dirs.length === 1) return path.join(dirs[0], 'report.html');
-  let id = '';
-  try {
-    id = JSON.parse(fs.readFileSync(path.join(dirs[0], 'manifest.json'), 'utf8')).runId ?? '';
-  } catch {
-    // readRunDirs names a directory it cannot read; the page's name only falls back here
-  }
-  const name = String(id || path.basename(path.resolve(dirs[0]))).replace(/[^A-Za-z0-9._-]/g, '-');
+  const id = runs[0].manifest.runId || path.basename(path.resolve(dirs[0]));
+  const name = String(id).replace(/[^A-Za-z0-9._-]/g, '-');
   // inside the first directory, not beside it: a glob over the runs' folder (runs/*) would take it in
   return path.join(dirs[0], `report-merged-${name}.html`);
 }

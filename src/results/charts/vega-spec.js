@@ -17,7 +17,7 @@
 export const FONT = 'DejaVu Sans';
 
 const STEP_COLOR = '#555555';
-const EVENT_COLOR = '#b2182b';
+export const EVENT_COLOR = '#b2182b';
 /** Room the legend and axes take from the plot width, for spacing labels (an estimate is enough). */
 const LEGEND_AND_AXES_PX = 260;
 /** Event labels closer than this are merged into one, so rotated labels never overlap. */
@@ -197,7 +197,7 @@ export function headroom(values, seq) {
 }
 
 /** Past this max/min ratio a latency axis is logarithmic: a failover's seconds-long p99 would flatten the rest. */
-const LOG_RATIO = 50;
+export const LOG_RATIO = 50;
 
 /**
  * y for latencies in ms: linear from zero, or logarithmic when the values span a wide range.

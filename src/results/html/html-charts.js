@@ -4,11 +4,7 @@
  * and the latency percentile spectrum (HdrHistogram's 1/(1-p) axis, log scale). The PNG/SVG
  * charts (results/charts/) stay as they are: these add what only a browser can give.
  */
-import { FONT } from '../charts/vega-spec.js';
-
-const EVENT_COLOR = '#b2182b';
-/** Past this max/min ratio a y axis is logarithmic: a failover's seconds-long p99 would flatten the rest. */
-const LOG_RATIO = 50;
+import { EVENT_COLOR, FONT, LOG_RATIO } from '../charts/vega-spec.js';
 
 /**
  * @typedef {object} Series one line of a time chart
