@@ -215,6 +215,13 @@ const EXAMPLES = [
     timeoutMs: 90_000,
   },
   {
+    page: 'docs/loading-and-ops.md', has: "--key-pattern 'key:{n:12}'", lane: 2,
+    // 20,000 records (10 MB), not the seed's 2 GB
+    subs: [["--key-pattern 'key:{n:12}'", "--key-pattern 'key:{n:12}' --records 20000"], [/\/tmp\/delta-k\.tsv/g, 'delta-k.tsv']],
+    expect: [/pipelined MSET of up to 1,?000 records of one slot/, /pipelined EVALSHA of up to 1,?000 records of one slot, a script that SETs each with EX 3600/],
+    timeoutMs: 90_000,
+  },
+  {
     page: 'docs/loading-and-ops.md', has: 'aws --endpoint-url "$ENDPOINT" s3 mb s3://deltas', lane: 2,
     subs: [
       // the aws CLI is not on every test machine: the same bucket made through the SDK rqbench carries

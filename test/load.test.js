@@ -70,6 +70,15 @@ describe('delta file and ranges', () => {
     const small = fs.readFileSync(other, 'latin1').split('\n');
     expect(small[42].startsWith(`${keyOf('user:{n}:x', 42)}\t`)).toBe(true);
     expect(small[42].length).toBe(39);
+    // {n:W}: the index zero-padded, redis-benchmark's key shape
+    const padded = path.join(path.dirname(file), 'padded.tsv');
+    const p = await runNode([CLI, 'load', '--generate', padded, '--records', '12', '--record-size', '40', '--key-pattern', 'key:{n:12}', '--quiet']);
+    expect(p.code, describeRun(p)).toBe(0);
+    const keys = fs.readFileSync(padded, 'latin1').split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    expect(keys[0]).toBe('key:000000000000');
+    expect(keys[11]).toBe('key:000000000011');
+    expect(keyOf('k{n:3}', 7)).toBe('k007');
+    expect(keyOf('k{n:3}', 12345)).toBe('k12345');
   });
 
   it('byte ranges cover the file, connections are shared out, and the tiling check finds gaps and overlaps', () => {
@@ -125,6 +134,48 @@ describe('rqbench load', () => {
     expect(ttl).toBeGreaterThan(500);
   }, 40_000);
 
+  it('--command mset: an MSET per batch instead of a SET per record, every record once, no TTL', async () => {
+    await admin.flushall();
+    await admin.config('RESETSTAT');
+    const r = await load([file, '--port', String(standalone.port), '--reader-threads', '2', '--connections', '2', '--command', 'mset', '--batch', '100']);
+    expectExactlyOnce(r, [[2, 2]]);
+    expect(r.summary).toMatchObject({ command: 'mset', batch: 100 });
+    const c = r.summary.cells[0];
+    expect(c.check.keys).toBe(RECORDS);
+    expect(c.redisCpuUsPerRecord).toBeGreaterThan(0);
+    expect(c.clientCpuUsPerRecord).toBeGreaterThan(0);
+    // Redis's own count of what it was sent: MSETs of up to 100 records, no SET
+    const stats = await admin.info('commandstats');
+    const calls = (cmd) => Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+    expect(calls('set')).toBe(0);
+    expect(calls('mset')).toBeGreaterThanOrEqual(RECORDS / 100);
+    expect(calls('mset')).toBeLessThan(RECORDS / 50);
+    expect(await admin.get('delta:4321')).toBe(valueOf('delta:{n}', 4321, 512).toString('latin1'));
+    expect(await admin.ttl('delta:4321')).toBe(-1);
+    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain('pipelined MSET of up to 100 records of one slot');
+  }, 40_000);
+
+  it('a batched command that fails fails all its records: stored and failed add up to the file, and stored is what Redis holds', async () => {
+    await admin.flushall();
+    // room for a few thousand records: Redis then refuses each whole MSET (OOM), and the load goes on to the end
+    const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))[1]);
+    await admin.config('SET', 'maxmemory', String(used + 2_000_000));
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    try {
+      const r = await load([file, '--port', String(standalone.port), '--reader-threads', '1', '--connections', '2', '--command', 'mset', '--batch', '50', '--sample', '0']);
+      expect(r.code, describeRun(r)).toBe(1);
+      const c = r.summary.cells[0];
+      expect(c.errors).toBeGreaterThan(0);
+      expect(c.stored).toBeGreaterThan(0);
+      expect(c.stored + c.errors).toBe(RECORDS);
+      expect(await admin.dbsize()).toBe(c.stored);
+      expect(c.check.problems.join(' ')).toMatch(/records not stored: their commands failed \(OOM/);
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      await admin.flushall();
+    }
+  }, 40_000);
+
   it('redis sink, 3x1 cluster: slot-aware, every record once on the masters, read back', async () => {
     const r = await load([file, '--port', String(cluster.port), '--cluster', '--reader-threads', '2', '--connections', '2,3']);
     expectExactlyOnce(r, [[2, 2], [2, 3]]);
@@ -139,6 +190,44 @@ describe('rqbench load', () => {
     }));
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(RECORDS);
     for (const s of sizes) expect(s).toBeGreaterThan(RECORDS / 5);
+  }, 40_000);
+
+  it('--command eval --ttl on a cluster: an EVALSHA per slot batch keeps the TTL, every record once; a node that lost its scripts gets them again', async () => {
+    const masters = cluster.nodes.filter((n) => n.role === 'master');
+    const clients = masters.map((m) => new Redis({ host: m.host, port: m.port }));
+    try {
+      await Promise.all(clients.map((c) => c.flushall()));
+      const r = await load([file, '--port', String(cluster.port), '--cluster', '--reader-threads', '2', '--connections', '2', '--command', 'eval', '--batch', '64', '--ttl', '600']);
+      expectExactlyOnce(r, [[2, 2]]);
+      expect(r.summary.cells[0].check.keys).toBe(RECORDS);
+      const ttls = await Promise.all(clients.map(async (c) => {
+        const [, keys] = await c.scan('0', 'COUNT', '50');
+        return Promise.all(keys.map((k) => c.ttl(k)));
+      }));
+      for (const t of ttls.flat()) expect(t).toBeGreaterThan(500);
+      for (const c of clients) expect(await c.info('commandstats')).toMatch(/cmdstat_evalsha:calls=[1-9]/);
+
+      // the sink's own view: every master forgets its scripts after the sink loaded them (a restart, a failover)
+      const { redisSink } = await import('../src/workloads/bulk-load/redis-sink.js');
+      const { connectionFrom } = await import('../src/transports/redis.js');
+      await Promise.all(clients.map((c) => c.flushall()));
+      const sink = await redisSink({ conn: connectionFrom({ host: cluster.host, port: cluster.port, cluster: true }), connections: 1, command: 'eval', batch: 10, ttl: 60 });
+      await Promise.all(clients.map((c) => c.script('FLUSH')));
+      const keys = Array.from({ length: 200 }, (_, i) => `{k${i % 7}}:${i}`);
+      const buf = Buffer.from(keys.map((k) => `${k}\tv${k}\n`).join(''), 'latin1');
+      const offs = new Int32Array(keys.length * 4);
+      let p = 0;
+      keys.forEach((k, i) => { offs.set([p, p + k.length, p + k.length + 1, p + 2 * k.length + 2], i * 4); p += 2 * k.length + 3; });
+      await sink.write(buf, offs, keys.length);
+      const res = await sink.finish();
+      sink.close();
+      expect(res, JSON.stringify(res)).toMatchObject({ stored: 200, errors: 0 });
+      const sizes = await Promise.all(clients.map((c) => c.dbsize()));
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(200);
+    } finally {
+      await Promise.all(clients.map((c) => c.flushall().catch(() => {})));
+      for (const c of clients) c.disconnect();
+    }
   }, 40_000);
 
   it('redis sink on a cluster whose slots move under it: MOVED and ASK are followed, every record stored once', async () => {
@@ -206,6 +295,10 @@ describe('rqbench load', () => {
     [['FILE', '--connections', '64,x', '--sink', 'noop'], '--connections'],
     [['FILE', '--reader-threads', '4', '--connections', '2'], '--connections'],
     [['FILE', '--sample', '-1', '--sink', 'noop'], '--sample'],
+    [['FILE', '--command', 'mset', '--ttl', '60'], '--command'],
+    [['FILE', '--command', 'hset'], '--command'],
+    [['FILE', '--command', 'mset', '--sink', 'noop'], '--command'],
+    [['FILE', '--command', 'mset', '--batch', '0'], '--batch'],
   ])('bad input %j exits 2 with one line naming %s and writes nothing', async (args, name) => {
     const out = tempDir('rqbench-load-bad-');
     const r = await runNode([CLI, 'load', ...args.map((x) => (x === 'FILE' ? file : x)), '--port', String(standalone.port), '--out', path.join(out, 'o')], { timeoutMs: 15_000 });

@@ -1,6 +1,7 @@
 // The parts of reading through a dead replica that need no server (issue 26, point 4): where
 // each slot is read once replicas are failed or set aside (read-table.js), what a request lost
-// mid-reply still owes (fetch-bytes.js), and the log of dropped connections (conn-drops.js).
+// mid-reply still owes (fetch-bytes.js), the log of dropped connections (conn-drops.js), and when
+// a silent node is given up on (reply-watch.js).
 // test/replica-faults.test.js does it all on a real cluster; here a replica dies mid-reply, on cue.
 import { expect, it } from 'vitest';
 import { readTable } from '../src/transports/read-table.js';
@@ -11,6 +12,8 @@ import { MemberList } from '../src/workloads/items/member-list.js';
 import { SeenIds } from '../src/workloads/items/seen-ids.js';
 import { payload } from '../src/workloads/items/stores/payload.js';
 import { keySlot } from '../src/transports/slot.js';
+import { ReplyWatch } from '../src/transports/reply-watch.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const node = (addr, role, id, masterId, failed = false) => ({ id, addr, host: '127.0.0.1', port: Number(addr.split(':')[1]), role, masterId, failed, shard: 0, slots: [] });
 // two shards: A with replicas a1 and a2, B with replica b1; slots 0-1 on A, 2-3 on B
@@ -121,4 +124,37 @@ it('a replica that dies mid-reply: the rest of its MGETs go to the master, and n
   expect([replica.asked, master.asked, router.fallbacks]).toEqual([1, 1, 1]);
   // spread over many slots: the replica died part way through one of its MGETs
   expect(new Set(keys.map(keySlot)).size).toBeGreaterThan(100);
+});
+
+it('a node is given up on after a silence while it owes a reply, not after a long reply it keeps sending', async () => {
+  // wide enough that a loaded CI machine's late timers do not read as a silence
+  const MS = 250;
+  let owed = true;
+  const fired = [];
+  const w = new ReplyWatch(MS, () => owed, (silent) => fired.push(silent));
+  w.sent(false);
+  // a reply streaming for twice the timeout, a chunk every 25 ms: heard all along
+  for (let i = 0; i < 20; i++) {
+    await sleep(25);
+    w.heard();
+  }
+  expect(fired, 'a long reply is not a silence').toEqual([]);
+  // then nothing: given up on once, after about MS
+  await sleep(MS * 2);
+  expect(fired.length).toBe(1);
+  expect(fired[0]).toBeGreaterThanOrEqual(MS);
+  // nothing owed: a quiet connection is not a silent node
+  const idle = [];
+  const quiet = new ReplyWatch(MS, () => owed, (s) => idle.push(s));
+  quiet.sent(false);
+  owed = false;
+  await sleep(MS * 1.5);
+  expect(idle).toEqual([]);
+  // stopped (the connection closed): never again
+  owed = true;
+  quiet.sent(false);
+  quiet.stop();
+  await sleep(MS * 1.5);
+  expect(idle).toEqual([]);
+  w.stop();
 });

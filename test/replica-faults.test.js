@@ -7,19 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startRedis } from '../src/local/local-redis.js';
 import { readTimeline } from '../src/results/timeline.js';
-import { describeRun, produce, removeTempDirs } from './helpers/producer-run.js';
-import { consume, describeConsumer } from './helpers/consumer-run.js';
-import { standaloneClient } from './helpers/redis-check.js';
+import { removeTempDirs } from './helpers/producer-run.js';
+import { clusterWithLiveItems, consume, describeConsumer } from './helpers/consumer-run.js';
+import { dropEveryConnection } from './helpers/redis-check.js';
 
 /** @type {import('../src/local/local-redis.js').LocalRedis} */ let clu;
 
 beforeAll(async () => {
-  clu = await startRedis({ cluster: true, masters: 3, replicas: 1 });
   // live items for the whole file: 2 s of writes that outlive every read
-  const p = await produce({ port: clu.port, cluster: true, q: 2000, d: 2, ttl: 300 });
-  if (p.code !== 0) throw new Error(describeRun(p));
+  clu = await clusterWithLiveItems();
 }, 60_000);
 
 afterAll(async () => {
@@ -30,18 +27,6 @@ afterAll(async () => {
 const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 const READ = { cluster: true, d: 6, warmup: 0, ttl: 300, extra: ['-p', '200'] };
 
-/** CLIENT KILL TYPE normal on every node; how many connections went. */
-async function dropEveryConnection() {
-  let dropped = 0;
-  for (const n of clu.nodes) {
-    const admin = await standaloneClient(n.port);
-    // the admin connection is of TYPE normal too: it is the one left out
-    dropped += Number(await admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes'));
-    admin.disconnect();
-  }
-  return dropped;
-}
-
 it('every connection dropped twice: no cycle fails, and the timeline and the summary name each drop', async () => {
   let faults;
   const c = await consume({
@@ -49,9 +34,9 @@ it('every connection dropped twice: no cycle fails, and the timeline and the sum
     onT0: (t0) => {
       faults = (async () => {
         await until(t0 + 2000);
-        const first = await dropEveryConnection();
+        const first = await dropEveryConnection(clu.nodes);
         await until(t0 + 4000);
-        return [first, await dropEveryConnection()];
+        return [first, await dropEveryConnection(clu.nodes)];
       })();
     },
   });

@@ -7,7 +7,7 @@ import { loadOptions, loadPlan } from '../plans/load-plan.js';
 import { outputOptions } from '../plans/output.js';
 import { metricsOptions } from '../plans/metrics-plan.js';
 import { bad, intIn, UsageError } from '../usage-error.js';
-import { generateDeltaFile, INDEX_MARK, keyOf } from '../workloads/bulk-load/delta-file.js';
+import { generateDeltaFile, INDEX_MARK, keyOf, patternParts } from '../workloads/bulk-load/delta-file.js';
 import { runLoad } from '../workloads/bulk-load/run-load.js';
 import { inspectS3Delta, parseS3Url, uploadToS3 } from '../workloads/bulk-load/s3-source.js';
 import { reportRun } from './report-run.js';
@@ -58,7 +58,7 @@ function generate(a) {
     intIn(a.records, '--records', 1, 2 ** 31);
     intIn(a.recordSize, '--record-size', 8, 1 << 20);
     const pattern = String(a.keyPattern);
-    if (pattern.split(INDEX_MARK).length !== 2) throw bad('--key-pattern', `a key with ${INDEX_MARK} once in it (the record's index)`, pattern);
+    if (!patternParts(pattern)) throw bad('--key-pattern', `a key with ${INDEX_MARK} (or {n:W}, zero-padded to W digits) once in it (the record's index)`, pattern);
     if (/[\t\n\r]/.test(pattern) || Buffer.byteLength(pattern) !== pattern.length) throw bad('--key-pattern', 'ASCII without TAB or line breaks', pattern);
     const longest = Buffer.byteLength(keyOf(pattern, a.records - 1));
     if (longest + 3 > a.recordSize) throw bad('--record-size', `at least ${longest + 3} for keys like ${keyOf(pattern, a.records - 1)} (key, TAB, one value byte, LF)`, a.recordSize);

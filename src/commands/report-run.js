@@ -27,15 +27,18 @@ export async function reportRun(run, a, prog) {
 }
 
 /**
- * How a command that only prints ends (report, compare): its text on stdout and exit 0, or
- * one line on stderr.
+ * How a command that only prints ends (report, compare): its text on stdout and exit 0 (or the
+ * exit code it gives with its text: report's 1 for a run that stopped before its end), or one
+ * line on stderr.
  * @param {string} prog for error lines
- * @param {() => string} make the text
+ * @param {() => string|{ text: string, exitCode: number }} make the text
  */
 export function printOutput(prog, make) {
   try {
-    process.stdout.write(make());
-    process.exitCode = 0;
+    const made = make();
+    const { text, exitCode } = typeof made === 'string' ? { text: made, exitCode: 0 } : made;
+    process.stdout.write(text);
+    process.exitCode = exitCode;
   } catch (e) {
     fail(prog, e);
   }

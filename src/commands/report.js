@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, bad } from '../usage-error.js';
-import { readRunDirs } from '../results/run-dirs.js';
+import { readReportDirs } from '../results/report-dirs.js';
 import { mergeHistograms, mergeRuns } from '../results/merge-runs.js';
 import { renderMergedMd, summarizeMerged } from '../results/merged-summary.js';
 import { mergedTimelineCsv } from '../results/merged-csv.js';
@@ -26,7 +26,7 @@ export const describe = 'merge run directories exactly (writers, readers, queue 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return y
-    .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files)' })
+    .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files; a producer run killed before its end, without summary.json, is read up to its last second and named, exit 1)' })
     .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
     .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
     .option('html', { type: 'string', describe: 'also write the report as one HTML page that opens offline (summary, timeline with hover and zoom, CPU per node, percentile spectrum): to FILE.html, or with no value to <dir>/report.html (one directory) or <first dir>/report-merged-<run id>.html (several, merged: written unless --no-html)' })
@@ -49,7 +49,8 @@ export async function handler(a) {
 
 /**
  * @param {Record<string, any>} a
- * @returns {string} what goes to stdout
+ * @returns {{ text: string, exitCode: number }} what goes to stdout; exit 1 when a run stopped
+ *   before its end (a writer killed, a host lost: stopped-run.js), 0 otherwise
  */
 function report(a) {
   // optional for yargs, so that `report --spectrum <dir>` reaches the check below
@@ -76,27 +77,32 @@ function report(a) {
   // a merged run gets its page unasked (--no-html: not); one directory, when asked
   const asked = typeof html === 'string';
   const wanted = asked || (html === undefined && dirs.length > 1 && spectrum === undefined);
-  const runs = readRunDirs(dirs);
-  const htmlFile = wanted ? pageFile(asked && html ? html : defaultHtmlFile(dirs, runs), asked) : null;
+  const runs = readReportDirs(dirs);
+  const stopped = runs.filter((r) => r.stopped).map((r) => r.dir);
+  // the page is drawn from finished runs only: asked for, that is bad input; unasked, a line
+  if (stopped.length && asked) throw bad('--html', `left out when a run stopped before its end (${stopped[0]}: no summary.json)`);
+  if (stopped.length && wanted) process.stderr.write(`rqbench report: the HTML page is left out (${stopped[0]} stopped before its end); --no-html says so quietly\n`);
+  const htmlFile = wanted && !stopped.length ? pageFile(asked && html ? html : defaultHtmlFile(dirs, runs), asked) : null;
+  const exitCode = stopped.length ? 1 : 0;
   const merged = mergeRuns(runs);
   if (spectrum !== undefined) {
     const { op, tag, name } = pickHistogram(runs, { op: spectrum, tag: a.tag, opFlag: '--spectrum' });
     // the window the summary covers: the warm-up, a second cut short and the drain are left out
     const h = mergeHistograms(runs, { fromSec: merged.warmupS, toSec: merged.durationS, ops: [op] }).get(name);
     if (!h?.totalCount) throw new UsageError(`--spectrum ${op} --tag ${tag}: no values in seconds ${merged.warmupS} to ${merged.durationS} (the summary's window) in ${dirs.join(', ')}`);
-    return percentileSpectrum(h);
+    return { text: percentileSpectrum(h), exitCode };
   }
   if (htmlFile) writeReportHtml(dirs, htmlFile, asked);
-  if (format === 'csv') return mergedTimelineCsv(merged);
+  if (format === 'csv') return { text: mergedTimelineCsv(merged), exitCode };
   const summary = summarizeMerged(merged);
-  return format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : `${renderMergedMd(merged, summary)}\n`;
+  return { text: format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : `${renderMergedMd(merged, summary)}\n`, exitCode };
 }
 
 /**
  * Where the page goes unless --html names a file: inside the one run directory, or inside the
  * first of several (the run directories of a merged run), named after the run id they share.
  * @param {string[]} dirs
- * @param {import('../results/run-dirs.js').RunDir[]} runs the same, read
+ * @param {import('../results/report-dirs.js').ReportRun[]} runs the same, read
  */
 function defaultHtmlFile(dirs, runs) {
   if (dirs.length === 1) return path.join(dirs[0], 'report.html');

@@ -1,6 +1,7 @@
 /** `rqbench load`'s flags checked into its plan: the delta file (a path, or s3://bucket/key), the sink, the grid. */
 import { bad, intIn, UsageError } from '../usage-error.js';
 import { inspectDeltaFile } from '../workloads/bulk-load/delta-file.js';
+import { LOAD_COMMANDS } from '../workloads/bulk-load/load-commands.js';
 import { parseS3Url } from '../workloads/bulk-load/s3-source.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
@@ -20,11 +21,13 @@ export function loadOptions(y) {
     .option('generate', { type: 'string', requiresArg: true, group: f, describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit' })
     .option('records', { type: 'number', requiresArg: true, default: 4_000_000, group: f, describe: 'records to generate' })
     .option('record-size', { type: 'number', requiresArg: true, default: 512, group: f, describe: 'bytes per record, key + TAB + value + LF' })
-    .option('key-pattern', { type: 'string', requiresArg: true, default: 'delta:{n}', group: f, describe: 'key of each record; {n} is its index from 0' })
+    .option('key-pattern', { type: 'string', requiresArg: true, default: 'delta:{n}', group: f, describe: 'key of each record; {n} is its index from 0, {n:12} the same zero-padded to 12 digits' })
     .option('reader-threads', { type: 'string', requiresArg: true, default: '16', group: g, describe: 'reader threads, or a list (16,32,64) for the grid' })
     .option('connections', { type: 'string', requiresArg: true, default: '64', group: g, describe: 'connections in all, or a list (64,128); on a cluster each is one socket per master' })
     .option('sink', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
-    .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds: SETEX instead of SET (0: SET)' })
+    .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds each key lives (0: no TTL); with --command set, SETEX instead of SET' })
+    .option('command', { type: 'string', requiresArg: true, default: 'set', group: g, describe: 'how the redis sink writes: set (a SET per record, the seed\'s way), mset (an MSET per --batch records of one slot; no --ttl), eval (an EVALSHA per --batch records of one slot, SET with EX each)' })
+    .option('batch', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records per command with --command mset or eval (at most: a command holds one slot\'s records)' })
     .option('sample', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records read back from Redis and compared to the file, per cell' })
     .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' })
     .option('s3-connections', { type: 'string', requiresArg: true, group: s, describe: 'the S3 client\'s connections in all (the seed\'s s3client_max_connections), or a list (64,128) for the grid', defaultDescription: '64' })
@@ -66,6 +69,7 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
   const s3 = s3Of(a, threads);
   const connections = intList(a.connections, '--connections', 1, 4096);
   intIn(a.ttl, '--ttl', 0);
+  checkCommand(a);
   intIn(a.sample, '--sample', 0, 1_000_000);
   const metrics = checkMetrics(a);
   let info = null;
@@ -81,6 +85,17 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
   }
   checkOutput(a);
   return planOf(a, { threads, connections, info, ...s3, ...metrics });
+}
+
+/**
+ * --command and --batch: a batched command is for the redis sink, and MSET cannot keep a TTL.
+ * @param {Readonly<Record<string, any>>} a
+ */
+function checkCommand(a) {
+  if (!LOAD_COMMANDS.includes(a.command)) throw bad('--command', LOAD_COMMANDS.join(', '), a.command);
+  intIn(a.batch, '--batch', 1, 100_000);
+  if (a.sink !== 'redis' && a.command !== 'set') throw bad('--command', 'set (the default) with --sink ' + a.sink + ': the others are how the redis sink writes', a.command);
+  if (a.command === 'mset' && a.ttl) throw bad('--command', 'set or eval with --ttl (MSET sets no TTL)', a.command);
 }
 
 /**

@@ -237,7 +237,7 @@ export const REDIS_PRODUCER_ONLY = shown([
 
 /** Redis consumer flags a queue consumer never reads (the connection flags serve its --cache redis). */
 export const REDIS_CONSUMER_ONLY = shown([
-  ['period', '-p'], ['scriptMode', '-s'], ['readers', '-r'], 'limit', 'fetch', 'readFrom', ...REDIS_MODEL, 'url', 'host', 'port',
+  ['period', '-p'], ['scriptMode', '-s'], ['readers', '-r'], 'limit', 'fetch', 'readFrom', 'replyTimeout', ...REDIS_MODEL, 'url', 'host', 'port',
 ]);
 
 /**

@@ -5,6 +5,7 @@
 import { actionsMd, episodesMd } from './actions-md.js';
 import { basisNote, nodeCpuMd, outcomeMd } from './cpu-md.js';
 import { fixed, grouped, mdTable } from './format.js';
+import { dropsMd } from './drops-md.js';
 
 const PHASES = [['cycle', 'whole cycle'], ['card', 'cardinality'], ['range', 'range'], ['values', 'values'], ['staleness', 'staleness (now − newest score)']];
 
@@ -48,14 +49,4 @@ function fallbackMd(s) {
   const span = s.replicaFallbackSeconds;
   const when = span ? ` in seconds ${span[0]}–${span[1]}` : '';
   return [`**Replica fallbacks:** ${grouped(s.replicaFallbacks)} reads went to another node of their shard${when}, as the replica meant to serve them stopped answering (the timeline's replica_fallbacks column has them per second; no cycle failed for it unless said above).`, ''];
-}
-
-/**
- * Connections the readers lost: when, to which node, how long until open again.
- * @param {Array<{ node: string, reader: string, atS: number, reconnectMs: number|null }>|undefined} drops
- */
-function dropsMd(drops) {
-  if (!drops?.length) return [];
-  const each = drops.map((d) => `${d.node} at +${fixed(d.atS, 1)} s (${d.reader}), ${d.reconnectMs === null ? 'not reconnected before the end' : `reconnected after ${grouped(d.reconnectMs)} ms`}`);
-  return [`**Dropped connections:** ${drops.length} — ${each.join('; ')}.`, ''];
 }

@@ -16,6 +16,7 @@ import { summarizeQueue } from './queue-summary.js';
 import { renderConsumerMd as renderQueueConsumerMd } from './queue-consumer-summary.js';
 import { renderPublisherMd } from './queue-publisher-summary.js';
 import { noiseLine } from './noise-md.js';
+import { mergedVerify, stoppedMd, withOwedSeconds } from './merged-stops.js';
 
 /**
  * @param {import('./merge-runs.js').MergedRuns} m
@@ -28,7 +29,9 @@ export function summarizeMerged(m) {
   summary.merged = {
     runId: runs[0].manifest.runId ?? null,
     sharedT0: m.sharedT0,
-    runs: runs.map((r) => ({ dir: r.dir, host: r.manifest.host?.hostname ?? null, t0: r.manifest.t0, [workersKey(r)]: workersOf(r) })),
+    runs: runs.map((r) => ({ dir: r.dir, host: r.manifest.host?.hostname ?? null, t0: r.manifest.t0, [workersKey(r)]: workersOf(r), stopped: stoppedOf(r) })),
+    // runs killed before their end (stopped-run.js): who, where, and the second they stopped in
+    stopped: runs.filter((r) => stoppedOf(r)).map((r) => ({ dir: r.dir, ...stoppedOf(r) })),
     notes: m.notes,
   };
   return summary;
@@ -39,7 +42,9 @@ export function summarizeMerged(m) {
  * @returns {Record<string, any>}
  */
 function summarizeRedis(m) {
-  const { runs, rows, warmupS, durationS } = m;
+  const { runs, warmupS, durationS } = m;
+  // a stopped run's schedule after its last second is still intended: its missing share shows
+  const rows = m.kind === 'produce' ? withOwedSeconds(m) : m.rows;
   const sums = runs.map((r) => r.summary);
   // the rows' window: histograms of a second past it (a Ctrl-C, the drain) are left out as the rows are
   const totals = mergeHistograms(runs, { fromSec: warmupS, toSec: durationS });
@@ -51,7 +56,11 @@ function summarizeRedis(m) {
     const writers = sumOf(sums, (s) => s.writers);
     // each run's acknowledged items due in its window (older runs: its rate x its seconds)
     const ackedInWindow = sumOf(sums, (s) => s.achieved.items ?? Math.round(s.achieved.itemsPerSec * s.window.seconds));
-    summary = summarize({ ...common, ackedInWindow, targetRate, writers });
+    summary = summarize({
+      ...common, ackedInWindow, targetRate, writers,
+      // every run's dropped connections, by the second of its own t0 (runs merged share a --start-at)
+      drops: sums.flatMap((s) => (s.connectionDrops ?? []).map((d) => ({ worker: d.writer, node: d.node, atS: d.atS, reconnectMs: d.reconnectMs }))),
+    });
     Object.assign(summary, { name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), sentBy: oneOf(sums.map(sentByOf)), interrupted, writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers });
   } else {
     const readers = sumOf(sums, (s) => s.readers);
@@ -72,10 +81,12 @@ function summarizeRedis(m) {
   if (runs.length === 1) {
     // one run read back: what only the run itself could know (acknowledgements by the second they
     // were due in, the read-back, how it ended) comes from its own summary
-    for (const k of ['disturbances', 'actions', 'disturbance', 'verify', 'outcome', 'unreachable', 'warnings', 'missingWhy', 'noise']) {
+    for (const k of ['disturbances', 'actions', 'disturbance', 'verify', 'outcome', 'unreachable', 'warnings', 'missingWhy', 'noise', 'stopped']) {
       if (sums[0][k] !== undefined) summary[k] = sums[0][k];
     }
     if (m.kind === 'produce') summary.verdict = sums[0].verdict;
+    // a stopped run has no episodes of its own: made from its seconds, as for merged runs
+    if (stoppedOf(runs[0])) summary.disturbances = mergedEpisodes(m);
   } else {
     summary.disturbances = mergedEpisodes(m);
     const problems = sums.flatMap((s, i) => (s.outcome?.problems ?? []).map((p) => `${runs[i].dir}: ${p}`));
@@ -84,6 +95,8 @@ function summarizeRedis(m) {
     // each host's noise is its own: kept run by run, and noisy when any of them was
     const noise = runs.filter((r) => r.summary.noise).map((r) => ({ dir: r.dir, ...r.summary.noise }));
     if (noise.length) summary.noise = { noisy: noise.some((n) => n.noisy), runs: noise };
+    const verify = m.kind === 'produce' ? mergedVerify(runs) : undefined;
+    if (verify) summary.verify = verify;
   }
   return summary;
 }
@@ -103,6 +116,7 @@ export function renderMergedMd(m, summary) {
   // summarizeMerged() built the summary with the kind's own summarize function
   const out = [renderOfKind(m.kind, run, summary)];
   if (summary.progressNote) out.push(`Note: ${summary.progressNote}.`, '');
+  out.push(...stoppedMd(m.runs, summary));
   if (!one) {
     const key = workersKey(m.runs[0]);
     out.push('Runs merged:', '', mdTable(
@@ -144,6 +158,14 @@ function workersOf(run) {
   if (run.kind === 'queue-publish') return run.summary.publisherId ?? run.manifest.target?.publisherId ?? null;
   if (run.kind === 'queue-consume') return run.summary.threads ?? null;
   return run.manifest[workersKey(run)] ?? [];
+}
+
+/**
+ * @param {import('./report-dirs.js').ReportRun} run
+ * @returns {{ second: number, lastSecond: number, host: string|null, writers: number[] }|null}
+ */
+function stoppedOf(run) {
+  return run.stopped ?? null;
 }
 
 function nameOf(m) {

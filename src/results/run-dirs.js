@@ -60,10 +60,12 @@ export function readRunDir(dir) {
 
 /**
  * Reads run directories that are to be merged or compared: all of one kind, none twice.
+ * @template {RunDir} [R=RunDir]
  * @param {string[]} dirs
- * @returns {RunDir[]}
+ * @param {(dir: string) => R} [read] how one directory is read (report's also reads a stopped run)
+ * @returns {R[]}
  */
-export function readRunDirs(dirs) {
+export function readRunDirs(dirs, read = /** @type {(dir: string) => R} */ (readRunDir)) {
   if (!dirs.length) throw new UsageError('a run directory is needed');
   const seen = new Map();
   for (const d of dirs) {
@@ -71,12 +73,13 @@ export function readRunDirs(dirs) {
     if (seen.has(real)) throw new UsageError(`${d}: given twice (as ${seen.get(real)} too); each run directory counts once`);
     seen.set(real, d);
   }
-  return checkOneKind(dirs.map(readRunDir));
+  return checkOneKind(dirs.map((d) => read(d)));
 }
 
 /**
- * @param {RunDir[]} runs
- * @returns {RunDir[]} the same runs, once they are known to be of one kind
+ * @template {RunDir} R
+ * @param {R[]} runs
+ * @returns {R[]} the same runs, once they are known to be of one kind
  */
 export function checkOneKind(runs) {
   const other = runs.find((r) => r.kind !== runs[0].kind);

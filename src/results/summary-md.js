@@ -6,6 +6,7 @@
 import { anyThin, pctCell, thinNote } from './thin-percentiles.js';
 import { fixed, grouped, mdTable, short } from './format.js';
 import { actionsMd, episodesMd } from './actions-md.js';
+import { dropsMd } from './drops-md.js';
 import { basisNote, coverageNote, nodeCpuMd, outcomeMd, roleCpuColumns } from './cpu-md.js';
 
 const LATENCY_ORDER = ['batch', 'setex', 'zadd', 'lpush', 'ltrim', 'pfadd', 'sadd', 'expire', 'evalsha', 'purge'];
@@ -24,6 +25,7 @@ export function renderSummaryMd(run, s) {
   out.push(`**Rate:** target ${grouped(s.target.itemsPerSec)} items/s, achieved ${grouped(s.achieved.itemsPerSec)} items/s — ${s.verdict}.`, '');
   const t = s.totals;
   out.push(`**Items:** due by the schedule ${grouped(t.intended)}, sent ${grouped(t.sent)}, acknowledged ${grouped(t.acked)}, failed ${grouped(t.failed)}, unacknowledged at the end ${grouped(t.unacked || 0)}; MOVED ${grouped(t.moved)}, ASK ${grouped(t.ask)}, retries ${grouped(t.retries)}${retryKinds(t)}, error replies ${grouped(t.errors)}${errorList(s.errorKinds)}.`, '');
+  out.push(...dropsMd(s.connectionDrops));
   out.push(...actionsMd(s.actions, s.disturbance, 'writes'));
   out.push(...episodesMd(s.disturbances, 'writes'));
   if (s.verify) out.push(verifyLine(s.verify), '');

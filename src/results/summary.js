@@ -34,8 +34,10 @@ export { MIN_COVERAGE } from './cpu-summary.js';
  * @param {number} [p.ackedInWindow] instead of ackedDue: their sum over the window (a report
  *   merging runs has only each run's sum)
  * @param {null|{ silentS: number }} [p.unreachable] the run stopped because no node answered
+ * @param {Array<{ worker: string, node: string, atS: number, reconnectMs: number|null }>} [p.drops] connections the
+ *   writers lost (run-workers.js): said whether or not an item failed, as the retries hide a reconnect
  */
-export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, durationS, targetRate, writers, totalCounts, errorKinds, unreachable = null }) {
+export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, durationS, targetRate, writers, totalCounts, errorKinds, unreachable = null, drops = [] }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const { seconds } = common.window;
   // achieved: items due in the window that were acknowledged (whenever the reply came), per
@@ -58,6 +60,7 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
     inflightWaitShare: round(capWait, 3),
     retrying: { resends, sent: sentInWindow, perItem: sentInWindow ? round(resends / sentInWindow, 3) : null },
     unreachable,
+    connectionDrops: drops.map((d) => ({ node: d.node, writer: d.worker, atS: d.atS, reconnectMs: d.reconnectMs })),
     writers,
     target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
     achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: intended ? round(ratio, 4) : null, items: acked, intended },

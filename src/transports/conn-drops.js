@@ -34,8 +34,10 @@ export class DropLog {
    * Connection `which` (the router's pipe, the byte reads' connection…) to `node` closed.
    * @param {string} node
    * @param {string} which
+   * @param {number} [atMs]
+   * @param {string} [why] closed by this side, and why (whyDropped): said instead of `dropped`
    */
-  dropped(node, which, atMs = Date.now()) {
+  dropped(node, which, atMs = Date.now(), why = '') {
     const d = this.open.get(node);
     if (d) {
       d.open.add(which);
@@ -43,7 +45,7 @@ export class DropLog {
       return;
     }
     this.open.set(node, { atMs, open: new Set([which]), endedAt: null });
-    this.events.push({ atMs, text: `connection to ${node} dropped` });
+    this.events.push({ atMs, text: why ? `connection to ${node} given up: ${why}` : `connection to ${node} dropped` });
   }
 
   /**
@@ -79,4 +81,13 @@ export class DropLog {
     this.ended = [];
     return out;
   }
+}
+
+/**
+ * Why this side closed a connection, for the event, or '' when the node or the network did.
+ * @param {unknown} err what the connection failed with
+ */
+export function whyDropped(err) {
+  const e = /** @type {{ silent?: boolean, message?: string }} */ (err);
+  return e?.silent ? String(e.message).replace(/^connection to \S+: /, '') : '';
 }

@@ -7,6 +7,7 @@
 import { encodeCommand } from './resp.js';
 import { handshake, openSocket } from './socket.js';
 import { ReplyScanner } from './resp-scan.js';
+import { ReplyWatch, silenceError } from './reply-watch.js';
 
 /** Bytes of a new chunk tried first when finishing an element split across chunks. */
 const HEAD_BYTES = 4096;
@@ -30,6 +31,8 @@ export class BytesConn {
     /** @type {((err: Error) => void)|null} told once when the connection closes without close() */
     this.onClose = null;
     this.closing = false;
+    const ms = opts.replyTimeoutMs;
+    this.watch = ms ? new ReplyWatch(ms, () => this.queue.length > 0, () => this.#fail(silenceError(this.addr, ms))) : null;
   }
 
   /** Connects, authenticates, selects the db and sends READONLY when asked. */
@@ -54,6 +57,7 @@ export class BytesConn {
   request(buf, replies, visitor) {
     if (this.closed) return Promise.reject(new Error(`connection to ${this.addr} is closed`));
     return new Promise((resolve, reject) => {
+      this.watch?.sent(this.queue.length > 0);
       this.queue.push({ scanner: new ReplyScanner(replies, visitor), resolve, reject });
       this.sock.write(buf);
     });
@@ -62,6 +66,7 @@ export class BytesConn {
   close() {
     this.closing = true;
     this.closed = true;
+    this.watch?.stop();
     this.sock?.destroy();
   }
 
@@ -76,6 +81,7 @@ export class BytesConn {
   }
 
   #data(chunk) {
+    this.watch?.heard();
     let buf = chunk;
     let pos = 0;
     try {
@@ -112,6 +118,7 @@ export class BytesConn {
   #fail(err) {
     if (this.closed && this.queue.length === 0) return;
     this.closed = true;
+    this.watch?.stop();
     const pending = this.queue;
     this.queue = [];
     for (const req of pending) req.reject(err);

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import RedisParser from 'redis-parser';
 import { encodeCommand } from './resp.js';
 import { handshake, openSocket } from './socket.js';
+import { ReplyWatch, silenceError } from './reply-watch.js';
 
 /**
  * A run of `n` commands written together whose replies belong to one owner.
@@ -30,6 +31,8 @@ import { handshake, openSocket } from './socket.js';
  * @property {number} [db]
  * @property {boolean} [readonly]     send READONLY (reads from cluster replicas)
  * @property {number} [connectTimeoutMs]
+ * @property {number} [replyTimeoutMs]  give up on the connection when its node owes a reply and has said
+ *   nothing for this long (reply-watch.js): its requests fail as a lost connection. 0 or unset: wait
  */
 
 export class RespPipe {
@@ -45,6 +48,9 @@ export class RespPipe {
     /** @type {Set<Segment>} */
     this.touched = new Set();
     this.onClose = null;
+    this.watch = opts.replyTimeoutMs
+      ? new ReplyWatch(opts.replyTimeoutMs, () => this.pending > 0, () => this.#fail(silenceError(this.addr, opts.replyTimeoutMs)))
+      : null;
     this.parser = new RedisParser({
       returnReply: (reply) => this.#reply(reply, null),
       returnError: (err) => this.#reply(null, err),
@@ -87,6 +93,7 @@ export class RespPipe {
       seg.done?.(seg, performance.now());
       return false;
     }
+    this.watch?.sent(this.pending > 0);
     this.queue.push(seg);
     return this.sock.write(buf);
   }
@@ -117,6 +124,7 @@ export class RespPipe {
   }
 
   close() {
+    this.watch?.stop();
     if (!this.sock) return;
     this.sock.end();
     this.sock.destroy();
@@ -124,6 +132,7 @@ export class RespPipe {
 
   #data(data) {
     this.now = performance.now();
+    this.watch?.heard(this.now);
     this.parser.execute(data);
     this.#flush();
   }
@@ -163,6 +172,7 @@ export class RespPipe {
   #fail(e) {
     if (this.closed) return;
     this.closed = true;
+    this.watch?.stop();
     this.now = performance.now();
     const err = /** @type {NodeJS.ErrnoException} */ (e instanceof Error ? e : new Error(String(e)));
     if (!/connection to/.test(err.message)) err.message = `connection to ${this.addr}: ${err.code || err.message}`;

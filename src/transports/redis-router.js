@@ -10,7 +10,7 @@
 import { keySlot } from './slot.js';
 import { classify, UNOWNED } from './cluster-policy.js';
 import { within } from './bounds.js';
-import { DropLog } from './conn-drops.js';
+import { DropLog, whyDropped } from './conn-drops.js';
 import { discover, openPipe, parseInfo, slotTable } from './redis.js';
 import { readTable, replicaOf } from './read-table.js';
 
@@ -22,14 +22,16 @@ export const MAX_FALLBACKS = 3;
 export class RedisRouter {
   /**
    * @param {import('./redis.js').RedisConn} conn
-   * @param {{ readFrom?: 'master'|'replica', spread?: number, watchDrops?: boolean }} [opts] reads from replicas:
+   * @param {{ readFrom?: 'master'|'replica', spread?: number, watchDrops?: boolean, replyTimeoutMs?: number }} [opts] reads from replicas:
    *   each slot goes to one replica of its master, picked by `spread` (e.g. the reader's number)
    *   so several readers share the replicas; a master without replicas serves its own reads.
-   *   watchDrops: a pipe that closes unasked is logged in `drops` and reopened at once
+   *   watchDrops: a pipe that closes unasked is logged in `drops` and reopened at once.
+   *   replyTimeoutMs: a node silent this long while it owes a reply is given up on (reply-watch.js)
    */
-  constructor(conn, { readFrom = 'master', spread = 0, watchDrops = false } = {}) {
+  constructor(conn, { readFrom = 'master', spread = 0, watchDrops = false, replyTimeoutMs = 0 } = {}) {
     this.conn = conn;
     this.watchDrops = watchDrops;
+    this.replyTimeoutMs = replyTimeoutMs;
     this.readFrom = readFrom;
     this.spread = spread;
     /** @type {Map<string, import('./redis-pipe.js').RespPipe>} */
@@ -93,12 +95,12 @@ export class RedisRouter {
       const cut = addr.lastIndexOf(':');
       // cluster replicas serve reads only after READONLY (standalone replicas always do)
       const readonly = this.readFrom === 'replica' && this.conn.cluster;
-      const p = openPipe(this.conn, addr.slice(0, cut), Number(addr.slice(cut + 1)), { readonly })
+      const p = openPipe(this.conn, addr.slice(0, cut), Number(addr.slice(cut + 1)), { readonly, replyTimeoutMs: this.replyTimeoutMs })
         .then(async (pipe) => {
           this.pipes.set(addr, pipe);
           await this.onOpen?.(pipe);
           if (this.watchDrops) {
-            pipe.onClose = () => this.#dropped(addr, pipe);
+            pipe.onClose = (err) => this.#dropped(addr, pipe, err);
             this.drops.reconnected(addr, 'pipe');
           }
           return pipe;
@@ -144,19 +146,23 @@ export class RedisRouter {
   }
 
   /**
-   * A read sent to `addr` failed with `err`. When `addr` is a replica that stopped answering (its
-   * connection lost or refused), it is set aside: its slots go to another replica of its master,
-   * or to the master, and true says to send the read again where addrFor says now. A master, or a
-   * reply cluster-policy.js handles (MOVED, LOADING…), is no fallback: false.
+   * A read sent to `addr` failed with `err`; true says to send it again where addrFor says now.
+   * Only a lost, refused or silent connection (cluster-policy.js: `connection`) is sent again;
+   * a reply cluster-policy.js handles (MOVED, LOADING…) is not: false. A replica, when reading
+   * replicas of a cluster, is set aside: its slots go to another replica of its master, or to the
+   * master. Any other node (a master, a standalone server) is asked again on a new connection:
+   * a CLIENT KILL or a restart cut the request, not the node (one that fell silent would only be
+   * waited for again: false).
    * @param {string} addr
    * @param {unknown} err
    */
   fallBack(addr, err) {
-    if (this.readFrom !== 'replica' || !this.conn.cluster) return false;
-    if (classify(String(/** @type {Error} */ (err)?.message)).kind !== 'connection') return false;
+    const e = /** @type {{ message?: string, silent?: boolean }} */ (err);
+    if (classify(String(e?.message)).kind !== 'connection') return false;
     // another read found it first: the table already points elsewhere
     if (this.down.has(addr)) return true;
-    if (this.nodes.find((n) => n.addr === addr)?.role !== 'replica') return false;
+    const replica = this.readFrom === 'replica' && this.conn.cluster && this.nodes.find((n) => n.addr === addr)?.role === 'replica';
+    if (!replica) return !e?.silent;
     this.down.set(addr, Date.now());
     if (this.#route()) this.epoch++;
     this.#recheckLater();
@@ -252,9 +258,9 @@ export class RedisRouter {
   }
 
   /** A pipe closed unasked: logged, and reopened at once (the time to reconnect is the node's, not the next cycle's). */
-  #dropped(addr, pipe) {
+  #dropped(addr, pipe, err) {
     if (this.closing || this.pipes.get(addr) !== pipe) return;
-    this.drops.dropped(addr, 'pipe');
+    this.drops.dropped(addr, 'pipe', Date.now(), whyDropped(err));
     this.pipe(addr).catch(() => {}); // a node that is gone stays in the log until a later open succeeds
   }
 

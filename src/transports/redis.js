@@ -185,7 +185,7 @@ export function tlsFor(conn, host) {
  * @param {RedisConn} conn
  * @param {string} host
  * @param {number} port
- * @param {{ readonly?: boolean, connectTimeoutMs?: number }} [extra]
+ * @param {{ readonly?: boolean, connectTimeoutMs?: number, replyTimeoutMs?: number }} [extra]
  */
 export function openPipe(conn, host, port, extra = {}) {
   return new RespPipe({ ...conn, host, port, tls: tlsFor(conn, host), ...extra }).connect();

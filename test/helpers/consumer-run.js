@@ -1,7 +1,8 @@
 // Runs the consumer (`node src/consumer.js …` or `node src/cli.js consume …`) as a child process
 // and collects what it printed, its exit code and the run directory it wrote. No mocks.
 import path from 'node:path';
-import { CLI, ROOT, readRun, runWatchingT0, tempDir } from './producer-run.js';
+import { startRedis } from '../../src/local/local-redis.js';
+import { CLI, ROOT, describeRun, produce, readRun, runWatchingT0, tempDir } from './producer-run.js';
 
 export const CONSUMER = path.join(ROOT, 'src/consumer.js');
 
@@ -41,4 +42,19 @@ export function describeConsumer(r) {
   const s = r.summary;
   const brief = s ? JSON.stringify({ perCycle: s.perCycle, cycles: s.cycles, totals: s.totals, errorKinds: s.errorKinds, readerErrors: s.readerErrors }) : '(no summary)';
   return `${r.args.slice(1).join(' ')} → exit ${r.code}${r.signal ? ` (${r.signal})` : ''} after ${r.ms} ms; stderr: ${r.stderr.trim().slice(0, 400) || '(empty)'}; ${brief}`;
+}
+
+/**
+ * A local 3x1 cluster holding live items for a whole test file (2 s of writes, 300 s TTL): what
+ * consumers under faults read.
+ * @returns {Promise<import('../../src/local/local-redis.js').LocalRedis>}
+ */
+export async function clusterWithLiveItems() {
+  const clu = await startRedis({ cluster: true, masters: 3, replicas: 1 });
+  const p = await produce({ port: clu.port, cluster: true, q: 2000, d: 2, ttl: 300 });
+  if (p.code !== 0) {
+    await clu.stop();
+    throw new Error(describeRun(p));
+  }
+  return clu;
 }

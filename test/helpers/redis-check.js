@@ -88,3 +88,19 @@ export function masterOnPort(c, port) {
 export function range(lo, hi) {
   return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 }
+
+/**
+ * CLIENT KILL TYPE normal on every node (each admin connection itself left out: it is of TYPE
+ * normal too), from outside, as a proxy or a failover would cut them.
+ * @param {Array<{ port: number }>} nodes
+ * @returns {Promise<number>} how many connections went
+ */
+export async function dropEveryConnection(nodes) {
+  let dropped = 0;
+  for (const n of nodes) {
+    const admin = await standaloneClient(n.port);
+    dropped += Number(await admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes'));
+    admin.disconnect();
+  }
+  return dropped;
+}

@@ -11,6 +11,25 @@ import { openOwn } from './own-file.js';
 /** Placeholder in --key-pattern replaced by the record's index (0-based). */
 export const INDEX_MARK = '{n}';
 
+/**
+ * The placeholder, plain or zero-padded to W digits (`{n:12}`, redis-benchmark's key:000000001234
+ * shape): a key's length decides where Redis's allocator puts it, which changes Redis's cost per key.
+ */
+const INDEX_RE = /\{n(?::(\d{1,2}))?\}/;
+
+/**
+ * The pattern around its one placeholder, or null when it has none or more than one.
+ * @param {string} pattern
+ * @returns {{ head: string, tail: string, width: number }|null}
+ */
+export function patternParts(pattern) {
+  const m = INDEX_RE.exec(pattern);
+  if (!m) return null;
+  const tail = pattern.slice(m.index + m[0].length);
+  if (INDEX_RE.test(tail)) return null;
+  return { head: pattern.slice(0, m.index), tail, width: Number(m[1] ?? 0) };
+}
+
 /** 62 printable characters; a value is a window into their repetition, shifted per record. */
 const ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
 
@@ -20,7 +39,9 @@ const ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
  * @param {number} n
  */
 export function keyOf(pattern, n) {
-  return pattern.split(INDEX_MARK).join(String(n));
+  const p = patternParts(pattern);
+  if (!p) return pattern;
+  return `${p.head}${String(n).padStart(p.width, '0')}${p.tail}`;
 }
 
 /** Bytes a record leaves for its value: the line minus key, TAB and LF. */
@@ -56,7 +77,7 @@ export function generateDeltaFile({ file, records, recordSize, keyPattern, onPro
   const t0 = performance.now();
   const perBuf = Math.max(1, Math.floor((16 << 20) / recordSize));
   const buf = Buffer.allocUnsafe(perBuf * recordSize);
-  const [head, tail] = [keyPattern.slice(0, keyPattern.indexOf(INDEX_MARK)), keyPattern.slice(keyPattern.indexOf(INDEX_MARK) + INDEX_MARK.length)];
+  const { head, tail, width } = /** @type {{ head: string, tail: string, width: number }} checked by the command */ (patternParts(keyPattern));
   const out = openOwn(file);
   const { fd } = out;
   try {
@@ -68,7 +89,7 @@ export function generateDeltaFile({ file, records, recordSize, keyPattern, onPro
         // the key written piecewise: the pattern has one {n} (checked by the command)
         const start = pos;
         pos += buf.latin1Write(head, pos);
-        pos += buf.latin1Write(String(n), pos);
+        pos += buf.latin1Write(width ? String(n).padStart(width, '0') : String(n), pos);
         pos += buf.latin1Write(tail, pos);
         buf[pos++] = 9;
         const len = recordSize - (pos - start) - 1;

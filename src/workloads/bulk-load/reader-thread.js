@@ -26,6 +26,8 @@ import { openS3Range } from './s3-source.js';
  * @property {number} connections this thread's share
  * @property {object} [conn]  RedisConn for the redis sink
  * @property {number} [ttl]
+ * @property {string} [command] set, mset or eval (load-commands.js)
+ * @property {number} [batch] records per command (mset, eval)
  * @property {number} [chunkBytes]
  */
 
@@ -34,7 +36,7 @@ const job = workerData;
 const CHUNK = job.chunkBytes ?? 1 << 20;
 
 async function makeSink() {
-  if (job.sink === 'redis') return redisSink({ conn: job.conn, connections: job.connections, ttl: job.ttl });
+  if (job.sink === 'redis') return redisSink({ conn: job.conn, connections: job.connections, ttl: job.ttl, command: job.command, batch: job.batch });
   if (job.sink === 'memory') return memorySink();
   return noopSink();
 }

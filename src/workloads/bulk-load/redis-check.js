@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { RedisRouter } from '../../transports/redis-router.js';
 import { readRecord } from './delta-file.js';
+import { parseInfo } from '../../transports/redis.js';
 
 /**
  * Keys on every master, summed.
@@ -16,10 +17,28 @@ export async function keyCount(router) {
   return sizes.reduce((a, b) => a + b, 0);
 }
 
-/** FLUSHDB ASYNC on every master: the keys are gone at once, memory is freed in the background. */
+/**
+ * CPU seconds every master's process has used (INFO cpu: user + system, its background threads
+ * included), summed: a cell's share is the change across it.
+ * @param {RedisRouter} router an open router
+ */
+export async function redisCpuSeconds(router) {
+  const masters = router.conn.cluster ? router.masters().map((m) => m.addr) : router.targets();
+  const used = await Promise.all(masters.map(async (addr) => {
+    const info = parseInfo(String(await (await router.pipe(addr)).call(['INFO', 'cpu'])));
+    return Number(info.used_cpu_user) + Number(info.used_cpu_sys);
+  }));
+  return used.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * FLUSHDB (SYNC) on every master, before a cell: the keys and their memory are gone before the
+ * cell starts. ASYNC would free them in a background thread while the next cell runs, taking CPU
+ * from it (on a small host, from the very Redis it measures) and adding to its Redis CPU.
+ */
 export async function flushMasters(router) {
   const masters = router.conn.cluster ? router.masters().map((m) => m.addr) : router.targets();
-  await Promise.all(masters.map(async (addr) => (await router.pipe(addr)).call(['FLUSHDB', 'ASYNC'])));
+  await Promise.all(masters.map(async (addr) => (await router.pipe(addr)).call(['FLUSHDB', 'SYNC'])));
 }
 
 /**

@@ -1,50 +1,38 @@
 /**
  * The redis sink of one reader thread: its share of the --connections, each a RedisRouter (one
  * pipe per master, so on a cluster "a connection" is one socket per shard). Each batch of
- * records becomes raw RESP SET (or SETEX with a TTL) bytes copied straight from the read buffer
- * — no string per key or value — split by the master that owns each key's slot, and goes down
- * the least busy connection. A connection holds at most `maxInflightBytes` unanswered.
+ * records becomes raw RESP (load-commands.js: one SET per record, or MSET / EVALSHA per batch of
+ * one slot's records) split by the master that owns each key's slot, and goes down the least
+ * busy connection. A connection holds at most `maxInflightBytes` unanswered.
  *
- * The cluster may change during a load: ClusterSender (targets/cluster-sender.js) follows MOVED
- * (and later batches of the slot go to the new master), ASK, TRYAGAIN, CLUSTERDOWN, LOADING and
- * lost connections for each command, as for the producer's writers; a command it gives up on
- * counts as an error. A record is counted as stored only on the OK of its own SET.
+ * The cluster may change during a load: ClusterSender (transports/cluster-sender.js) follows
+ * MOVED (and later batches of the slot go to the new master), ASK, TRYAGAIN, CLUSTERDOWN, LOADING,
+ * NOSCRIPT and lost connections for each command, as for the producer's writers; a command it
+ * gives up on fails its records. A record is counted as stored only on the OK of its own command.
  */
 import { RedisRouter } from '../../transports/redis-router.js';
 import { ClusterSender } from '../../transports/cluster-sender.js';
 import { slotOfBytes } from '../../transports/slot.js';
+import { loadEncoder } from './load-commands.js';
 
-const SET_HEAD = Buffer.from('*3\r\n$3\r\nSET\r\n$');
-const SETEX_HEAD = Buffer.from('*4\r\n$5\r\nSETEX\r\n$');
-
-/** Digits of a non-negative integer written at buf[pos]; returns the new position. */
-function writeUint(buf, pos, v) {
-  if (v < 10) { buf[pos] = 48 + v; return pos + 1; }
-  const len = v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : String(v).length;
-  for (let i = pos + len - 1; i >= pos; i--) { buf[i] = 48 + (v % 10); v = Math.floor(v / 10); }
-  return pos + len;
-}
-
-function digits(v) {
-  return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : String(v).length;
-}
-
-/** Slot of the key of one encoded SET/SETEX: `*N\r\n$L\r\nSET(EX)\r\n$K\r\n<key>\r\n…`. */
-function slotOfCommand(cmd) {
-  const lenAt = cmd.indexOf(36, cmd.indexOf(10, 4) + 1 + 1) + 1; // the key's '$', after the command name's line
-  const keyAt = cmd.indexOf(10, lenAt) + 1;
-  const keyLen = Number(cmd.toString('latin1', lenAt, keyAt - 2));
-  return slotOfBytes(cmd, keyAt, keyAt + keyLen);
-}
+/** Output buffers kept for reuse: a batch's buffer is free again once every command in it is answered. */
+const POOL_MAX = 64;
 
 /**
- * @param {{ conn: import('../../transports/redis.js').RedisConn, connections: number, ttl?: number, maxInflightBytes?: number }} o
+ * @param {{ conn: import('../../transports/redis.js').RedisConn, connections: number, ttl?: number,
+ *   command?: string, batch?: number, maxInflightBytes?: number, pieceBytes?: number }} o
  * @returns {Promise<import('./sinks.js').Sink>}
  */
-export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes = 4 << 20 }) {
+export async function redisSink({ conn, connections, ttl = 0, command = 'set', batch = 1, maxInflightBytes = 128 << 10, pieceBytes = 32 << 10 }) {
+  const { encode, script } = loadEncoder({ command, ttl, batch });
   const routers = [];
   try {
-    for (let i = 0; i < connections; i++) routers.push(await new RedisRouter(conn).open());
+    for (let i = 0; i < connections; i++) {
+      const r = new RedisRouter(conn);
+      // a node that restarts or takes over (a failover) has no scripts: each new connection loads it
+      if (script) r.onOpen = async (pipe) => { await pipe.call(['SCRIPT', 'LOAD', script]); };
+      routers.push(await r.open());
+    }
   } catch (e) {
     for (const r of routers) r.close();
     throw e;
@@ -53,18 +41,24 @@ export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes =
   const addrs = routers[0].targets();
   const nodeOfSlot = new Uint16Array(16384);
   if (conn.cluster) for (let s = 0; s < 16384; s++) nodeOfSlot[s] = addrs.indexOf(routers[0].addrFor(s));
-  const head = ttl ? SETEX_HEAD : SET_HEAD;
-  const ttlBytes = ttl ? Buffer.from(`$${String(ttl).length}\r\n${ttl}\r\n`) : null;
   const inflight = new Float64Array(connections);
-  let ok = 0;
+  let stored = 0;
   let errors = 0;
   /** what the senders followed: moved, ask, retries (and tryagain, clusterdown, connRetries among them) */
   const redirects = { moved: 0, ask: 0, retries: 0 };
   let firstError = null;
   let wake = null;
-  let nodeIdx = new Uint16Array(0);
+  /** @type {Buffer[]} */
+  const pool = [];
+  let idx = new Uint32Array(0);
+  let slotOfRec = new Uint16Array(0);
 
   const settle = () => { if (wake) { const w = wake; wake = null; w(); } };
+  const alloc = (bytes) => {
+    for (let i = pool.length - 1; i >= 0; i--) if (pool[i].length >= bytes) return pool.splice(i, 1)[0];
+    // rounded up, so a buffer fits the next pieces too (they are all about `pieceBytes`)
+    return Buffer.allocUnsafeSlow(Math.ceil(bytes / 65536) * 65536);
+  };
 
   const leastBusy = () => {
     let c = 0;
@@ -72,97 +66,98 @@ export async function redisSink({ conn, connections, ttl = 0, maxInflightBytes =
     return c;
   };
 
-  /** The commands' bytes and where each starts (where a retry finds one). */
-  function encode(buf, offs, n, node, bytes, count) {
-    const out = Buffer.allocUnsafe(bytes);
-    const starts = new Uint32Array(count + 1);
-    let pos = 0;
-    let k = 0;
-    for (let i = 0, o = 0; i < n; i++, o += 4) {
-      if (node >= 0 && nodeIdx[i] !== node) continue;
-      starts[k++] = pos;
-      const ks = offs[o]; const ke = offs[o + 1]; const vs = offs[o + 2]; const ve = offs[o + 3];
-      pos += head.copy(out, pos);
-      pos = writeUint(out, pos, ke - ks);
-      out[pos++] = 13; out[pos++] = 10;
-      pos += buf.copy(out, pos, ks, ke);
-      out[pos++] = 13; out[pos++] = 10;
-      if (ttlBytes) pos += ttlBytes.copy(out, pos);
-      out[pos++] = 36; // '$'
-      pos = writeUint(out, pos, ve - vs);
-      out[pos++] = 13; out[pos++] = 10;
-      pos += buf.copy(out, pos, vs, ve);
-      out[pos++] = 13; out[pos++] = 10;
-    }
-    starts[k] = pos;
-    return { out, starts };
-  }
-
   // one sender per connection; a MOVED teaches every connection and the sink's own slot map
   const senders = routers.map((r) => new ClusterSender({
     addrFor: (slot) => r.addrFor(slot), ready: (addr) => r.ready(addr), pipe: (addr) => r.pipe(addr),
-    moved: (slot, addr) => moveSlot(slot, addr), refreshSoon: () => r.refreshSoon(), onOpen: null,
+    moved: (slot, addr) => moveSlot(slot, addr), refreshSoon: () => r.refreshSoon(), onOpen: r.onOpen,
   }, redirects));
 
   /**
    * @param {number} c connection
    * @param {string} addr node
-   * @param {Buffer} out n commands
-   * @param {number} n
-   * @param {Uint32Array} starts where each command starts in `out`
+   * @param {import('./load-commands.js').Encoded} e
    */
-  function send(c, addr, out, n, starts) {
-    inflight[c] += out.length;
+  function send(c, addr, e) {
+    const held = e.out.length;
+    inflight[c] += held;
+    let failed = 0;
     senders[c].send(addr, {
-      n, buf: out, starts,
-      slotOf: (i) => slotOfCommand(out.subarray(starts[i], starts[i + 1])),
-      ok: (k) => { ok += k; },
-      fail: (_i, err) => { errors++; firstError ??= err.message; },
-      done: () => { inflight[c] -= out.length; settle(); },
+      n: e.count, buf: e.out, starts: e.starts,
+      slotOf: (i) => e.slots[i],
+      fail: (i, err) => { failed += e.recs[i]; errors += e.recs[i]; firstError ??= err.message; },
+      done: () => {
+        stored += e.records - failed;
+        inflight[c] -= held;
+        if (pool.length < POOL_MAX) pool.push(e.base);
+        settle();
+      },
     });
   }
 
   /** Later batches of `slot` go to `addr`; a node not seen before gets an index. */
   function moveSlot(slot, addr) {
-    let idx = addrs.indexOf(addr);
-    if (idx < 0) idx = addrs.push(addr) - 1;
-    nodeOfSlot[slot] = idx;
+    let at = addrs.indexOf(addr);
+    if (at < 0) at = addrs.push(addr) - 1;
+    nodeOfSlot[slot] = at;
     for (const r of routers) r.moved(slot, addr);
   }
 
-  const fixed = head.length + 2 + 2 + 1 + 2 + 2 + (ttlBytes ? ttlBytes.length : 0);
+  /** A connection with room for one more piece: the least busy, once it is below the limit. */
+  async function connection() {
+    let c = leastBusy();
+    while (inflight[c] > maxInflightBytes) {
+      await new Promise((resolve) => { wake = resolve; });
+      c = leastBusy();
+    }
+    return c;
+  }
+
+  /**
+   * Records idx[0..m) to one node, in pieces of about `pieceBytes`, each down the least busy
+   * connection: Redis reads a connection's bytes into one query buffer, and a few small windows
+   * on several connections cost it less per command than one deep one (bench/RESULTS.md).
+   */
+  async function sendPieces(buf, offs, part, m, slots, addr) {
+    const recBytes = offs[part[0] * 4 + 3] - offs[part[0] * 4] + 1;
+    const per = command === 'set' ? 1 : batch;
+    const piece = per * Math.max(1, Math.ceil(pieceBytes / (per * recBytes)));
+    for (let from = 0; from < m; from += piece) {
+      const c = await connection();
+      const k = Math.min(piece, m - from);
+      send(c, addr, encode(buf, offs, part.subarray(from, from + k), k, slots, alloc));
+    }
+  }
+
   return {
     async write(buf, offs, n) {
-      let c = leastBusy();
-      while (inflight[c] > maxInflightBytes) {
-        await new Promise((resolve) => { wake = resolve; });
-        c = leastBusy();
-      }
+      if (idx.length < n) { idx = new Uint32Array(n * 2); slotOfRec = new Uint16Array(n * 2); }
       if (!conn.cluster) {
-        let bytes = 0;
-        for (let i = 0, o = 0; i < n; i++, o += 4) bytes += fixed + (offs[o + 1] - offs[o]) + digits(offs[o + 1] - offs[o]) + (offs[o + 3] - offs[o + 2]) + digits(offs[o + 3] - offs[o + 2]);
-        const { out, starts } = encode(buf, offs, n, -1, bytes, n);
-        send(c, addrs[0], out, n, starts);
+        for (let i = 0; i < n; i++) idx[i] = i;
+        await sendPieces(buf, offs, idx, n, null, addrs[0]);
         return;
       }
-      if (nodeIdx.length < n) nodeIdx = new Uint16Array(n * 2);
-      const bytes = new Float64Array(addrs.length);
-      const counts = new Uint32Array(addrs.length);
+      // records grouped by node, and within a node by slot (a batched command holds one slot)
+      const counts = new Uint32Array(addrs.length + 1);
       for (let i = 0, o = 0; i < n; i++, o += 4) {
-        const node = nodeOfSlot[slotOfBytes(buf, offs[o], offs[o + 1])];
-        nodeIdx[i] = node;
-        counts[node]++;
-        bytes[node] += fixed + (offs[o + 1] - offs[o]) + digits(offs[o + 1] - offs[o]) + (offs[o + 3] - offs[o + 2]) + digits(offs[o + 3] - offs[o + 2]);
+        const slot = slotOfBytes(buf, offs[o], offs[o + 1]);
+        slotOfRec[i] = slot;
+        counts[nodeOfSlot[slot] + 1]++;
       }
+      for (let node = 1; node <= addrs.length; node++) counts[node] += counts[node - 1];
+      const at = counts.slice(0, addrs.length);
+      for (let i = 0; i < n; i++) idx[at[nodeOfSlot[slotOfRec[i]]]++] = i;
       for (let node = 0; node < addrs.length; node++) {
-        if (!counts[node]) continue;
-        const { out, starts } = encode(buf, offs, n, node, bytes[node], counts[node]);
-        send(c, addrs[node], out, counts[node], starts);
+        const from = counts[node];
+        const m = counts[node + 1] - from;
+        if (!m) continue;
+        const part = idx.subarray(from, from + m);
+        if (batch > 1 && command !== 'set') part.sort((x, y) => slotOfRec[x] - slotOfRec[y] || x - y);
+        await sendPieces(buf, offs, part, m, slotOfRec, addrs[node]);
       }
     },
     async finish() {
       while (inflight.some((b) => b > 0)) await new Promise((resolve) => { wake = resolve; });
-      return { stored: ok, errors, firstError, ...redirects };
+      return { stored, errors, firstError, ...redirects };
     },
     close() {
       for (const r of routers) r.close();

@@ -27,11 +27,13 @@ export function connectionShares(connections, threads) {
  * @param {'noop'|'memory'|'redis'} o.sink
  * @param {object} [o.conn] RedisConn (redis sink)
  * @param {number} [o.ttl]
+ * @param {string} [o.command] set, mset or eval (redis sink)
+ * @param {number} [o.batch] records per command (mset, eval)
  * @param {(records: number) => void} [o.onProgress] records stored so far, about twice a second
  * @param {AbortSignal} [o.signal] stops the cell: its threads are terminated and it rejects
  * @returns {Promise<{ threads: number, connections: number, loadMs: number, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, redirects: { moved: number, ask: number, retries: number }, firstError: string|null, problems: string[] }>}
  */
-export async function runCell({ file, info, threads, connections, s3 = null, sink, conn, ttl, onProgress, signal }) {
+export async function runCell({ file, info, threads, connections, s3 = null, sink, conn, ttl, command, batch, onProgress, signal }) {
   const ranges = byteRanges(info.size, threads);
   const shares = connectionShares(connections, threads);
   const s3Shares = s3 ? connectionShares(s3.connections, threads) : null;
@@ -40,7 +42,7 @@ export async function runCell({ file, info, threads, connections, s3 = null, sin
   // ready: resolves when the thread has connected (set just below)
   const workers = ranges.map((r, i) => /** @type {Worker & { ready: Promise<unknown> }} */ (new Worker(THREAD, {
     workerData: {
-      file, start: r.start, end: r.end, recordSize: info.recordSize, sink, connections: shares[i], conn, ttl,
+      file, start: r.start, end: r.end, recordSize: info.recordSize, sink, connections: shares[i], conn, ttl, command, batch,
       ...(s3 && s3Shares && { s3: { endpoint: s3.endpoint, region: s3.region, size: info.size, connections: s3Shares[i] } }),
     },
   })));

@@ -13,7 +13,7 @@ import { withLocal } from '../../local/for-run.js';
 import { Run } from '../../harness/harness.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { runCell } from './run-cell.js';
-import { flushMasters, keyCount, openRouter, readBack } from './redis-check.js';
+import { flushMasters, keyCount, openRouter, readBack, redisCpuSeconds } from './redis-check.js';
 import { checkLines, loadTable } from './load-table.js';
 import { S3_CHUNK } from './s3-source.js';
 
@@ -38,7 +38,7 @@ export function runLoad(a) {
     const cells = [];
     /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
     const summaryOf = (interrupted) => ({
-      file: a.file, records: a.info.records, recordSize: a.info.recordSize, bytes: a.info.size, sink: a.sink, target, ttl: a.ttl || null,
+      file: a.file, records: a.info.records, recordSize: a.info.recordSize, bytes: a.info.size, sink: a.sink, target, ttl: a.ttl || null, ...(a.sink === 'redis' && { command: a.command, ...(a.command !== 'set' && { batch: a.batch }) }),
       ...(a.s3 && { s3: { endpoint: a.s3.endpoint ?? null, region: a.s3.region ?? null } }),
       cells: cells.map(({ perThread, ...c }) => ({ ...c, loadS: Math.round(c.loadS * 1000) / 1000, recordsPerSec: Math.round(c.recordsPerSec), perThread })),
       ok: cells.every((c) => c.check.ok), interrupted, cellsPlanned: grid.length,
@@ -61,10 +61,13 @@ export function runLoad(a) {
           if (!a.quiet) process.stderr.write(`${label}: ${grouped(n)} of ${grouped(a.info.records)} records\n`);
           run.second(k, label, { cell: { threads, connections, stored: n } });
         };
+        // what the cell cost: Redis's CPU (every master) and this process's (its reader threads)
+        const redisCpu0 = admin ? await redisCpuSeconds(admin) : 0;
+        const clientCpu0 = process.cpuUsage();
         let r;
         try {
           r = await runCell({
-            file: a.file, info: a.info, threads, connections, sink: a.sink, conn, ttl: a.ttl, signal: ac.signal,
+            file: a.file, info: a.info, threads, connections, sink: a.sink, conn, ttl: a.ttl, command: a.command, batch: a.batch, signal: ac.signal,
             s3: a.s3 && s3Connections ? { ...a.s3, connections: s3Connections } : null,
             onProgress: a.quiet && !live ? undefined : progress,
           });
@@ -73,10 +76,15 @@ export function runLoad(a) {
           throw e;
         }
         if (run.stopping) break;
+        const clientCpu = process.cpuUsage(clientCpu0);
+        const cpu = {
+          ...(admin && { redisCpuUsPerRecord: round2(((await redisCpuSeconds(admin)) - redisCpu0) * 1e6 / a.info.records) }),
+          clientCpuUsPerRecord: round2((clientCpu.user + clientCpu.system) / a.info.records),
+        };
         const check = await checkCell(a, admin, r);
         const cell = {
           threads, connections, ...(s3Connections && { s3Connections }), loadS: r.loadMs / 1000, recordsPerSec: r.recordsPerSec, setupMs: Math.round(r.setupMs),
-          stored: r.stored, errors: r.errors, redirects: r.redirects, check, perThread: r.perThread,
+          stored: r.stored, errors: r.errors, redirects: r.redirects, ...cpu, check, perThread: r.perThread,
         };
         cells.push(cell);
         run.second(k, label, { cell: { threads, connections, stored: r.stored, done: { recordsPerSec: r.recordsPerSec, errors: r.errors, redirects: r.redirects } } });
@@ -108,7 +116,7 @@ export function runLoad(a) {
 async function checkCell(a, admin, r) {
   /** @type {{ ok: boolean, problems: string[], keys?: number, readBack?: any }} */
   const check = { ok: true, problems: [...r.problems] };
-  if (r.errors) check.problems.push(`${r.errors} commands failed (${r.firstError})`);
+  if (r.errors) check.problems.push(`${r.errors} records not stored: their commands failed (${r.firstError})`);
   if (admin) {
     check.keys = await keyCount(admin);
     if (check.keys !== a.info.records) check.problems.push(`${check.keys} keys on the target, the file has ${a.info.records} records`);
@@ -120,8 +128,18 @@ async function checkCell(a, admin, r) {
   return check;
 }
 
+/** @param {number} v */
+const round2 = (v) => Math.round(v * 100) / 100;
+
+/** How the records were written, in words. @param {Record<string, any>} s summary */
+function commandWords(s) {
+  if (s.command === 'mset') return `pipelined MSET of up to ${s.batch} records of one slot`;
+  if (s.command === 'eval') return `pipelined EVALSHA of up to ${s.batch} records of one slot, a script that SETs each${s.ttl ? ` with EX ${s.ttl}` : ''}`;
+  return `pipelined ${s.ttl ? `SETEX, TTL ${s.ttl} s` : 'SET'}`;
+}
+
 function renderLoad(s) {
-  const into = s.sink === 'redis' ? `Redis at ${s.target} (pipelined ${s.ttl ? `SETEX, TTL ${s.ttl} s` : 'SET'})` : `the ${s.sink} sink`;
+  const into = s.sink === 'redis' ? `Redis at ${s.target} (${commandWords(s)})` : `the ${s.sink} sink`;
   return [
     '# rqbench load', '',
     `${grouped(s.records)} records of ${s.recordSize} bytes (${(s.bytes / 2 ** 20).toFixed(0)} MiB) from ${s.file}${s.s3 ? ` (S3${s.s3.endpoint ? ` at ${s.s3.endpoint}` : ''})` : ''} into ${into}; each reader thread reads its own byte range of the file${s.s3 ? ` by ranged GETs of ${S3_CHUNK / 2 ** 20} MiB, through a client of its own whose pool is its share of the S3 connections (up to that many GETs in flight ahead of it)` : ''}. Load time runs from every thread ready (file open, connections made) to the last record stored.`, '',

@@ -11,6 +11,7 @@
  * connection fails the cycle, and the reader reads the cluster again before the next.
  */
 import { BytesConn } from '../../transports/redis-bytes.js';
+import { whyDropped } from '../../transports/conn-drops.js';
 import { MAX_FALLBACKS } from '../../transports/redis-router.js';
 import { classify, decide } from '../../transports/cluster-policy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -196,11 +197,13 @@ export class BytesReads {
     const cut = addr.lastIndexOf(':');
     const { conn, readFrom } = this.router;
     // cluster replicas serve reads only after READONLY
-    const c = new BytesConn({ ...conn, host: addr.slice(0, cut), port: Number(addr.slice(cut + 1)), readonly: readFrom === 'replica' && conn.cluster });
+    const c = new BytesConn({
+      ...conn, host: addr.slice(0, cut), port: Number(addr.slice(cut + 1)), readonly: readFrom === 'replica' && conn.cluster, replyTimeoutMs: this.router.replyTimeoutMs,
+    });
     const p = c.connect().then(() => {
       if (this.router.watchDrops) {
         this.router.drops.reconnected(addr, 'bytes');
-        c.onClose = () => this.#dropped(addr, p);
+        c.onClose = (err) => this.#dropped(addr, p, err);
       }
       return c;
     });
@@ -209,9 +212,9 @@ export class BytesReads {
   }
 
   /** A connection closed unasked: logged, and reopened at once (how long the node was out of reach, not the wait for the next cycle). */
-  #dropped(addr, p) {
+  #dropped(addr, p, err) {
     if (this.closed || this.conns.get(addr) !== p) return;
-    this.router.drops.dropped(addr, 'bytes');
+    this.router.drops.dropped(addr, 'bytes', Date.now(), whyDropped(err));
     this.#reopen(addr).catch(() => {}); // a node that is gone: a later open ends the drop
   }
 

@@ -10,6 +10,8 @@
  * then `mget` and `pipeline` both send that command per key, `get` sends it through ioredis.
  * `mget` and `pipeline` read a node's keys again from another node holding their slots when it
  * is a replica that stopped answering (the router sets it aside); a value read twice is the same.
+ * `get` leaves the routing to ioredis, told to pass over a replica whose connection ended
+ * (usableReplica): that shard is read from its master, a fallback like the others.
  */
 import { keySlot } from '../../transports/slot.js';
 import { tlsFor } from '../../transports/redis.js';
@@ -19,6 +21,9 @@ import { MAX_FALLBACKS } from '../../transports/redis-router.js';
 import { runsByNode, slotRuns } from './slot-runs.js';
 
 export const FETCH_MODES = ['mget', 'pipeline', 'get'];
+
+/** What ioredis rejects a command with when its node's connection went under it. */
+const LOST = /^Connection is closed|ECONNRESET|ECONNREFUSED|EPIPE/;
 
 export class Fetcher {
   /**
@@ -41,7 +46,15 @@ export class Fetcher {
   fetch(keys) {
     if (keys.length === 0) return Promise.resolve([]);
     const args = this.valueArgs;
-    if (this.mode === 'get') return Promise.all(keys.map((k) => (args ? this.#seedCall(args(k)) : this.seedClient.get(k))));
+    if (this.mode === 'get') {
+      const gets = () => Promise.all(keys.map((k) => (args ? this.#seedCall(args(k)) : this.seedClient.get(k))));
+      // a connection lost under the reads (a replica that died while a batch was on its way):
+      // every key once more, where ioredis sends them now; once for the lot, not a catch per GET
+      return gets().catch((e) => {
+        if (!LOST.test(String(e?.message))) throw e;
+        return gets();
+      });
+    }
     return this.mode === 'mget' && !args ? this.#mget(keys) : this.#pipeline(keys);
   }
 
@@ -130,12 +143,36 @@ export class Fetcher {
 }
 
 /**
+ * The seed's client for a reader, beside its router: what ioredis reads from a master whose
+ * shard had a replica when the router last read the cluster is a replica fallback, counted with
+ * the router's own.
+ * @param {import('../../transports/redis-router.js').RedisRouter} router
+ */
+export function seedClientFor(router) {
+  const { nodes } = router;
+  const served = new Set(nodes.filter((n) => n.role === 'replica').map((r) => nodes.find((m) => m.id === r.masterId)?.addr));
+  const client = seedClient(router.conn, router.readFrom, router.addrFor(0), (master) => { if (served.has(master)) router.fallbacks++; }, (addr) => router.down.has(addr));
+  // a node whose connection ended: a replica is set aside as for the router's own reads, until the
+  // cluster no longer flags it and it answers (ioredis alone would open it again at its next slot
+  // refresh, while the cluster still lists it, and its reads would wait out the node timeout)
+  if (router.conn.cluster) client.on('-node', (/** @type {{ options: { host: string, port: number } }} */ redis) => {
+    const addr = `${redis.options.host}:${redis.options.port}`;
+    if (!router.closing) router.fallBack(addr, new Error(`connection to ${addr} closed`));
+  });
+  return client;
+}
+
+/**
  * The seed's client: ioredis with auto-pipelining, reading from replicas on a cluster.
  * @param {import('../../transports/redis.js').RedisConn} conn
  * @param {'master'|'replica'} readFrom
  * @param {string} standaloneAddr the node a standalone reader reads from
+ * @param {(master: string) => void} [onFallback] a read went to the master at host:port, as no replica of its
+ *   slot was left (ioredis drops a failed replica from its slot map at its next refresh: the caller knows whether
+ *   the shard had one)
+ * @param {(addr: string) => boolean} [isDown] a replica at host:port is not to be read (set aside by the caller)
  */
-export function seedClient(conn, readFrom, standaloneAddr) {
+export function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}, isDown = () => false) {
   const auth = { username: conn.username, password: conn.password };
   if (!conn.cluster) {
     const cut = standaloneAddr.lastIndexOf(':');
@@ -144,8 +181,40 @@ export function seedClient(conn, readFrom, standaloneAddr) {
   }
   // one set of options for every node ioredis discovers: verified as the seed's name, or by IP
   return new Cluster([{ host: conn.host, port: conn.port }], {
-    scaleReads: readFrom === 'replica' ? 'slave' : 'master',
+    scaleReads: readFrom === 'replica' ? usableReplica(onFallback, isDown) : 'master',
     enableAutoPipelining: true,
     redisOptions: { ...auth, tls: tlsFor(conn, conn.host) || undefined },
   });
+}
+
+/**
+ * ioredis's `scaleReads: 'slave'` (a replica of the slot, at random), except that a replica
+ * whose connection was lost is passed over, and the master reads when none is left. ioredis
+ * opens node connections lazily and never reopens a lost one (it waits for a slot refresh):
+ * a replica not yet used is fine (`wait`), one that ended or closed is not. 'slave'
+ * itself keeps picking a replica that died (its slot map still names it until the next
+ * refresh), finds it gone from its pool and sends the read to a random replica instead: MOVED,
+ * which an auto-pipelined batch of reads for several slots does not follow, and every cycle
+ * failed until the end of the run.
+ * @param {(master: string) => void} onFallback
+ * @param {(addr: string) => boolean} [isDown]
+ * @returns {(nodes: Array<{ status: string, options: { host?: string, port?: number } }|undefined>) => any}
+ */
+export function usableReplica(onFallback, isDown = () => false) {
+  return (nodes) => {
+    let pick = null;
+    let usable = 0;
+    // nodes[0] is the slot's master, the rest its replicas (CLUSTER SLOTS' order); one usable
+    // replica picked at random without building an array (auto-pipelined: once per batch of GETs)
+    for (let i = 1; i < nodes.length; i++) {
+      const status = nodes[i]?.status;
+      if (!status || status === 'end' || status === 'close' || isDown(`${nodes[i].options.host}:${nodes[i].options.port}`)) continue;
+      usable++;
+      if (Math.random() * usable < 1) pick = nodes[i];
+    }
+    if (pick) return pick;
+    const master = nodes[0];
+    if (master) onFallback(`${master.options.host}:${master.options.port}`);
+    return master;
+  };
 }

@@ -6,7 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { MAX_FALLBACKS, RedisRouter } from '../../transports/redis-router.js';
-import { Fetcher, seedClient } from './fetch.js';
+import { Fetcher, seedClientFor } from './fetch.js';
+import { REPLY_TIMEOUT_MS } from '../../transports/reply-watch.js';
 import { Counters } from '../../measure/counters.js';
 import { ClientSampler } from '../../measure/client-sampler.js';
 import { record } from '../../measure/histogram.js';
@@ -56,6 +57,8 @@ export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overru
  * @property {number} spread       this reader's number, spreads readers over replicas
  * @property {number} ttl          seconds: items older than this are not live
  * @property {boolean} script      -s script: cardinality and range in one Lua call
+ * @property {number} [replyTimeoutMs]  --reply-timeout: a read node silent this long while it owes a reply is
+ *                                 given up on (reply-watch.js); 0: never; unset: REPLY_TIMEOUT_MS
  */
 
 export class Reader {
@@ -71,7 +74,8 @@ export class Reader {
     this.model = model;
     this.plan = plan;
     this.onInterval = onInterval;
-    this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread, watchDrops: true });
+    // a read node silent while it owes a reply is given up on (a frozen replica: its reads go to its master)
+    this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread, watchDrops: true, replyTimeoutMs: plan.replyTimeoutMs ?? REPLY_TIMEOUT_MS });
     this.counters = /** @type {Counters & ReaderCounts} */ (new Counters(READER_COUNTERS));
     /** @type {Record<typeof PENDING[number], number>} this cycle's reads, counted when it is */
     this.pendingCounts = { items: 0, fetched: 0, missing: 0, duplicates: 0, mismatched: 0 };
@@ -89,7 +93,7 @@ export class Reader {
       for (const s of this.model.scripts) await pipe.call(['SCRIPT', 'LOAD', s.lua]);
     };
     await this.router.open();
-    const client = this.plan.fetch === 'get' ? seedClient(this.conn, this.plan.readFrom, this.router.addrFor(0)) : undefined;
+    const client = this.plan.fetch === 'get' ? seedClientFor(this.router) : undefined;
     if (client) {
       client.on('error', () => {}); // failures surface as rejected gets, counted per cycle
       await (this.conn.cluster ? new Promise((resolve, reject) => { client.once('ready', resolve); client.once('error', reject); }) : client.ping());

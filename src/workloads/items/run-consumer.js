@@ -48,7 +48,7 @@ async function consume(a, local, live) {
   const topo = await discoverTopology(conn);
   const readFrom = readFromOf(a);
   const readers = Array.from({ length: a.readers }, (_, i) => i + 1);
-  const plan = { periodMs: a.period, durationMs: a.duration * 1000, t0: 0, limit: a.limit, fetch: a.fetch, readFrom, ttl: a.ttl, script: a.scriptMode === 'script' };
+  const plan = { periodMs: a.period, durationMs: a.duration * 1000, t0: 0, limit: a.limit, fetch: a.fetch, readFrom, ttl: a.ttl, script: a.scriptMode === 'script', replyTimeoutMs: a.replyTimeout };
   /** @type {import('./process-pool.js').WorkerSpec[]} */
   const specs = readers.map((n) => ({ kind: 'reader', label: `reader ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } } }));
   const name = a.name || defaultName(a, mode);

@@ -58,7 +58,7 @@ async function produce(a, local, live) {
     const { recorder, dir } = run;
     const summary = summarize({
       rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
-      writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable,
+      writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable, drops: run.drops,
     });
     // sentBy, not client: summary.client is the load generator's own cost (CPU, event loop, memory)
     Object.assign(summary, { name, mode, sentBy: a.client ?? 'rqbench', interrupted: !!interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });

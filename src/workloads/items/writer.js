@@ -33,7 +33,10 @@ import { settings } from '../../settings.js';
  *                                 MOVED and ASK), or ioredis as the seed ran it (transports/ioredis-sender.js)
  */
 
-/** @typedef {import('../../measure/aggregate.js').Interval} Interval */
+/**
+ * A writer's second, with what it saw of its connections (the timeline's events, the summary's drops).
+ * @typedef {import('../../measure/aggregate.js').Interval & { events?: Array<{ atMs: number, text: string }>, drops?: import('../../transports/conn-drops.js').Drop[] }} Interval
+ */
 
 export class Writer {
   /**
@@ -52,7 +55,9 @@ export class Writer {
     this.chunks = chunkRanges(this.range.min, this.range.max, plan.chunks);
     this.totalSends = sendsWithin(plan.periodMs, this.chunks.length, plan.durationMs);
     this.maxInflight = plan.maxInflight ?? settings.maxInflightChunks;
-    this.router = new RedisRouter(conn);
+    // a connection that closes unasked is reopened at once and logged (when, which node, how long
+    // until reconnected): the commands it owed are retried by the sender's own rule meanwhile
+    this.router = new RedisRouter(conn, { watchDrops: true });
     this.counters = /** @type {Counters & import('../../measure/counters.js').WriterCounts} */ (new Counters());
     // redirects and retries are counted straight into this second's counters
     /** @type {{ send: ClusterSender['send'], close?: () => void }} */
@@ -254,6 +259,7 @@ export class Writer {
     const ackedDue = Object.fromEntries(this.ackedDue);
     this.ackedDue = new Map();
     const client = this.client.sample();
+    const { events, drops } = this.router.drops.take(final);
     // an interrupted run was due only up to the moment it stopped
     const intended = this.#intendedIn(index, this.stoppedAt ?? Infinity);
     // a deferred emit still waiting goes first: intervals must leave in order
@@ -264,7 +270,7 @@ export class Writer {
       emitted = true;
       if (this.pendingEmit === emit) this.pendingEmit = null;
       const hist = sparseOps(ops, { lag: toSparse(lag) });
-      this.onInterval({ index, final, intended, counters, ackedDue, hist, client, ...(final && this.acked ? { ackedIds: this.acked } : {}) });
+      this.onInterval({ index, final, intended, counters, ackedDue, hist, client, events, drops, ...(final && this.acked ? { ackedIds: this.acked } : {}) });
     };
     if (final) return emit();
     this.pendingEmit = emit;

@@ -1,0 +1,96 @@
+/**
+ * The tests of `bench:load`, each a command line and how to read its rate from what it printed,
+ * and the pure parts of its report: the order of a repeat, a repeat's table, a spread line.
+ */
+/**
+ * @typedef {object} LoadTest
+ * @property {string} name
+ * @property {string} bin
+ * @property {string[]} args
+ * @property {(m: { code: number|null, signal?: string|null, stdout: string, stderr: string, cpuS: number, wallS: number }, x: { redisCpuS: number }) => Measured} read
+ */
+
+/**
+ * @typedef {{ name: string, recordsPerSec: number, redisUsPerRecord: number, clientUsPerRecord: number, exactlyOnce: boolean|null }} Measured
+ */
+
+/**
+ * @param {{ cli: string, file: string, seedFile: string, host: string, port: number|string, records: number, vsize: number, threads: number, connections: number, batch: number, ttl: number,
+ *   bench: { pipeline: number, clients: number, keySpace: number }, out: string }} o
+ * @returns {LoadTest[]}
+ */
+export function loadTests(o) {
+  const redis = ['--host', o.host, '--port', String(o.port), '--connections', String(o.connections)];
+  const rq = (name, extra, file = o.file) => ({
+    name,
+    bin: process.execPath,
+    args: [o.cli, 'load', file, '--reader-threads', String(o.threads), ...extra, '--out', o.out, '--json', '--quiet'],
+    /** @type {LoadTest['read']} */
+    read(m, x) {
+      let s;
+      try {
+        s = JSON.parse(m.stdout);
+      } catch {
+        throw new Error(`${name}: rqbench load exited with ${m.code ?? m.signal}: ${m.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+      }
+      const cell = s.cells[0];
+      if (!cell) throw new Error(`${name}: no cell in the summary`);
+      return {
+        name, recordsPerSec: cell.recordsPerSec, redisUsPerRecord: (x.redisCpuS * 1e6) / o.records,
+        clientUsPerRecord: (m.cpuS * 1e6) / o.records, exactlyOnce: cell.check.ok,
+      };
+    },
+  });
+  const rb = (name, test, keysPerRequest) => ({
+    name,
+    bin: 'redis-benchmark',
+    args: ['-h', o.host, '-p', String(o.port), '-P', String(o.bench.pipeline), '-c', String(o.bench.clients), '-n', String(Math.round(o.records / keysPerRequest)), '-r', String(o.bench.keySpace), '-d', String(o.vsize), '-t', test, '--csv'],
+    /** @type {LoadTest['read']} */
+    read(m, x) {
+      if (m.code !== 0) throw new Error(`${name}: redis-benchmark exited with ${m.code ?? m.signal}: ${m.stderr.trim().split('\n').pop()}`);
+      // --csv: a header line, then "<test>","<rps>",...
+      const row = m.stdout.trim().split('\n').filter((l) => l.startsWith('"') && !l.startsWith('"test"')).at(-1) ?? '';
+      const rps = Number(row.match(/"([^"]*)"/g)?.[1]?.slice(1, -1));
+      if (!Number.isFinite(rps)) throw new Error(`${name}: cannot read requests/s from redis-benchmark: ${m.stdout.slice(0, 200)}`);
+      return { name, recordsPerSec: rps * keysPerRequest, redisUsPerRecord: (x.redisCpuS * 1e6) / o.records, clientUsPerRecord: (m.cpuS * 1e6) / o.records, exactlyOnce: null };
+    },
+  });
+  return [
+    rb('rb SET', 'set', 1),
+    rq('SET', [...redis, '--command', 'set']),
+    rq('SET seed keys', [...redis, '--command', 'set'], o.seedFile),
+    rb('rb MSET', 'mset', 10),
+    rq('MSET', [...redis, '--command', 'mset', '--batch', String(o.batch)]),
+    rq('SETEX', [...redis, '--command', 'set', '--ttl', String(o.ttl)]),
+    rq('EVAL', [...redis, '--command', 'eval', '--batch', String(o.batch), '--ttl', String(o.ttl)]),
+    rq('noop', ['--sink', 'noop', '--connections', '1']),
+  ];
+}
+
+/**
+ * Repeat r's order: the tests rotated by r, so each runs first (and last) once in as many repeats.
+ * @template T
+ * @param {T[]} tests
+ * @param {number} r
+ * @returns {T[]}
+ */
+export function rotated(tests, r) {
+  const k = r % tests.length;
+  return [...tests.slice(k), ...tests.slice(0, k)];
+}
+
+/** @param {Measured[]} row one repeat, in the tests' order */
+export function testTable(row) {
+  const lines = row.map((x) => `| ${x.name} | ${Math.round(x.recordsPerSec).toLocaleString('en-US')} | ${x.name === 'noop' ? '-' : x.redisUsPerRecord.toFixed(2)} | ${x.clientUsPerRecord.toFixed(2)} | ${x.exactlyOnce === null ? '-' : x.exactlyOnce ? 'ok' : 'FAILED'} |`);
+  return ['| test | records/s | Redis CPU µs/record | client CPU µs/record | exactly once |', '| --- | ---: | ---: | ---: | :---: |', ...lines].join('\n');
+}
+
+/**
+ * "median 1.07x, spread 0.98–1.12x (5 repeats)".
+ * @param {number[]} v
+ */
+export function spreadLine(v) {
+  const s = [...v].sort((a, b) => a - b);
+  const mid = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return `median ${mid.toFixed(2)}x, spread ${s[0].toFixed(2)}–${s.at(-1).toFixed(2)}x (${s.length} repeats)`;
+}
