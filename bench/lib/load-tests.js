@@ -2,6 +2,9 @@
  * The tests of `bench:load`, each a command line and how to read its rate from what it printed,
  * and the pure parts of its report: the order of a repeat, a repeat's table, a spread line.
  */
+import { describe } from '../../src/stats/describe.js';
+import { csvCells } from './phases.js';
+
 /**
  * @typedef {object} LoadTest
  * @property {string} name
@@ -48,10 +51,7 @@ export function loadTests(o) {
     /** @type {LoadTest['read']} */
     read(m, x) {
       if (m.code !== 0) throw new Error(`${name}: redis-benchmark exited with ${m.code ?? m.signal}: ${m.stderr.trim().split('\n').pop()}`);
-      // --csv: a header line, then "<test>","<rps>",...
-      const row = m.stdout.trim().split('\n').filter((l) => l.startsWith('"') && !l.startsWith('"test"')).at(-1) ?? '';
-      const rps = Number(row.match(/"([^"]*)"/g)?.[1]?.slice(1, -1));
-      if (!Number.isFinite(rps)) throw new Error(`${name}: cannot read requests/s from redis-benchmark: ${m.stdout.slice(0, 200)}`);
+      const rps = Number(csvCells(m.stdout)[1]);
       return { name, recordsPerSec: rps * keysPerRequest, redisUsPerRecord: (x.redisCpuS * 1e6) / o.records, clientUsPerRecord: (m.cpuS * 1e6) / o.records, exactlyOnce: null };
     },
   });
@@ -86,11 +86,13 @@ export function testTable(row) {
 }
 
 /**
- * "median 1.07x, spread 0.98–1.12x (5 repeats)".
+ * "median 1.07x, 94% interval 0.98–1.12x (n=5)": the median over the repeats and its
+ * distribution-free interval (stats/describe.js: the order statistics; with 5 repeats that is
+ * their min–max, which covers the median with probability 1 − 2·0.5^5 = 93.75%).
  * @param {number[]} v
  */
 export function spreadLine(v) {
-  const s = [...v].sort((a, b) => a - b);
-  const mid = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  return `median ${mid.toFixed(2)}x, spread ${s[0].toFixed(2)}–${s.at(-1).toFixed(2)}x (${s.length} repeats)`;
+  const d = describe(v, 0.9);
+  const range = d.ci ? `${Math.round(d.ci.level * 100)}% interval ${d.ci.lo.toFixed(2)}–${d.ci.hi.toFixed(2)}x (n=${d.n})` : `no interval (${d.why})`;
+  return `median ${d.median?.toFixed(2)}x, ${range}`;
 }

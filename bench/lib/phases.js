@@ -27,11 +27,8 @@ export async function redisBenchmark({ meter, host, port, requests, idSpace, pip
   const r = await runMeasured('redis-benchmark', args, { timeoutMs: 90_000 });
   const after = await redisCpuSample(meter);
   if (r.code !== 0) throw new Error(`redis-benchmark exited with ${r.code ?? r.signal}: ${r.stderr.trim().split('\n').pop()}`);
-  // --csv: a header line, then "<test>","<rps>","<avg ms>",...
-  const rows = r.stdout.trim().split('\n').filter((l) => l.startsWith('"') && !l.startsWith('"test"'));
-  const cells = rows.at(-1)?.match(/"([^"]*)"/g)?.map((c) => c.slice(1, -1)) ?? [];
+  const cells = csvCells(r.stdout);
   const rps = Number(cells[1]);
-  if (!Number.isFinite(rps)) throw new Error(`cannot read requests/s from redis-benchmark's output: ${r.stdout.slice(0, 200)}`);
   return {
     command: commandLine('redis-benchmark', args),
     requestsPerSec: rps,
@@ -41,6 +38,18 @@ export async function redisBenchmark({ meter, host, port, requests, idSpace, pip
     redisCpuPct: cpuPctBetween(before, after),
     clientCpuPct: (r.cpuS / r.wallS) * 100,
   };
+}
+
+/**
+ * The last row of redis-benchmark's --csv output: a header line, then "<test>","<rps>","<avg ms>",…
+ * @param {string} stdout
+ * @returns {string[]} its cells; cells[1] (requests/s) checked to be a number
+ */
+export function csvCells(stdout) {
+  const rows = stdout.trim().split('\n').filter((l) => l.startsWith('"') && !l.startsWith('"test"'));
+  const cells = rows.at(-1)?.match(/"([^"]*)"/g)?.map((c) => c.slice(1, -1)) ?? [];
+  if (!Number.isFinite(Number(cells[1]))) throw new Error(`cannot read requests/s from redis-benchmark's output: ${stdout.slice(0, 200)}`);
+  return cells;
 }
 
 /** The 128-byte value redis-benchmark writes: the same bytes as rqbench's payload of item 1. */

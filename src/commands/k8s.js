@@ -34,13 +34,9 @@ export function handler(a) {
     checkProducerFlags(plan.flags, plan.writers);
     const files = renderManifests(plan);
     const start = /^\d+$/.test(plan.startAt) ? `start ${new Date(Number(plan.startAt)).toISOString()} (in ${a.startIn} s)` : `start ${plan.startAt}, filled in at apply time`;
-    const what = `rqbench k8s: ${plan.pods} pod(s) × ${plan.perPod} writer(s), run ${plan.runId}, ${start}`;
-    if (plan.out === undefined) {
-      process.stderr.write(`${what}\n`);
-      return files.map((f) => f.text).join('---\n');
-    }
+    process.stderr.write(`rqbench k8s: ${plan.pods} pod(s) × ${plan.perPod} writer(s), run ${plan.runId}, ${start}\n`);
+    if (plan.out === undefined) return files.map((f) => f.text).join('---\n');
     writeFiles(plan.out, files);
-    process.stderr.write(`${what}\n`);
     return files.map((f) => `${path.join(plan.out, f.name)}\n`).join('');
   });
 }

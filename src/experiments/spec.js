@@ -142,7 +142,7 @@ function build(raw, dir, file) {
   const checkTests = raw.checkTests === undefined ? null : text(raw.checkTests, 'checkTests');
   const seedColumns = readSeedColumns(raw.seedColumns, problem);
   drafts.forEach((d, i) => {
-    const seedOf = readStepSeed('seedRaw' in d ? d.seedRaw : undefined, `steps[${i}].seed`, seedColumns, problem);
+    const seedOf = readStepSeed(d.seedRaw, `steps[${i}].seed`, seedColumns, problem);
     if (seedOf) steps[i].seed = seedOf;
   });
   const seedMetrics = readSeedMetrics(raw.seedMetrics, seedColumns, kind.metrics, problem);

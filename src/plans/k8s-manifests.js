@@ -5,7 +5,7 @@
  * every writer's endpoint. test/k8s-manifests.test.js validates them against the API schemas.
  */
 import YAML from 'yaml';
-import { PLACEHOLDER } from './k8s-plan.js';
+import { K8S_DEFAULTS, PLACEHOLDER } from './k8s-plan.js';
 
 /** The label the PodMonitor (and deploy/grafana/prometheus-k8s.yml) selects the pods by. */
 export const APP_LABEL = Object.freeze({ 'app.kubernetes.io/name': 'rqbench' });
@@ -51,11 +51,11 @@ export function renderCommand(plan) {
   const words = ['rqbench k8s', `--pods ${plan.pods}`];
   if (plan.perPod !== 1) words.push(`--writers-per-pod ${plan.perPod}`);
   words.push(`--flags "${plan.flags.join(' ')}"`);
-  if (plan.image !== 'rqbench:0.1.0') words.push(`--image ${plan.image}`);
+  if (plan.image !== K8S_DEFAULTS.image) words.push(`--image ${plan.image}`);
   if (plan.namespace) words.push(`--namespace ${plan.namespace}`);
-  if (plan.jobName !== 'rqbench-producers') words.push(`--job-name ${plan.jobName}`);
-  if (plan.secret !== 'rqbench-redis') words.push(`--secret ${plan.secret}`);
-  if (plan.claim !== 'rqbench-results') words.push(`--claim ${plan.claim}`);
+  if (plan.jobName !== K8S_DEFAULTS.jobName) words.push(`--job-name ${plan.jobName}`);
+  if (plan.secret !== K8S_DEFAULTS.secret) words.push(`--secret ${plan.secret}`);
+  if (plan.claim !== K8S_DEFAULTS.claim) words.push(`--claim ${plan.claim}`);
   if (plan.runId !== PLACEHOLDER.runId) words.push(`--run-id ${plan.runId}`);
   if (plan.startAt === PLACEHOLDER.startAt) words.push('--template');
   if (plan.podMonitor) words.push('--podmonitor');

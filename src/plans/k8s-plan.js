@@ -9,6 +9,9 @@ import { deepFreeze } from './freeze.js';
 /** The placeholders a --template manifest carries, replaced when it is applied (docs/multi-host.md). */
 export const PLACEHOLDER = Object.freeze({ startAt: '@START_AT@', runId: '@RUN_ID@' });
 
+/** The names a manifest gets unless told otherwise (the command line shown in it leaves them out). */
+export const K8S_DEFAULTS = Object.freeze({ image: 'rqbench:0.1.0', jobName: 'rqbench-producers', secret: 'rqbench-redis', claim: 'rqbench-results' });
+
 /**
  * Producer flags the manifest sets itself (each pod's slice, the shared run, the Secret's URL, the
  * pod's metrics endpoint and run directory): given in --flags they would fight the manifest's.
@@ -36,11 +39,11 @@ export function k8sOptions(y) {
     .option('pods', { type: 'number', requiresArg: true, default: 8, group: s, describe: 'pods (hosts): the Indexed Job\'s completions and parallelism' })
     .option('writers-per-pod', { alias: 'w', type: 'number', requiresArg: true, default: 1, group: s, describe: 'writer processes in each pod: pod i runs writers i*W+1 … (i+1)*W of pods*W' })
     .option('flags', { type: 'string', requiresArg: true, default: '--cluster -q 300000 -d 60', group: s, describe: 'the producer flags every writer gets (the data model, -q across all writers, -d, …), as --flags="…" or after --; not -t, -a, --url or what the manifest sets' })
-    .option('image', { type: 'string', requiresArg: true, default: 'rqbench:0.1.0', group: p, describe: 'the rqbench image (docker build -f deploy/k8s/Dockerfile)' })
+    .option('image', { type: 'string', requiresArg: true, default: K8S_DEFAULTS.image, group: p, describe: 'the rqbench image (docker build -f deploy/k8s/Dockerfile)' })
     .option('namespace', { type: 'string', requiresArg: true, group: p, describe: 'namespace of every object', defaultDescription: 'kubectl\'s current one' })
-    .option('job-name', { type: 'string', requiresArg: true, default: 'rqbench-producers', group: p, describe: 'the Job\'s name (delete the last run\'s Job before applying one of the same name)' })
-    .option('secret', { type: 'string', requiresArg: true, default: 'rqbench-redis', group: p, describe: 'the Secret holding the Redis URL (key url) and, optionally, its password (key password); its values never enter the manifest' })
-    .option('claim', { type: 'string', requiresArg: true, default: 'rqbench-results', group: p, describe: 'the ReadWriteMany PersistentVolumeClaim every pod writes its run directories to (/results)' })
+    .option('job-name', { type: 'string', requiresArg: true, default: K8S_DEFAULTS.jobName, group: p, describe: 'the Job\'s name (delete the last run\'s Job before applying one of the same name)' })
+    .option('secret', { type: 'string', requiresArg: true, default: K8S_DEFAULTS.secret, group: p, describe: 'the Secret holding the Redis URL (key url) and, optionally, its password (key password); its values never enter the manifest' })
+    .option('claim', { type: 'string', requiresArg: true, default: K8S_DEFAULTS.claim, group: p, describe: 'the ReadWriteMany PersistentVolumeClaim every pod writes its run directories to (/results)' })
     .option('run-id', { type: 'string', requiresArg: true, group: s, describe: 'the run id every writer shares', defaultDescription: 'k8s-<UTC time> (with --template: @RUN_ID@)' })
     .option('start-in', { type: 'number', requiresArg: true, default: 90, group: s, describe: 'seconds from now to the shared start: pipe the output straight into kubectl apply, so now is apply time' })
     .option('template', { type: 'boolean', default: false, group: s, describe: 'leave the start (and, without --run-id, the run id) as @START_AT@ and @RUN_ID@ for sed to fill in when it is applied' })

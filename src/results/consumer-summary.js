@@ -86,12 +86,13 @@ function missingWhy(s, { ttlS, keyTtl, limit, readFrom }) {
   const ttl = sampled && keyTtl?.maxS ? keyTtl.maxS : ttlS;
   const said = ttl === ttlS ? `--ttl ${ttlS}` : `keys that live about ${ttl} s (their PTTL, ${sampled}; --ttl ${ttlS})`;
   const card = s.perCycle.cardinality ?? 0;
+  // the share of the keys read that are within a cycle of their expiry
+  const share = Math.min(1, cycleMs / (ttl * 1000));
   if (ttl < ttlS && !limit) {
     // the window reaches further back than the keys live: its oldest part is gone before the range
-    const gone = card * (1 - ttl / ttlS) + card * Math.min(1, cycleMs / (ttl * 1000));
+    const gone = card * (1 - ttl / ttlS) + card * share;
     if (missing <= 2 * gone) return `expired: the item keys live about ${ttl} s (their PTTL, ${sampled}), less than the ${ttlS} s the consumer reads back (--ttl), so about ${round(gone)} items per cycle had expired or were within a cycle of it`;
   }
-  const share = Math.min(1, cycleMs / (ttl * 1000));
   // the items within a cycle of their expiry, among those read (the newest --limit may hold none)
   const expirable = limit ? Math.max(0, (s.perCycle.items ?? 0) - card * (1 - share)) : card * share;
   if (missing <= Math.max(1, 2 * expirable)) return `expired between range and fetch (with ${said} and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry)`;

@@ -58,8 +58,7 @@ function summarizeRedis(m) {
     const ackedInWindow = sumOf(sums, (s) => s.achieved.items ?? Math.round(s.achieved.itemsPerSec * s.window.seconds));
     summary = summarize({
       ...common, ackedInWindow, targetRate, writers,
-      // every run's dropped connections, by the second of its own t0 (runs merged share a --start-at)
-      drops: sums.flatMap((s) => (s.connectionDrops ?? []).map((d) => ({ worker: d.writer, node: d.node, atS: d.atS, reconnectMs: d.reconnectMs }))),
+      drops: dropsOf(sums, 'writer'),
     });
     Object.assign(summary, { name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), sentBy: oneOf(sums.map(sentByOf)), interrupted, writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers });
   } else {
@@ -70,8 +69,7 @@ function summarizeRedis(m) {
     summary = summarizeConsumer({
       ...common, readers, periodMs: (readers * 1000) / cyclesPerSec, windowCounts,
       measuresUniques: sums.some((s) => s.perCycle?.uniques !== null && s.perCycle?.uniques !== undefined),
-      // every run's dropped connections, by the second of its own t0 (runs merged share a --start-at)
-      drops: sums.flatMap((s) => (s.connectionDrops ?? []).map((d) => ({ worker: d.reader, node: d.node, atS: d.atS, reconnectMs: d.reconnectMs }))),
+      drops: dropsOf(sums, 'reader'),
     });
     Object.assign(summary, {
       name: nameOf(m), mode: oneOf(sums.map((s) => s.mode)), fetch: oneOf(sums.map((s) => s.fetch)), readFrom: oneOf(sums.map((s) => s.readFrom)),
@@ -161,11 +159,21 @@ function workersOf(run) {
 }
 
 /**
- * @param {import('./report-dirs.js').ReportRun} run
- * @returns {{ second: number, lastSecond: number, host: string|null, writers: number[] }|null}
+ * Where a run read by `report` stopped (a field only report-dirs.js's runs carry), or null.
+ * @param {import('./run-dirs.js').RunDir} run
+ * @returns {import('./stopped-run.js').Stopped|null}
  */
 function stoppedOf(run) {
-  return run.stopped ?? null;
+  return /** @type {import('./report-dirs.js').ReportRun} */ (run).stopped ?? null;
+}
+
+/**
+ * Every run's dropped connections, by the second of its own t0 (runs merged share a --start-at).
+ * @param {Array<Record<string, any>>} sums the runs' summaries
+ * @param {'writer'|'reader'} who
+ */
+function dropsOf(sums, who) {
+  return sums.flatMap((s) => (s.connectionDrops ?? []).map((d) => ({ worker: d[who], node: d.node, atS: d.atS, reconnectMs: d.reconnectMs })));
 }
 
 function nameOf(m) {

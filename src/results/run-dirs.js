@@ -41,9 +41,7 @@ export function readRunDir(dir) {
     throw new UsageError(`${dir}: no such directory`);
   }
   if (!st.isDirectory()) throw new UsageError(`${dir}: not a directory`);
-  const manifest = readJson(dir, 'manifest.json', 'not an rqbench run directory');
-  const kind = kindOf(dir, checkKindFields(manifest, path.join(dir, 'manifest.json')));
-  checkManifest(manifest, kind, path.join(dir, 'manifest.json'));
+  const { manifest, kind } = readManifest(dir);
   const summary = readJson(dir, 'summary.json', 'the run did not finish');
   checkSummary(summary, kind, path.join(dir, 'summary.json'));
   const window = windowOf(kind, summary);
@@ -52,10 +50,33 @@ export function readRunDir(dir) {
   if (!fs.existsSync(timelineFile)) throw new UsageError(`${dir}: no timeline.csv`);
   const timeline = readable(timelineFile, () => readTimeline(timelineFile));
   checkTimeline(timelineFile, timeline, kind, window, summary.window.seconds);
-  const hlogs = new Map();
-  for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.hlog')) hlogs.set(f.slice(0, -'.hlog'.length), path.join(dir, f));
+  const hlogs = hlogsOf(dir);
   checkHlogs(dir, hlogs, window, recorded);
   return { dir, kind, manifest, summary, window, recorded, timeline, hlogs };
+}
+
+/**
+ * A run directory's manifest.json, checked, and the kind of run it names.
+ * @param {string} dir
+ * @returns {{ manifest: Record<string, any>, kind: import('./run-kind.js').ReadKind }}
+ */
+export function readManifest(dir) {
+  const file = path.join(dir, 'manifest.json');
+  const manifest = readJson(dir, 'manifest.json', 'not an rqbench run directory');
+  const kind = kindOf(dir, checkKindFields(manifest, file));
+  checkManifest(manifest, kind, file);
+  return { manifest, kind };
+}
+
+/**
+ * A run directory's .hlog files: operation → file, in name order.
+ * @param {string} dir
+ * @returns {Map<string, string>}
+ */
+export function hlogsOf(dir) {
+  const hlogs = new Map();
+  for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.hlog')) hlogs.set(f.slice(0, -'.hlog'.length), path.join(dir, f));
+  return hlogs;
 }
 
 /**

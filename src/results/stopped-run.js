@@ -17,11 +17,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../usage-error.js';
 import { readTimeline } from './timeline.js';
-import { checkKindFields, checkManifest } from './run-shape.js';
 import { checkHlogs, checkTimeline, readable } from './run-coverage.js';
-import { KINDS, kindOf, recordedOf } from './run-kind.js';
+import { KINDS, recordedOf } from './run-kind.js';
 import { mergeHistograms, mergeTimelines } from './merge-runs.js';
-import { PRODUCER_ROWS } from './timeline-rows.js';
+import { hlogsOf, readManifest } from './run-dirs.js';
 import { summarize } from './summary.js';
 
 /**
@@ -58,10 +57,7 @@ export function isStoppedRunDir(dir) {
  * @returns {import('./run-dirs.js').RunDir & { stopped: Stopped }}
  */
 export function readStoppedRun(dir) {
-  const manifestFile = path.join(dir, 'manifest.json');
-  const manifest = checkKindFields(readable(manifestFile, () => JSON.parse(fs.readFileSync(manifestFile, 'utf8'))), manifestFile);
-  const kind = kindOf(dir, manifest);
-  checkManifest(manifest, kind, manifestFile);
+  const { manifest, kind } = readManifest(dir);
   // a consumer's or a queue run's summary has fields only its own end can know (the read-back of
   // every cycle, every message's fate): only a producer's is made from its files alone
   if (kind !== 'produce') throw new UsageError(`${dir}: no summary.json (the run did not finish); report reads a stopped run of a Redis producer only, not of a ${KINDS[kind].words}`);
@@ -76,8 +72,7 @@ export function readStoppedRun(dir) {
   // inside its warm-up has an empty window
   const fromSecond = Math.min(Number.isInteger(flags.warmup) && flags.warmup >= 0 ? flags.warmup : 0, toSecond);
   const window = { fromSecond, toSecond };
-  const hlogs = new Map();
-  for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.hlog')) hlogs.set(f.slice(0, -'.hlog'.length), path.join(dir, f));
+  const hlogs = hlogsOf(dir);
   // every line decodes (a last line cut by the kill is left out): checked before anything is added up
   checkHlogs(dir, hlogs, window, {});
   const summary = stoppedSummary(dir, manifest, timeline, hlogs, window);
@@ -100,12 +95,12 @@ function stoppedSummary(dir, manifest, timeline, hlogs, { fromSecond, toSecond }
   const { rows } = mergeTimelines([{ kind: 'produce', timeline }]);
   const runLike = /** @type {import('./run-dirs.js').RunDir} */ (/** @type {unknown} */ ({ hlogs }));
   const totals = mergeHistograms([runLike], { fromSec: fromSecond, toSec: toSecond });
+  // the run's counts: its seconds, as mergeTimelines summed them
   /** @type {Record<string, number>} */
   const totalCounts = { intended: 0 };
-  for (const row of timeline.rows) {
-    const { intended, counters } = PRODUCER_ROWS.countsOf(row);
-    totalCounts.intended += intended;
-    for (const [k, v] of Object.entries(counters)) totalCounts[k] = (totalCounts[k] ?? 0) + v;
+  for (const row of rows) {
+    totalCounts.intended += row.intended;
+    for (const [k, v] of Object.entries(row.counters)) totalCounts[k] = (totalCounts[k] ?? 0) + v;
   }
   // sent but neither acknowledged nor failed by its last second: in flight when it was killed
   totalCounts.unacked = Math.max(0, (totalCounts.sent ?? 0) - (totalCounts.acked ?? 0) - (totalCounts.failed ?? 0));

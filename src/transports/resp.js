@@ -61,3 +61,24 @@ export function render(tpl, score) {
   for (const off of tpl.scoreOffsets) score.copy(out, off);
   return out;
 }
+
+/** Decimal digits of a non-negative integer. @param {number} n */
+export function digits(n) {
+  return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : String(n).length;
+}
+
+/**
+ * Writes a non-negative integer in decimal at buf[at] (a RESP length, a count): no string made.
+ * @param {Buffer} buf
+ * @param {number} at
+ * @param {number} n
+ * @returns {number} the offset after it
+ */
+export function writeInt(buf, at, n) {
+  const d = digits(n);
+  for (let i = at + d - 1; i >= at; i--) {
+    buf[i] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return at + d;
+}

@@ -89,7 +89,7 @@ export function generateDeltaFile({ file, records, recordSize, keyPattern, onPro
         // the key written piecewise: the pattern has one {n} (checked by the command)
         const start = pos;
         pos += buf.latin1Write(head, pos);
-        pos += buf.latin1Write(width ? String(n).padStart(width, '0') : String(n), pos);
+        pos += buf.latin1Write(String(n).padStart(width, '0'), pos);
         pos += buf.latin1Write(tail, pos);
         buf[pos++] = 9;
         const len = recordSize - (pos - start) - 1;

@@ -15,6 +15,7 @@
  * its slot (where a retry goes).
  */
 import { createHash } from 'node:crypto';
+import { digits, writeInt } from '../../transports/resp.js';
 
 export const LOAD_COMMANDS = ['set', 'mset', 'eval'];
 
@@ -22,22 +23,10 @@ export const LOAD_COMMANDS = ['set', 'mset', 'eval'];
 export const SET_SCRIPT = "local t = tonumber(ARGV[1]) for i = 1, #KEYS do if t > 0 then redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', t) else redis.call('SET', KEYS[i], ARGV[i + 1]) end end return #KEYS";
 export const SET_SCRIPT_SHA = createHash('sha1').update(SET_SCRIPT).digest('hex');
 
-/** Digits of a non-negative integer written at out[pos]; returns the new position. */
-function writeUint(out, pos, v) {
-  if (v < 10) { out[pos] = 48 + v; return pos + 1; }
-  const len = digits(v);
-  for (let i = pos + len - 1; i >= pos; i--) { out[i] = 48 + (v % 10); v = Math.floor(v / 10); }
-  return pos + len;
-}
-
-function digits(v) {
-  return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6 : String(v).length;
-}
-
 /** `$<len>\r\n<bytes>\r\n` of buf[from, to) at out[pos]; returns the new position. */
 function bulkOf(out, pos, buf, from, to) {
   out[pos++] = 36; // '$'
-  pos = writeUint(out, pos, to - from);
+  pos = writeInt(out, pos, to - from);
   out[pos++] = 13; out[pos++] = 10;
   pos += buf.copy(out, pos, from, to);
   out[pos++] = 13; out[pos++] = 10;
@@ -47,7 +36,7 @@ function bulkOf(out, pos, buf, from, to) {
 /** `*<n>\r\n` at out[pos]. */
 function arrayOf(out, pos, n) {
   out[pos++] = 42; // '*'
-  pos = writeUint(out, pos, n);
+  pos = writeInt(out, pos, n);
   out[pos++] = 13; out[pos++] = 10;
   return pos;
 }
@@ -142,9 +131,9 @@ export function loadEncoder({ command, ttl, batch }) {
     pos = arrayOf(out, pos, 4 + 2 * n);
     pos += evalName.copy(out, pos);
     out[pos++] = 36;
-    pos = writeUint(out, pos, digits(n));
+    pos = writeInt(out, pos, digits(n));
     out[pos++] = 13; out[pos++] = 10;
-    pos = writeUint(out, pos, n);
+    pos = writeInt(out, pos, n);
     out[pos++] = 13; out[pos++] = 10;
     for (let i = j; i < end; i++) { const o = idx[i] * 4; pos = bulkOf(out, pos, buf, offs[o], offs[o + 1]); }
     pos += ttlBulk.copy(out, pos);
@@ -152,5 +141,5 @@ export function loadEncoder({ command, ttl, batch }) {
     return pos;
   }
 
-  return { encode, script: command === 'eval' ? SET_SCRIPT : null };
+  return { encode, perCommand: per, script: command === 'eval' ? SET_SCRIPT : null };
 }

@@ -7,12 +7,17 @@ import { RedisRouter } from '../../transports/redis-router.js';
 import { readRecord } from './delta-file.js';
 import { parseInfo } from '../../transports/redis.js';
 
+/** Every master's address (a standalone server is its own). @param {RedisRouter} router */
+function mastersOf(router) {
+  return router.conn.cluster ? router.masters().map((m) => m.addr) : router.targets();
+}
+
 /**
  * Keys on every master, summed.
  * @param {RedisRouter} router an open router
  */
 export async function keyCount(router) {
-  const masters = router.conn.cluster ? router.masters().map((m) => m.addr) : router.targets();
+  const masters = mastersOf(router);
   const sizes = await Promise.all(masters.map(async (addr) => Number(await (await router.pipe(addr)).call(['DBSIZE']))));
   return sizes.reduce((a, b) => a + b, 0);
 }
@@ -23,7 +28,7 @@ export async function keyCount(router) {
  * @param {RedisRouter} router an open router
  */
 export async function redisCpuSeconds(router) {
-  const masters = router.conn.cluster ? router.masters().map((m) => m.addr) : router.targets();
+  const masters = mastersOf(router);
   const used = await Promise.all(masters.map(async (addr) => {
     const info = parseInfo(String(await (await router.pipe(addr)).call(['INFO', 'cpu'])));
     return Number(info.used_cpu_user) + Number(info.used_cpu_sys);
@@ -37,7 +42,7 @@ export async function redisCpuSeconds(router) {
  * from it (on a small host, from the very Redis it measures) and adding to its Redis CPU.
  */
 export async function flushMasters(router) {
-  const masters = router.conn.cluster ? router.masters().map((m) => m.addr) : router.targets();
+  const masters = mastersOf(router);
   await Promise.all(masters.map(async (addr) => (await router.pipe(addr)).call(['FLUSHDB', 'SYNC'])));
 }
 

@@ -24,7 +24,7 @@ const POOL_MAX = 64;
  * @returns {Promise<import('./sinks.js').Sink>}
  */
 export async function redisSink({ conn, connections, ttl = 0, command = 'set', batch = 1, maxInflightBytes = 128 << 10, pieceBytes = 32 << 10 }) {
-  const { encode, script } = loadEncoder({ command, ttl, batch });
+  const { encode, perCommand, script } = loadEncoder({ command, ttl, batch });
   const routers = [];
   try {
     for (let i = 0; i < connections; i++) {
@@ -119,8 +119,7 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
    */
   async function sendPieces(buf, offs, part, m, slots, addr) {
     const recBytes = offs[part[0] * 4 + 3] - offs[part[0] * 4] + 1;
-    const per = command === 'set' ? 1 : batch;
-    const piece = per * Math.max(1, Math.ceil(pieceBytes / (per * recBytes)));
+    const piece = perCommand * Math.max(1, Math.ceil(pieceBytes / (perCommand * recBytes)));
     for (let from = 0; from < m; from += piece) {
       const c = await connection();
       const k = Math.min(piece, m - from);
@@ -151,7 +150,7 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
         const m = counts[node + 1] - from;
         if (!m) continue;
         const part = idx.subarray(from, from + m);
-        if (batch > 1 && command !== 'set') part.sort((x, y) => slotOfRec[x] - slotOfRec[y] || x - y);
+        if (perCommand > 1) part.sort((x, y) => slotOfRec[x] - slotOfRec[y] || x - y);
         await sendPieces(buf, offs, part, m, slotOfRec, addrs[node]);
       }
     },

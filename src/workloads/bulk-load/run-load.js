@@ -8,6 +8,7 @@
  */
 import { connectionFrom, describeConnection } from '../../transports/redis.js';
 import { grouped } from '../../results/format.js';
+import { round } from '../../results/numbers.js';
 import { signalExitCode } from '../../results/outcome.js';
 import { withLocal } from '../../local/for-run.js';
 import { Run } from '../../harness/harness.js';
@@ -78,8 +79,8 @@ export function runLoad(a) {
         if (run.stopping) break;
         const clientCpu = process.cpuUsage(clientCpu0);
         const cpu = {
-          ...(admin && { redisCpuUsPerRecord: round2(((await redisCpuSeconds(admin)) - redisCpu0) * 1e6 / a.info.records) }),
-          clientCpuUsPerRecord: round2((clientCpu.user + clientCpu.system) / a.info.records),
+          ...(admin && { redisCpuUsPerRecord: round(((await redisCpuSeconds(admin)) - redisCpu0) * 1e6 / a.info.records, 2) }),
+          clientCpuUsPerRecord: round((clientCpu.user + clientCpu.system) / a.info.records, 2),
         };
         const check = await checkCell(a, admin, r);
         const cell = {
@@ -127,9 +128,6 @@ async function checkCell(a, admin, r) {
   check.ok = check.problems.length === 0;
   return check;
 }
-
-/** @param {number} v */
-const round2 = (v) => Math.round(v * 100) / 100;
 
 /** How the records were written, in words. @param {Record<string, any>} s summary */
 function commandWords(s) {

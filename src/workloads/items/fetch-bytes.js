@@ -15,7 +15,7 @@ import { whyDropped } from '../../transports/conn-drops.js';
 import { MAX_FALLBACKS } from '../../transports/redis-router.js';
 import { classify, decide } from '../../transports/cluster-policy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { encodeCommand } from '../../transports/resp.js';
+import { digits, encodeCommand, writeInt } from '../../transports/resp.js';
 import { keySlot, slotOfBytes } from '../../transports/slot.js';
 import { leadingIdOf, trailingIdOf } from './item-ids.js';
 import { runsByNode, slotRuns } from './slot-runs.js';
@@ -243,23 +243,6 @@ export function unanswered(runs, at) {
     if (from < runs[r].to) rest.push({ ...runs[r], from });
   }
   return rest;
-}
-
-/** Decimal digits of a non-negative integer. */
-function digits(n) {
-  let d = 1;
-  while (n >= 10) { n = Math.floor(n / 10); d++; }
-  return d;
-}
-
-/** Writes n in decimal at buf[at]; returns the offset after it. */
-function writeInt(buf, at, n) {
-  const d = digits(n);
-  for (let i = at + d - 1; i >= at; i--) {
-    buf[i] = 48 + (n % 10);
-    n = Math.floor(n / 10);
-  }
-  return at + d;
 }
 
 /** One node's MGETs (one per run) as RESP bytes, keys copied from the member list. */

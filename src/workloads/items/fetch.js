@@ -25,6 +25,9 @@ export const FETCH_MODES = ['mget', 'pipeline', 'get'];
 /** What ioredis rejects a command with when its node's connection went under it. */
 const LOST = /^Connection is closed|ECONNRESET|ECONNREFUSED|EPIPE/;
 
+/** No replica set aside. */
+const NONE = new Map();
+
 export class Fetcher {
   /**
    * @param {import('../../transports/redis-router.js').RedisRouter} router the read router
@@ -151,7 +154,7 @@ export class Fetcher {
 export function seedClientFor(router) {
   const { nodes } = router;
   const served = new Set(nodes.filter((n) => n.role === 'replica').map((r) => nodes.find((m) => m.id === r.masterId)?.addr));
-  const client = seedClient(router.conn, router.readFrom, router.addrFor(0), (master) => { if (served.has(master)) router.fallbacks++; }, (addr) => router.down.has(addr));
+  const client = seedClient(router.conn, router.readFrom, router.addrFor(0), (master) => { if (served.has(master)) router.fallbacks++; }, () => router.down);
   // a node whose connection ended: a replica is set aside as for the router's own reads, until the
   // cluster no longer flags it and it answers (ioredis alone would open it again at its next slot
   // refresh, while the cluster still lists it, and its reads would wait out the node timeout)
@@ -170,9 +173,9 @@ export function seedClientFor(router) {
  * @param {(master: string) => void} [onFallback] a read went to the master at host:port, as no replica of its
  *   slot was left (ioredis drops a failed replica from its slot map at its next refresh: the caller knows whether
  *   the shard had one)
- * @param {(addr: string) => boolean} [isDown] a replica at host:port is not to be read (set aside by the caller)
+ * @param {() => ReadonlyMap<string, unknown>} [setAside] the replicas (host:port) not to be read now (set aside by the caller)
  */
-export function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}, isDown = () => false) {
+export function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}, setAside = () => NONE) {
   const auth = { username: conn.username, password: conn.password };
   if (!conn.cluster) {
     const cut = standaloneAddr.lastIndexOf(':');
@@ -181,7 +184,7 @@ export function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}
   }
   // one set of options for every node ioredis discovers: verified as the seed's name, or by IP
   return new Cluster([{ host: conn.host, port: conn.port }], {
-    scaleReads: readFrom === 'replica' ? usableReplica(onFallback, isDown) : 'master',
+    scaleReads: readFrom === 'replica' ? usableReplica(onFallback, setAside) : 'master',
     enableAutoPipelining: true,
     redisOptions: { ...auth, tls: tlsFor(conn, conn.host) || undefined },
   });
@@ -197,18 +200,19 @@ export function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}
  * which an auto-pipelined batch of reads for several slots does not follow, and every cycle
  * failed until the end of the run.
  * @param {(master: string) => void} onFallback
- * @param {(addr: string) => boolean} [isDown]
+ * @param {() => ReadonlyMap<string, unknown>} [setAside] read at each pick: an address is only made when it holds any
  * @returns {(nodes: Array<{ status: string, options: { host?: string, port?: number } }|undefined>) => any}
  */
-export function usableReplica(onFallback, isDown = () => false) {
+export function usableReplica(onFallback, setAside = () => NONE) {
   return (nodes) => {
+    const down = setAside();
     let pick = null;
     let usable = 0;
     // nodes[0] is the slot's master, the rest its replicas (CLUSTER SLOTS' order); one usable
     // replica picked at random without building an array (auto-pipelined: once per batch of GETs)
     for (let i = 1; i < nodes.length; i++) {
       const status = nodes[i]?.status;
-      if (!status || status === 'end' || status === 'close' || isDown(`${nodes[i].options.host}:${nodes[i].options.port}`)) continue;
+      if (!status || status === 'end' || status === 'close' || (down.size > 0 && down.has(`${nodes[i].options.host}:${nodes[i].options.port}`))) continue;
       usable++;
       if (Math.random() * usable < 1) pick = nodes[i];
     }

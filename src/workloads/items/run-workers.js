@@ -208,10 +208,7 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
     // signals go back to their defaults, as the work is over: a Ctrl-C during --verify's read-back leaves
     // (the summary is saved before it starts)
     run.close();
-    return {
-      harness: run, dir, t0, manifest: facts, recorder: rec, interrupted: run.interrupted, errors: pool.errors, durationS: rec.windowEnd, ackedIds, actionResults,
-      unreachable: silence.stopped, writeError: rec.writeError, drops,
-    };
+    return { ...sofar(), durationS: rec.windowEnd, actionResults };
   } catch (e) {
     pool.kill(); // workers must not outlive a run that failed
     clock?.stop();
