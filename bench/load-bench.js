@@ -15,15 +15,22 @@
  *        SETEX      rqbench load --command set --ttl 3600
  *        EVAL       rqbench load --command eval --ttl 3600 (an EVALSHA per --batch records)
  *        noop       rqbench load --sink noop (read and parse alone)
+ *        floor      DEBUG POPULATE of as many keys with values of the same size: Redis inserting
+ *                   the records with no command to read at all, the floor of its CPU per record
  *      each against a Redis server of its own, started for it (a server that has held and freed
  *      millions of keys runs the next load slower than a fresh one: every test starts alike),
- *      with Redis's CPU per record (INFO cpu across the test) and the client's (its process
- *      tree's CPU) beside its rate
+ *      with Redis's CPU per record (INFO cpu across the test), the share of the load Redis was busy
+ *      and the client's CPU (its process tree's) beside its rate. Redis runs on CPU 0 and each
+ *      client on the others (taskset), as on separate hosts: a client's threads never take
+ *      Redis's core (--no-pin leaves both to the scheduler)
  *   3. every repeat's ratios, then their median and its distribution-free interval (with 5
  *      repeats their min–max, a 93.75% interval):
  *        SET / rb SET   target >= 1.0 in every repeat
  *        MSET / SET     target >= 1.5 in every repeat
  *        EVAL / SETEX   shown (the TTL-keeping batched form)
+ *        SET / floor    shown: Redis's CPU per record under SET over its floor, the most any
+ *                       batched command could gain over SET on this Redis and record size
+ *        MSET / floor   shown: the same for MSET, what its commands cost Redis above the insert
  *        noop           target >= 1,000,000 records/s (median)
  *
  * redis-benchmark's keys are drawn from 2^31 - 1 (`-r`), so that, like the file's, they are all
@@ -35,8 +42,9 @@
  *
  * Exits 1 when a target is missed or it could not measure, 0 when every target was met.
  * Flags: --records N (4,000,000), --repeats N (5), --threads N (reader threads, 1),
- * --connections N (8), --batch N (records per MSET/EVALSHA, 1000), --file PATH, --json FILE.
+ * --connections N (8), --batch N (records per MSET/EVALSHA, 1000), --file PATH, --json FILE, --no-pin.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +80,9 @@ const TTL = 3600;
 /** Where each test's Redis port goes in its command line (a server of its own per test). */
 const PORT = '<port>';
 const BENCH = { pipeline: 64, clients: 16, keySpace: 2 ** 31 - 1 };
+/** Redis on CPU 0, the clients on the rest: where there are two CPUs or more and taskset. */
+const PIN = !argv.includes('--no-pin') && os.cpus().length >= 2 && Boolean(findExecutable('taskset'));
+const CLIENT_CPUS = `1-${os.cpus().length - 1}`;
 const TARGETS = { setVsBenchmark: 1.0, msetVsSet: 1.5, noop: 1_000_000 };
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
@@ -113,11 +124,13 @@ async function main() {
       for (const t of rotated(tests, r)) {
         note(`repeat ${r + 1}/${REPEATS}: ${t.name}…`);
         redis = await startRedis();
+        if (PIN) pin(redis.nodes[0].pid);
         meter = new Redis({ host: redis.host, port: redis.port, maxRetriesPerRequest: 1 });
         version = (await meter.info('server')).match(/redis_version:(\S+)/)?.[1] ?? '?';
         const before = await redisCpuSample(meter);
         const port = String(redis.port);
-        const m = await runMeasured(t.bin, t.args.map((x) => (x === PORT ? port : x)), { cwd: ROOT, timeoutMs: 20 * 60_000 });
+        const args = t.args.map((x) => (x === PORT ? port : x));
+        const m = await runMeasured(PIN ? 'taskset' : t.bin, PIN ? ['-c', CLIENT_CPUS, t.bin, ...args] : args, { cwd: ROOT, timeoutMs: 20 * 60_000 });
         const after = await redisCpuSample(meter);
         await stopRedis();
         row[t.name] = t.read(m, { redisCpuS: after.used - before.used });
@@ -133,6 +146,8 @@ async function main() {
         msetVsBenchmark: at.MSET.recordsPerSec / at['rb MSET'].recordsPerSec,
         evalVsSetex: at.EVAL.recordsPerSec / at.SETEX.recordsPerSec,
         seedKeysVsSet: at['SET seed keys'].recordsPerSec / at.SET.recordsPerSec,
+        setOverFloor: at.SET.redisUsPerRecord / at.floor.redisUsPerRecord,
+        msetOverFloor: at.MSET.redisUsPerRecord / at.floor.redisUsPerRecord,
       };
     });
     const noopRates = repeats.map((row) => row.find((x) => x.name === 'noop').recordsPerSec);
@@ -141,6 +156,8 @@ async function main() {
     log('## rqbench load against redis-benchmark (seed 001)');
     log();
     log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}, Redis ${version}; ${RECORDS.toLocaleString('en-US')} records x ${RECORD_SIZE} B in ${FILE} (and ${SEED_FILE}); ${REPEATS} repeats, interleaved, ${Math.round(wallS)} s.`);
+    log();
+    log(PIN ? `Redis on CPU 0 (\`taskset -a -cp 0 <pid>\`), each client on CPUs ${CLIENT_CPUS} (\`taskset -c ${CLIENT_CPUS} …\`).` : 'Redis and the clients where the scheduler puts them (not pinned).');
     log();
     for (const t of tests) log(`- ${t.name}: \`${shown(commandLine(t.bin === process.execPath ? 'node' : t.bin, t.args))}\``);
     log();
@@ -152,9 +169,9 @@ async function main() {
     });
     log('### Ratios');
     log();
-    log('| repeat | SET / rb SET | MSET / SET | MSET / rb MSET | EVAL / SETEX | SET seed keys / SET |');
-    log('| ---: | ---: | ---: | ---: | ---: | ---: |');
-    ratios.forEach((q, i) => log(`| ${i + 1} | ${q.setVsBenchmark.toFixed(2)}x | ${q.msetVsSet.toFixed(2)}x | ${q.msetVsBenchmark.toFixed(2)}x | ${q.evalVsSetex.toFixed(2)}x | ${q.seedKeysVsSet.toFixed(2)}x |`));
+    log('| repeat | SET / rb SET | MSET / SET | MSET / rb MSET | EVAL / SETEX | SET seed keys / SET | SET / floor (Redis CPU) |');
+    log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    ratios.forEach((q, i) => log(`| ${i + 1} | ${q.setVsBenchmark.toFixed(2)}x | ${q.msetVsSet.toFixed(2)}x | ${q.msetVsBenchmark.toFixed(2)}x | ${q.evalVsSetex.toFixed(2)}x | ${q.seedKeysVsSet.toFixed(2)}x | ${q.setOverFloor.toFixed(2)}x |`));
     log();
     const each = (k) => ratios.map((q) => q[k]);
     log(`- SET / rb SET: ${spreadLine(each('setVsBenchmark'))}: target >= ${TARGETS.setVsBenchmark.toFixed(1)}x in every repeat — ${target(each('setVsBenchmark').every((v) => v >= TARGETS.setVsBenchmark))}`);
@@ -162,6 +179,8 @@ async function main() {
     log(`- MSET / rb MSET: ${spreadLine(each('msetVsBenchmark'))}`);
     log(`- EVAL / SETEX: ${spreadLine(each('evalVsSetex'))}`);
     log(`- SET seed keys / SET: ${spreadLine(each('seedKeysVsSet'))}`);
+    log(`- SET / floor, Redis's CPU per record (the most a batched command could gain over SET here): ${spreadLine(each('setOverFloor'))}`);
+    log(`- MSET / floor, Redis's CPU per record (what reading the records off the wire adds to the insert): ${spreadLine(each('msetOverFloor'))}`);
     const noopMedian = describe(noopRates).median ?? 0;
     log(`- noop: median ${Math.round(noopMedian).toLocaleString('en-US')} records/s: target ${TARGETS.noop.toLocaleString('en-US')} — ${target(noopMedian >= TARGETS.noop)}`);
     log();
@@ -171,6 +190,15 @@ async function main() {
     await stopRedis();
     fs.rmSync(runs, { recursive: true, force: true });
   }
+}
+
+/**
+ * Redis (every thread of it) on CPU 0.
+ * @param {number} pid
+ */
+function pin(pid) {
+  const r = spawnSync('taskset', ['-a', '-cp', '0', String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`taskset -a -cp 0 ${pid}: ${(r.stderr || r.stdout).trim()}`);
 }
 
 process.once('SIGINT', () => { killRunning(); process.exit(130); });

@@ -14,8 +14,25 @@ import { csvCells } from './phases.js';
  */
 
 /**
- * @typedef {{ name: string, recordsPerSec: number, redisUsPerRecord: number, clientUsPerRecord: number, exactlyOnce: boolean|null }} Measured
+ * redisBusy: Redis's CPU over the test's load time (1 = never waiting for the client).
+ * @typedef {{ name: string, recordsPerSec: number, redisUsPerRecord: number, redisBusy: number, clientUsPerRecord: number, exactlyOnce: boolean|null }} Measured
  */
+
+/**
+ * What every test reads the same way: Redis's CPU per record and its busy share, the client's CPU.
+ * @param {string} name
+ * @param {number} records
+ * @param {number} recordsPerSec
+ * @param {{ cpuS: number }} m
+ * @param {{ redisCpuS: number }} x
+ * @returns {Omit<Measured, 'exactlyOnce'>}
+ */
+function measured(name, records, recordsPerSec, m, x) {
+  return {
+    name, recordsPerSec, redisUsPerRecord: (x.redisCpuS * 1e6) / records,
+    redisBusy: (x.redisCpuS * recordsPerSec) / records, clientUsPerRecord: (m.cpuS * 1e6) / records,
+  };
+}
 
 /**
  * @param {{ cli: string, file: string, seedFile: string, host: string, port: number|string, records: number, vsize: number, threads: number, connections: number, batch: number, ttl: number,
@@ -38,10 +55,7 @@ export function loadTests(o) {
       }
       const cell = s.cells[0];
       if (!cell) throw new Error(`${name}: no cell in the summary`);
-      return {
-        name, recordsPerSec: cell.recordsPerSec, redisUsPerRecord: (x.redisCpuS * 1e6) / o.records,
-        clientUsPerRecord: (m.cpuS * 1e6) / o.records, exactlyOnce: cell.check.ok,
-      };
+      return { ...measured(name, o.records, cell.recordsPerSec, m, x), exactlyOnce: cell.check.ok };
     },
   });
   const rb = (name, test, keysPerRequest) => ({
@@ -52,9 +66,21 @@ export function loadTests(o) {
     read(m, x) {
       if (m.code !== 0) throw new Error(`${name}: redis-benchmark exited with ${m.code ?? m.signal}: ${m.stderr.trim().split('\n').pop()}`);
       const rps = Number(csvCells(m.stdout)[1]);
-      return { name, recordsPerSec: rps * keysPerRequest, redisUsPerRecord: (x.redisCpuS * 1e6) / o.records, clientUsPerRecord: (m.cpuS * 1e6) / o.records, exactlyOnce: null };
+      return { ...measured(name, o.records, rps * keysPerRequest, m, x), exactlyOnce: null };
     },
   });
+  // Redis inserting as many records of the same value size with no command at all: DEBUG POPULATE
+  // (keys key:0, key:1 …), the floor of its CPU per record that no command shape can go below
+  const floor = {
+    name: 'floor',
+    bin: 'redis-cli',
+    args: ['-h', o.host, '-p', String(o.port), 'DEBUG', 'POPULATE', String(o.records), 'key', String(o.vsize)],
+    /** @type {LoadTest['read']} */
+    read(m, x) {
+      if (m.code !== 0 || !/^OK/.test(m.stdout.trim())) throw new Error(`floor: DEBUG POPULATE failed: ${(m.stdout + m.stderr).trim().split('\n').pop()}`);
+      return { ...measured('floor', o.records, o.records / m.wallS, m, x), exactlyOnce: null };
+    },
+  };
   return [
     rb('rb SET', 'set', 1),
     rq('SET', [...redis, '--command', 'set']),
@@ -64,6 +90,7 @@ export function loadTests(o) {
     rq('SETEX', [...redis, '--command', 'set', '--ttl', String(o.ttl)]),
     rq('EVAL', [...redis, '--command', 'eval', '--batch', String(o.batch), '--ttl', String(o.ttl)]),
     rq('noop', ['--sink', 'noop', '--connections', '1']),
+    floor,
   ];
 }
 
@@ -81,8 +108,9 @@ export function rotated(tests, r) {
 
 /** @param {Measured[]} row one repeat, in the tests' order */
 export function testTable(row) {
-  const lines = row.map((x) => `| ${x.name} | ${Math.round(x.recordsPerSec).toLocaleString('en-US')} | ${x.name === 'noop' ? '-' : x.redisUsPerRecord.toFixed(2)} | ${x.clientUsPerRecord.toFixed(2)} | ${x.exactlyOnce === null ? '-' : x.exactlyOnce ? 'ok' : 'FAILED'} |`);
-  return ['| test | records/s | Redis CPU µs/record | client CPU µs/record | exactly once |', '| --- | ---: | ---: | ---: | :---: |', ...lines].join('\n');
+  const redis = (x, s) => (x.name === 'noop' ? '-' : s);
+  const lines = row.map((x) => `| ${x.name} | ${Math.round(x.recordsPerSec).toLocaleString('en-US')} | ${redis(x, x.redisUsPerRecord.toFixed(2))} | ${redis(x, `${(x.redisBusy * 100).toFixed(1)}%`)} | ${x.clientUsPerRecord.toFixed(2)} | ${x.exactlyOnce === null ? '-' : x.exactlyOnce ? 'ok' : 'FAILED'} |`);
+  return ['| test | records/s | Redis CPU µs/record | Redis busy | client CPU µs/record | exactly once |', '| --- | ---: | ---: | ---: | ---: | :---: |', ...lines].join('\n');
 }
 
 /**

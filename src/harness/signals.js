@@ -9,6 +9,21 @@ import { signalExitCode } from '../results/outcome.js';
 /** @typedef {'SIGINT'|'SIGTERM'} StopSignal */
 
 /**
+ * A handler that says its last words (sync) and leaves with the signal's exit code, whatever they threw.
+ * @param {(sig: StopSignal) => void} say
+ * @returns {(sig: StopSignal) => never}
+ */
+function leaving(say) {
+  return (sig) => {
+    try {
+      say(sig);
+    } finally {
+      process.exit(signalExitCode(sig));
+    }
+  };
+}
+
+/**
  * @param {object} p
  * @param {(sig: StopSignal) => void} p.onFirst
  * @param {(sig: StopSignal) => void} p.onSecond last words before the process exits (sync only)
@@ -16,15 +31,10 @@ import { signalExitCode } from '../results/outcome.js';
  */
 export function watchSignals({ onFirst, onSecond }) {
   let seen = false;
+  const second = leaving(onSecond);
   /** @param {StopSignal} sig */
   const handler = (sig) => {
-    if (seen) {
-      try {
-        onSecond(sig);
-      } finally {
-        process.exit(signalExitCode(sig));
-      }
-    }
+    if (seen) second(sig);
     seen = true;
     onFirst(sig);
   };
@@ -37,7 +47,7 @@ export function watchSignals({ onFirst, onSecond }) {
       // a run that was asked to stop is on its way out: a second signal landing after its end
       // (while the process exits) must still leave with 130/143, not die by the signal's default
       if (seen) {
-        const leave = (/** @type {StopSignal} */ sig) => process.exit(signalExitCode(sig));
+        const leave = leaving(() => {});
         process.once('SIGINT', leave);
         process.once('SIGTERM', leave);
       }
@@ -54,14 +64,7 @@ export function watchSignals({ onFirst, onSecond }) {
  * @returns {Promise<T>}
  */
 export async function leavingOn(onSignal, step) {
-  /** @param {StopSignal} sig */
-  const handler = (sig) => {
-    try {
-      onSignal(sig);
-    } finally {
-      process.exit(signalExitCode(sig));
-    }
-  };
+  const handler = leaving(onSignal);
   // first in line: a run's own "leave" (set when it was stopped) would exit before the summary says so
   process.prependListener('SIGINT', handler);
   process.prependListener('SIGTERM', handler);

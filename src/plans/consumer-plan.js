@@ -20,7 +20,7 @@ export function consumerOptions(y) {
     .option('readers', { alias: 'r', type: 'number', requiresArg: true, default: 1, group: g, describe: 'concurrent reader processes' })
     .option('fetch', { type: 'string', requiresArg: true, default: 'mget', group: g, describe: 'how values are fetched: mget (by slot), pipeline (GETs per node), get (the seed: one ioredis get per id)' })
     .option('read-from', { type: 'string', requiresArg: true, group: g, describe: 'master or replica', defaultDescription: 'replica with --cluster, master without' })
-    .option('reply-timeout', { type: 'number', requiresArg: true, default: REPLY_TIMEOUT_MS, group: g, describe: 'a read node silent this long while it owes a reply is given up on, ms: a replica\'s reads go to its master in the same cycle, a master\'s fail the cycle; 0: wait for ever' }), g);
+    .option('reply-timeout', { type: 'number', requiresArg: true, default: REPLY_TIMEOUT_MS, group: g, describe: 'a read node silent this long while it owes a reply is given up on, ms: a replica\'s reads go to its master in the same cycle, a master\'s fail the cycle (--fetch get: replicas only); 0: wait for ever' }), g);
   return modelOptions(y);
 }
 

@@ -128,6 +128,9 @@ export class RedisRouter {
    * @param {string} addr
    */
   moved(slot, addr) {
+    // the masters' table learns it too: the read table is rebuilt from it when a replica is set
+    // aside (#route), and must not send the slot back to its old master before the refresh
+    if (this.conn.cluster) this.masterTable[slot] = addr;
     if (this.table[slot] !== addr) {
       this.table[slot] = addr;
       this.epoch++;

@@ -23,7 +23,7 @@ const POOL_MAX = 64;
  *   command?: string, batch?: number, maxInflightBytes?: number, pieceBytes?: number }} o
  * @returns {Promise<import('./sinks.js').Sink>}
  */
-export async function redisSink({ conn, connections, ttl = 0, command = 'set', batch = 1, maxInflightBytes = 128 << 10, pieceBytes = 32 << 10 }) {
+export async function redisSink({ conn, connections, ttl = 0, command = 'set', batch = 1, maxInflightBytes = 256 << 10, pieceBytes = 32 << 10 }) {
   const { encode, perCommand, script } = loadEncoder({ command, ttl, batch });
   const routers = [];
   try {

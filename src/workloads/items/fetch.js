@@ -11,13 +11,18 @@
  * `mget` and `pipeline` read a node's keys again from another node holding their slots when it
  * is a replica that stopped answering (the router sets it aside); a value read twice is the same.
  * `get` leaves the routing to ioredis, told to pass over a replica whose connection ended
- * (usableReplica): that shard is read from its master, a fallback like the others.
+ * (usableReplica): that shard is read from its master, a fallback like the others; a replica
+ * that falls silent while it owes replies is closed for it (ioredis-watch.js), as the reader's
+ * own connections are given up on (reply-watch.js).
  */
 import { keySlot } from '../../transports/slot.js';
 import { tlsFor } from '../../transports/redis.js';
 import { encodeCommand } from '../../transports/resp.js';
 import { Redis, Cluster } from 'ioredis';
 import { MAX_FALLBACKS } from '../../transports/redis-router.js';
+import { watchReplicaSilence } from '../../transports/ioredis-watch.js';
+import { silenceError } from '../../transports/reply-watch.js';
+import { whyDropped } from '../../transports/conn-drops.js';
 import { runsByNode, slotRuns } from './slot-runs.js';
 
 export const FETCH_MODES = ['mget', 'pipeline', 'get'];
@@ -155,13 +160,23 @@ export function seedClientFor(router) {
   const { nodes } = router;
   const served = new Set(nodes.filter((n) => n.role === 'replica').map((r) => nodes.find((m) => m.id === r.masterId)?.addr));
   const client = seedClient(router.conn, router.readFrom, router.addrFor(0), (master) => { if (served.has(master)) router.fallbacks++; }, () => router.down);
+  if (!router.conn.cluster) return client;
+  const addrOf = (/** @type {{ options: { host?: string, port?: number } }} */ redis) => `${redis.options.host}:${redis.options.port}`;
   // a node whose connection ended: a replica is set aside as for the router's own reads, until the
   // cluster no longer flags it and it answers (ioredis alone would open it again at its next slot
   // refresh, while the cluster still lists it, and its reads would wait out the node timeout)
-  if (router.conn.cluster) client.on('-node', (/** @type {{ options: { host: string, port: number } }} */ redis) => {
-    const addr = `${redis.options.host}:${redis.options.port}`;
+  client.on('-node', (redis) => {
+    const addr = addrOf(redis);
     if (!router.closing) router.fallBack(addr, new Error(`connection to ${addr} closed`));
   });
+  // a replica silent while it owes replies is closed (ioredis-watch.js), so the above reads it elsewhere;
+  // the run logs it as a drop, over once ioredis's next connection to it is ready
+  const ms = router.replyTimeoutMs;
+  if (router.readFrom === 'replica' && ms > 0) {
+    const stop = watchReplicaSilence(/** @type {import('ioredis').Cluster} */ (client), ms, (addr) => router.drops.dropped(addr, 'seed', Date.now(), whyDropped(silenceError(addr, ms))));
+    client.on('+node', (redis) => redis.once('ready', () => router.drops.reconnected(addrOf(redis), 'seed')));
+    client.once('end', stop);
+  }
   return client;
 }
 

@@ -1,0 +1,54 @@
+/**
+ * The seed's ioredis client (`consume --fetch get`) has no watch of its own on a node that stops
+ * answering without closing (SIGSTOP, a hung machine): its reads from a frozen replica wait for
+ * ever. This gives it ReplyWatch's rule (reply-watch.js) for the replicas it reads: a replica
+ * connection that owes replies and has sent nothing for `ms` is closed, so its reads fail as a
+ * lost connection ("Connection is closed.") and are read again where ioredis sends them then —
+ * the way a replica killed outright is handled (fetch.js: the node is set aside, and
+ * usableReplica passes over it until the router says it is back).
+ *
+ * One check every ms/4 for the whole client, not a timer per command: ioredis's own
+ * `commandTimeout` arms one per GET, which cost 2.0 µs of CPU more per GET (5.5 → 7.5 µs, 300k
+ * auto-pipelined GETs, 3 runs each) on a path whose point is to cost what the seed's client did.
+ */
+import { performance } from 'node:perf_hooks';
+
+/** @typedef {import('ioredis').Redis} Node */
+
+/**
+ * @param {import('ioredis').Cluster} client
+ * @param {number} ms
+ * @param {(addr: string, silentMs: number) => void} onSilent told before the connection is closed
+ * @returns {() => void} stops the watch
+ */
+export function watchReplicaSilence(client, ms, onSilent) {
+  const every = Math.max(5, Math.round(ms / 4));
+  /** @type {WeakMap<Node, number>} a node → perf time of its last byte, or of a check that found it owing nothing */
+  const heard = new WeakMap();
+  client.on('+node', (/** @type {Node} */ node) => {
+    // a cluster node's connection is never reopened (ioredis makes a new node): one stream each
+    node.on('connect', () => node.stream?.on('data', () => heard.set(node, performance.now())));
+  });
+  const check = () => {
+    const now = performance.now();
+    for (const node of client.nodes('slave')) {
+      if (node.commandQueue.length === 0) {
+        heard.set(node, now);
+        continue;
+      }
+      // owing nothing up to `every` ms before its first request went out: silent `ms` at least
+      const silent = now - (heard.get(node) ?? now);
+      if (!heard.has(node)) heard.set(node, now);
+      if (silent < ms + every) continue;
+      onSilent(`${node.options.host}:${node.options.port}`, silent);
+      // destroyed, not ended: disconnect() ends the socket and waits for a FIN a frozen node never
+      // sends, and ioredis fails the node's commands only once it is closed
+      node.stream?.destroy();
+    }
+  };
+  // the verdict after one turn of the event loop, as ReplyWatch's: bytes that arrived while this
+  // process was busy are read (and heard) first
+  const timer = setInterval(() => setImmediate(check), every);
+  timer.unref();
+  return () => clearInterval(timer);
+}
