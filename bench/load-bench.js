@@ -82,7 +82,7 @@ const PORT = '<port>';
 const BENCH = { pipeline: 64, clients: 16, keySpace: 2 ** 31 - 1 };
 /** Redis on CPU 0, the clients on the rest: where there are two CPUs or more and taskset. */
 const PIN = !argv.includes('--no-pin') && os.cpus().length >= 2 && Boolean(findExecutable('taskset'));
-const CLIENT_CPUS = `1-${os.cpus().length - 1}`;
+const CLIENT_CPUS = os.cpus().length > 2 ? `1-${os.cpus().length - 1}` : '1';
 const TARGETS = { setVsBenchmark: 1.0, msetVsSet: 1.5, noop: 1_000_000 };
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
@@ -157,7 +157,7 @@ async function main() {
     log();
     log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}, Redis ${version}; ${RECORDS.toLocaleString('en-US')} records x ${RECORD_SIZE} B in ${FILE} (and ${SEED_FILE}); ${REPEATS} repeats, interleaved, ${Math.round(wallS)} s.`);
     log();
-    log(PIN ? `Redis on CPU 0 (\`taskset -a -cp 0 <pid>\`), each client on CPUs ${CLIENT_CPUS} (\`taskset -c ${CLIENT_CPUS} …\`).` : 'Redis and the clients where the scheduler puts them (not pinned).');
+    log(PIN ? `Redis on CPU 0 (\`taskset -a -cp 0 <pid>\`), each client on CPU ${CLIENT_CPUS} (\`taskset -c ${CLIENT_CPUS} …\`).` : 'Redis and the clients where the scheduler puts them (not pinned).');
     log();
     for (const t of tests) log(`- ${t.name}: \`${shown(commandLine(t.bin === process.execPath ? 'node' : t.bin, t.args))}\``);
     log();
