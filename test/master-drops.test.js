@@ -3,7 +3,8 @@
 // (the second's events) and summary (node, writer, when, how long until reconnected), whether or
 // not anything failed, as for the consumer (test/replica-faults.test.js). Under reads from the
 // masters, a request cut mid-way is sent again on a new connection: no cycle fails (before, 3 of
-// 40 failed). Real redis-server processes on 127.0.0.1.
+// 40 failed). Under `--client ioredis`, the seed client's own connections are watched too: killed
+// alone, they are the run's drops. Real redis-server processes on 127.0.0.1.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { startRedis } from '../src/local/local-redis.js';
 import { readTimeline } from '../src/results/timeline.js';
 import { CLI, describeRun, produce, removeTempDirs, runNode } from './helpers/producer-run.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
-import { dropEveryConnection } from './helpers/redis-check.js';
+import { dropConnectionsNamed, dropEveryConnection } from './helpers/redis-check.js';
+import { SEED_CLIENT_NAME } from '../src/transports/ioredis-sender.js';
 
 /** @type {import('../src/local/local-redis.js').LocalRedis} */ let clu;
 
@@ -72,6 +74,31 @@ it('every connection dropped twice under writes: each drop is an event of the ti
   const r = await runNode([CLI, 'report', p.dir, '--format', 'json']);
   expect(r.code, describeRun(r)).toBe(0);
   expect(JSON.parse(r.stdout).connectionDrops).toEqual(s.connectionDrops);
+}, 60_000);
+
+it('--client ioredis: the seed client\'s own connections dropped (and not the router\'s) are drops of the run, over once ioredis is connected again', async () => {
+  let faults;
+  const p = await produce({
+    port: clu.port, cluster: true, q: 2000, d: 3, ttl: 30, extra: ['-c', '10', '--client', 'ioredis'],
+    onT0: (t0) => { faults = until(t0 + 1500).then(() => dropConnectionsNamed(clu.nodes, SEED_CLIENT_NAME)); },
+  });
+  const dropped = await faults;
+  const why = `${describeRun(p)}; ${JSON.stringify(p.summary?.connectionDrops)}`;
+  // one connection per master: ioredis's, none of the router's
+  expect(dropped, why).toBe(3);
+  expect(p.code, why).toBe(0);
+  const masters = clu.nodes.filter((n) => n.role === 'master').map((n) => `127.0.0.1:${n.port}`);
+  for (const addr of masters) {
+    const mine = p.summary.connectionDrops.filter((d) => d.node === addr);
+    expect(mine.length, `${addr}: ${why}`).toBe(1);
+    expect(Math.round(mine[0].atS * 2) / 2, why).toBe(1.5);
+    // ioredis's pool makes a new connection to the node when a write needs it
+    expect(mine[0].reconnectMs, why).not.toBeNull();
+    expect(mine[0].reconnectMs, why).toBeLessThan(2000);
+  }
+  const tl = readTimeline(path.join(p.dir, 'timeline.csv'));
+  const events = tl.rows.map((r) => String(r.events ?? '')).join('\n');
+  for (const addr of masters) expect(events).toContain(`writer 1: connection to ${addr} dropped`);
 }, 60_000);
 
 it('every connection dropped over and over under reads from masters: a request cut mid-way is sent again, and no cycle fails', async () => {

@@ -10,19 +10,25 @@
 import { performance } from 'node:perf_hooks';
 import { Cluster, Redis } from 'ioredis';
 import { tlsFor } from './redis.js';
+import { logDrops } from './ioredis-watch.js';
+
+/** Its connections' name in CLIENT LIST: an operator (or a test) can tell them from the router's. */
+export const SEED_CLIENT_NAME = 'rqbench-ioredis';
 
 export class IoredisSender {
   /**
    * @param {import('./redis.js').RedisConn} conn
+   * @param {import('./conn-drops.js').DropLog} [drops] where its dropped connections are logged
    */
-  constructor(conn) {
-    const auth = { username: conn.username, password: conn.password };
+  constructor(conn, drops) {
+    const opts = { username: conn.username, password: conn.password, connectionName: SEED_CLIENT_NAME };
     /** @type {Redis|Cluster} */
     this.client = conn.cluster
-      ? new Cluster([{ host: conn.host, port: conn.port }], { enableAutoPipelining: true, redisOptions: { ...auth, tls: tlsFor(conn, conn.host) || undefined } })
-      : new Redis({ host: conn.host, port: conn.port, db: conn.db, enableAutoPipelining: true, ...auth, tls: tlsFor(conn, conn.host) || undefined });
+      ? new Cluster([{ host: conn.host, port: conn.port }], { enableAutoPipelining: true, redisOptions: { ...opts, tls: tlsFor(conn, conn.host) || undefined } })
+      : new Redis({ host: conn.host, port: conn.port, db: conn.db, enableAutoPipelining: true, ...opts, tls: tlsFor(conn, conn.host) || undefined });
     // a connection error is ioredis's to retry (it reconnects); its commands fail and are counted
     this.client.on('error', () => {});
+    if (drops) logDrops(this.client, drops, 'ioredis');
   }
 
   /** Resolves once ioredis is ready (a Cluster: once it has the slots). */

@@ -1,5 +1,12 @@
 /**
- * The seed's ioredis client (`consume --fetch get`) has no watch of its own on a node that stops
+ * What rqbench watches of the seed's ioredis client, which it does not drive itself: the drops of
+ * its connections, and replicas that fall silent.
+ *
+ * Drops (logDrops): a connection the node or the network closed is logged in the run's DropLog
+ * (conn-drops.js) beside the router's own pipes, so a drop's reconnect time is that of the
+ * connections the writes or reads really went down.
+ *
+ * Silence (watchReplicaSilence): ioredis has no watch of its own on a node that stops
  * answering without closing (SIGSTOP, a hung machine): its reads from a frozen replica wait for
  * ever. This gives it ReplyWatch's rule (reply-watch.js) for the replicas it reads: a replica
  * connection that owes replies and has sent nothing for `ms` is closed, so its reads fail as a
@@ -12,8 +19,33 @@
  * auto-pipelined GETs, 3 runs each) on a path whose point is to cost what the seed's client did.
  */
 import { performance } from 'node:perf_hooks';
+import { Cluster } from 'ioredis';
 
 /** @typedef {import('ioredis').Redis} Node */
+
+/**
+ * Logs in `drops` every connection of `client` whose socket the node or the network ended (an
+ * end or an error while ioredis was not closing it itself), as connection `which` to that node;
+ * the drop is over once a connection to the node is open again (a standalone client reconnects
+ * its one instance; a cluster's pool makes a new one, told by '+node').
+ * @param {import('ioredis').Redis|import('ioredis').Cluster} client
+ * @param {import('./conn-drops.js').DropLog} drops
+ * @param {string} which
+ */
+export function logDrops(client, drops, which) {
+  const watch = (/** @type {Node} */ node) => {
+    const addr = `${node.options.host}:${node.options.port}`;
+    node.on('connect', () => {
+      drops.reconnected(addr, which);
+      // ioredis's own disconnect() ends the socket too: the flag it sets for that is still up then
+      const lost = () => { if (!(/** @type {{ manuallyClosing?: boolean }} */ (/** @type {unknown} */ (node))).manuallyClosing) drops.dropped(addr, which); };
+      node.stream.once('end', lost);
+      node.stream.once('error', lost);
+    });
+  };
+  if (client instanceof Cluster) client.on('+node', watch);
+  else watch(client);
+}
 
 /**
  * @param {import('ioredis').Cluster} client

@@ -95,6 +95,22 @@ export function range(lo, hi) {
  * @param {Array<{ port: number }>} nodes
  * @returns {Promise<number>} how many connections went
  */
+/**
+ * CLIENT KILL of every connection named `name` (CLIENT SETNAME) on each node; how many went.
+ * @param {Array<{ port: number }>} nodes
+ * @param {string} name
+ */
+export async function dropConnectionsNamed(nodes, name) {
+  let dropped = 0;
+  for (const n of nodes) {
+    const admin = await standaloneClient(n.port);
+    const ids = String(await admin.client('LIST')).split('\n').filter((l) => l.includes(` name=${name} `)).map((l) => l.match(/^id=(\d+)/)?.[1]);
+    for (const id of ids) dropped += Number(await admin.client('KILL', 'ID', String(id)));
+    admin.disconnect();
+  }
+  return dropped;
+}
+
 export async function dropEveryConnection(nodes) {
   let dropped = 0;
   for (const n of nodes) {

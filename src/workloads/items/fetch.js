@@ -20,7 +20,7 @@ import { tlsFor } from '../../transports/redis.js';
 import { encodeCommand } from '../../transports/resp.js';
 import { Redis, Cluster } from 'ioredis';
 import { MAX_FALLBACKS } from '../../transports/redis-router.js';
-import { watchReplicaSilence } from '../../transports/ioredis-watch.js';
+import { logDrops, watchReplicaSilence } from '../../transports/ioredis-watch.js';
 import { silenceError } from '../../transports/reply-watch.js';
 import { whyDropped } from '../../transports/conn-drops.js';
 import { runsByNode, slotRuns } from './slot-runs.js';
@@ -161,20 +161,19 @@ export function seedClientFor(router) {
   const served = new Set(nodes.filter((n) => n.role === 'replica').map((r) => nodes.find((m) => m.id === r.masterId)?.addr));
   const client = seedClient(router.conn, router.readFrom, router.addrFor(0), (master) => { if (served.has(master)) router.fallbacks++; }, () => router.down);
   if (!router.conn.cluster) return client;
-  const addrOf = (/** @type {{ options: { host?: string, port?: number } }} */ redis) => `${redis.options.host}:${redis.options.port}`;
   // a node whose connection ended: a replica is set aside as for the router's own reads, until the
   // cluster no longer flags it and it answers (ioredis alone would open it again at its next slot
   // refresh, while the cluster still lists it, and its reads would wait out the node timeout)
-  client.on('-node', (redis) => {
-    const addr = addrOf(redis);
+  client.on('-node', (/** @type {{ options: { host: string, port: number } }} */ redis) => {
+    const addr = `${redis.options.host}:${redis.options.port}`;
     if (!router.closing) router.fallBack(addr, new Error(`connection to ${addr} closed`));
   });
-  // a replica silent while it owes replies is closed (ioredis-watch.js), so the above reads it elsewhere;
-  // the run logs it as a drop, over once ioredis's next connection to it is ready
+  // its connections' drops are the run's, beside the router's (ioredis-watch.js); a replica silent
+  // while it owes replies is closed, so the above reads it elsewhere, and logged as given up
+  logDrops(client, router.drops, 'seed');
   const ms = router.replyTimeoutMs;
   if (router.readFrom === 'replica' && ms > 0) {
     const stop = watchReplicaSilence(/** @type {import('ioredis').Cluster} */ (client), ms, (addr) => router.drops.dropped(addr, 'seed', Date.now(), whyDropped(silenceError(addr, ms))));
-    client.on('+node', (redis) => redis.once('ready', () => router.drops.reconnected(addrOf(redis), 'seed')));
     client.once('end', stop);
   }
   return client;

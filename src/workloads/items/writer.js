@@ -85,7 +85,7 @@ export class Writer {
     if (this.plan.client === 'ioredis') {
       // loaded only when asked for: rqbench's own writers never pay for ioredis
       const { IoredisSender } = await import('../../transports/ioredis-sender.js');
-      const seedClient = new IoredisSender(this.conn);
+      const seedClient = new IoredisSender(this.conn, this.router.drops);
       this.sender = seedClient;
       await seedClient.open();
     }
