@@ -17,7 +17,7 @@ import { readTable, replicaOf } from './read-table.js';
 /** How often a replica set aside is looked at again, ms. */
 const RECHECK_MS = 1000;
 /** Nodes one read moves to, at most, when the one it went to stops answering (a replica, another, the master). */
-export const MAX_FALLBACKS = 3;
+const MAX_FALLBACKS = 3;
 
 export class RedisRouter {
   /**
@@ -170,6 +170,36 @@ export class RedisRouter {
     if (this.#route()) this.epoch++;
     this.#recheckLater();
     return true;
+  }
+
+  /**
+   * The rule every read's resend follows: a read to `addr` failed with `err` after `attempts`
+   * resends; returns when it is to be sent again where addrFor says now (fallBack: a replica set
+   * aside, a master's connection cut), throws `err` when not, or after MAX_FALLBACKS resends.
+   * @param {string} addr
+   * @param {unknown} err
+   * @param {number} attempts
+   */
+  readAgain(addr, err, attempts) {
+    if (attempts >= MAX_FALLBACKS || !this.fallBack(addr, err)) throw err;
+  }
+
+  /**
+   * One read to the node `where()` names (counted by countRead), sent again under readAgain's rule.
+   * @template T
+   * @param {() => string} where
+   * @param {(addr: string) => Promise<T>} send
+   * @returns {Promise<T>}
+   */
+  async read(where, send) {
+    for (let attempts = 0; ; attempts++) {
+      const addr = this.countRead(where());
+      try {
+        return await send(addr);
+      } catch (e) {
+        this.readAgain(addr, e, attempts);
+      }
+    }
   }
 
   /** Reads taken from a stand-in since the last call. */

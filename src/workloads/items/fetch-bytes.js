@@ -12,7 +12,6 @@
  */
 import { BytesConn } from '../../transports/redis-bytes.js';
 import { whyDropped } from '../../transports/conn-drops.js';
-import { MAX_FALLBACKS } from '../../transports/redis-router.js';
 import { classify, decide } from '../../transports/cluster-policy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { digits, encodeCommand, writeInt } from '../../transports/resp.js';
@@ -56,17 +55,11 @@ export class BytesReads {
       let at = 0;
       const visitor = { item: (b, s, e) => { if (at++ >= added) { list.add(b, s, e); added++; } } };
       let failure = null;
-      for (let attempts = 0; ; attempts++) {
-        const addr = this.router.countRead(this.router.addrFor(slot));
+      await this.router.read(() => this.router.addrFor(slot), async (addr) => {
         at = 0;
-        try {
-          const conn = await this.#conn(addr);
-          await conn.request(bytes, 1, { ...visitor, error: (m) => { failure = m; } });
-          break;
-        } catch (e) {
-          if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
-        }
-      }
+        const conn = await this.#conn(addr);
+        await conn.request(bytes, 1, { ...visitor, error: (m) => { failure = m; } });
+      });
       // a reply that is an error added no member: sent again where the cluster says, it adds them then
       if (failure) await this.#follow({ slot, bytes: () => bytes, visitor }, failure);
     }));
@@ -136,7 +129,7 @@ export class BytesReads {
         const conn = await this.#conn(this.router.countRead(addr));
         await conn.request(mgetBytes(list, order, nodeRuns), nodeRuns.length, visitor);
       } catch (e) {
-        if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
+        this.router.readAgain(addr, e, attempts);
         await this.#mgetRuns(list, order, unanswered(nodeRuns, at), visitorOf, attempts + 1);
       }
       // an MGET answered with an error counted nothing: sent again on its own where the cluster says

@@ -19,7 +19,6 @@ import { keySlot } from '../../transports/slot.js';
 import { tlsFor } from '../../transports/redis.js';
 import { encodeCommand } from '../../transports/resp.js';
 import { Redis, Cluster } from 'ioredis';
-import { MAX_FALLBACKS } from '../../transports/redis-router.js';
 import { logDrops, watchReplicaSilence } from '../../transports/ioredis-watch.js';
 import { silenceError } from '../../transports/reply-watch.js';
 import { whyDropped } from '../../transports/conn-drops.js';
@@ -129,7 +128,7 @@ export class Fetcher {
       try {
         await send(this.router.countRead(addr), nodeRuns);
       } catch (e) {
-        if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
+        this.router.readAgain(addr, e, attempts);
         await this.#eachNode(nodeRuns, send, attempts + 1);
       }
     }));

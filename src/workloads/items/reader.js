@@ -5,7 +5,7 @@
  * running when the next is due makes that one late (an overrun), and the lateness is measured.
  */
 import { performance } from 'node:perf_hooks';
-import { MAX_FALLBACKS, RedisRouter } from '../../transports/redis-router.js';
+import { RedisRouter } from '../../transports/redis-router.js';
 import { Fetcher, seedClientFor } from './fetch.js';
 import { REPLY_TIMEOUT_MS } from '../../transports/reply-watch.js';
 import { Counters } from '../../measure/counters.js';
@@ -281,14 +281,12 @@ export class Reader {
     }
   }
 
-  /** One command to the node reading `key`'s slot; a replica that stops answering: the next one (router.fallBack). */
-  #call(key, args, attempts = 0) {
-    const addr = this.router.countRead(this.router.addrFor(this.conn.cluster ? this.router.slotOf(key) : 0));
-    const pipe = this.router.ready(addr);
-    const reply = pipe ? pipe.call(args) : this.router.pipe(addr).then((p) => p.call(args));
-    return reply.catch((e) => {
-      if (attempts >= MAX_FALLBACKS || !this.router.fallBack(addr, e)) throw e;
-      return this.#call(key, args, attempts + 1);
+  /** One command to the node reading `key`'s slot; a replica that stops answering: the next one (router.read). */
+  #call(key, args) {
+    const slot = this.conn.cluster ? this.router.slotOf(key) : 0;
+    return this.router.read(() => this.router.addrFor(slot), (addr) => {
+      const pipe = this.router.ready(addr);
+      return pipe ? pipe.call(args) : this.router.pipe(addr).then((p) => p.call(args));
     });
   }
 
