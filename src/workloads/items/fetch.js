@@ -159,6 +159,8 @@ export function seedClientFor(router) {
   const { nodes } = router;
   const served = new Set(nodes.filter((n) => n.role === 'replica').map((r) => nodes.find((m) => m.id === r.masterId)?.addr));
   const client = seedClient(router.conn, router.readFrom, router.addrFor(0), (master) => { if (served.has(master)) router.fallbacks++; }, () => router.down);
+  // its connections' drops are the run's, beside the router's (ioredis-watch.js)
+  logDrops(client, router.drops, 'seed');
   if (!router.conn.cluster) return client;
   // a node whose connection ended: a replica is set aside as for the router's own reads, until the
   // cluster no longer flags it and it answers (ioredis alone would open it again at its next slot
@@ -167,9 +169,7 @@ export function seedClientFor(router) {
     const addr = `${redis.options.host}:${redis.options.port}`;
     if (!router.closing) router.fallBack(addr, new Error(`connection to ${addr} closed`));
   });
-  // its connections' drops are the run's, beside the router's (ioredis-watch.js); a replica silent
-  // while it owes replies is closed, so the above reads it elsewhere, and logged as given up
-  logDrops(client, router.drops, 'seed');
+  // a replica silent while it owes replies is closed, so the above reads it elsewhere, and logged as given up
   const ms = router.replyTimeoutMs;
   if (router.readFrom === 'replica' && ms > 0) {
     const stop = watchReplicaSilence(/** @type {import('ioredis').Cluster} */ (client), ms, (addr) => router.drops.dropped(addr, 'seed', Date.now(), whyDropped(silenceError(addr, ms))));
