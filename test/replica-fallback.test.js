@@ -13,6 +13,7 @@ import { SeenIds } from '../src/workloads/items/seen-ids.js';
 import { payload } from '../src/workloads/items/stores/payload.js';
 import { keySlot } from '../src/transports/slot.js';
 import { ReplyWatch } from '../src/transports/reply-watch.js';
+import { RedisRouter } from '../src/transports/redis-router.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const node = (addr, role, id, masterId, failed = false) => ({ id, addr, host: '127.0.0.1', port: Number(addr.split(':')[1]), role, masterId, failed, shard: 0, slots: [] });
@@ -111,6 +112,8 @@ it('a replica that dies mid-reply: the rest of its MGETs go to the master, and n
     addrFor: () => (asideAt === null ? 'h:11' : 'h:1'),
     countRead(a) { if (a === 'h:1') this.fallbacks++; return a; },
     fallBack(addr, e) { if (addr !== 'h:11' || !/^connection /.test(e.message)) return false; asideAt = addr; return true; },
+    // the router's own resend rule, over this fallBack
+    readAgain: RedisRouter.prototype.readAgain,
   };
   const reads = new BytesReads(/** @type {any} */ (router));
   reads.conns.set('h:11', Promise.resolve(/** @type {any} */ (replica)));
