@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startRedis } from '../src/local/local-redis.js';
 import { readTimeline } from '../src/results/timeline.js';
-import { describeRun, produce, removeTempDirs } from './helpers/producer-run.js';
+import { describeRun, produce, removeTempDirs, until } from './helpers/producer-run.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
 
 let local;
@@ -24,7 +24,6 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
 /** Seconds (relative to the producer's t0) of each fault. */
 const FREEZE_AT = 4;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedis } from '../src/local/local-redis.js';
 import { readTimeline } from '../src/results/timeline.js';
-import { CLI, describeRun, produce, removeTempDirs, runNode } from './helpers/producer-run.js';
+import { CLI, describeRun, produce, removeTempDirs, runNode, until } from './helpers/producer-run.js';
 import { consume, describeConsumer } from './helpers/consumer-run.js';
 import { dropConnectionsNamed, dropEveryConnection } from './helpers/redis-check.js';
 import { SEED_CLIENT_NAME } from '../src/transports/ioredis-sender.js';
@@ -26,7 +26,6 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
 it('every connection dropped twice under writes: each drop is an event of the timeline and of the summary, with its reconnect time', async () => {
   let faults;

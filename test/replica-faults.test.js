@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readTimeline } from '../src/results/timeline.js';
-import { removeTempDirs } from './helpers/producer-run.js';
+import { removeTempDirs, until } from './helpers/producer-run.js';
 import { clusterWithLiveItems, consume, describeConsumer } from './helpers/consumer-run.js';
 import { dropEveryConnection } from './helpers/redis-check.js';
 
@@ -24,7 +24,6 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 const READ = { cluster: true, d: 6, warmup: 0, ttl: 300, extra: ['-p', '200'] };
 
 it('every connection dropped twice: no cycle fails, and the timeline and the summary name each drop', async () => {

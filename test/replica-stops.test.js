@@ -14,7 +14,7 @@ import { readTimeline } from '../src/results/timeline.js';
 import calculateSlot from 'cluster-key-slot';
 import { RedisRouter } from '../src/transports/redis-router.js';
 import { replicaOf } from '../src/transports/read-table.js';
-import { removeTempDirs } from './helpers/producer-run.js';
+import { removeTempDirs, until } from './helpers/producer-run.js';
 import { clusterWithLiveItems, consume, describeConsumer } from './helpers/consumer-run.js';
 import { clusterClient, slotOwners } from './helpers/redis-check.js';
 
@@ -30,7 +30,6 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 const D = 7;
 // --reply-timeout, shorter than its 1 s default: the flag reaches the reader, and the test is shorter
 const TIMEOUT_MS = 500;

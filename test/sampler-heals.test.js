@@ -10,13 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { findRedisServer } from '../src/local/local-redis.js';
 import { readTimeline } from '../src/results/timeline.js';
-import { describeRun, freePort, produce } from './helpers/producer-run.js';
+import { describeRun, freePort, produce, until } from './helpers/producer-run.js';
 import { useLocalRedis } from './helpers/local-server.js';
 
 const local = useLocalRedis();
 
 /** Resolves at epoch ms `at`. */
-const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
 /** The CPU cells of the run's only node, by second. */
 function cpuCells(dir) {

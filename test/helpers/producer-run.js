@@ -50,6 +50,12 @@ export function tempDir(prefix = 'rqbench-test-') {
   return dir;
 }
 
+/**
+ * Resolves at epoch ms `at` (at once when it has passed): a fault injected at a second of a run.
+ * @param {number} at
+ */
+export const until = (at) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+
 export function removeTempDirs() {
   for (const d of temps) fs.rmSync(d, { recursive: true, force: true });
   temps.clear();
