@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 /** Seed-compatible entry point: `node src/consumer.js --cluster --limit 1000`. */
-import * as consume from './commands/consume.js';
-import { runEntry } from './entry.js';
+import { runScript } from './run-command.js';
 
-await runEntry('consumer.js', consume);
+process.exitCode = await runScript('consumer.js', process.argv.slice(2));

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 /** Seed-compatible entry point: `node src/producer.js --cluster -q 300000 -t 8 -a 1 --ns 10 --same-slot`. */
-import * as produce from './commands/produce.js';
-import { runEntry } from './entry.js';
+import { runScript } from './run-command.js';
 
-await runEntry('producer.js', produce);
+process.exitCode = await runScript('producer.js', process.argv.slice(2));

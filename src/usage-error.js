@@ -1,3 +1,5 @@
+import { commandArgv, exitNow, writeErr } from './command-io.js';
+
 /**
  * Bad input ends in one line naming the flag and what it accepts, exit code 2, and nothing
  * written: every check runs before a connection is made or a directory created.
@@ -44,11 +46,11 @@ export function failHandler(prog, usages = {}) {
     line = line.replace(/^Unknown arguments?: (.*)$/, (_m, names) => `unknown flag ${names.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join(', ')} (see --help for the accepted flags)`);
     line = line.replace(/^Not enough arguments following: (\S+)/, (_m, n) => `${n.length === 1 ? `-${n}` : `--${n}`} needs a value`);
     line = line.replace(/^Not enough non-option arguments: .*$/, () => {
-      const cmd = process.argv[2];
+      const cmd = commandArgv()[0];
       return usages[cmd] ? `${cmd} needs more arguments: ${prog} ${usages[cmd]} (see ${prog} ${cmd} --help)` : 'arguments are missing (see --help)';
     });
-    process.stderr.write(`${prog}: ${line}\n`);
-    process.exit(2);
+    writeErr(`${prog}: ${line}\n`);
+    exitNow(2);
   };
 }
 
@@ -84,7 +86,7 @@ function canonicalNames(o) {
  * @returns {Array<{ typed: string, name: string }>}
  */
 function typedFlags(names) {
-  const args = process.argv.slice(2);
+  const args = commandArgv();
   const end = args.indexOf('--');
   const out = [];
   for (const t of end < 0 ? args : args.slice(0, end)) {
@@ -113,8 +115,8 @@ export function onceOnly(prog) {
       const name = names.get(key);
       if (!Array.isArray(v) || lists.has(name)) continue;
       const typed = typedFlags(names).find((f) => f.name === name)?.typed ?? `--${key}`;
-      process.stderr.write(`${typeof prog === 'function' ? prog() : prog}: ${typed} was given ${v.length} times (${v.map((x) => printable(String(x))).join(', ')}): it takes one value\n`);
-      process.exit(2);
+      writeErr(`${typeof prog === 'function' ? prog() : prog}: ${typed} was given ${v.length} times (${v.map((x) => printable(String(x))).join(', ')}): it takes one value\n`);
+      exitNow(2);
     }
   };
 }

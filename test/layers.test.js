@@ -13,9 +13,12 @@ import { settings } from '../src/settings.js';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SRC = path.join(ROOT, 'src');
 
+/** Files at the top of src/ that every room may import: defaults, bad input, where a command's words go. */
+const BASE_FILES = ['settings.js', 'usage-error.js', 'command-io.js'];
+
 /** Top to bottom: a file may import its own room or a room below it, never one above. */
 const LAYERS = [
-  ['entry', (f) => !f.includes('/') && !['settings.js', 'usage-error.js'].includes(f)],
+  ['entry', (f) => !f.includes('/') && !BASE_FILES.includes(f)],
   ['commands', (f) => f.startsWith('commands/')],
   ['experiments', (f) => f.startsWith('experiments/')],
   ['plans', (f) => f.startsWith('plans/')],
@@ -27,7 +30,7 @@ const LAYERS = [
   ['stats', (f) => f.startsWith('stats/')],
   ['local', (f) => f.startsWith('local/')],
   ['transports', (f) => f.startsWith('transports/')],
-  ['base', (f) => ['settings.js', 'usage-error.js'].includes(f) || f.startsWith('types/')],
+  ['base', (f) => BASE_FILES.includes(f) || f.startsWith('types/')],
 ];
 
 /**

@@ -13,6 +13,7 @@ import { UsageError } from '../usage-error.js';
 import { prepareCapacity } from '../experiments/capacity/capacity-args.js';
 import { runCapacity } from '../experiments/capacity/run-capacity.js';
 import { redactString } from '../results/redact.js';
+import { commandArgv, exitNow, setExitCode, writeErr, writeOut } from '../command-io.js';
 
 const PROG = 'rqbench capacity';
 
@@ -39,16 +40,16 @@ export async function handler(a) {
     prepared = prepareCapacity(a);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`${PROG}: ${e.message}\n`);
-    process.exit(2);
+    writeErr(`${PROG}: ${e.message}\n`);
+    exitNow(2);
   }
   const { plan } = prepared;
-  const typed = process.argv.slice(2).map((x, i, all) => (all[i - 1] === '--password' ? '***' : redactString(x)));
+  const typed = commandArgv().map((x, i, all) => (all[i - 1] === '--password' ? '***' : redactString(x)));
   const out = await runCapacity({ ...prepared, command: `rqbench ${typed.join(' ')}`, instance: instanceOf(plan) });
-  if (plan.json) process.stdout.write(`${JSON.stringify(out.result, null, 2)}\n`);
-  else if (!plan.quiet) process.stdout.write(`${out.result.answer}\n${out.result.projectionLine}\n${out.result.noiseLine}\n`);
-  process.stderr.write(`${PROG}: wrote ${out.dir} (capacity.md, report.html)\n`);
-  process.exitCode = out.exitCode;
+  if (plan.json) writeOut(`${JSON.stringify(out.result, null, 2)}\n`);
+  else if (!plan.quiet) writeOut(`${out.result.answer}\n${out.result.projectionLine}\n${out.result.noiseLine}\n`);
+  writeErr(`${PROG}: wrote ${out.dir} (capacity.md, report.html)\n`);
+  setExitCode(out.exitCode);
   // the last scrape finds the final values (Ctrl-C ends the wait)
   if (out.live && out.exitCode !== 130) await out.live.hub.linger();
   else await out.live?.hub.close();

@@ -4,6 +4,7 @@
  */
 import { bad, failHandler, printable, UsageError } from '../usage-error.js';
 import { checkOutput } from '../plans/output.js';
+import { setExitCode, writeErr, writeOut } from '../command-io.js';
 
 const prog = 'rqbench chart';
 
@@ -45,12 +46,12 @@ export async function handler(a) {
     // Loaded here, not at the top: every other command would pay for Vega and resvg at start.
     const { drawRunCharts } = await import('../results/charts/run-charts.js');
     const charts = await drawRunCharts(runDirs, a.out, { title: a.title, stepLabels: labels, width, height });
-    for (const c of charts) process.stdout.write(`${c.svg}\n${c.png}\n`);
+    for (const c of charts) writeOut(`${c.svg}\n${c.png}\n`);
   } catch (e) {
     const err = /** @type {Error} */ (e);
     // a file name or a value read from a damaged file can hold control characters
-    process.stderr.write(`${prog}: ${printable(String(err.message).split('\n')[0])}\n`);
-    process.exitCode = err instanceof UsageError ? 2 : 1;
+    writeErr(`${prog}: ${printable(String(err.message).split('\n')[0])}\n`);
+    setExitCode(err instanceof UsageError ? 2 : 1);
   }
 }
 

@@ -14,6 +14,7 @@ import { runAll } from '../experiments/run-all.js';
 import { writeIndex } from '../experiments/index-md.js';
 import { checkMetrics, metricsOptions } from '../plans/metrics-plan.js';
 import { MetricsHub } from '../harness/metrics-hub.js';
+import { exitCodeSet, exitNow, setExitCode, writeErr } from '../command-io.js';
 
 const PROG = 'rqbench experiment';
 const ACTIONS = ['run', 'report'];
@@ -69,14 +70,14 @@ export async function handler(a) {
     }
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`${PROG}: ${e.message}\n`);
-    process.exit(2);
+    writeErr(`${PROG}: ${e.message}\n`);
+    exitNow(2);
   }
   try {
     await (specs.length > 1 ? several(specs, a, live) : one(specs[0], a, live));
   } finally {
     // the last scrape finds the final values (not after Ctrl-C: that leaves at once)
-    if (live && process.exitCode !== 130) await live.hub.linger();
+    if (live && exitCodeSet() !== 130) await live.hub.linger();
     else await live?.hub.close();
   }
 }
@@ -91,21 +92,21 @@ async function one(spec, a, live) {
   let code = 0;
   if (a.action === 'report' && !newestResultsRun(spec.dir)) {
     // no runs and no committed trial data: never overwrite RESULTS.md with an empty one
-    process.stderr.write(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'} and no trial data in ${DATA_DIR}/: "rqbench experiment run ${a.dirs[0]}" makes them (RESULTS.md is left as it is)\n`);
-    process.exitCode = 1;
+    writeErr(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'} and no trial data in ${DATA_DIR}/: "rqbench experiment run ${a.dirs[0]}" makes them (RESULTS.md is left as it is)\n`);
+    setExitCode(1);
     return;
   }
   if (a.action === 'run') {
     const o = await runExperiment(spec, { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy });
     if (o.failed) {
-      process.stderr.write(`${PROG}: step ${o.failed}\n`);
+      writeErr(`${PROG}: step ${o.failed}\n`);
       code = 1;
     }
     if (o.interrupted) code = 130;
   }
   const r = await writeResults(spec);
-  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
-  process.exitCode = code;
+  writeErr(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
+  setExitCode(code);
 }
 
 /**
@@ -116,16 +117,16 @@ async function one(spec, a, live) {
  */
 async function several(specs, a, live) {
   if (a.action === 'run') {
-    process.exitCode = (await runAll(specs, { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy })).exitCode;
+    setExitCode((await runAll(specs, { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy })).exitCode);
     return;
   }
   for (const spec of specs) {
     if (!newestResultsRun(spec.dir)) {
-      process.stderr.write(`${PROG}: ${spec.name}: no runs here and no trial data in ${DATA_DIR}/, RESULTS.md left as it is\n`);
+      writeErr(`${PROG}: ${spec.name}: no runs here and no trial data in ${DATA_DIR}/, RESULTS.md left as it is\n`);
       continue;
     }
     const r = await writeResults(spec);
-    process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})\n`);
+    writeErr(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})\n`);
   }
-  process.stderr.write(`${PROG}: wrote ${path.relative(process.cwd(), writeIndex(specs))}\n`);
+  writeErr(`${PROG}: wrote ${path.relative(process.cwd(), writeIndex(specs))}\n`);
 }

@@ -12,6 +12,7 @@ import { renderManifests } from '../plans/k8s-manifests.js';
 import { UsageError, givenFlags, shown } from '../usage-error.js';
 import { builder as producerBuilder } from './produce.js';
 import { printOutput } from './report-run.js';
+import { commandArgv, writeErr } from '../command-io.js';
 
 export const command = 'k8s';
 export const describe = 'render the Kubernetes Indexed Job (and PodMonitor) of a run of N pods × W writers';
@@ -34,7 +35,7 @@ export function handler(a) {
     checkProducerFlags(plan.flags, plan.writers);
     const files = renderManifests(plan);
     const start = /^\d+$/.test(plan.startAt) ? `start ${new Date(Number(plan.startAt)).toISOString()} (in ${a.startIn} s)` : `start ${plan.startAt}, filled in at apply time`;
-    process.stderr.write(`rqbench k8s: ${plan.pods} pod(s) × ${plan.perPod} writer(s), run ${plan.runId}, ${start}\n`);
+    writeErr(`rqbench k8s: ${plan.pods} pod(s) × ${plan.perPod} writer(s), run ${plan.runId}, ${start}\n`);
     if (plan.out === undefined) return files.map((f) => f.text).join('---\n');
     writeFiles(plan.out, files);
     return files.map((f) => `${path.join(plan.out, f.name)}\n`).join('');
@@ -47,10 +48,11 @@ export function handler(a) {
  * @returns {string}
  */
 function producerFlags(a) {
-  const cut = process.argv.indexOf('--');
+  const argv = commandArgv();
+  const cut = argv.indexOf('--');
   if (a._.length <= 1 || cut < 0) return a.flags;
   if (givenFlags(a)?.has('flags')) throw new UsageError('--flags must not be given with producer flags after -- (give them once)');
-  const words = process.argv.slice(cut + 1);
+  const words = argv.slice(cut + 1);
   const spaced = words.find((w) => /\s/.test(w));
   if (spaced !== undefined) throw new UsageError(`--flags must be words without spaces (got ${shown(spaced)})`);
   return words.join(' ');

@@ -13,6 +13,7 @@ import { inspectS3Delta, parseS3Url, uploadToS3 } from '../workloads/bulk-load/s
 import { reportRun } from './report-run.js';
 import { grouped } from '../results/format.js';
 import { fsReason, isFsError } from '../results/run-dir.js';
+import { setExitCode, writeErr, writeOut } from '../command-io.js';
 
 export const command = 'load [file]';
 export const describe = 'load one delta file with parallel reader threads into Redis or a noop/memory sink (seed 001 grid)';
@@ -65,23 +66,23 @@ function generate(a) {
     if (a.file !== undefined) throw new UsageError('--generate writes a file and exits: load it with a second command');
     if (/^s3:/i.test(String(a.generate)) && !parseS3Url(a.generate)) throw bad('--generate', 's3://bucket/key (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens, then the key), or a path', a.generate);
   } catch (e) {
-    process.stderr.write(`rqbench load: ${e.message}\n`);
-    process.exitCode = 2;
+    writeErr(`rqbench load: ${e.message}\n`);
+    setExitCode(2);
     return;
   }
   if (parseS3Url(a.generate)) return generateToS3(a);
   try {
     const r = generateDeltaFile({
       file: a.generate, records: a.records, recordSize: a.recordSize, keyPattern: String(a.keyPattern),
-      onProgress: a.quiet ? undefined : (n) => process.stderr.write(`generating: ${grouped(n)} of ${grouped(a.records)} records\n`),
+      onProgress: a.quiet ? undefined : (n) => writeErr(`generating: ${grouped(n)} of ${grouped(a.records)} records\n`),
     });
     const line = { file: a.generate, records: a.records, recordSize: a.recordSize, keyPattern: a.keyPattern, bytes: r.bytes, seconds: Math.round(r.ms) / 1000 };
-    if (a.json) process.stdout.write(`${JSON.stringify(line)}\n`);
-    else if (!a.quiet) process.stdout.write(`wrote ${a.generate}: ${grouped(a.records)} records of ${a.recordSize} bytes (${(r.bytes / 2 ** 20).toFixed(0)} MiB) in ${line.seconds.toFixed(2)} s\n`);
+    if (a.json) writeOut(`${JSON.stringify(line)}\n`);
+    else if (!a.quiet) writeOut(`wrote ${a.generate}: ${grouped(a.records)} records of ${a.recordSize} bytes (${(r.bytes / 2 ** 20).toFixed(0)} MiB) in ${line.seconds.toFixed(2)} s\n`);
   } catch (e) {
     // what the write made is gone already (delta-file.js): nothing here removes a path the user named
-    process.stderr.write(`rqbench load: cannot write ${a.generate}: ${e.code === 'ENOENT' ? 'no such directory (ENOENT)' : isFsError(e) ? fsReason(e) : e.message}\n`);
-    process.exitCode = 1;
+    writeErr(`rqbench load: cannot write ${a.generate}: ${e.code === 'ENOENT' ? 'no such directory (ENOENT)' : isFsError(e) ? fsReason(e) : e.message}\n`);
+    setExitCode(1);
   }
 }
 
@@ -99,13 +100,13 @@ async function generateToS3(a) {
     const tmp = path.join(tmpDir, 'delta.tsv');
     const r = generateDeltaFile({ file: tmp, records: a.records, recordSize: a.recordSize, keyPattern: String(a.keyPattern) });
     const t0 = performance.now();
-    const up = await uploadToS3(tmp, a.generate, where, a.quiet ? undefined : (n) => process.stderr.write(`uploading: ${(n / 2 ** 20).toFixed(0)} of ${(r.bytes / 2 ** 20).toFixed(0)} MiB\n`));
+    const up = await uploadToS3(tmp, a.generate, where, a.quiet ? undefined : (n) => writeErr(`uploading: ${(n / 2 ** 20).toFixed(0)} of ${(r.bytes / 2 ** 20).toFixed(0)} MiB\n`));
     const line = { file: a.generate, records: a.records, recordSize: a.recordSize, keyPattern: a.keyPattern, bytes: r.bytes, parts: up.parts, seconds: Math.round(r.ms + performance.now() - t0) / 1000 };
-    if (a.json) process.stdout.write(`${JSON.stringify(line)}\n`);
-    else if (!a.quiet) process.stdout.write(`wrote ${a.generate}: ${grouped(a.records)} records of ${a.recordSize} bytes (${(r.bytes / 2 ** 20).toFixed(0)} MiB, ${up.parts} parts) in ${line.seconds.toFixed(2)} s\n`);
+    if (a.json) writeOut(`${JSON.stringify(line)}\n`);
+    else if (!a.quiet) writeOut(`wrote ${a.generate}: ${grouped(a.records)} records of ${a.recordSize} bytes (${(r.bytes / 2 ** 20).toFixed(0)} MiB, ${up.parts} parts) in ${line.seconds.toFixed(2)} s\n`);
   } catch (e) {
-    process.stderr.write(`rqbench load: cannot write ${a.generate}: ${e.name === 'NoSuchBucket' ? 'no such bucket (create it first)' : e.code ?? e.message}\n`);
-    process.exitCode = 1;
+    writeErr(`rqbench load: cannot write ${a.generate}: ${e.name === 'NoSuchBucket' ? 'no such bucket (create it first)' : e.code ?? e.message}\n`);
+    setExitCode(1);
   } finally {
     if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
   }

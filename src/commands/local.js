@@ -10,6 +10,7 @@ import { stopSignals, untilAborted } from '../local/process.js';
 import { cpuCapProblem, cpusAccepted, describeCap, validCpus } from '../local/cpu-cap.js';
 import { opsEmulators } from '../transports/ops-drivers.js';
 import { settings } from '../settings.js';
+import { exitNow, setExitCode, writeErr, writeOut } from '../command-io.js';
 
 export const command = 'local <what>';
 export const describe = 'Start throwaway local servers on 127.0.0.1 until Ctrl-C';
@@ -101,8 +102,8 @@ function parseInteger(name, raw, min, max, expected) {
  */
 function failOneLine(msg, err) {
   const text = String(err?.message ?? msg ?? 'invalid arguments').replace(/\s+/g, ' ').trim();
-  process.stderr.write(`rqbench: ${text}\n`);
-  process.exit(2);
+  writeErr(`rqbench: ${text}\n`);
+  exitNow(2);
 }
 
 /**
@@ -120,8 +121,8 @@ export async function handler(argv) {
   }
   const opts = toStartOptions(argv);
   if (!findRedisServer() || (opts.cluster && !findRedisCli())) {
-    process.stderr.write(`${INSTALL_HINT}\n`);
-    process.exitCode = 1;
+    writeErr(`${INSTALL_HINT}\n`);
+    setExitCode(1);
     return;
   }
   // whether this machine lets us cap CPU, before any server starts
@@ -137,16 +138,16 @@ export async function handler(argv) {
       if (stopRequested.signal.aborted) return; // interrupted while starting; startRedis cleaned up
       throw err;
     }
-    process.stdout.write(formatReady(local, Date.now() - startedAt));
+    writeOut(formatReady(local, Date.now() - startedAt));
     await untilAborted(stopRequested.signal);
     await local.stop();
-    process.stdout.write(`Stopped ${local.nodes.length} Redis node(s), removed ${local.dir}\n`);
-    process.exitCode = 0;
+    writeOut(`Stopped ${local.nodes.length} Redis node(s), removed ${local.dir}\n`);
+    setExitCode(0);
   } catch (err) {
     const e = /** @type {Error & { code?: string }} */ (err);
-    process.stderr.write(e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${e.code === 'ECPUCAP' ? '--node-cpus: ' : ''}${oneLine(e.message)}\n`);
+    writeErr(e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${e.code === 'ECPUCAP' ? '--node-cpus: ' : ''}${oneLine(e.message)}\n`);
     // a cap the kernel refused is the machine saying no to the flag: as a usage error
-    process.exitCode = e.code === 'ECPUCAP' ? 2 : 1;
+    setExitCode(e.code === 'ECPUCAP' ? 2 : 1);
   } finally {
     stopRequested.dispose();
   }

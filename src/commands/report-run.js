@@ -5,6 +5,7 @@
  */
 import { UsageError, printable } from '../usage-error.js';
 import { redactString } from '../results/redact.js';
+import { setExitCode, writeErr, writeOut } from '../command-io.js';
 
 /**
  * @param {() => Promise<{ dir: string, summary: object, md: string, exitCode: number, failure?: string, linger?: () => Promise<void> }>} run
@@ -14,12 +15,12 @@ import { redactString } from '../results/redact.js';
 export async function reportRun(run, a, prog) {
   try {
     const { dir, summary, md, exitCode, failure, linger } = await run();
-    if (a.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else if (!a.quiet) process.stdout.write(`${md}\n`);
-    if (!a.quiet) process.stderr.write(`run directory: ${dir}\n`);
+    if (a.json) writeOut(`${JSON.stringify(summary, null, 2)}\n`);
+    else if (!a.quiet) writeOut(`${md}\n`);
+    if (!a.quiet) writeErr(`run directory: ${dir}\n`);
     // a run that measured but could not keep its files says so last, in one line
-    if (failure) process.stderr.write(`${prog}: ${printable(redactString(failure))}\n`);
-    process.exitCode = exitCode;
+    if (failure) writeErr(`${prog}: ${printable(redactString(failure))}\n`);
+    setExitCode(exitCode);
     await linger?.();
   } catch (e) {
     fail(prog, e);
@@ -37,8 +38,8 @@ export function printOutput(prog, make) {
   try {
     const made = make();
     const { text, exitCode } = typeof made === 'string' ? { text: made, exitCode: 0 } : made;
-    process.stdout.write(text);
-    process.exitCode = exitCode;
+    writeOut(text);
+    setExitCode(exitCode);
   } catch (e) {
     fail(prog, e);
   }
@@ -50,6 +51,6 @@ export function printOutput(prog, make) {
  * @param {Error & { exitCode?: number }} e
  */
 function fail(prog, e) {
-  process.stderr.write(`${prog}: ${printable(redactString(String(e.message).split('\n')[0]))}\n`);
-  process.exitCode = e instanceof UsageError ? 2 : e.exitCode ?? 1;
+  writeErr(`${prog}: ${printable(redactString(String(e.message).split('\n')[0]))}\n`);
+  setExitCode(e instanceof UsageError ? 2 : e.exitCode ?? 1);
 }

@@ -16,6 +16,7 @@ import { printOutput } from './report-run.js';
 import { checkHtmlFile } from '../plans/output.js';
 import { runReportHtml } from '../results/html/html-run-report.js';
 import { writeHtml } from '../results/html/html-page.js';
+import { writeErr } from '../command-io.js';
 
 const PROG = 'rqbench report';
 const FORMATS = ['md', 'json', 'csv'];
@@ -81,7 +82,7 @@ function report(a) {
   const stopped = runs.filter((r) => r.stopped).map((r) => r.dir);
   // the page is drawn from finished runs only: asked for, that is bad input; unasked, a line
   if (stopped.length && asked) throw bad('--html', `left out when a run stopped before its end (${stopped[0]}: no summary.json)`);
-  if (stopped.length && wanted) process.stderr.write(`rqbench report: the HTML page is left out (${stopped[0]} stopped before its end); --no-html says so quietly\n`);
+  if (stopped.length && wanted) writeErr(`rqbench report: the HTML page is left out (${stopped[0]} stopped before its end); --no-html says so quietly\n`);
   const htmlFile = wanted && !stopped.length ? pageFile(asked && html ? html : defaultHtmlFile(dirs, runs), asked) : null;
   const exitCode = stopped.length ? 1 : 0;
   const merged = mergeRuns(runs);
@@ -124,7 +125,7 @@ function pageFile(file, asked) {
     return checkHtmlFile(file);
   } catch (e) {
     if (asked) throw e;
-    process.stderr.write(`rqbench report: the HTML page is left out (${/** @type {Error} */ (e).message}); --no-html says so quietly\n`);
+    writeErr(`rqbench report: the HTML page is left out (${/** @type {Error} */ (e).message}); --no-html says so quietly\n`);
     return null;
   }
 }
@@ -140,9 +141,9 @@ function pageFile(file, asked) {
 function writeReportHtml(dirs, file, asked) {
   try {
     writeHtml(file, runReportHtml(dirs));
-    process.stderr.write(`report: ${file}\n`);
+    writeErr(`report: ${file}\n`);
   } catch (e) {
     if (asked) throw e;
-    process.stderr.write(`rqbench report: the HTML page was not written (${String(/** @type {Error} */ (e).message).split('\n')[0]}); --no-html says so quietly\n`);
+    writeErr(`rqbench report: the HTML page was not written (${String(/** @type {Error} */ (e).message).split('\n')[0]}); --no-html says so quietly\n`);
   }
 }

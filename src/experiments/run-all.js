@@ -10,6 +10,7 @@ import { runExperiment } from './run-experiment.js';
 import { verdictWords, writeResults } from './results-md.js';
 import { writeIndex } from './index-md.js';
 import { clock, specSeconds } from './progress.js';
+import { writeErr } from '../command-io.js';
 
 export const STATE_FILE = '.run-all.json';
 
@@ -19,7 +20,7 @@ export const STATE_FILE = '.run-all.json';
  *   metrics endpoint every step relays to (labelled step=<spec>/<step>); repeat and seed: each spec's trials and their order
  * @returns {Promise<{ exitCode: number, index: string }>}
  */
-export async function runAll(specs, { resume, log = (l) => process.stderr.write(`${l}\n`), live = null, repeat, seed, retryNoisy = 0 }) {
+export async function runAll(specs, { resume, log = (l) => writeErr(`${l}\n`), live = null, repeat, seed, retryNoisy = 0 }) {
   const stateFile = path.join(path.dirname(path.resolve(specs[0].dir)), STATE_FILE);
   const names = specs.map((s) => s.name);
   const before = resume ? readState(stateFile) : null;

@@ -14,6 +14,7 @@ import { Progress } from './progress.js';
 import { Stopper } from './children.js';
 import { newSeed, readManifest, schedule, trialDir, writeManifest } from './trials.js';
 import { trialNoise } from './trial-noise.js';
+import { writeErr } from '../command-io.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,7 +33,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  *   times a noisy trial (trial-noise.js) is set aside and run again (default 0: kept, and marked in RESULTS.md)
  * @returns {Promise<RunOutcome>}
  */
-export async function runExperiment(spec, { resume = false, log = (l) => process.stderr.write(`${l}\n`), live = null, stepPrefix = '', repeat, seed, retryNoisy = 0 } = {}) {
+export async function runExperiment(spec, { resume = false, log = (l) => writeErr(`${l}\n`), live = null, stepPrefix = '', repeat, seed, retryNoisy = 0 } = {}) {
   let previous = resume ? latestRun(spec.dir) : null;
   if (resume && !previous) log('rqbench experiment: nothing to resume, starting a new run');
   if (previous && !readManifest(previous)) {

@@ -17,6 +17,7 @@ import { NoiseSentinel } from '../measure/host-noise.js';
 import { noiseBrief, noiseLine } from '../results/noise-md.js';
 import { watchSignals } from './signals.js';
 import { StatusLine } from './status-line.js';
+import { writeErr } from '../command-io.js';
 
 /** @typedef {import('./manifest.js').RunKind} RunKind */
 /** @typedef {'SIGINT'|'SIGTERM'} StopSignal */
@@ -136,7 +137,7 @@ export class Run extends EventEmitter {
    * @param {{ always?: boolean }} [o]
    */
   say(text, { always = false } = {}) {
-    if (!this.a.quiet || always) process.stderr.write(`${text}\n`);
+    if (!this.a.quiet || always) writeErr(`${text}\n`);
   }
 
   /**

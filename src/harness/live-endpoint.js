@@ -20,6 +20,7 @@ import { RELAY_MESSAGE } from './metrics-hub.js';
 import { RunMetrics } from '../measure/run-metrics.js';
 import { LoadMetrics } from '../measure/load-metrics.js';
 import { settings } from '../settings.js';
+import { writeErr } from '../command-io.js';
 
 export class LiveMetrics {
   /**
@@ -30,7 +31,7 @@ export class LiveMetrics {
     const live = new LiveMetrics(a);
     if (!a.metricsRelay) {
       live.server = await listenForScrapes({ host: a.metricsHost, port: a.metricsPort, render: () => live.render(), contentType: live.registry.contentType });
-      if (!a.quiet) process.stderr.write(`metrics: ${live.server.url}\n`);
+      if (!a.quiet) writeErr(`metrics: ${live.server.url}\n`);
     }
     return live;
   }
@@ -91,7 +92,7 @@ export class LiveMetrics {
     if (ms > 0 && this.server) {
       // the Ctrl-C handler first: a Ctrl-C sent on reading the line below must find it
       const waiting = lingerFor(ms);
-      if (!this.a.quiet) process.stderr.write(`metrics: the final values stay on ${this.server.url} for ${this.a.metricsLinger} s (--metrics-linger; Ctrl-C leaves now)\n`);
+      if (!this.a.quiet) writeErr(`metrics: the final values stay on ${this.server.url} for ${this.a.metricsLinger} s (--metrics-linger; Ctrl-C leaves now)\n`);
       await waiting;
     }
     return this.close();

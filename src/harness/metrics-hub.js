@@ -18,6 +18,7 @@ import os from 'node:os';
 import client from 'prom-client';
 import { lingerFor, listenForScrapes } from './metrics-server.js';
 import { settings } from '../settings.js';
+import { writeErr } from '../command-io.js';
 
 /** The message type a relaying child sends ({ type, final, families }). */
 export const RELAY_MESSAGE = 'rqbench-metrics';
@@ -40,7 +41,7 @@ export class MetricsHub {
     hub.registry.setDefaultLabels({ host: os.hostname(), ...labels });
     client.collectDefaultMetrics({ register: hub.registry });
     hub.server = await listenForScrapes({ host, port, render: () => hub.render(), contentType: hub.registry.contentType });
-    if (!quiet) process.stderr.write(`metrics: ${hub.server.url}\n`);
+    if (!quiet) writeErr(`metrics: ${hub.server.url}\n`);
     return hub;
   }
 
@@ -87,7 +88,7 @@ export class MetricsHub {
     if (ms > 0 && this.server) {
       // the Ctrl-C handler first: a Ctrl-C sent on reading the line below must find it
       const waiting = lingerFor(ms);
-      if (!this.quiet) process.stderr.write(`metrics: the final values stay on ${this.server.url} for ${this.lingerS} s\n`);
+      if (!this.quiet) writeErr(`metrics: the final values stay on ${this.server.url} for ${this.lingerS} s\n`);
       await waiting;
     }
     await this.close();

@@ -7,6 +7,7 @@
  * their users watch a long consumer through a pipe, and the `[Ns]` marks are how scripts (and the
  * tests) know a run is under way; there each line is padded so a shorter one covers a longer one.
  */
+import { errStream } from '../command-io.js';
 
 export class StatusLine {
   /**
@@ -14,9 +15,9 @@ export class StatusLine {
    * @param {number} [p.durationS] 0 or absent: open-ended, no "/Ns" in the mark
    * @param {boolean} [p.everywhere] write it when stderr is not a terminal too
    * @param {boolean} [p.keepLast] leave the last line on screen at the end (a newline) instead of clearing it
-   * @param {NodeJS.WriteStream} [p.stream]
+   * @param {{ write(text: string): unknown, isTTY?: boolean }} [p.stream] stderr (the process's, or an in-process command's)
    */
-  constructor({ durationS = 0, everywhere = false, keepLast = false, stream = process.stderr } = {}) {
+  constructor({ durationS = 0, everywhere = false, keepLast = false, stream = errStream() } = {}) {
     this.durationS = durationS;
     this.stream = stream;
     this.tty = !!stream.isTTY;

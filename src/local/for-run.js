@@ -1,6 +1,7 @@
 /** --local: a throwaway Redis (or cluster) that lives exactly as long as one run. */
 import { startRedis } from './local-redis.js';
 import { describeCap } from './cpu-cap.js';
+import { writeErr } from '../command-io.js';
 
 /**
  * Runs `fn` against a local server when the plan says --local (with a new frozen plan pointed
@@ -23,7 +24,7 @@ export async function withLocal(a, fn) {
   try {
     if (!a.quiet) {
       const shape = a.cluster ? `cluster of ${local.nodes.length} nodes` : `standalone Redis${local.nodes.length > 1 ? ` with ${local.nodes.length - 1} replica(s)` : ''}`;
-      process.stderr.write(`rqbench: started a local ${shape} at ${local.url}${local.cpus ? `, ${describeCap(local.cpus)}` : ''}\n`);
+      writeErr(`rqbench: started a local ${shape} at ${local.url}${local.cpus ? `, ${describeCap(local.cpus)}` : ''}\n`);
     }
     return await fn(Object.freeze({ ...a, host: local.host, port: local.port }), local);
   } finally {

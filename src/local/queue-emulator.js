@@ -3,30 +3,31 @@
  * on 127.0.0.1 until SIGINT/SIGTERM, with how to point rqbench at it.
  */
 import { stopSignals, untilAborted } from './process.js';
+import { setExitCode, writeErr, writeOut } from '../command-io.js';
 
 /**
  * @param {import('../transports/queue-driver.js').QueueEmulator} emulator
- * @returns {Promise<void>} sets process.exitCode
+ * @returns {Promise<void>} sets the exit code
  */
 export async function runQueueEmulator(emulator) {
   const missing = await emulator.missing();
   if (missing) {
-    process.stderr.write(`${missing}\n`);
-    process.exitCode = 1;
+    writeErr(`${missing}\n`);
+    setExitCode(1);
     return;
   }
   const stopRequested = stopSignals();
   try {
     const t = Date.now();
     const emu = await emulator.start();
-    process.stdout.write(emulator.ready(emu, ((Date.now() - t) / 1000).toFixed(1)));
+    writeOut(emulator.ready(emu, ((Date.now() - t) / 1000).toFixed(1)));
     await untilAborted(stopRequested.signal);
     await emu.stop();
-    process.stdout.write(`Stopped the ${emulator.label} emulator\n`);
-    process.exitCode = 0;
+    writeOut(`Stopped the ${emulator.label} emulator\n`);
+    setExitCode(0);
   } catch (e) {
-    process.stderr.write(`rqbench: ${String(e.message).replace(/\s+/g, ' ').trim()}\n`);
-    process.exitCode = 1;
+    writeErr(`rqbench: ${String(e.message).replace(/\s+/g, ' ').trim()}\n`);
+    setExitCode(1);
   } finally {
     stopRequested.dispose();
   }

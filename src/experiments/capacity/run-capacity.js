@@ -21,6 +21,7 @@ import { checkAgainstSearch, project } from './projection.js';
 import { writeCapacityHtml } from './capacity-html.js';
 import { answerLine, capacityMd, confirmWords, noiseWords, projectionLine } from './capacity-md.js';
 import { trialNoise } from '../trial-noise.js';
+import { writeErr } from '../../command-io.js';
 
 /**
  * @typedef {object} CapacityRun
@@ -42,7 +43,7 @@ const START_DELAY_MS = 2500;
  * @returns {Promise<{ dir: string, exitCode: number, result: any, live: { hub: MetricsHub, runId: string }|null }>}
  */
 export async function runCapacity(r) {
-  const log = r.log ?? ((l) => process.stderr.write(`${l}\n`));
+  const log = r.log ?? ((l) => writeErr(`${l}\n`));
   const p = r.plan;
   const name = p.name ?? `capacity-${modelName(r.producerFlags)}`;
   // the endpoint listens before anything is written: a port in use is bad input, nothing made

@@ -17,6 +17,7 @@ import { runCell } from './run-cell.js';
 import { flushMasters, keyCount, openRouter, readBack, redisCpuSeconds } from './redis-check.js';
 import { checkLines, loadTable } from './load-table.js';
 import { S3_CHUNK } from './s3-source.js';
+import { writeErr } from '../../command-io.js';
 
 /**
  * @param {Readonly<Record<string, any>>} a the plan, checked and frozen at the command's edge
@@ -59,7 +60,7 @@ export function runLoad(a) {
         const label = `load ${k + 1}/${grid.length} (${threads} threads x ${s3Connections ? `${s3Connections} S3 connections` : `${connections} connections`}${s3Connections && admin ? ` x ${connections} connections` : ''})`;
         // the cell's progress: on stderr, and to the live metrics as the cell's seconds
         const progress = (n) => {
-          if (!a.quiet) process.stderr.write(`${label}: ${grouped(n)} of ${grouped(a.info.records)} records\n`);
+          if (!a.quiet) writeErr(`${label}: ${grouped(n)} of ${grouped(a.info.records)} records\n`);
           run.second(k, label, { cell: { threads, connections, stored: n } });
         };
         // what the cell cost: Redis's CPU (every master) and this process's (its reader threads)

@@ -8,6 +8,7 @@
 const CYCLES_TO_WARN = 3;
 
 import { MODEL_FLAGS } from './stores/registry.js';
+import { writeErr } from '../../command-io.js';
 
 const FLAGS_TO_CHECK = [...MODEL_FLAGS, 'ns', 'same-slot', 'actual-value'].map((f) => `--${f}`).join(', ');
 
@@ -34,7 +35,7 @@ export class EmptyIndexWatch {
     this.emptyCycles += c.emptyCycles || 0;
     if (this.emptyCycles < CYCLES_TO_WARN) return;
     this.warned = this.#text(`the first ${this.emptyCycles} cycles`);
-    process.stderr.write(`${this.quiet ? '' : '\n'}rqbench: warning: ${this.warned}\n`);
+    writeErr(`${this.quiet ? '' : '\n'}rqbench: warning: ${this.warned}\n`);
   }
 
   /**

@@ -22,6 +22,7 @@ import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
 import { localNote, withLocal } from '../../local/for-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { leavingOn } from '../../harness/signals.js';
+import { writeErr } from '../../command-io.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
@@ -118,7 +119,7 @@ async function produce(a, local, live) {
 
 /** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */
 async function verifyRun(conn, readBack, secondOf, run, quiet) {
-  if (!quiet) process.stderr.write(`verifying ${grouped(run.ackedIds.reduce((n, [lo, hi]) => n + hi - lo + 1, 0))} acknowledged items…\n`);
+  if (!quiet) writeErr(`verifying ${grouped(run.ackedIds.reduce((n, [lo, hi]) => n + hi - lo + 1, 0))} acknowledged items…\n`);
   try {
     return await verifyAcked({ conn, keyOf: readBack.keyOf, valueArgs: readBack.valueArgs, secondOf, runs: run.ackedIds });
   } catch (e) {

@@ -5,6 +5,7 @@
  */
 import { redactString } from '../../results/redact.js';
 import { CALL_TIMEOUT_MS } from '../../transports/bounds.js';
+import { writeErr } from '../../command-io.js';
 
 /** @typedef {import('../../transports/queue-driver.js').OpenedPublisher} OpenedPublisher */
 /** @typedef {import('../../transports/queue-driver.js').OpenedConsumer} OpenedConsumer */
@@ -20,7 +21,7 @@ import { CALL_TIMEOUT_MS } from '../../transports/bounds.js';
  */
 export async function openQueueTarget(driver, opts, side, { quiet = false } = {}) {
   const loaded = () => {
-    if (!quiet) process.stderr.write(`contacting ${whereOf(driver, opts)} (no answer within ${CALL_TIMEOUT_MS / 1000} s ends the run)\n`);
+    if (!quiet) writeErr(`contacting ${whereOf(driver, opts)} (no answer within ${CALL_TIMEOUT_MS / 1000} s ends the run)\n`);
   };
   try {
     // the contract: what a side opens has that side's call

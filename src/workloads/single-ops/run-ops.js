@@ -20,6 +20,7 @@ import { OPS_SLOT, OP_NOTES, REDIS_OPS, setupCommands, teardownCommands, timedCa
 import { timeOp } from './time-op.js';
 import { latencyTable, OVERHEAD_HOW, overheadTable, phasesTable } from './ops-table.js';
 import { opsDrivers } from '../../transports/ops-drivers.js';
+import { writeErr } from '../../command-io.js';
 
 /** @typedef {import('../../transports/queue-driver.js').QueueEmulator} QueueEmulator */
 
@@ -136,7 +137,7 @@ function writeHlogs(dir, t0, durationS, s) {
 async function withLocalQueues(a, fn) {
   /** @type {Map<QueueEmulator|undefined, { endpoint: string, region?: string, stop: () => Promise<void> }>} */
   const started = new Map();
-  const say = (line) => { if (!a.quiet) process.stderr.write(`rqbench: ${line}\n`); };
+  const say = (line) => { if (!a.quiet) writeErr(`rqbench: ${line}\n`); };
   try {
     for (const d of opsDrivers()) {
       const emu = d.emulator;
@@ -199,7 +200,7 @@ async function timeService(svc, a, quiet, signal) {
     await svc.setup();
     for (const op of svc.ops) {
       if (signal.aborted) break;
-      if (!quiet) process.stderr.write(`${svc.service} ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
+      if (!quiet) writeErr(`${svc.service} ${op.name}: ${a.warmup} s warm-up, ${a.duration} s measured…\n`);
       try {
         const r = await timeOp({ open: op.open, warmupMs: a.warmup * 1000, durationMs: a.duration * 1000, signal });
         // an operation cut short is not measured: it is left out, as the ones not started
