@@ -25,7 +25,7 @@ export default [
   },
   {
     // the browser tests hand functions to page.evaluate(), which run in the page: window, document
-    files: ['test/helpers/browser.js', 'test/html-report.test.js'],
+    files: ['test/helpers/browser.js', 'test/e2e/html-report.test.js'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 ];

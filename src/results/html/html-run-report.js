@@ -20,7 +20,7 @@ import { markdownHtml } from './html-markdown.js';
 
 /**
  * Each kind's timeline panels: [title, y axis, columns]. Every column of a kind's timeline is in
- * one of them (test/html-report.test.js holds them to results/timeline-rows.js).
+ * one of them (test/e2e/html-report.test.js holds them to results/timeline-rows.js).
  * @type {Record<import('../run-kind.js').ReadKind, Array<[string, string, string[]]>>}
  */
 export const PANELS = {

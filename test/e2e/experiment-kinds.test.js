@@ -1,0 +1,153 @@
+// Experiment steps of kind load (seed 001) and ops (seeds 003, 004), issue 15 points 1, 2 and 6:
+// a one-cell load spec over a small generated file and a short Redis ops spec run end to end with
+// the real CLIs, RESULTS.md checked; bad specs of each kind refused with the field named (one
+// line, exit 2, nothing written).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+
+afterAll(() => removeTempDirs());
+
+const LOAD = `
+title: One cell of loading (test)
+seed: "001 § Benchmarking on AWS EC2"
+kind: load
+topology: { local: {} }
+repeat: 6
+deltaFile: { records: 3000, recordSize: 100 }
+steps:
+  - { name: one, label: noop 1x1, flags: { sink: noop, reader-threads: [1], connections: 1 } }
+finding: "the reader loads the file"
+check: "one.check_ok == 1 and one.best_records_per_sec > 1000 and one.cells == 1"
+`;
+
+const OPS = `
+title: Redis operations (test)
+seed: "003 § Baseline; 004 § Performance measurements"
+kind: ops
+topology: { local: {} }
+repeat: 1
+duration: 1
+warmup: 0
+spectrum: redis.get
+steps:
+  - { name: one, flags: { only: redis } }
+finding: "the first query costs more than a warm one"
+check: "one.redis_get_first_ms > 0 and one.redis_get_warm_n > 100 and one.failed_ops == 0"
+`;
+
+/** A spec in a directory of its own, and a temp dir the runner's files (the delta file, Redis's dirs) go to. */
+function experiment(yaml, name) {
+  const root = tempDir('rqbench-exp-kinds-');
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir);
+  fs.mkdirSync(path.join(root, 'tmp'));
+  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
+  return { dir, tmp: path.join(root, 'tmp') };
+}
+const rq = (args, tmp, timeoutMs = 60_000) => runNode([CLI, ...args], { timeoutMs, env: { TMPDIR: tmp } });
+const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
+
+describe('an experiment of load steps', () => {
+  it('makes the delta file once, runs the grid with the real rqbench load and writes the seed\'s table with the verdict', async () => {
+    const { dir, tmp } = experiment(LOAD, 'load');
+    const r = await rq(['experiment', 'run', dir], tmp);
+    expect(r.code, why(r)).toBe(0);
+    const file = path.join(tmp, 'rqbench-delta-3000x100.tsv');
+    expect(fs.statSync(file).size).toBe(300_000);
+    expect(r.stderr).toContain(`rqbench experiment: wrote the delta file ${file} (3,000 records of 100 B)`);
+    expect(r.stderr).toMatch(/\[1\/6\] one \(trial 1\/6, noop 1x1\): noop sink, 1 reader threads x 1 connections … ETA/);
+    expect(r.stderr).toMatch(/\[6\/6\] one done in [\d.]+ s: best [\d,]+ records\/s \(1 threads x 1 connections\), 1 cells, each exactly once/);
+    // the noop sink needs no Redis: none is started
+    expect(r.stderr).not.toContain('started a local Redis');
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md).toContain('Topology: no Redis (noop and memory sinks only); host ');
+    expect(md).toContain('Steps: 1 load grid over one delta file of 3,000 records x 100 B.');
+    expect(md).toMatch(/\| noop 1x1 \| noop \| 1 \| 1 \| [\d,]+ k\/s ⚠ \| 1 x 1 \| [\d,]+ k\/s \| [\d,]+ k\/s \| yes \| - \| \d+ \|/);
+    expect(md).toContain('### noop 1x1: into the noop sink');
+    // 3,000 records load in milliseconds: the best cell is flagged, in the steps' table and in the grid's
+    expect(md).toContain('⚠ The best cell of noop 1x1 loaded in under 1 s: too short a window to carry a rate');
+    expect(md).toMatch(/\| 1 \| 1 \| 0\.\d\d sec ⚠ \| [\d,]+ k\/s ⚠ \|/);
+    expect(md).toContain('| reader threads | connections | data loading time | num records per sec |');
+    expect(md).toContain('- 1 threads x 1 connections: 3,000 records read and stored once each (1 ranges tile the file).');
+    // a cell that short cannot decide (issue 24, point 4): the rate comparison is inconclusive, and says why
+    expect(md).toMatch(/Seed: the reader loads the file\. Here: \*\*inconclusive\*\* \(6 trials per step\) — `one\.check_ok == 1 and one\.best_records_per_sec > 1000 and one\.cells == 1`\./);
+    expect(md).toMatch(/\| `one\.best_records_per_sec > 1000` \| [^\n]* \| inconclusive \| one cannot decide: its best cell loaded in \d+ ms \(median\), under 1 s: too short a window to carry a rate \|/);
+    expect(md).toMatch(/- one: its best cell loaded in \d+ ms \(median\), under 1 s: too short a window to carry a rate\./);
+    expect(md).toMatch(/\| `one\.best_records_per_sec` \| \d+ \[\d+, \d+\] \| 6 \|/);
+    expect(md).toContain(`node src/cli.js load ${file} --sink noop --reader-threads 1 --connections 1 --quiet --out `);
+    expect(md).toContain(`The delta file is made once for the spec, by \`node src/cli.js load --generate ${file} --records 3000 --record-size 100 --quiet\``);
+    // a second report reads the same run back to the same RESULTS.md
+    const again = await rq(['experiment', 'report', dir], tmp);
+    expect(again.code, why(again)).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
+    // the next run reuses the file
+    const rerun = await rq(['experiment', 'run', dir], tmp);
+    expect(rerun.code, why(rerun)).toBe(0);
+    expect(rerun.stderr).toContain(`the delta file ${file} is there (3,000 records of 100 B), reused`);
+  }, 90_000);
+});
+
+describe('an experiment of ops steps', () => {
+  it('times each operation with the real rqbench ops on the Redis the runner started: the seed\'s tables, the CPU, wrk2\'s spectrum, the verdict', async () => {
+    const { dir, tmp } = experiment(OPS, 'ops');
+    const r = await rq(['experiment', 'run', dir], tmp);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.stderr).toMatch(/started a local Redis \(1 node\) at redis:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stderr).toMatch(/\[1\/1\] one \(trial 1\/1\): Redis: 5 operations, 0 s warm-up \+ 1 s each … ETA/);
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md).toMatch(/Steps: 1, each operation measured for 1 s with 0 s warm-up\./);
+    // seed 003's table (the client's overhead), the round trip, seed 004's phases
+    expect(md).toMatch(/\| +\| Overhead \(ms\) \| +n \| +min \| +avg \| +med \| +p90 \| +p99 \| +max \|/);
+    expect(md).toMatch(/### Round trip\n\n\| +\| Round trip \(ms\) \| +n \|/);
+    expect(md).toMatch(/\| +—GET +\| +\| +\d+ \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| +\d+\.\d{3} \|/);
+    expect(md).toMatch(/\| +\| connect \(ms\) \| first call \(ms\) \| warm med \(ms\) \|/);
+    for (const op of ['GET', 'MGET', 'ZRANGEBYSCORE', 'SET', 'ZADD']) expect(md).toContain(`—${op}`);
+    // who was busy: measured around the step
+    expect(md).toMatch(/\| one \| Redis \| the local Redis \d+ \| \d+ \| [\d.]+ \|/);
+    // wrk2's layout, with its trailer
+    expect(md).toContain("### Single Redis GET calls, warm, in wrk2's Detailed Percentile spectrum layout (step one)");
+    expect(md).toContain('       Value   Percentile   TotalCount 1/(1-Percentile)');
+    expect(md).toMatch(/ +\d+\.\d{3} +1\.000000 +\d+ +inf\n#\[Mean {4}= +\d+\.\d{3}, StdDeviation {3}= +\d+\.\d{3}\]/);
+    expect(md).toMatch(/-{58}\n {2}\d+ requests in 1\.00s\nRequests\/sec: +\d+\.\d{2}\n```/);
+    // one trial decides nothing: the figures are there, the verdict says why it cannot be given
+    expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\) — `one\.redis_get_first_ms > 0 and one\.redis_get_warm_n > 100 and one\.failed_ops == 0`/);
+    expect(md).toMatch(/\| `one\.redis_get_warm_n` \| \d+ \(n=1: a 95% interval for a median needs at least 6 trials\) \| 1 \|/);
+    expect(md).toMatch(/node src\/cli\.js ops --only redis --url redis:\/\/127\.0\.0\.1:\d+ -d 1 --warmup 0 --quiet --out \S+ --name ops/);
+  }, 40_000);
+});
+
+const LOAD_BAD = [
+  ['a grid value', ['reader-threads: [1]', 'reader-threads: 0'], 'steps[0].flags.reader-threads must be an integer from 1 to 256, or a comma-separated list of them (got "0")'],
+  ['the sink', ['sink: noop', 'sink: disk'], 'steps[0].flags.sink must be redis, noop, memory (got "disk")'],
+  ['connections for the redis sink', ['sink: noop, reader-threads: [1], connections: 1', 'reader-threads: 4, connections: 2'], 'steps[0].flags.connections must be at least --reader-threads with the redis sink'],
+  ['a file flag', ['connections: 1 }', 'connections: 1, records: 10 }'], 'steps[0].flags.records is set by the runner (the spec\'s deltaFile: { records, recordSize })'],
+  ['an unknown flag', ['connections: 1 }', 'connections: 1, bogus: 2 }'], 'steps[0].flags.bogus is not a flag of rqbench load'],
+  ['the record size', ['recordSize: 100', 'recordSize: 8'], 'deltaFile.recordSize must be an integer from 13 (keys like delta:2999, TAB, a value byte, LF) to 1048576 (got 8)'],
+  ['a duration', ['steps:', 'duration: 5\nsteps:'], 'duration: a load step runs until its grid has loaded the file (no duration or warm-up)'],
+  ['a metric', ['one.cells == 1', 'one.rows == 1'], 'check: "one.rows": rows is not a metric (known: best_records_per_sec, '],
+];
+const OPS_BAD = [
+  ['a service', ['only: redis', 'only: mongodb'], 'steps[0].flags.only must be a comma-separated list of redis, sqs, sns, pubsub, s3, sts, cloudwatch, events, dynamodb, pinpoint, s3express (got "mongodb")'],
+  ['an operation', ['spectrum: redis.get', 'spectrum: redis.FETCH'], 'spectrum: FETCH is not an operation of redis (known: GET, MGET, ZRANGEBYSCORE, SET, ZADD)'],
+  ['a spectrum the step does not time', ['only: redis } }', 'only: redis }, spectrum: sqs.SendMessage }'], 'steps[0].spectrum: sqs.SendMessage is not timed by this step (steps[0].flags.only: redis)'],
+  ['an endpoint', ['only: redis }', 'only: redis, endpoint: "http://127.0.0.1:4566" }'], 'steps[0].flags.endpoint is set by the runner'],
+  ['the topology', ['topology: { local: {} }', 'topology: { queue: { emulator: sqs } }'], 'steps[0].flags.only: redis needs topology local: or url: (this topology is a queue service)'],
+  ['a consumer', ['only: redis }', 'only: redis }, consumer: true'], 'steps[0]: an ops step has no consumer'],
+  ['a metric', ['one.failed_ops == 0', 'one.redis_gett_first_ms == 0'], 'check: "one.redis_gett_first_ms": redis_gett_first_ms is not a metric (known: redis_get_connect_ms, '],
+  ['the kind', ['kind: ops', 'kind: opz'], 'kind must be one of produce, capacity, queue, load, ops (got "opz")'],
+];
+
+describe('bad load and ops specs', () => {
+  it.each([...LOAD_BAD.map((b) => ['load', ...b, LOAD]), ...OPS_BAD.map((b) => ['ops', ...b, OPS])])('a %s step with a mistake in %s: one line naming the field, exit 2, nothing written', async (kind, _what, [from, to], line, spec) => {
+    expect(spec).toContain(from);
+    const { dir, tmp } = experiment(spec.replace(from, to), kind);
+    const r = await rq(['experiment', 'run', dir], tmp, 20_000);
+    expect(r.code, why(r)).toBe(2);
+    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+    expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
+    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});

@@ -1,0 +1,135 @@
+// Experiment steps of kind queue (issue 15, points 1, 3 and 6): a two-step spec on the SQS
+// emulator the runner starts, the consumer and the publisher run together with the real CLIs,
+// RESULTS.md with the seed's table per step (the seed's figures beside), the CPU of the emulator
+// and of rqbench measured around each step, the verdict and the charts; bad queue steps refused
+// with the field named.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, removeTempDirs, runNode } from '../helpers/producer-run.js';
+import { experimentDir, expectRefused } from '../helpers/experiment-spec.js';
+import { startSqs } from '../../src/local/sqs-emulator.js';
+
+afterAll(() => removeTempDirs());
+
+const SPEC = `
+title: Two batch sizes on SQS (test)
+seed: "000 § AWS numbers"
+kind: queue
+topology: { queue: { emulator: sqs } }
+repeat: 1
+duration: 3
+warmup: 0
+flags: { target: sqs, key-size: 30, value-size: 10 }
+consumer: { target: sqs, threads: 2 }
+steps:
+  - name: big
+    label: Batch 200 x 10/s
+    flags: { batch-size: 200, rate: 10 }
+    seedFigures: { read: [77ms, 505ms], processing: [3ms, 34ms], e2e: [316ms, 1.2s] }
+  - name: small
+    label: Batch 100 x 20/s
+    flags: { batch-size: 100, rate: 20 }
+    latencyModel: { ReceiveMessage: [30ms, 60ms] }
+finding: "the same updates in half the messages"
+check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"
+`;
+
+const rq = (args, timeoutMs = 120_000) => runNode([CLI, ...args], { timeoutMs });
+const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
+
+describe('an experiment of queue steps', () => {
+  it('runs publisher and consumer per step on the emulator and writes the seed\'s tables, the CPU, the verdict and the charts', async () => {
+    const dir = experimentDir(SPEC, 'queue');
+    // seed 5 runs the steps in the order written
+    const r = await rq(['experiment', 'run', dir, '--seed', '5']);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.stderr).toMatch(/started the SQS\/SNS emulator \(in this process\) at http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stderr).toMatch(/\[1\/2\] big \(trial 1\/1, Batch 200 x 10\/s\): sqs → sqs, 3 s … ETA/);
+    expect(r.stderr).toMatch(/\[2\/2\] small done in [\d.]+ s: \d+ messages\/s, E2E p50 \d+ ms, p999 \d+ ms, nothing lost/);
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md).toContain('| Step | Batch size | Messages/s | Thread pool | Updates/s | E2E p50 | E2E p999 | E2E from the schedule p50 / p999 | Missing / duplicates | Emulator CPU % | rqbench CPU % |');
+    // about 10 and 20 messages a second, every one applied, the CPU of both sides measured
+    expect(md).toMatch(/\| Batch 200 x 10\/s \| 200 \| (9|10|11)\.\d \| 2 \| [\d,]+ \| [\d.]+u?m?s \| [\d.]+u?m?s \| [\d.]+u?m?s \/ [\d.]+u?m?s \| 0 \/ 0 \| \d+ \| \d+ \|/);
+    expect(md).toMatch(/\| Batch 100 x 20\/s \| 100 \| (19|20|21)\.\d \| 2 \|/);
+    expect(md).toContain('### Batch 200 x 10/s: Batch size - 200, Rate - 10 = 2,000, Thread pool size - 2');
+    // the seed's E2E (from right before the send) under its figure, the corrected one beside
+    expect(md).toContain('| Percentile | Reading off SQS | Server side processing | E2E | E2E from the schedule (CO-corrected) |');
+    expect(md).toMatch(/\| p50 \| [\d.]+u?m?s \(seed 77ms\) \| [\d.]+u?m?s \(seed 3ms\) \| [\d.]+u?m?s \(seed 316ms\) \| [\d.]+u?m?s \|/);
+    expect(md).toMatch(/\| p999 \| [\d.]+u?m?s \(seed 505ms\) \| [\d.]+u?m?s \(seed 34ms\) \| [\d.]+u?m?s \(seed 1\.2s\) \| [\d.]+u?m?s \|/);
+    // the step under the latency model says so, and what the model held
+    expect(md).toContain('### Batch 100 x 20/s: Batch size - 100, Rate - 20 = 2,000, Thread pool size - 2, under the latency model');
+    expect(md).toMatch(/\*\*Latency model\*\* \(steps Batch 100 x 20\/s\): .*ReceiveMessage p50 30ms, p999 60ms/);
+    expect(r.stderr).toMatch(/\[2\/2\] small \(trial 1\/1, Batch 100 x 20\/s\): sqs → sqs, 3 s, under the latency model … ETA/);
+    expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\) — `big\.messages_per_sec < small\.messages_per_sec and big\.missing == 0 and small\.missing == 0`/);
+    expect(md).toMatch(/node src\/consumer\.js --target sqs --threads 2 --endpoint http:\/\/127\.0\.0\.1:\d+ --topic rqbench-big-t1 --queue rqbench-big-t1 --create --until-complete -d 33 --warmup 0 --json --quiet --out \S+ --name consumer/);
+    expect(md).toMatch(/node src\/producer\.js --target sqs --key-size 30 --value-size 10 --batch-size 200 --rate 10 --endpoint http:\/\/127\.0\.0\.1:\d+ --topic rqbench-big-t1 --queue rqbench-big-t1 --create -d 3/);
+    // step.json holds the CPU measured around the step
+    const [stamp] = fs.readdirSync(path.join(dir, 'runs'));
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'big', 'trial-1', 'step.json'), 'utf8'));
+    expect(meta.cpu.emulatorPct).toBeGreaterThan(0);
+    expect(meta.cpu.rqbenchPct).toBeGreaterThan(0);
+    expect(meta.latencyModel).toBeUndefined();
+    const under = JSON.parse(fs.readFileSync(path.join(dir, 'runs', stamp, 'small', 'trial-1', 'step.json'), 'utf8'));
+    expect(under.latencyModel.model).toEqual({ ReceiveMessage: { p50Ms: 30, p999Ms: 60 } });
+    // every receive went through the model; sends and deletes were counted and passed at once
+    expect(under.latencyModel.drawn.ReceiveMessage.calls).toBeGreaterThan(10);
+    const passed = Object.entries(under.latencyModel.drawn).filter(([action]) => action !== 'ReceiveMessage');
+    expect(passed.map(([action]) => action)).toContain('SendMessage');
+    for (const [action, d] of passed) expect(d.delayMs, action).toBeNull();
+    expect(under.commands.join(' ')).not.toContain(`--endpoint ${meta.commands[0].match(/--endpoint (\S+)/)[1]} `);
+    // no message leaves before it is due: E2E from the intended send is never shorter than from the actual one
+    for (const step of ['big', 'small']) {
+      const stepDir = path.join(dir, 'runs', stamp, step, 'trial-1');
+      const consumer = fs.readdirSync(stepDir).find((d) => d.endsWith('-consumer'));
+      const L = JSON.parse(fs.readFileSync(path.join(stepDir, consumer, 'summary.json'), 'utf8')).latency;
+      for (const q of ['min', 'p50', 'p99']) expect(L.e2e[q], `${step} E2E ${q}: intended ${L.e2e[q]} vs sent ${L.e2eSent[q]}`).toBeGreaterThanOrEqual(L.e2eSent[q] * 0.99);
+    }
+    // charts over the consumers' runs: messages per second, E2E per second, the seed's metrics by percentile
+    const charts = fs.readdirSync(path.join(dir, 'charts'));
+    for (const name of ['throughput', 'latency', 'percentiles']) {
+      expect(charts).toContain(`${name}.png`);
+      const png = fs.readFileSync(path.join(dir, 'charts', `${name}.png`));
+      expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect(md).toContain(`(charts/${name}.png)`);
+    }
+  }, 150_000);
+
+  it('points at a named endpoint instead of an emulator of its own, and keeps secrets out of the spec', async () => {
+    const sqs = await startSqs();
+    try {
+      const one = SPEC.replace('{ queue: { emulator: sqs } }', `{ queue: { endpoint: "${sqs.endpoint}" }, instanceType: "an SQS endpoint" }`)
+        .replace(/ {2}- name: small[\s\S]*?latencyModel: [^\n]*\n/, '').replace('check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"', 'check: "big.missing == 0"');
+      const dir = experimentDir(one, 'queue');
+      const r = await rq(['experiment', 'run', dir]);
+      expect(r.code, why(r)).toBe(0);
+      expect(r.stderr).not.toMatch(/started the SQS\/SNS emulator/);
+      const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+      expect(md).toMatch(/Topology: an SQS endpoint; host \d+ CPUs \(.*?\), Node v/);
+      expect(md).toContain(`--endpoint ${sqs.endpoint} --topic rqbench-big-t1`);
+      expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\)/);
+      const bad = experimentDir(one.replace(`endpoint: "${sqs.endpoint}"`, 'endpoint: "http://user:secret@127.0.0.1:1"'));
+      const refused = await rq(['experiment', 'run', bad], 20_000);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('topology.queue.endpoint must not hold credentials');
+      expect(refused.stderr).not.toContain('secret');
+    } finally {
+      await sqs.stop();
+    }
+  }, 90_000);
+
+  // [what is wrong, the edit, the one line expected]
+  const BAD = [
+    ['the publisher target', ['flags: { target: sqs, key', 'flags: { target: kafka, key'], 'flags.target must be one of sns, sqs, pubsub'],
+    ['the consumer target', ['consumer: { target: sqs, threads: 2 }', 'consumer: { target: pubsub, threads: 2 }'], 'steps[0].consumer.target must be sqs for a sqs publisher (got "pubsub")'],
+    ['a runner-owned flag', ['flags: { batch-size: 100, rate: 20 }', 'flags: { batch-size: 100, rate: 20, endpoint: "http://x" }'], 'steps[1].flags.endpoint is set by the runner'],
+    ['a publisher flag', ['flags: { batch-size: 100, rate: 20 }', 'flags: { batch-size: 100, rate: -1 }'], 'steps[1].flags: --rate must be'],
+    ['a consumer flag', ['threads: 2 }', 'threads: 0 }'], 'steps[0].consumer: --threads must be'],
+    ['the seed figures', ['e2e: [316ms, 1.2s] }', 'e2e: [316ms] }'], 'steps[0].seedFigures.e2e must be [p50, p999] as the seed wrote them'],
+    ['the emulator', ['emulator: sqs', 'emulator: kafka'], 'topology.queue.emulator must be one of sqs, pubsub (got "kafka")'],
+    ['the topology', ['{ queue: { emulator: sqs } }', '{ local: { replicas: 0 } }'], 'topology: a queue step needs a queue service'],
+    ['the latency model', ['[30ms, 60ms]', '[60ms, 30ms]'], 'steps[1].latencyModel.ReceiveMessage must be [p50, p999] with p50 above 0 and below p999'],
+    ['a latency model without the emulator', ['{ queue: { emulator: sqs } }', '{ queue: { endpoint: "http://127.0.0.1:1" } }'], 'steps[1].latencyModel needs topology queue: { emulator: sqs }'],
+  ];
+  it.each(BAD)('refuses a queue step with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(SPEC, edit, line));
+});

@@ -1,0 +1,204 @@
+// The HTML reports (issue 25, points 1 and 2), opened in a real browser: `rqbench report --html` of a
+// producer run with a failover under load on a local 3x1 cluster, and an experiment's report.html
+// written from committed trial data. Each page must open offline with no console error and no
+// request, draw every chart (marks, axes, legend), show a hovered second's values as timeline.csv
+// has them, zoom its time axis and toggle a series from the legend. Screenshots: .tmp/screenshots/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis } from '../../src/local/local-redis.js';
+import { ROWS_OF } from '../../src/results/timeline-rows.js';
+import { PANELS } from '../../src/results/html/html-run-report.js';
+import { htmlPage } from '../../src/results/html/html-page.js';
+import { markdownHtml } from '../../src/results/html/html-markdown.js';
+import { loadSpec } from '../../src/experiments/spec.js';
+import { writeResults } from '../../src/experiments/results-md.js';
+import { DATA_DIR } from '../../src/experiments/trial-data.js';
+import { CLI, describeRun, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { SCREENSHOTS, describeBrowser, drawnCharts, hoverSecond, launchChromium, openReport } from '../helpers/browser.js';
+
+afterAll(() => removeTempDirs());
+
+describe('the page itself (pure)', () => {
+  it('every column of every kind\'s timeline is in one of its panels', () => {
+    for (const [kind, rows] of Object.entries(ROWS_OF)) {
+      const shown = PANELS[/** @type {keyof PANELS} */ (kind)].flatMap(([, , columns]) => columns);
+      expect(rows.columns.filter((c) => !shown.includes(c)), kind).toEqual([]);
+    }
+  });
+
+  it('a name or an event cannot close the data\'s script or become markup, and credentials are masked', () => {
+    const evil = '</script><script>alert(1)</script> redis://u:hunter2@h:1';
+    const page = htmlPage({ title: evil, sections: [{ heading: evil, html: markdownHtml(`# ${evil}\n\n<b>${evil}</b>\n\n![x](charts/none.png)`).html, charts: [{ id: 'c', title: evil, spec: { title: evil, mark: 'point', data: { values: [{ a: evil }] } } }] }] });
+    expect(page.match(/<script>alert\(1\)/g)).toBeNull();
+    expect(page.includes('hunter2')).toBe(false);
+    const markup = page.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
+    expect(markup.match(/<img|src="http|href="http/g)).toBeNull();
+    expect(markup.includes('[x: <code>charts/none.png</code>]')).toBe(true);
+  });
+});
+
+describeBrowser('report.html in Chromium', () => {
+  /** @type {import('../../src/local/local-redis.js').LocalRedis} */ let cluster;
+  /** @type {Awaited<ReturnType<typeof produce>>} */ let prod;
+  /** @type {import('playwright-core').Browser} */ let browser;
+  /** @type {string} */ let html;
+
+  beforeAll(async () => {
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    cluster = await startRedis({ cluster: true, masters: 3, replicas: 1 });
+    prod = await produce({ port: cluster.port, cluster: true, q: 2000, d: 5, extra: ['--at', '2:failover'] });
+    expect(prod.code, describeRun(prod)).toBe(0);
+    browser = await launchChromium();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await cluster?.stop();
+  });
+
+  it('rqbench report --html writes <dir>/report.html whole, one file that needs nothing else', async () => {
+    const r = await runNode([CLI, 'report', prod.dir, '--html']);
+    expect(r.code, r.stderr).toBe(0);
+    html = path.join(prod.dir, 'report.html');
+    expect(r.stderr.trim()).toBe(`report: ${html}`);
+    expect(r.stdout).toContain('Rate:');
+    const text = fs.readFileSync(html, 'utf8');
+    expect(text).toMatch(/^<!doctype html>/);
+    // outside the inlined scripts, no element that loads a file
+    const markup = text.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
+    expect(markup.match(/<script[^>]+src=|<link[^>]+href=|<img|<iframe/g)).toBeNull();
+    expect(text.length).toBeGreaterThan(500_000);
+    expect(fs.readdirSync(prod.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a merged run (two writer processes of one run) gets its page unasked, inside the first directory; --no-html leaves it out', async () => {
+    const at = Date.now() + 2500;
+    const halves = await Promise.all([1, 2].map((w) => produce({ port: cluster.port, cluster: true, q: 2000, d: 2, extra: ['-t', '2', '-a', String(w), '--start-at', String(at), '--run-id', 'html-merge'] })));
+    for (const h of halves) expect(h.code, describeRun(h)).toBe(0);
+    const dirs = halves.map((h) => /** @type {string} */ (h.dir));
+    const page = path.join(dirs[0], 'report-merged-html-merge.html');
+    const quiet = await runNode([CLI, 'report', ...dirs, '--no-html']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(fs.existsSync(page)).toBe(false);
+    const r = await runNode([CLI, 'report', ...dirs]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim()).toBe(`report: ${page}`);
+    expect(r.stdout).toMatch(/^# run html-merge \(2 directories merged\)/);
+    const { page: tab, problems, state } = await openReport(browser, page);
+    expect(problems).toEqual([]);
+    expect(state.rendered).toBe(state.expected);
+    // the merged timeline: both writers' items in one line
+    const [, ...lines] = fs.readFileSync(path.join(dirs[0], 'timeline.csv'), 'utf8').trim().split('\n');
+    const shown = await hoverSecond(tab, 'timeline-1', 1);
+    expect(Number(shown.intended)).toBe(2 * Number(lines[1].split(',')[2]));
+    await tab.context().close();
+  }, 60_000);
+
+  it('bad --html values are one line naming the flag, exit 2, nothing written', async () => {
+    for (const [args, re] of /** @type {Array<[string[], RegExp]>} */ ([
+      [['--html', '/nonexistent/dir/r.html'], /^rqbench report: --html "\/nonexistent\/dir\/r\.html": its directory "\/nonexistent\/dir" cannot be written \(ENOENT\)$/],
+      [['--html', prod.dir + '.html', '--spectrum'], /^rqbench report: --html must be left out with --spectrum/],
+    ])) {
+      const out = path.join(tempDir(), 'x.html');
+      const r = await runNode([CLI, 'report', prod.dir, ...args.map((a) => (a === 'OUT' ? out : a))]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim()).toMatch(re);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('opens offline with no error, and every chart rendered with its axes and legend', async () => {
+    const { page, problems, state } = await openReport(browser, html);
+    expect(problems).toEqual([]);
+    expect(state.errors).toEqual([]);
+    expect(state.expected).toBeGreaterThanOrEqual(6);
+    expect(state.rendered).toBe(state.expected);
+    const charts = await drawnCharts(page);
+    expect(Object.keys(charts)).toEqual(expect.arrayContaining(['timeline-1', 'timeline-2', 'timeline-3', 'cpu', 'spectrum']));
+    for (const [id, c] of Object.entries(charts)) {
+      expect(c.marks.line, `${id}: lines drawn`).toBeGreaterThan(0);
+      expect(c.axes, `${id}: axes`).toBeGreaterThanOrEqual(2);
+      expect(c.legends, `${id}: legend`).toBeGreaterThanOrEqual(1);
+    }
+    // the failover is marked on the time charts, and the spectrum has both curves
+    expect(charts['timeline-1'].texts.some((t) => t.includes('failover'))).toBe(true);
+    expect(charts.spectrum.texts.some((t) => /intended start \(corrected/.test(t))).toBe(true);
+    expect(charts.spectrum.texts.some((t) => /actual send \(uncorrected/.test(t))).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'failover-report.png'), fullPage: true });
+    await page.context().close();
+  }, 60_000);
+
+  it('hovering a second shows that second\'s values as timeline.csv has them', async () => {
+    const { page } = await openReport(browser, html);
+    const [head, ...lines] = fs.readFileSync(path.join(prod.dir, 'timeline.csv'), 'utf8').trim().split('\n');
+    const columns = head.split(',');
+    const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [columns[i], v])));
+    const failover = rows.find((r) => /failover/.test(r.events));
+    expect(failover, 'a second with the failover').toBeTruthy();
+    for (const row of [rows[1], failover]) {
+      const shown = await hoverSecond(page, 'timeline-1', Number(row.second));
+      expect(shown.second).toBe(row.second);
+      expect(shown.time).toBe(row.time);
+      for (const c of ['intended', 'sent', 'acked']) expect(Number(shown[c]), `${c} at second ${row.second}`).toBe(Number(row[c]));
+      expect(shown.events).toBe(row.events || '—');
+      const errors = await hoverSecond(page, 'timeline-2', Number(row.second));
+      for (const c of ['failed', 'moved', 'retries']) expect(Number(errors[c]), `${c} at second ${row.second}`).toBe(Number(row[c]));
+    }
+    // CPU: every node's figure that second, a gap shown as a gap
+    const cpu = await hoverSecond(page, 'cpu', Number(failover?.second));
+    const nodeColumns = columns.filter((c) => c.startsWith('cpu_'));
+    expect(nodeColumns.length).toBeGreaterThanOrEqual(6);
+    for (const c of nodeColumns) {
+      const [, role, shard, addr] = /** @type {RegExpExecArray} */ (/^cpu_(master|replica)_s(\d+)_(.+)$/.exec(c));
+      const cell = failover?.[c] ?? '';
+      expect(cpu[`s${shard} ${role} ${addr} process`], c).toBe(cell === '' ? '—' : String(Number(cell)));
+    }
+    await page.context().close();
+  }, 60_000);
+
+  it('the time axis zooms, and a legend entry shows its series alone', async () => {
+    const { page } = await openReport(browser, html);
+    const before = await page.evaluate(() => /** @type {any} */ (window).rqbenchReport.views['timeline-1'].scale('x').domain());
+    await hoverSecond(page, 'timeline-1', 2);
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(200);
+    const after = await page.evaluate(() => /** @type {any} */ (window).rqbenchReport.views['timeline-1'].scale('x').domain());
+    expect(after[1] - after[0], `zoomed from ${before} to ${after}`).toBeLessThan(before[1] - before[0]);
+    const legend = page.locator('#timeline-1 .role-legend-label text', { hasText: /^acked$/ });
+    await legend.click();
+    const picked = await page.evaluate(() => /** @type {any} */ (window).rqbenchReport.views['timeline-1'].data('pick_store').map((d) => d.values));
+    expect(picked).toEqual([['acked']]);
+    await page.context().close();
+  }, 60_000);
+
+  it('an experiment\'s report.html: RESULTS.md with the trial dots, their median and interval, and the step charts, drawn', async () => {
+    const from = path.join(import.meta.dirname, '..', '..', 'experiments', '002-increasing-load');
+    const dir = path.join(tempDir('rqbench-html-'), '002-increasing-load');
+    fs.mkdirSync(dir);
+    fs.copyFileSync(path.join(from, 'experiment.yaml'), path.join(dir, 'experiment.yaml'));
+    fs.cpSync(path.join(from, DATA_DIR), path.join(dir, DATA_DIR), { recursive: true });
+    const r = await writeResults(loadSpec(dir));
+    expect(r.html).toBe(path.join(dir, 'report.html'));
+    const { page, problems, state } = await openReport(browser, r.html);
+    expect(problems).toEqual([]);
+    expect(state.errors).toEqual([]);
+    expect(state.rendered).toBe(state.expected);
+    const charts = await drawnCharts(page);
+    expect(Object.keys(charts).sort()).toEqual(['chart-cpu', 'chart-latency', 'chart-percentiles', 'chart-throughput', 'chart-trials-master_cpu', 'chart-trials-replica_cpu']);
+    for (const [id, c] of Object.entries(charts)) expect(Object.values(c.marks).reduce((a, b) => a + b, 0), id).toBeGreaterThan(0);
+    // the finding's table and verdicts are in the page, the charts where RESULTS.md links them
+    const text = await page.locator('main').innerText();
+    expect(text).toMatch(/Finding/);
+    expect(text).toMatch(/inconclusive|held|did not hold/);
+    expect(text).toMatch(/What stands beside each of the seed's columns/);
+    expect(text).toMatch(/Each step beside the seed/);
+    // every trial a dot (6 per step), each step's median a tick and its interval a bar
+    const dots = charts['chart-trials-master_cpu'].marks;
+    expect(dots.symbol).toBe(18);
+    expect(dots.tick ?? dots.rect).toBe(3);
+    expect(dots.rule).toBe(3);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'experiment-report.png'), fullPage: true });
+    await page.context().close();
+  }, 90_000);
+});

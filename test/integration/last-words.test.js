@@ -1,0 +1,167 @@
+// The end of a run, with the fault injected from outside (issue 26, point 5): two Ctrl-C 50 ms apart
+// during a run with --verify still leave a summary that says the run was interrupted and that the
+// read-back did not run; a disk that fills up just before the final save leaves no summary.json
+// claiming exit 0, and `rqbench report` does not show the run as clean. Real processes against a
+// real server; the full disk is a small tmpfs the test mounts (root only: skipped otherwise).
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis } from '../../src/local/local-redis.js';
+import { CLI, PRODUCER, ROOT, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { startDelayProxy } from '../helpers/delay-proxy.js';
+import { CONSUMER } from '../helpers/consumer-run.js';
+
+let local;
+const mounts = [];
+
+beforeAll(async () => {
+  local = await startRedis();
+}, 30_000);
+
+afterAll(async () => {
+  for (const m of mounts) execFileSync('umount', [m], { stdio: 'ignore' });
+  await local?.stop();
+  removeTempDirs();
+});
+
+/**
+ * Starts the producer (or `script`); once its run directory holds `ready(dir)`, calls `act(pid, dir)`; collects.
+ * @returns {Promise<{ code: number|null, stdout: string, stderr: string, dir: string, actedAt: number, endedAt: number }>}
+ */
+function watched(out, flags, ready, act, port = local.port, script = PRODUCER) {
+  const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', String(port), '--out', out, '--json', '--quiet', ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  return new Promise((resolve, reject) => {
+    const killer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no exit: ${stderr}`)); }, 40_000);
+    let dir = null;
+    let actedAt = 0;
+    const watch = setInterval(() => {
+      dir ??= fs.readdirSync(out).filter((d) => d !== 'lost+found' && !d.startsWith('filler')).map((d) => path.join(out, d))[0] ?? null;
+      if (!dir || !ready(dir)) return;
+      clearInterval(watch);
+      actedAt = Date.now();
+      act(child.pid, dir);
+    }, 20);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      clearInterval(watch);
+      resolve({ code, stdout, stderr, dir, actedAt, endedAt: Date.now() });
+    });
+  });
+}
+
+const readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
+const timelineRows = (dir) => {
+  try {
+    return fs.readFileSync(path.join(dir, 'timeline.csv'), 'utf8').trim().split('\n').length - 1;
+  } catch {
+    return 0;
+  }
+};
+
+describe('the end of a run', () => {
+  it('two Ctrl-C 50 ms apart during a run with --verify: exit 130 at once, a summary that says --verify did not run', async () => {
+    const out = tempDir('rqbench-2int-');
+    // every reply held 400 ms: the drain after the first Ctrl-C waits that long for what is in flight,
+    // so the second one, 50 ms later, lands in it (and the read-back could not be done by then either)
+    const proxy = await startDelayProxy({ host: '127.0.0.1', port: local.port }, 400);
+    const r = await watched(out, ['-q', '20000', '-c', '10', '-d', '30', '--warmup', '0', '--verify', '--ttl', '300'], (dir) => timelineRows(dir) >= 2, (pid) => {
+      process.kill(pid, 'SIGINT');
+      setTimeout(() => process.kill(pid, 'SIGINT'), 50);
+    }, proxy.port).finally(() => proxy.close());
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.endedAt - r.actedAt, 'the second Ctrl-C does not wait for a drain or a read-back').toBeLessThan(4000);
+    const s = readJson(path.join(r.dir, 'summary.json'));
+    expect(s.incomplete, 'a summary of what was measured, not a placeholder').toBeUndefined();
+    expect(s.interrupted).toBeTruthy();
+    expect(s.outcome.exitCode).toBe(130);
+    expect(s.verify, JSON.stringify({ verify: s.verify, note: s.note, outcome: s.outcome, stderr: r.stderr })).toEqual({ skipped: 'the run was left at once (a second Ctrl-C) before the read-back' });
+    expect(s.note).toBe('a second SIGINT ended the run at once');
+    expect(s.outcome.problems.join('; ')).toMatch(/--verify did not read the items back/);
+    expect(s.totals.acked).toBeGreaterThan(0);
+    const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
+    expect(md).toMatch(/\*\*Verify:\*\* did not run to the end: /);
+    expect(md).toMatch(/\*\*Interrupted\*\*/);
+    // what was measured reads back: report takes the directory as an interrupted run
+    const rep = await runNode([CLI, 'report', r.dir], { timeoutMs: 30_000 });
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(rep.stdout).toMatch(/Interrupted/);
+  }, 60_000);
+
+  it('a consumer: two Ctrl-C 50 ms apart leave a summary of the cycles read so far, not a placeholder', async () => {
+    const out = tempDir('rqbench-2int-consume-');
+    // replies held 400 ms: a cycle is in flight when the first Ctrl-C comes, the second lands in its drain
+    const proxy = await startDelayProxy({ host: '127.0.0.1', port: local.port }, 400);
+    const r = await watched(out, ['-p', '200', '-d', '30', '--warmup', '0'], (dir) => timelineRows(dir) >= 2, (pid) => {
+      process.kill(pid, 'SIGINT');
+      setTimeout(() => process.kill(pid, 'SIGINT'), 50);
+    }, proxy.port, CONSUMER).finally(() => proxy.close());
+    expect(r.code, r.stderr).toBe(130);
+    const s = readJson(path.join(r.dir, 'summary.json'));
+    expect(s.incomplete, JSON.stringify(s).slice(0, 300)).toBeUndefined();
+    expect(s.note).toBe('a second SIGINT ended the run at once');
+    expect(s.outcome.exitCode).toBe(130);
+    expect(s.cycles.count).toBeGreaterThan(0);
+    const rep = await runNode([CLI, 'report', r.dir], { timeoutMs: 30_000 });
+    expect(rep.code, rep.stderr).toBe(0);
+  }, 60_000);
+
+  it('one Ctrl-C during the read-back (the run itself over): exit 130 at once, the summary says the read-back did not finish', async () => {
+    const out = tempDir('rqbench-int-verify-');
+    // 120k items to read back (a few hundred ms); summary.json first appears as the read-back starts
+    const r = await watched(out, ['-q', '40000', '-t', '2', '-c', '20', '-d', '3', '--warmup', '0', '--verify', '--ttl', '300'], (dir) => fs.existsSync(path.join(dir, 'summary.json')), (pid) => process.kill(pid, 'SIGINT'));
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.endedAt - r.actedAt, 'it leaves at once').toBeLessThan(2000);
+    const s = readJson(path.join(r.dir, 'summary.json'));
+    expect(s.verify, JSON.stringify(s.verify)).toEqual({ skipped: 'a SIGINT ended the read-back before it finished' });
+    expect(s.interrupted).toBe(true);
+    expect(s.outcome.exitCode).toBe(130);
+    // the run was whole before the signal: every second of it is in the summary
+    expect(s.window.seconds).toBe(3);
+    expect(s.totals.acked).toBe(s.totals.sent);
+    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain('**Verify:** did not run to the end: a SIGINT ended the read-back before it finished.');
+  }, 60_000);
+
+  it('the disk fills up just before the final save: exit 1, no summary.json that says exit 0, report refuses the run', async (ctx) => {
+    const out = tempDir('rqbench-fullend-');
+    try {
+      // plenty of bytes, few inodes: the test takes the last ones, so the files the run already has grow on
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,nr_inodes=64', 'tmpfs', out], { stdio: 'ignore' });
+      mounts.push(out);
+    } catch {
+      return ctx.skip();
+    }
+    const r = await watched(out, ['-q', '2000', '-c', '10', '-d', '4', '--warmup', '0', '--ttl', '30'], (dir) => timelineRows(dir) >= 2, () => {
+      // every inode but one taken: the run's end may replace manifest.json (one at a time) and write one more file, not two
+      let n = 0;
+      try {
+        for (;; n++) fs.writeFileSync(path.join(out, `filler-${n}`), '');
+      } catch (e) {
+        if (e.code !== 'ENOSPC') throw e;
+      }
+      fs.rmSync(path.join(out, `filler-${n - 1}`));
+    });
+    expect(r.code, r.stderr).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.length, r.stderr).toBe(1);
+    expect(lines[0]).toMatch(/^producer\.js: cannot write the run directory .+: no space left on device \(ENOSPC\); .*summary \(printed above\) could not be saved/);
+    // the summary computed was printed, with the run's exit code
+    expect(JSON.parse(r.stdout).totals.acked).toBeGreaterThan(0);
+    const files = fs.readdirSync(r.dir);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // one inode was free: summary.md took it and summary.json did not fit, so summary.md went and
+    // summary.json is the placeholder that says why (before, summary.json fit and said exit 0)
+    expect(files).not.toContain('summary.md');
+    const s = readJson(path.join(r.dir, 'summary.json'));
+    expect(s.outcome?.exitCode, 'summary.json does not claim a clean run').toBeUndefined();
+    expect(s.incomplete).toBe(true);
+    expect(s.failed).toMatch(/no space left on device \(ENOSPC\); its summary could not be saved/);
+    const rep = await runNode([CLI, 'report', r.dir], { timeoutMs: 30_000 });
+    expect(rep.code, rep.stdout).toBe(2);
+    expect(rep.stderr.trim()).toMatch(/summary\.json: the run did not finish: it failed: cannot write the run directory .*\(ENOSPC\)/);
+  }, 60_000);
+});

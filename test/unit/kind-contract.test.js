@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_KIND, KINDS, KIND_NAMES, kindOf } from '../../src/experiments/kinds/kinds.js';
+
+/** Every hook kind-contract.js requires, and what it is. */
+const REQUIRED = {
+  name: 'string', fields: 'array', specFields: 'array', topologyProblem: 'function', read: 'function', complete: 'function', run: 'function',
+  readBack: 'function', metrics: 'object', metricsOf: 'function', results: 'function', manifest: 'function', nominalSeconds: 'function',
+  what: 'function', figures: 'function', commandsNote: 'function', setupWords: 'object',
+};
+const OPTIONAL = { readSpec: 'function', start: 'function', chartDirs: 'function', setupWhere: 'function', setupSteps: 'function', details: 'function' };
+
+const typeOf = (v) => (Array.isArray(v) ? 'array' : typeof v);
+
+describe('the kinds of experiment step', () => {
+  it('are produce (the default), capacity, queue, load and ops: one module each, the default included', () => {
+    expect(KIND_NAMES).toEqual(['produce', 'capacity', 'queue', 'load', 'ops']);
+    expect(DEFAULT_KIND).toBe('produce');
+    expect(kindOf({})).toBe(KINDS.produce);
+    expect(kindOf({ kind: 'queue' })).toBe(KINDS.queue);
+  });
+
+  it('each declare every hook the contract requires, and its optional ones with the right type', () => {
+    for (const [name, kind] of Object.entries(KINDS)) {
+      expect(kind.name).toBe(name);
+      for (const [hook, type] of Object.entries(REQUIRED)) expect(typeOf(kind[hook]), `${name}.${hook}`).toBe(type);
+      for (const [hook, type] of Object.entries(OPTIONAL)) if (kind[hook] !== undefined) expect(typeOf(kind[hook]), `${name}.${hook}`).toBe(type);
+    }
+  });
+
+  it('name metrics a check can use, each with what it is', () => {
+    for (const [name, kind] of Object.entries(KINDS)) {
+      expect(Object.keys(kind.metrics).length, name).toBeGreaterThan(0);
+      for (const [m, words] of Object.entries(kind.metrics)) expect(typeof words === 'string' && words.length > 3, `${name}.${m}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,139 @@
+// A check decided on trials, three-valued: the rules of src/experiments/verdict.js on made-up
+// trials whose answer is known (pure logic: no server).
+import { describe, expect, it } from 'vitest';
+import { parseCheck } from '../../src/experiments/check.js';
+import { HELD, INCONCLUSIVE, NOT_HELD, comparisonsOf, judge } from '../../src/experiments/verdict.js';
+
+/** step → metric → one value per trial (trial k in round k). */
+function trials(table) {
+  return (step) => (table[step] ? Object.entries(table[step]).reduce((out, [metric, values]) => {
+    values.forEach((v, i) => {
+      out[i] ??= { round: i + 1, trial: i + 1, metrics: {} };
+      out[i].metrics[metric] = v;
+    });
+    return out;
+  }, []) : []);
+}
+
+const near = (x, spread, n = 6) => Array.from({ length: n }, (_, i) => x * (1 + spread * ((i % 3) - 1) + 0.001 * i));
+const judgeOf = (check, table, o) => judge(parseCheck(check), trials(table), o);
+
+describe('two steps compared (Mann–Whitney, Hodges–Lehmann, noise threshold)', () => {
+  it('held when every trial of one side is well below the other: significant, interval beyond the noise', () => {
+    const v = judgeOf('list.cpu < zset.cpu', { list: { cpu: near(10, 0.02) }, zset: { cpu: near(14, 0.02) } });
+    expect(v.verdict).toBe(HELD);
+    expect(v.comparisons[0].p).toBeLessThan(0.01);
+    expect(v.comparisons[0].change.pctHi).toBeLessThan(-2);
+    expect(v.refs.map((r) => r.described.n)).toEqual([6, 6]);
+  });
+
+  it('did not hold when the difference is significant the other way', () => {
+    expect(judgeOf('list.cpu < zset.cpu', { list: { cpu: near(14, 0.02) }, zset: { cpu: near(10, 0.02) } }).verdict).toBe(NOT_HELD);
+  });
+
+  it('inconclusive when the groups overlap (no significant difference)', () => {
+    const v = judgeOf('a.cpu > b.cpu', { a: { cpu: [10, 11, 12, 13, 14, 15] }, b: { cpu: [10.5, 11.5, 12.5, 13.5, 14.5, 15.5] } });
+    expect(v.verdict).toBe(INCONCLUSIVE);
+    expect(v.comparisons[0].why).toMatch(/not significant/);
+  });
+
+  it('inconclusive when significant but inside the ±2% noise threshold, held when the threshold is lowered', () => {
+    const table = { a: { cpu: near(10.1, 0.001) }, b: { cpu: near(10, 0.001) } };
+    expect(judgeOf('a.cpu > b.cpu', table).verdict).toBe(INCONCLUSIVE);
+    expect(judgeOf('a.cpu > b.cpu', table).comparisons[0].why).toMatch(/within the noise threshold/);
+    expect(judgeOf('a.cpu > b.cpu', table, { threshold: 0.005 }).verdict).toBe(HELD);
+  });
+
+  it('inconclusive with 3 trials a side, whatever the figures: the exact test cannot reach 0.05', () => {
+    const v = judgeOf('a.cpu < b.cpu', { a: { cpu: [1, 1.1, 1.2] }, b: { cpu: [100, 101, 102] } });
+    expect(v.verdict).toBe(INCONCLUSIVE);
+    expect(v.comparisons[0].p).toBeCloseTo(0.1, 5);
+  });
+
+  it('a constant written in is the threshold: b * 0.6 holds when the whole ratio interval is below it', () => {
+    const table = { b500: { m: near(50, 0.01) }, b250: { m: near(100, 0.01) } };
+    expect(judgeOf('b500.m < b250.m * 0.6', table).verdict).toBe(HELD);
+    expect(judgeOf('b500.m < b250.m * 0.45', table).verdict).toBe(NOT_HELD);
+  });
+
+  it('Holm-corrects the p-values of a check that compares several metrics', () => {
+    const table = { a: { x: near(10, 0.02), y: near(10, 0.02) }, b: { x: near(14, 0.02), y: near(14, 0.02) } };
+    const v = judgeOf('a.x < b.x and a.y < b.y', table);
+    expect(v.comparisons.map((c) => c.pAdjusted)).toEqual(v.comparisons.map((c) => Math.min(1, c.p * 2)));
+    expect(v.verdict).toBe(HELD);
+  });
+});
+
+describe('a figure against a constant (the median\'s distribution-free interval)', () => {
+  it('held when every trial is on the claimed side, did not hold when every one is on the other', () => {
+    expect(judgeOf('x.complete == 1', { x: { complete: [1, 1, 1, 1, 1, 1] } }).verdict).toBe(HELD);
+    expect(judgeOf('x.complete == 1', { x: { complete: [0, 0, 0, 0, 0, 0] } }).verdict).toBe(NOT_HELD);
+    expect(judgeOf('x.lost > 0', { x: { lost: [3, 5, 8, 1, 2, 9] } }).verdict).toBe(HELD);
+    expect(judgeOf('1 < x.lost', { x: { lost: [3, 5, 8, 2, 2, 9] } }).verdict).toBe(HELD);
+  });
+
+  it('inconclusive when the interval straddles the constant, and below 6 trials (no 95% interval for a median)', () => {
+    expect(judgeOf('x.p50 < 1', { x: { p50: [0.5, 0.6, 1.2, 0.7, 0.8, 0.9] } }).verdict).toBe(INCONCLUSIVE);
+    const few = judgeOf('x.complete == 1', { x: { complete: [1, 1, 1, 1, 1] } });
+    expect(few.verdict).toBe(INCONCLUSIVE);
+    expect(few.comparisons[0].why).toMatch(/6/);
+  });
+
+  it('a side naming several steps is taken round by round', () => {
+    const v = judgeOf('a.failed + b.failed == 0', { a: { failed: [0, 0, 0, 0, 0, 0] }, b: { failed: [0, 0, 0, 0, 0, 0] } });
+    expect(v.verdict).toBe(HELD);
+    expect(judgeOf('a.failed + b.failed == 0', { a: { failed: [0, 0, 0, 0, 0, 0] }, b: { failed: [0, 0, 1, 0, 0, 0] } }).verdict).toBe(INCONCLUSIVE);
+  });
+});
+
+describe('and / or / not: Kleene\'s three-valued logic', () => {
+  const table = { h: { v: [1, 1, 1, 1, 1, 1] }, n: { v: [0, 0, 0, 0, 0, 0] }, u: { v: [1, 1, 1] } };
+  const cases = [
+    ['h.v == 1 and u.v == 1', INCONCLUSIVE], ['h.v == 1 and n.v == 1', NOT_HELD], ['u.v == 1 and n.v == 1', NOT_HELD],
+    ['h.v == 1 or u.v == 1', HELD], ['n.v == 1 or u.v == 1', INCONCLUSIVE], ['n.v == 1 or n.v == 2', NOT_HELD],
+    ['not u.v == 1', INCONCLUSIVE], ['not n.v == 1', HELD], ['not h.v == 1', NOT_HELD],
+  ];
+  it.each(cases)('%s → %s', (check, want) => {
+    expect(judgeOf(check, table).verdict).toBe(want);
+  });
+});
+
+it('refuses a check that is not comparisons joined by and / or / not', () => {
+  expect(() => comparisonsOf(parseCheck('a.x + b.x'))).toThrow(/not a comparison/);
+  expect(() => comparisonsOf(parseCheck('(a.x < b.x) == (c.x < d.x)'))).toThrow(/compares a comparison/);
+});
+
+describe('a step outside the seed\'s regime cannot decide', () => {
+  const table = { list: { cpu: near(10, 0.02) }, zset: { cpu: near(14, 0.02) }, set: { cpu: near(9, 0.02) } };
+  it('a comparison naming it is inconclusive whatever its figures say, and says why; the others stand', () => {
+    const behind = (step) => (step === 'zset' ? 'its writers held 80% of the target rate (median), below 99%' : null);
+    const v = judgeOf('list.cpu < zset.cpu and set.cpu < list.cpu', table, { outOfRegime: behind });
+    expect(v.comparisons.map((c) => c.verdict)).toEqual([INCONCLUSIVE, HELD]);
+    expect(v.comparisons[0].why).toBe('zset cannot decide: its writers held 80% of the target rate (median), below 99%');
+    expect(v.verdict).toBe(INCONCLUSIVE);
+    // without it, the same figures hold
+    expect(judgeOf('list.cpu < zset.cpu and set.cpu < list.cpu', table).verdict).toBe(HELD);
+  });
+
+  it('a comparison that did not hold turns inconclusive too: it measured something else', () => {
+    const v = judgeOf('zset.cpu < list.cpu', table, { outOfRegime: (s) => (s === 'list' ? 'fell behind' : null) });
+    expect(v.verdict).toBe(INCONCLUSIVE);
+  });
+});
+
+describe('each kind\'s regime rule', async () => {
+  const { outOfRegime: produce } = await import('../../src/experiments/kinds/produce-kind.js');
+  const { queueOutOfRegime: queue } = await import('../../src/experiments/kinds/queue-results.js');
+  const { loadOutOfRegime: load } = await import('../../src/experiments/kinds/load-results.js');
+  it('produce: writers below 99% of the rate, unless failures are what the step measures', () => {
+    expect(produce({}, { achieved_ratio: 0.97 })).toBe('its writers held 97% of the target rate (median), below 99%');
+    expect(produce({}, { achieved_ratio: 0.995 })).toBeNull();
+    expect(produce({ failuresMeasured: true }, { achieved_ratio: 0.5 })).toBeNull();
+  });
+  it('queue: a consumer that applied under 95% of what was published; load: a best cell under 1 s', () => {
+    expect(queue({}, { kept_up: 0.23 })).toMatch(/^its consumer applied 23% of the published messages \(median\) and fell behind/);
+    expect(queue({}, { kept_up: 0.99 })).toBeNull();
+    expect(load({}, { best_load_s: 0.3 })).toBe('its best cell loaded in 300 ms (median), under 1 s: too short a window to carry a rate');
+    expect(load({}, { best_load_s: 2 })).toBeNull();
+  });
+});
