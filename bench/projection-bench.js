@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runMeasured } from './lib/proc.js';
 import { commandLine } from './lib/phases.js';
-import { engineCores, rateAt } from '../src/experiments/capacity/projection.js';
+import { engineCores, rateAt } from '../src/report/capacity/projection.js';
 import { trialNoise } from '../src/experiments/trial-noise.js';
 import { helpFromHeader } from './lib/help.js';
 import { target, targetsLine } from './lib/targets.js';

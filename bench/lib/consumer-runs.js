@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { childrenCpuSeconds, running, runMeasured } from './proc.js';
 import { commandLine, shellQuote } from './phases.js';
-import { readHlog } from '../../src/results/hlog.js';
+import { readHlog } from '../../src/record/hlog.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PRODUCER = path.join('src', 'producer.js');

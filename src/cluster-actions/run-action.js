@@ -7,7 +7,7 @@ import { failover } from './failover.js';
 import { killMaster } from './kill-master.js';
 import { removeShard } from './remove-shard.js';
 import { reshard } from './reshard.js';
-import { redactString } from '../results/redact.js';
+import { redactString } from '../record/redact.js';
 
 const ACTIONS = { reshard, 'remove-shard': removeShard, 'add-shard': addShard, 'kill-master': killMaster, failover };
 

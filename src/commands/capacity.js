@@ -12,7 +12,7 @@ import { instanceOf } from '../plans/instance.js';
 import { UsageError } from '../usage-error.js';
 import { prepareCapacity } from '../experiments/capacity/capacity-args.js';
 import { runCapacity } from '../experiments/capacity/run-capacity.js';
-import { redactString } from '../results/redact.js';
+import { redactString } from '../record/redact.js';
 import { commandArgv, exitNow, setExitCode, writeErr, writeOut } from '../command-io.js';
 
 const PROG = 'rqbench capacity';

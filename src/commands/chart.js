@@ -44,7 +44,7 @@ export async function handler(a) {
     const width = pixels(a.width, '--width', 300);
     const height = pixels(a.height, '--height', 200);
     // Loaded here, not at the top: every other command would pay for Vega and resvg at start.
-    const { drawRunCharts } = await import('../results/charts/run-charts.js');
+    const { drawRunCharts } = await import('../report/charts/run-charts.js');
     const charts = await drawRunCharts(runDirs, a.out, { title: a.title, stepLabels: labels, width, height });
     for (const c of charts) writeOut(`${c.svg}\n${c.png}\n`);
   } catch (e) {

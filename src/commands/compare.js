@@ -7,17 +7,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bad } from '../usage-error.js';
-import { checkOneKind, readRunDir } from '../results/run-dirs.js';
-import { histogramName, mergeHistograms, mergeRuns } from '../results/merge-runs.js';
+import { checkOneKind, readRunDir } from '../report/read/run-dirs.js';
+import { histogramName, mergeHistograms, mergeRuns } from '../report/merge-runs.js';
 import { stats } from '../measure/histogram.js';
-import { summarizeMerged } from '../results/merged-summary.js';
-import { pickHistogram } from '../results/main-op.js';
-import { compareRows, renderCompareMd } from '../results/compare-table.js';
+import { summarizeMerged } from '../report/merged-summary.js';
+import { pickHistogram } from '../report/main-op.js';
+import { compareRows, renderCompareMd } from '../report/compare-table.js';
 import { printOutput } from './report-run.js';
-import { instanceRows, instanceTableMd, seedTableMd } from '../experiments/capacity/cost-table.js';
-import { engineCores, rateAt } from '../experiments/capacity/projection.js';
-import { compareRunGroups, groupsJson, isRunDir, readGroup, renderGroupsMd } from '../results/compare-groups.js';
-import { KINDS } from '../results/run-kind.js';
+import { instanceRows, instanceTableMd, seedTableMd } from '../report/capacity/cost-table.js';
+import { engineCores, rateAt } from '../report/capacity/projection.js';
+import { compareRunGroups, groupsJson, isRunDir, readGroup, renderGroupsMd } from '../report/compare-groups.js';
+import { READABLE_KINDS } from '../runs/kinds.js';
 
 const PROG = 'rqbench compare';
 const FORMATS = ['md', 'json'];
@@ -32,7 +32,7 @@ export function builder(y) {
     .positional('b', { type: 'string', describe: 'run directory B, or a directory holding B\'s runs; with --vs: more of A\'s runs' })
     .positional('more', { type: 'string', array: true, describe: 'with --vs: more of A\'s runs; else more capacity directories (rqbench capacity): one row each' })
     .option('vs', { type: 'string', array: true, requiresArg: true, describe: 'group B\'s runs (everything before --vs is group A)' })
-    .option('kind', { type: 'string', requiresArg: true, describe: 'groups: which kind of run to compare when a directory holds several (produce, consume, queue-publish, queue-consume)', defaultDescription: 'the only kind there, else produce' })
+    .option('kind', { type: 'string', requiresArg: true, describe: `groups: which kind of run to compare when a directory holds several (${READABLE_KINDS.map((k) => k.name).join(', ')})`, defaultDescription: 'the only kind there, else produce' })
     .option('alpha', { type: 'number', requiresArg: true, describe: 'groups: significance level of the Mann–Whitney test', defaultDescription: '0.05' })
     .option('threshold', { type: 'number', requiresArg: true, describe: 'groups: noise threshold, %: a significant change inside it is marked so', defaultDescription: '2' })
     .option('for-rate', { type: 'number', requiresArg: true, describe: 'capacity directories: shards each needs for this many items/s, and the cheapest' })
@@ -102,7 +102,8 @@ function compareGroupsOf(a, format) {
   if (!(Number.isFinite(alpha) && alpha > 0 && alpha < 1)) throw bad('--alpha', 'a number between 0 and 1', a.alpha);
   if (!(Number.isFinite(threshold) && threshold >= 0 && threshold < 100)) throw bad('--threshold', 'a percentage from 0 to below 100', a.threshold);
   if (a.forRate !== undefined || a.headroom !== undefined) throw bad(a.forRate !== undefined ? '--for-rate' : '--headroom', 'used with capacity directories');
-  if (a.kind !== undefined && !Object.keys(KINDS).includes(a.kind)) throw bad('--kind', Object.keys(KINDS).join(', '), a.kind);
+  const kinds = READABLE_KINDS.map((k) => k.name);
+  if (a.kind !== undefined && !kinds.includes(a.kind)) throw bad('--kind', kinds.join(', '), a.kind);
   let groupA;
   let groupB;
   if (a.vs !== undefined) {

@@ -11,8 +11,8 @@ import { generateDeltaFile, INDEX_MARK, keyOf, patternParts } from '../workloads
 import { runLoad } from '../workloads/bulk-load/run-load.js';
 import { inspectS3Delta, parseS3Url, uploadToS3 } from '../workloads/bulk-load/s3-source.js';
 import { reportRun } from './report-run.js';
-import { grouped } from '../results/format.js';
-import { fsReason, isFsError } from '../results/run-dir.js';
+import { grouped } from '../record/format.js';
+import { fsReason, isFsError } from '../record/run-dir.js';
 import { setExitCode, writeErr, writeOut } from '../command-io.js';
 
 export const command = 'load [file]';

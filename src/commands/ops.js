@@ -3,7 +3,7 @@ import { connectionOptions } from '../plans/connection.js';
 import { opsOptions, opsPlan } from '../plans/ops-plan.js';
 import { outputOptions } from '../plans/output.js';
 import { runOps } from '../workloads/single-ops/run-ops.js';
-import { OVERHEAD_HOW } from '../workloads/single-ops/ops-table.js';
+import { OVERHEAD_HOW } from '../runs/ops/ops-table.js';
 import { reportRun } from './report-run.js';
 
 export const command = 'ops';

@@ -4,7 +4,7 @@
  * is out first: nobody waits for it).
  */
 import { UsageError, printable } from '../usage-error.js';
-import { redactString } from '../results/redact.js';
+import { redactString } from '../record/redact.js';
 import { setExitCode, writeErr, writeOut } from '../command-io.js';
 
 /**

@@ -6,16 +6,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, bad } from '../usage-error.js';
-import { readReportDirs } from '../results/report-dirs.js';
-import { mergeHistograms, mergeRuns } from '../results/merge-runs.js';
-import { renderMergedMd, summarizeMerged } from '../results/merged-summary.js';
-import { mergedTimelineCsv } from '../results/merged-csv.js';
-import { pickHistogram } from '../results/main-op.js';
-import { percentileSpectrum } from '../results/spectrum.js';
+import { readReportDirs } from '../report/read/report-dirs.js';
+import { mergeHistograms, mergeRuns } from '../report/merge-runs.js';
+import { renderMergedMd, summarizeMerged } from '../report/merged-summary.js';
+import { mergedTimelineCsv } from '../report/merged-csv.js';
+import { pickHistogram } from '../report/main-op.js';
+import { percentileSpectrum } from '../report/spectrum.js';
 import { printOutput } from './report-run.js';
 import { checkHtmlFile } from '../plans/output.js';
-import { runReportHtml } from '../results/html/html-run-report.js';
-import { writeHtml } from '../results/html/html-page.js';
+import { runReportHtml } from '../report/html/html-run-report.js';
+import { writeHtml } from '../report/html/html-page.js';
 import { writeErr } from '../command-io.js';
 
 const PROG = 'rqbench report';
@@ -103,7 +103,7 @@ function report(a) {
  * Where the page goes unless --html names a file: inside the one run directory, or inside the
  * first of several (the run directories of a merged run), named after the run id they share.
  * @param {string[]} dirs
- * @param {import('../results/report-dirs.js').ReportRun[]} runs the same, read
+ * @param {import('../report/read/report-dirs.js').ReportRun[]} runs the same, read
  */
 function defaultHtmlFile(dirs, runs) {
   if (dirs.length === 1) return path.join(dirs[0], 'report.html');

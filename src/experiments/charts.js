@@ -1,5 +1,5 @@
 /**
- * The one call site for an experiment's charts: drawRunCharts (src/results/charts/run-charts.js) over
+ * The one call site for an experiment's charts: drawRunCharts (src/report/charts/run-charts.js) over
  * the steps' producer run directories laid end to end, into experiments/<name>/charts/.
  * Loaded lazily, so `experiment run` on a tree without the chart module still writes RESULTS.md.
  */
@@ -13,7 +13,7 @@ import path from 'node:path';
  * @returns {Promise<Array<{ name: string, title: string, svg: string, png: string }>|null>} null: charts not available yet
  */
 export async function drawExperimentCharts(runDirs, outDir, opts) {
-  const module = new URL('../results/charts/run-charts.js', import.meta.url);
+  const module = new URL('../report/charts/run-charts.js', import.meta.url);
   if (!fs.existsSync(module)) return null;
   const { drawRunCharts } = await import(module.href);
   fs.mkdirSync(outDir, { recursive: true });

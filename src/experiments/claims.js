@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { mdTable } from '../results/format.js';
+import { mdTable } from '../record/format.js';
 
 export const CLAIMS_FILE = 'claims.yaml';
 const STATUSES = ['covered', 'planned', 'out of scope'];

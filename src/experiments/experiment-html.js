@@ -6,8 +6,8 @@
  * Not committed (.gitignore): it inlines the chart libraries (~900 KB).
  */
 import path from 'node:path';
-import { htmlPage, writeHtml } from '../results/html/html-page.js';
-import { markdownHtml } from '../results/html/html-markdown.js';
+import { htmlPage, writeHtml } from '../report/html/html-page.js';
+import { markdownHtml } from '../report/html/html-markdown.js';
 
 export const REPORT_FILE = 'report.html';
 

@@ -5,7 +5,7 @@
  * change, p and verdict; warnings (a trial far from the others, a trend across rounds, a CV
  * above 5 %) beside the figure, never a dropped trial.
  */
-import { mdTable } from '../results/format.js';
+import { mdTable } from '../record/format.js';
 import { INCONCLUSIVE, fmt, fmtP, judge, pct } from './verdict.js';
 import { noisyLines } from './trial-noise.js';
 

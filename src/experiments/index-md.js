@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { mdTable } from '../results/format.js';
+import { mdTable } from '../record/format.js';
 import { RESULTS_FILE } from './results-md.js';
 import { SPEC_FILE, loadSpec } from './spec.js';
 import { claimsSection, readClaims } from './claims.js';

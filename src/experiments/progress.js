@@ -3,13 +3,13 @@
  * finished trial. The ETA is the trials' durations left plus the overhead (start, purge, summary)
  * seen so far per trial.
  */
-import { kindOf } from './kinds/kinds.js';
+import { stepKindOf } from './kinds/step-kinds.js';
 
 /** Overhead per step before one has been measured: spawning, purging, summarizing. */
 const FIRST_GUESS_OVERHEAD_S = 5;
 
 /** How long a step should take, its own runs only (a search runs many). @param {import('./spec.js').Step} step */
-const nominal = (step) => kindOf(step).nominalSeconds(step);
+const nominal = (step) => stepKindOf(step).nominalSeconds(step);
 
 /** How long a spec's steps should take, with the overhead a step had before one was measured. @param {import('./spec.js').Step[]} steps */
 export const specSeconds = (steps) => steps.reduce((s, x) => s + nominal(x) + FIRST_GUESS_OVERHEAD_S, 0);
@@ -37,7 +37,7 @@ export class Progress {
     const left = this.steps.slice(this.i - 1);
     const over = this.overheads.length ? this.overheads.reduce((a, b) => a + b, 0) / this.overheads.length : FIRST_GUESS_OVERHEAD_S;
     const eta = left.reduce((s, x) => s + nominal(x) + over, 0);
-    const kind = kindOf(step);
+    const kind = stepKindOf(step);
     const what = [trial, step.label !== step.name ? step.label : '', ...(kind.details?.(step) ?? [])].filter(Boolean).join(', ');
     const length = kind.what(step);
     this.log(`[${this.i}/${this.steps.length}] ${step.name}${what ? ` (${what})` : ''}: ${length} … ETA ${clock(eta)}`);
@@ -58,7 +58,7 @@ export class Progress {
   end(step, r) {
     const took = (Date.now() - this.began) / 1000;
     this.overheads.push(Math.max(0, took - nominal(step)));
-    this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${kindOf(step).figures(r)}`);
+    this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${stepKindOf(step).figures(r)}`);
   }
 }
 

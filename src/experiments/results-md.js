@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readStep } from './layout.js';
 import { keepTrialData, newestResultsRun, DATA_DIR } from './trial-data.js';
-import { kindOf } from './kinds/kinds.js';
+import { stepKindOf } from './kinds/step-kinds.js';
 import { findingSection } from './finding-md.js';
 import { drawTrialCharts } from './trial-charts.js';
 import { trialNoise } from './trial-noise.js';
@@ -31,7 +31,7 @@ export async function writeResults(spec) {
   const runDir = newestResultsRun(spec.dir);
   if (runDir) keepTrialData(spec.dir, runDir);
   const manifest = runDir ? readManifest(runDir) : null;
-  const kind = kindOf(spec.steps[0]);
+  const kind = stepKindOf(spec.steps[0]);
   const trials = spec.steps.map((step) => ({
     step,
     trials: runDir ? trialsOf(path.join(runDir, step.name)).map((t) => ({ ...t, round: roundOf(manifest, step.name, t.trial), r: readStep(t.dir, kind, step) })) : [],
@@ -197,7 +197,7 @@ function commandsSection(spec, steps, manifest) {
   for (const { step, r } of ran) out.push(`# ${step.name}${r.complete ? '' : ' (not complete)'}`, ...r.meta.commands);
   out.push('```');
   if (manifest && manifest.repeat > 1) out.push('', 'Each trial ran the same commands with its own `--out …/trial-<k>` (shown: the trials the tables show).');
-  const note = kindOf(spec.steps[0]).commandsNote(spec);
+  const note = stepKindOf(spec.steps[0]).commandsNote(spec);
   if (note) out.push('', note);
   return out;
 }

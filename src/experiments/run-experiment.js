@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { cpuCapProblem, cpusAccepted, validCpus } from '../local/cpu-cap.js';
 import { UsageError } from '../usage-error.js';
 import { latestRun, readStep, runsDir, setAside, stamp } from './layout.js';
-import { kindOf } from './kinds/kinds.js';
+import { stepKindOf } from './kinds/step-kinds.js';
 import { Progress } from './progress.js';
 import { Stopper } from './children.js';
 import { newSeed, readManifest, schedule, trialDir, writeManifest } from './trials.js';
@@ -48,7 +48,7 @@ export async function runExperiment(spec, { resume = false, log = (l) => writeEr
   const todo = manifest.order.filter((slot) => byName.has(slot.step)).map((slot) => {
     const step = /** @type {import('./spec.js').Step} */ (byName.get(slot.step));
     const dir = trialDir(runDir, step.name, slot.trial);
-    const done = readStep(dir, kindOf(step), step).complete;
+    const done = readStep(dir, stepKindOf(step), step).complete;
     if (!done && previous) setAside(dir);
     return { step, dir, slot, done };
   });
@@ -70,7 +70,7 @@ export async function runExperiment(spec, { resume = false, log = (l) => writeEr
       /** @type {{ ok: boolean, error?: string }} */
       let result = { ok: false, error: 'not run' };
       for (let again = 0; !stopper.stopped; again++) {
-        const kind = kindOf(t.step);
+        const kind = stepKindOf(t.step);
         // what the steps share (a local Redis, an emulator), started before the first step that runs
         if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
         if (stopper.stopped) break;

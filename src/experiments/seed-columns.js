@@ -4,10 +4,10 @@
  * the SQS emulator for AWS SQS"), so that no seed figure stands beside a different quantity
  * unlabelled. Read when the spec is loaded; printed under the notes.
  */
-import { mdTable } from '../results/format.js';
+import { mdTable } from '../record/format.js';
 import { describe } from '../stats/stats.js';
 import { fmt } from './verdict.js';
-import { seedDuration } from '../results/queue-consumer-summary.js';
+import { seedDuration } from '../runs/queue-consume/queue-consumer-summary.js';
 
 const SAID = /^(same quantity|stand-in:)/i;
 

@@ -10,14 +10,14 @@ import { settings } from '../settings.js';
 import { flagMapProblem } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
 import { comparisonsOf } from './verdict.js';
-import { DEFAULT_KIND, KIND_FIELDS, KIND_NAMES, KIND_SPEC_FIELDS, KINDS } from './kinds/kinds.js';
+import { DEFAULT_STEP_KIND, STEP_KIND_FIELDS, STEP_KIND_NAMES, STEP_KIND_SPEC_FIELDS, STEP_KINDS } from './kinds/step-kinds.js';
 import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 import { readSeedColumns, readSeedMetrics, readStepSeed } from './seed-columns.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns', 'seedMetrics', 'seedNodeVcpus'];
-const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', ...KIND_FIELDS];
+const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...STEP_KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns', 'seedMetrics', 'seedNodeVcpus'];
+const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', ...STEP_KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
 const QUEUE = ['emulator', 'endpoint'];
 const EMULATORS = ['sqs', 'pubsub'];
@@ -55,7 +55,7 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {string[]} varied   the flags whose values differ between steps (table columns)
  * @property {boolean} [failuresMeasured] the check reads this step's failed or lost items: failures
  *   are what it measures, not a run gone wrong (markFailuresMeasured)
- * @property {string} kind  what the step runs, a kind of kinds/kinds.js (`produce`, the default: the
+ * @property {string} kind  what the step runs, a kind of kinds/step-kinds.js (`produce`, the default: the
  *   producer, and a consumer alongside), whose own fields the step also holds
  * @property {number|null} [cpus]  kind capacity: each local node's CPU cap
  * @property {import('./seed-columns.js').StepSeed|null} [seed]  the seed's row this step stands for, and its figures (`seed:`)
@@ -122,13 +122,13 @@ function build(raw, dir, file) {
   const at = readAt(raw.at, 'at');
   if (raw.steps !== undefined && raw.matrix !== undefined) throw problem('steps and matrix: use one of them, not both');
   if (raw.steps === undefined && raw.matrix === undefined) throw problem('steps (a list) or matrix (flag → list of values) is needed');
-  if (raw.matrix !== undefined && (raw.kind ?? DEFAULT_KIND) !== DEFAULT_KIND) throw problem('matrix is for produce steps: steps of another kind are listed in steps:');
-  if (raw.kind !== undefined && !KIND_NAMES.includes(raw.kind)) throw problem(`kind must be one of ${KIND_NAMES.join(', ')} (got ${JSON.stringify(raw.kind)})`);
+  if (raw.matrix !== undefined && (raw.kind ?? DEFAULT_STEP_KIND) !== DEFAULT_STEP_KIND) throw problem('matrix is for produce steps: steps of another kind are listed in steps:');
+  if (raw.kind !== undefined && !STEP_KIND_NAMES.includes(raw.kind)) throw problem(`kind must be one of ${STEP_KIND_NAMES.join(', ')} (got ${JSON.stringify(raw.kind)})`);
   const drafts = raw.steps !== undefined ? readSteps(raw.steps, raw) : expandMatrix(raw.matrix);
-  if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem(`steps must all be of one kind (${KIND_NAMES.join(', ')}): their tables differ`);
-  const kind = KINDS[drafts[0].kind];
-  const foreign = KIND_SPEC_FIELDS.find((f) => raw[f] !== undefined && !kind.specFields.includes(f));
-  if (foreign) throw problem(`${foreign} is for steps of another kind (${Object.values(KINDS).filter((k) => k.specFields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
+  if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem(`steps must all be of one kind (${STEP_KIND_NAMES.join(', ')}): their tables differ`);
+  const kind = STEP_KINDS[drafts[0].kind];
+  const foreign = STEP_KIND_SPEC_FIELDS.find((f) => raw[f] !== undefined && !kind.specFields.includes(f));
+  if (foreign) throw problem(`${foreign} is for steps of another kind (${Object.values(STEP_KINDS).filter((k) => k.specFields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
   const topologyBad = kind.topologyProblem(topology);
   if (topologyBad) throw problem(`topology: ${topologyBad}`);
   const kindSpec = kind.readSpec ? asProblem(() => kind.readSpec(raw)) : {};
@@ -232,11 +232,11 @@ function readSteps(steps, raw) {
     if (seen.has(name)) throw problem(`${p}.name ${JSON.stringify(name)} is used by an earlier step`);
     seen.add(name);
     checkFlagMap(s.flags, `${p}.flags`);
-    const kind = s.kind ?? raw.kind ?? DEFAULT_KIND;
-    if (!KIND_NAMES.includes(kind)) throw problem(`${p}.kind must be one of ${KIND_NAMES.join(', ')} (got ${JSON.stringify(kind)})`);
-    const foreign = KIND_FIELDS.find((k) => s[k] !== undefined && !KINDS[kind].fields.includes(k));
-    if (foreign) throw problem(`${p}.${foreign} is for steps of another kind (${Object.values(KINDS).filter((k) => k.fields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
-    const own = asProblem(() => KINDS[kind].read(s, p, raw));
+    const kind = s.kind ?? raw.kind ?? DEFAULT_STEP_KIND;
+    if (!STEP_KIND_NAMES.includes(kind)) throw problem(`${p}.kind must be one of ${STEP_KIND_NAMES.join(', ')} (got ${JSON.stringify(kind)})`);
+    const foreign = STEP_KIND_FIELDS.find((k) => s[k] !== undefined && !STEP_KINDS[kind].fields.includes(k));
+    if (foreign) throw problem(`${p}.${foreign} is for steps of another kind (${Object.values(STEP_KINDS).filter((k) => k.fields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
+    const own = asProblem(() => STEP_KINDS[kind].read(s, p, raw));
     return {
       kind, ...own,
       name, path: p, label: s.label === undefined ? name : text(s.label, `${p}.label`),
@@ -276,7 +276,7 @@ function expandMatrix(m) {
     }));
   }
   return combos.map((c, i) => ({
-    kind: DEFAULT_KIND,
+    kind: DEFAULT_STEP_KIND,
     name: /^[A-Za-z]/.test(c.parts[0]) ? c.parts.join('_') : `s${i + 1}_${c.parts.join('_')}`,
     path: 'matrix', label: c.parts.join(' '), flags: c.flags, flagPaths: c.flagPaths,
     consumer: Object.keys(c.consumer).length ? c.consumer : undefined, consumerPaths: c.consumerPaths,
@@ -303,7 +303,7 @@ function completeStep(d, common) {
   }
   const duration = d.duration ?? common.duration;
   const warmup = d.warmup ?? common.warmup;
-  return /** @type {Step} */ (asProblem(() => KINDS[d.kind].complete(d, { ...common, flags, duration, warmup, origins })));
+  return /** @type {Step} */ (asProblem(() => STEP_KINDS[d.kind].complete(d, { ...common, flags, duration, warmup, origins })));
 }
 
 /**
@@ -357,7 +357,7 @@ function readCheck(check, steps) {
   }
   const names = new Set(['first', 'last', ...steps.map((s) => s.name)]);
   // the metrics of the steps' kind
-  const metrics = KINDS[steps[0].kind].metrics;
+  const metrics = STEP_KINDS[steps[0].kind].metrics;
   for (const r of refsOf(tree)) {
     if (!names.has(r.step)) throw problem(`check: "${r.text}" names no step (steps: ${steps.map((s) => s.name).join(', ')}; or first, last)`);
     if (!(r.metric in metrics)) throw problem(`check: "${r.text}": ${r.metric} is not a metric (known: ${Object.keys(metrics).join(', ')})`);

@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import fs from 'node:fs/promises';
-import { renderChart, writeCharts } from '../results/charts/render.js';
-import { trialsSpec } from '../results/charts/trial-dots.js';
+import { renderChart, writeCharts } from '../report/charts/render.js';
+import { trialsSpec } from '../report/charts/trial-dots.js';
 import { describe } from '../stats/stats.js';
 
 /**

@@ -10,9 +10,7 @@ import { readJson } from './layout.js';
 /** How deep a trial's run directories go: trial/<run>/summary.json, trial/<search>/<step>/<run>/summary.json. */
 const DEPTH = 3;
 
-/**
- * @typedef {{ noisy: boolean, outsidePct: number, thresholdPct: number, runs: number, noisyRuns: number }} TrialNoise
- */
+/** @typedef {import('../report/capacity/capacity-result.js').TrialNoise} TrialNoise */
 
 /**
  * @param {string} trialDir

@@ -11,10 +11,10 @@
  */
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { createRunDir, isFsError, outputError, placeholderSummary, saveSummary, writeJson } from '../results/run-dir.js';
+import { createRunDir, isFsError, outputError, placeholderSummary, saveSummary, writeJson } from '../record/run-dir.js';
 import { runManifest } from './manifest.js';
 import { NoiseSentinel } from '../measure/host-noise.js';
-import { noiseBrief, noiseLine } from '../results/noise-md.js';
+import { noiseBrief, noiseLine } from '../runs/common/noise-md.js';
 import { watchSignals } from './signals.js';
 import { StatusLine } from './status-line.js';
 import { writeErr } from '../command-io.js';

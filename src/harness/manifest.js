@@ -6,6 +6,7 @@ import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { RUN_KIND_NAMES } from '../runs/kinds.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,7 +27,7 @@ export function packageVersion(name) {
   }
 }
 
-/** Flags as the user gave them, without yargs' duplicates (secrets are masked where anything is written: results/redact.js). */
+/** Flags as the user gave them, without yargs' duplicates (secrets are masked where anything is written: record/redact.js). */
 export function cleanFlags(a) {
   const out = {};
   for (const [k, v] of Object.entries(a)) {
@@ -47,7 +48,7 @@ export function shapeOf(topo) {
   return `${topo.target} — ${shape}, Redis ${topo.redisVersion}`;
 }
 
-/** @typedef {'produce'|'consume'|'queue-publish'|'queue-consume'|'load'|'ops'} RunKind */
+/** @typedef {string} RunKind a kind of run directory: one of runs/kinds.js's RUN_KIND_NAMES */
 
 /**
  * manifest.json of any run, one shape: what kind of run it is (`kind`, the one field readers of
@@ -65,6 +66,8 @@ export function shapeOf(topo) {
  * @param {Record<string, unknown>} [p.versions] more versions (the server's)
  */
 export function runManifest({ kind, command, a, dir, t0, description, facts = {}, packages = [], versions = {} }) {
+  // the reports read a directory by its kind: one they do not know would be unreadable
+  if (!RUN_KIND_NAMES.includes(kind)) throw new TypeError(`runManifest: ${kind} is not a kind of run directory (runs/kinds.js)`);
   return {
     tool: 'rqbench',
     kind,

@@ -4,7 +4,7 @@
  * presses Ctrl-C twice does not want to wait for a drain. The exit code says which signal it
  * was (130 / 143), whatever else happened.
  */
-import { signalExitCode } from '../results/outcome.js';
+import { signalExitCode } from '../record/outcome.js';
 
 /** @typedef {'SIGINT'|'SIGTERM'} StopSignal */
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { settings } from '../settings.js';
 import { UsageError, shown } from '../usage-error.js';
-import { runDirBase } from '../results/run-dir.js';
+import { runDirBase } from '../record/run-dir.js';
 
 /** @param {import('yargs').Argv} y */
 export function outputOptions(y) {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { MODEL_FLAGS } from '../workloads/items/stores/registry.js';
 import { BodyMaker, largestAttributes } from '../workloads/queue-updates/message.js';
 import { FolderBodies } from '../workloads/queue-updates/delta-folder.js';
-import { grouped } from '../results/format.js';
+import { grouped } from '../record/format.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
 import { checkMetrics } from './metrics-plan.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, describeRun, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { limitBracket } from '../../src/experiments/capacity/cost-table.js';
+import { limitBracket } from '../../src/report/capacity/cost-table.js';
 
 afterAll(() => removeTempDirs());
 

@@ -66,19 +66,15 @@ function expectResults(dir) {
   expect(md).toMatch(/node src\/producer\.js -t 1 -q 2000 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet --out \S+\/zset\/trial-\d --name producer/);
   expect(md).toMatch(/node src\/consumer\.js --limit 100 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet/);
   expect(md).toMatch(/node src\/producer\.js -t 1 --sl -q 2000 --url/);
-  if (fs.existsSync(path.join(ROOT, 'src/results/charts/run-charts.js'))) {
-    const charts = fs.readdirSync(path.join(dir, 'charts'));
-    for (const f of charts.filter((x) => x.endsWith('.png'))) {
-      const png = fs.readFileSync(path.join(dir, 'charts', f));
-      expect(png.subarray(0, 8).toString('hex'), f).toBe('89504e470d0a1a0a');
-      expect(png.length).toBeGreaterThan(1000);
-      expect(md).toContain(`(charts/${f})`);
-    }
-    for (const f of charts.filter((x) => x.endsWith('.svg'))) expect(fs.readFileSync(path.join(dir, 'charts', f), 'utf8')).toMatch(/<svg[\s\S]+<\/svg>\s*$/);
-    expect(charts.filter((x) => x.endsWith('.png')).length).toBeGreaterThan(0);
-  } else {
-    expect(md).toContain('Charts: not drawn yet');
+  const charts = fs.readdirSync(path.join(dir, 'charts'));
+  for (const f of charts.filter((x) => x.endsWith('.png'))) {
+    const png = fs.readFileSync(path.join(dir, 'charts', f));
+    expect(png.subarray(0, 8).toString('hex'), f).toBe('89504e470d0a1a0a');
+    expect(png.length).toBeGreaterThan(1000);
+    expect(md).toContain(`(charts/${f})`);
   }
+  for (const f of charts.filter((x) => x.endsWith('.svg'))) expect(fs.readFileSync(path.join(dir, 'charts', f), 'utf8')).toMatch(/<svg[\s\S]+<\/svg>\s*$/);
+  expect(charts.filter((x) => x.endsWith('.png')).length).toBeGreaterThan(0);
   return md;
 }
 

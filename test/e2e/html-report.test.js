@@ -7,10 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
-import { ROWS_OF } from '../../src/results/timeline-rows.js';
-import { PANELS } from '../../src/results/html/html-run-report.js';
-import { htmlPage } from '../../src/results/html/html-page.js';
-import { markdownHtml } from '../../src/results/html/html-markdown.js';
+import { htmlPage } from '../../src/report/html/html-page.js';
+import { markdownHtml } from '../../src/report/html/html-markdown.js';
 import { loadSpec } from '../../src/experiments/spec.js';
 import { writeResults } from '../../src/experiments/results-md.js';
 import { DATA_DIR } from '../../src/experiments/trial-data.js';
@@ -20,13 +18,6 @@ import { SCREENSHOTS, describeBrowser, drawnCharts, hoverSecond, launchChromium,
 afterAll(() => removeTempDirs());
 
 describe('the page itself (pure)', () => {
-  it('every column of every kind\'s timeline is in one of its panels', () => {
-    for (const [kind, rows] of Object.entries(ROWS_OF)) {
-      const shown = PANELS[/** @type {keyof PANELS} */ (kind)].flatMap(([, , columns]) => columns);
-      expect(rows.columns.filter((c) => !shown.includes(c)), kind).toEqual([]);
-    }
-  });
-
   it('a name or an event cannot close the data\'s script or become markup, and credentials are masked', () => {
     const evil = '</script><script>alert(1)</script> redis://u:hunter2@h:1';
     const page = htmlPage({ title: evil, sections: [{ heading: evil, html: markdownHtml(`# ${evil}\n\n<b>${evil}</b>\n\n![x](charts/none.png)`).html, charts: [{ id: 'c', title: evil, spec: { title: evil, mark: 'point', data: { values: [{ a: evil }] } } }] }] });

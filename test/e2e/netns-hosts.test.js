@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachHlogInterval } from '../../src/results/hlog.js';
+import { eachHlogInterval } from '../../src/record/hlog.js';
 import { isAlive, sleep } from '../../src/local/process.js';
 import { CLI, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
 import { CLUSTER_PORTS, childrenOf, cliIn, makeHosts, netnsProblem, runIn, startClusterIn, startSqsIn } from '../helpers/netns.js';

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import YAML from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSqs } from '../../src/local/sqs-emulator.js';
-import { mergeHlogFiles } from '../../src/results/hlog.js';
+import { mergeHlogFiles } from '../../src/record/hlog.js';
 import { useLocalRedis } from '../helpers/local-server.js';
 import { ROOT, freePort, produce, readRun, runNode, tempDir } from '../helpers/producer-run.js';
 import { CONSUMER } from '../helpers/consumer-run.js';

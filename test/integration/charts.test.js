@@ -1,4 +1,4 @@
-// Charts (src/results/charts/, `rqbench chart`) drawn from real run directories: a producer run
+// Charts (src/report/charts/, `rqbench chart`) drawn from real run directories: a producer run
 // with a failover under load and a consumer run, both by the real CLI against a local 3x1
 // cluster. Every SVG must parse as XML and name what it shows; every PNG must be a real PNG of
 // the requested size with a picture in it (decoded here, not just sniffed).
@@ -8,10 +8,10 @@ import { inflateSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
-import { drawRunCharts } from '../../src/results/charts/run-charts.js';
-import { percentilePoints } from '../../src/results/charts/distribution.js';
-import { eventLabels, panelsSpec } from '../../src/results/charts/vega-spec.js';
-import { padTo, toSvg } from '../../src/results/charts/render.js';
+import { drawRunCharts } from '../../src/report/charts/run-charts.js';
+import { percentilePoints } from '../../src/report/charts/distribution.js';
+import { eventLabels, panelsSpec } from '../../src/report/charts/vega-spec.js';
+import { padTo, toSvg } from '../../src/report/charts/render.js';
 import { newHistogram, record } from '../../src/measure/histogram.js';
 import { CLI, describeRun, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
 import { consume, describeConsumer } from '../helpers/consumer-run.js';

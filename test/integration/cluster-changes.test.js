@@ -4,7 +4,7 @@
 // Real redis-server processes on 127.0.0.1, stopped by PID.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import { describeRun, produce, removeTempDirs } from '../helpers/producer-run.js';
 import { consume, describeConsumer } from '../helpers/consumer-run.js';
 

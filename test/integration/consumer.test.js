@@ -14,7 +14,7 @@ import { isPortFree } from '../../src/local/ports.js';
 import { createZsetReadModel } from '../../src/workloads/items/stores/zset-read.js';
 import { minuteOf } from '../../src/workloads/items/stores/keys.js';
 import { payload } from '../../src/workloads/items/stores/payload.js';
-import { mergeHlogFiles } from '../../src/results/hlog.js';
+import { mergeHlogFiles } from '../../src/record/hlog.js';
 import { CLI, describeRun, freePort, listTree, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
 import { CONSUMER, consume, describeConsumer } from '../helpers/consumer-run.js';
 import { clusterClient, flushAll, mastersOf, scanKeys, slotOwners, standaloneClient } from '../helpers/redis-check.js';

@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { ServerSampler } from '../../src/measure/server-sampler.js';
 import { connectionFrom, discover, openPipe } from '../../src/transports/redis.js';
-import { readTimeline, Timeline } from '../../src/results/timeline.js';
-import { mergeTimelines } from '../../src/results/merge-runs.js';
-import { PRODUCER_ROWS } from '../../src/results/timeline-rows.js';
-import { summarize } from '../../src/results/summary.js';
-import { renderSummaryMd } from '../../src/results/summary-md.js';
+import { readTimeline, Timeline } from '../../src/record/timeline.js';
+import { mergeTimelines } from '../../src/report/merge-runs.js';
+import { PRODUCER_ROWS } from '../../src/runs/produce/produce-run.js';
+import { summarize } from '../../src/runs/produce/produce-summary.js';
+import { renderSummaryMd } from '../../src/runs/produce/produce-summary-md.js';
 import { CLI, describeRun, produce, runNode, tempDir } from '../helpers/producer-run.js';
 import { useLocalRedis } from '../helpers/local-server.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startRedis } from '../../src/local/local-redis.js';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import { describeRun, produce, removeTempDirs, until } from '../helpers/producer-run.js';
 import { consume, describeConsumer } from '../helpers/consumer-run.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
 import { CONSUMER } from '../helpers/consumer-run.js';
 import { CLI, PRODUCER, ROOT, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { readHlog } from '../../src/results/hlog.js';
+import { readHlog } from '../../src/record/hlog.js';
 
 let local;
 

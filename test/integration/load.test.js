@@ -273,7 +273,7 @@ describe('rqbench load', () => {
       const r = await sink.finish();
       sink.close();
       expect(r, JSON.stringify(r)).toMatchObject({ stored: 350, errors: 0, moved: 100, ask: 100 });
-      const { checkLines } = await import('../../src/workloads/bulk-load/load-table.js');
+      const { checkLines } = await import('../../src/runs/load/load-table.js');
       const line = checkLines([{ threads: 1, connections: 2, stored: 350, check: { ok: true, problems: [] }, redirects: { moved: r.moved, ask: r.ask, retries: r.retries } }]);
       expect(line).toMatch(/the cluster changed during the load: 100 MOVED and 100 ASK followed, 0 commands retried/);
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import { CLI, describeRun, produce, removeTempDirs, runNode, until } from '../helpers/producer-run.js';
 import { consume, describeConsumer } from '../helpers/consumer-run.js';
 import { dropConnectionsNamed, dropEveryConnection } from '../helpers/redis-check.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import { CLI, PRODUCER, freePort, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
 import { CONSUMER } from '../helpers/consumer-run.js';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { startRedis } from '../../src/local/local-redis.js';
 import { runNode } from '../helpers/run.js';
-import { readRunDir } from '../../src/results/run-dirs.js';
-import { histogramName, mergeHistograms } from '../../src/results/merge-runs.js';
+import { readRunDir } from '../../src/report/read/run-dirs.js';
+import { histogramName, mergeHistograms } from '../../src/report/merge-runs.js';
 
 let server;
 let out;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startRedis } from '../../src/local/local-redis.js';
 import { ServerSampler } from '../../src/measure/server-sampler.js';
 import { connectionFrom, openPipe, discover } from '../../src/transports/redis.js';
-import { readHlog } from '../../src/results/hlog.js';
+import { readHlog } from '../../src/record/hlog.js';
 import { runNode } from '../helpers/run.js';
 
 let cluster;

@@ -9,7 +9,7 @@ import calculateSlot from 'cluster-key-slot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
 import { payload, payloadId } from '../../src/workloads/items/stores/payload.js';
-import { idRange } from '../../src/workloads/items/schedule.js';
+import { idRange } from '../../src/harness/schedule.js';
 import { describeRun, listTree, produce, removeTempDirs } from '../helpers/producer-run.js';
 import {
   clusterClient, flushAll, masterOnPort, mastersOf, perKey, range, scanKeys, scanKeysByMaster,

@@ -19,7 +19,7 @@ import { largestAttributes } from '../../src/workloads/queue-updates/message.js'
 import { queueDriver } from '../../src/transports/queue-drivers.js';
 import { CALL_TIMEOUT_MS, CLOSE_MS, DRAIN_MS, UNREACHABLE_MS } from '../../src/transports/bounds.js';
 import { OVERRUN_MS, tcpProbe } from '../../src/transports/pubsub.js';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import { ROOT, describeRun, freePort, readRun, removeTempDirs, tempDir } from '../helpers/producer-run.js';
 import { describePubsub } from '../helpers/emulators.js';
 

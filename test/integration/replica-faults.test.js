@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import { removeTempDirs, until } from '../helpers/producer-run.js';
 import { clusterWithLiveItems, consume, describeConsumer } from '../helpers/consumer-run.js';
 import { dropEveryConnection } from '../helpers/redis-check.js';

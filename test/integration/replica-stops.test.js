@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import calculateSlot from 'cluster-key-slot';
 import { RedisRouter } from '../../src/transports/redis-router.js';
 import { replicaOf } from '../../src/transports/read-table.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { findRedisServer } from '../../src/local/local-redis.js';
-import { readTimeline } from '../../src/results/timeline.js';
+import { readTimeline } from '../../src/record/timeline.js';
 import { describeRun, freePort, produce, until } from '../helpers/producer-run.js';
 import { useLocalRedis } from '../helpers/local-server.js';
 

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { BEYOND_MIN, isThin, pctCell } from '../../src/results/thin-percentiles.js';
-import { loadTable } from '../../src/workloads/bulk-load/load-table.js';
-import { latencyTable } from '../../src/workloads/single-ops/ops-table.js';
+import { BEYOND_MIN, isThin, pctCell } from '../../src/runs/common/thin-percentiles.js';
+import { loadTable } from '../../src/runs/load/load-table.js';
+import { latencyTable } from '../../src/runs/ops/ops-table.js';
 
 afterAll(() => removeTempDirs());
 

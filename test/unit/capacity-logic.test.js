@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { confirmBoundary, roundRate, searchMax } from '../../src/experiments/capacity/search.js';
 import { consumerReasons, judge } from '../../src/experiments/capacity/held.js';
-import { checkAgainstSearch, engineCores, leastSquares, project } from '../../src/experiments/capacity/projection.js';
-import { answerLine, checkWords, confirmWords, projectionLine } from '../../src/experiments/capacity/capacity-md.js';
-import { instanceRows, instanceTableMd, limitBracket } from '../../src/experiments/capacity/cost-table.js';
+import { checkAgainstSearch, engineCores, leastSquares, project } from '../../src/report/capacity/projection.js';
+import { answerLine, checkWords, confirmWords, projectionLine } from '../../src/report/capacity/capacity-md.js';
+import { instanceRows, instanceTableMd, limitBracket } from '../../src/report/capacity/cost-table.js';
 
 /** A target that holds every rate up to `limit`: the steps asked, in order. */
 async function searchAgainst(limit, o) {

@@ -1,8 +1,8 @@
 // Disturbances found in the timeline whether or not anyone scripted them, and topology changes
 // put into words (issue 12, point 3). Pure logic: hand-made seconds.
 import { describe, expect, it } from 'vitest';
-import { episodes } from '../../src/results/disturbance.js';
-import { episodesMd } from '../../src/results/actions-md.js';
+import { episodes } from '../../src/runs/common/disturbance.js';
+import { episodesMd } from '../../src/runs/common/actions-md.js';
 import { diffTopology } from '../../src/measure/topology-diff.js';
 
 const COUNTS = ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'];

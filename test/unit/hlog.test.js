@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import hdr from 'hdr-histogram-js';
 import { newHistogram, record, stats, mergeAll, encode } from '../../src/measure/histogram.js';
-import { HlogWriter, readHlog, mergeHlogFiles } from '../../src/results/hlog.js';
+import { HlogWriter, readHlog, mergeHlogFiles } from '../../src/record/hlog.js';
 import { UsageError } from '../../src/usage-error.js';
 
 const START_MS = 1_700_000_000_123;

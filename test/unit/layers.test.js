@@ -16,16 +16,22 @@ const SRC = path.join(ROOT, 'src');
 /** Files at the top of src/ that every room may import: defaults, bad input, where a command's words go. */
 const BASE_FILES = ['settings.js', 'usage-error.js', 'command-io.js'];
 
-/** Top to bottom: a file may import its own room or a room below it, never one above. */
+/**
+ * Top to bottom: a file may import its own room or a room below it, never one above. Reading a
+ * run back (report/) stands above the workloads that write runs, and what a kind of run directory
+ * holds (runs/) below them: the workloads summarise their runs with it, the reports read runs with it.
+ */
 const LAYERS = [
   ['entry', (f) => !f.includes('/') && !BASE_FILES.includes(f)],
   ['commands', (f) => f.startsWith('commands/')],
   ['experiments', (f) => f.startsWith('experiments/')],
+  ['report', (f) => f.startsWith('report/')],
   ['plans', (f) => f.startsWith('plans/')],
   ['workloads', (f) => f.startsWith('workloads/')],
   ['harness', (f) => f.startsWith('harness/')],
   ['cluster-actions', (f) => f.startsWith('cluster-actions/')],
-  ['results', (f) => f.startsWith('results/')],
+  ['runs', (f) => f.startsWith('runs/')],
+  ['record', (f) => f.startsWith('record/')],
   ['measure', (f) => f.startsWith('measure/')],
   ['stats', (f) => f.startsWith('stats/')],
   ['local', (f) => f.startsWith('local/')],
@@ -63,7 +69,7 @@ describe('the layout', () => {
     expect(files.filter((f) => rankOf(f) < 0)).toEqual([]);
   });
 
-  it('no import runs back up: commands → plans → workloads → harness → results → measure → transports', () => {
+  it('no import runs back up: entry → commands → experiments → report → plans → workloads → harness → cluster-actions → runs → record → measure → stats → local → transports', () => {
     const up = [];
     for (const f of files) {
       for (const to of importsOf(f)) {
@@ -79,6 +85,26 @@ describe('the layout', () => {
     const below = files.filter((f) => rankOf(f) > rankOf('plans/x.js'));
     const reaching = below.flatMap((f) => importsOf(f).filter((to) => /^(plans|commands)\//.test(to)).map((to) => `${f} → ${to}`));
     expect(reaching).toEqual([]);
+  });
+
+  it('reading runs back stays apart from making them: report/ imports no workload (what a kind of run holds is in runs/)', () => {
+    const reaching = files.filter((f) => f.startsWith('report/')).flatMap((f) => importsOf(f).filter((to) => to.startsWith('workloads/')).map((to) => `${f} → ${to}`));
+    expect(reaching).toEqual([]);
+  });
+
+  it('no report/ file switches on a run kind: it asks runs/kinds.js, never compares a kind with a literal', () => {
+    const KIND = String.raw`['"](?:produce|consume|queue-publish|queue-consume|load|ops)['"]`;
+    const switching = [
+      new RegExp(String.raw`kind\s*[!=]==?\s*${KIND}`), new RegExp(String.raw`${KIND}\s*[!=]==?\s*[\w.]*kind\b`),
+      new RegExp(String.raw`case\s+${KIND}`), new RegExp(String.raw`\.includes\(\s*${KIND}\s*\)`),
+      // a table keyed by kind
+      /^\s*(?:produce|consume|'queue-publish'|'queue-consume'):/m,
+    ];
+    const found = files.filter((f) => f.startsWith('report/')).flatMap((f) => {
+      const text = fs.readFileSync(path.join(SRC, f), 'utf8');
+      return switching.filter((re) => re.test(text)).map((re) => `${f}: ${re.exec(text)?.[0]}`);
+    });
+    expect(found).toEqual([]);
   });
 
   it('no two files share a name', () => {

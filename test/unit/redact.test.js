@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { redact, redactString } from '../../src/results/redact.js';
+import { redact, redactString } from '../../src/record/redact.js';
 import { connectionFrom, describeConnection, parseClusterNodes, parseReplicas } from '../../src/transports/redis.js';
 
 describe('redaction', () => {

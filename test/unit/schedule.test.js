@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { idRange, chunkRanges, intendedAt, sendsWithin } from '../../src/workloads/items/schedule.js';
+import { idRange, chunkRanges, intendedAt, sendsWithin } from '../../src/harness/schedule.js';
 
 describe('idRange (seed-compatible)', () => {
   it('splits q ids into t consecutive ranges starting at 1, the last writer taking the rest', () => {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { newHistogram, record } from '../../src/measure/histogram.js';
-import { percentileSpectrum, printfFixed } from '../../src/results/spectrum.js';
+import { percentileSpectrum, printfFixed } from '../../src/report/spectrum.js';
 
 const GOLDEN = fs.readFileSync(new URL('../fixtures/spectrum-wrk2-c.txt', import.meta.url), 'utf8');
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { summarize } from '../../src/results/summary.js';
-import { summarizeConsumer } from '../../src/results/consumer-summary.js';
-import { renderSummaryMd } from '../../src/results/summary-md.js';
+import { summarize } from '../../src/runs/produce/produce-summary.js';
+import { summarizeConsumer } from '../../src/runs/consume/consumer-summary.js';
+import { renderSummaryMd } from '../../src/runs/produce/produce-summary-md.js';
 import { newHistogram, record } from '../../src/measure/histogram.js';
 
 function rows({ acked, masterCpu, clientCpu = 20, loop = 1, capWaitMs = 0, n = 5, retries = 0, cpuOf = () => masterCpu }) {

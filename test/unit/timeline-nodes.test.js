@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Timeline, readTimeline } from '../../src/results/timeline.js';
-import { mergeTimelines } from '../../src/results/merge-runs.js';
-import { PRODUCER_ROWS } from '../../src/results/timeline-rows.js';
-import { summarize } from '../../src/results/summary.js';
+import { Timeline, readTimeline } from '../../src/record/timeline.js';
+import { mergeTimelines } from '../../src/report/merge-runs.js';
+import { PRODUCER_ROWS } from '../../src/runs/produce/produce-run.js';
+import { summarize } from '../../src/runs/produce/produce-summary.js';
 
 const dirs = [];
 afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });

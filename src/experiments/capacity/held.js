@@ -4,37 +4,13 @@
  * failed, the p99 from the intended start within the SLO, and every node's engine (its main
  * thread, the single-threaded bottleneck) below the ceiling.
  */
-import { engineOrProcess } from '../../results/cpu-summary.js';
-import { engineCores } from './projection.js';
+import { engineOrProcess } from '../../runs/common/cpu-summary.js';
+import { engineCores } from '../../report/capacity/projection.js';
 
-/**
- * @typedef {object} Criteria
- * @property {number} minAchieved    achieved / target at least this (0.99)
- * @property {number} sloP99Ms       p99 of a chunk from its intended start, at most this
- * @property {number} engineCeiling  % of the CPU its engine can have (projection.js engineCores) it may reach (90)
- * @property {number} nodeCpus       cores each node has (1, or its cap: 0.5 is a node capped at half a core)
- */
-
-/**
- * What a step measured, in the units of the capacity table.
- * @typedef {object} StepFigures
- * @property {number} target       items/s asked
- * @property {number} achieved     items/s acknowledged after the warm-up
- * @property {number} ratio
- * @property {number} failed
- * @property {number|null} p50     ms, a chunk from its intended start
- * @property {number|null} p99
- * @property {NodeEngine[]} nodes
- * @property {NodeEngine|null} busiestMaster
- * @property {NodeEngine|null} busiestReplica
- * @property {number} clientCpu    the busiest writer's CPU, % of one core
- * @property {number} loopP99Ms    the worst event-loop delay p99 of a writer
- * @property {number} exitCode
- */
-
-/**
- * @typedef {{ addr: string, role: string, shard: number, engine: number, process: number|null, basis: 'main thread'|'process' }} NodeEngine
- */
+/** @typedef {import('../../report/capacity/capacity-result.js').Criteria} Criteria */
+/** @typedef {import('../../report/capacity/capacity-result.js').StepFigures} StepFigures */
+/** @typedef {import('../../report/capacity/capacity-result.js').NodeEngine} NodeEngine */
+/** @typedef {import('../../report/capacity/capacity-result.js').Limit} Limit */
 
 /**
  * @typedef {object} Judgement
@@ -42,11 +18,6 @@ import { engineCores } from './projection.js';
  * @property {string[]} reasons   why it did not hold, in words (empty when it held)
  * @property {Limit|null} limit   the most likely cause when it did not hold
  * @property {StepFigures} figures
- */
-
-/**
- * @typedef {{ kind: 'engine', node: NodeEngine, pctOfNode: number }
- *   | { kind: 'client' } | { kind: 'latency' } | { kind: 'failures' } | { kind: 'rate' }} Limit
  */
 
 /** A writer this busy (CPU % of a core, or event-loop delay p99 ms) is the load generator's limit. */

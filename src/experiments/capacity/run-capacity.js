@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startRedis } from '../../local/local-redis.js';
-import { createRunDir, writeJson, writeText } from '../../results/run-dir.js';
-import { grouped, fixed } from '../../results/format.js';
+import { createRunDir, writeJson, writeText } from '../../record/run-dir.js';
+import { grouped, fixed } from '../../record/format.js';
 import { stepArgv } from '../command-line.js';
 import { clock } from '../progress.js';
 import { MODEL_FLAGS } from '../../workloads/items/stores/registry.js';
@@ -17,9 +17,9 @@ import { Stopper, relayArgs, runChild } from '../children.js';
 import { MetricsHub } from '../../harness/metrics-hub.js';
 import { consumerReasons, judge } from './held.js';
 import { confirmBoundary, searchMax } from './search.js';
-import { checkAgainstSearch, project } from './projection.js';
-import { writeCapacityHtml } from './capacity-html.js';
-import { answerLine, capacityMd, confirmWords, noiseWords, projectionLine } from './capacity-md.js';
+import { checkAgainstSearch, project } from '../../report/capacity/projection.js';
+import { writeCapacityHtml } from '../../report/capacity/capacity-html.js';
+import { answerLine, capacityMd, confirmWords, noiseWords, projectionLine } from '../../report/capacity/capacity-md.js';
 import { trialNoise } from '../trial-noise.js';
 import { writeErr } from '../../command-io.js';
 
@@ -54,7 +54,7 @@ export async function runCapacity(r) {
     minAchieved: p.minAchieved, sloP99Ms: p.sloP99, engineCeiling: p.engineCeiling, nodeCpus: p.nodeCpus ?? 1,
     headroom: p.headroom, maxRate: p.maxRate,
   };
-  /** @type {import('./capacity-md.js').CapacityStep[]} */
+  /** @type {import('../../report/capacity/capacity-md.js').CapacityStep[]} */
   const steps = [];
   let local = null;
   let failure = null;

@@ -15,12 +15,7 @@
  * @property {number} [minRate]   the downward ramp stops here (default startRate / growth³)
  */
 
-/**
- * @typedef {object} SearchResult
- * @property {number|null} max          the highest rate that held (null: none did)
- * @property {number|null} failedAbove  the lowest rate above it that did not (null: none failed, the ceiling held)
- * @property {'converged'|'ceiling'|'none-held'|'stopped'} end
- */
+/** @typedef {import('../../report/capacity/capacity-result.js').SearchResult} SearchResult */
 
 /**
  * @param {SearchOptions} o
@@ -62,15 +57,7 @@ export async function searchMax(o, step) {
   return { max: held, failedAbove: failed, end: 'converged' };
 }
 
-/**
- * @typedef {object} Confirmation  the boundary re-tested: each end's record, the search's own try counted
- * @property {{ rate: number, held: number, of: number }} at     the highest rate that held
- * @property {{ rate: number, failed: number, of: number }} above the lowest rate above it that did not
- * @property {boolean} confirmed  every try at the rate held, and every try above it failed
- * @property {[number|null, number|null]} interval where the limit lies: [at, above] when confirmed; an
- *   end that did not repeat itself is null (the limit is at or below `at`, or at or above `above`)
- * @property {boolean} stopped   a Ctrl-C cut the re-tests short
- */
+/** @typedef {import('../../report/capacity/capacity-result.js').Confirmation} Confirmation */
 
 /**
  * Re-tests the boundary a converged search found, `times` more at each end, interleaved (at,

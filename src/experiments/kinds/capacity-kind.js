@@ -12,11 +12,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixed, grouped, mdTable } from '../../results/format.js';
+import { fixed, grouped, mdTable } from '../../record/format.js';
 import { flagMapProblem, toArgs } from '../flags.js';
 import { stepArgv } from '../command-line.js';
 import { capacityArgvProblem } from '../capacity/capacity-args.js';
-import { instanceRows, instanceTableMd, monthlyFor } from '../capacity/cost-table.js';
+import { instanceRows, instanceTableMd, monthlyFor } from '../../report/capacity/cost-table.js';
 import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
@@ -146,7 +146,7 @@ export function readBack(stepDir, meta) {
  * Every step's row of the instance table (null for a step without a complete search).
  * @param {import('../spec.js').Spec} spec
  * @param {import('./kind-contract.js').StepRun[]} steps
- * @returns {Array<import('../capacity/cost-table.js').InstanceRow|null>}
+ * @returns {Array<import('../../report/capacity/cost-table.js').InstanceRow|null>}
  */
 function rowsOf(spec, steps) {
   const done = steps.filter((s) => s.r?.complete);
@@ -235,7 +235,7 @@ export const metrics = {
 /**
  * A capacity step's figures (its capacity.json and its row of the instance table).
  * @param {any} doc capacity.json
- * @param {import('../capacity/cost-table.js').InstanceRow|null} row
+ * @param {import('../../report/capacity/cost-table.js').InstanceRow|null} row
  * @returns {Record<string, number|undefined>}
  */
 function metricsOfRow(doc, row) {

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { grouped } from '../../results/format.js';
+import { grouped } from '../../record/format.js';
 import { connectionOptions } from '../../plans/connection.js';
 import { outputOptions } from '../../plans/output.js';
 import { loadOptions, loadPlan } from '../../plans/load-plan.js';

@@ -4,8 +4,8 @@
  * seed's table per step (reader threads | connections | data loading time | num records per sec)
  * with each cell's exactly-once check, and who was busy, from the CPU measured around each step.
  */
-import { fixed, grouped, mdTable } from '../../results/format.js';
-import { SHORT_CELL_S, checkLines, loadTable } from '../../workloads/bulk-load/load-table.js';
+import { fixed, grouped, mdTable } from '../../record/format.js';
+import { SHORT_CELL_S, checkLines, loadTable } from '../../runs/load/load-table.js';
 
 /** Metric name → what it is, for `check:`. */
 /**

@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixed, mdTable } from '../../results/format.js';
-import { mergeHlogFiles } from '../../results/hlog.js';
-import { percentileSpectrum, printfFixed } from '../../results/spectrum.js';
-import { latencyTable, OVERHEAD_HOW, overheadTable, phasesTable } from '../../workloads/single-ops/ops-table.js';
+import { fixed, mdTable } from '../../record/format.js';
+import { mergeHlogFiles } from '../../record/hlog.js';
+import { percentileSpectrum, printfFixed } from '../../report/spectrum.js';
+import { latencyTable, OVERHEAD_HOW, overheadTable, phasesTable } from '../../runs/ops/ops-table.js';
 import { REDIS_OPS } from '../../workloads/single-ops/redis-ops.js';
 import { opHlogName } from '../../workloads/single-ops/run-ops.js';
 import { opsDrivers } from '../../transports/ops-drivers.js';

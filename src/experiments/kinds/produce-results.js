@@ -4,9 +4,9 @@
  * CPU, achieved vs target, batch p99), CPU per node on a cluster, the consumers' timings, and the
  * cluster actions with what --verify read back.
  */
-import { fixed, mdTable, short } from '../../results/format.js';
-import { actionsMd } from '../../results/actions-md.js';
-import { PROCESS_HEADER, hasEngine } from '../../results/cpu-md.js';
+import { fixed, mdTable, short } from '../../record/format.js';
+import { actionsMd } from '../../runs/common/actions-md.js';
+import { PROCESS_HEADER, hasEngine } from '../../runs/common/cpu-md.js';
 import { MODEL_FLAGS, modelOf } from '../../workloads/items/stores/registry.js';
 import { stepMetrics } from './produce-metrics.js';
 

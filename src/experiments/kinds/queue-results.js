@@ -5,8 +5,8 @@
  * who was busy, from the CPU measured around each step: the emulator's, and rqbench's publisher
  * and consumer together.
  */
-import { fixed, grouped, mdTable } from '../../results/format.js';
-import { seedDuration } from '../../results/queue-consumer-summary.js';
+import { fixed, grouped, mdTable } from '../../record/format.js';
+import { seedDuration } from '../../runs/queue-consume/queue-consumer-summary.js';
 
 /** Metric name → what it is, for `check:`. */
 export const QUEUE_METRICS = {

@@ -7,15 +7,15 @@
  * the cell under way and exits 130 (143) with the summary marked interrupted.
  */
 import { connectionFrom, describeConnection } from '../../transports/redis.js';
-import { grouped } from '../../results/format.js';
-import { round } from '../../results/numbers.js';
-import { signalExitCode } from '../../results/outcome.js';
+import { grouped } from '../../record/format.js';
+import { round } from '../../record/numbers.js';
+import { signalExitCode } from '../../record/outcome.js';
 import { withLocal } from '../../local/for-run.js';
 import { Run } from '../../harness/harness.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { runCell } from './run-cell.js';
 import { flushMasters, keyCount, openRouter, readBack, redisCpuSeconds } from './redis-check.js';
-import { checkLines, loadTable } from './load-table.js';
+import { checkLines, loadTable } from '../../runs/load/load-table.js';
 import { S3_CHUNK } from './s3-source.js';
 import { writeErr } from '../../command-io.js';
 

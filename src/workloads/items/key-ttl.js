@@ -11,7 +11,7 @@ import { within } from '../../transports/bounds.js';
 const SAMPLE = 32;
 const WAIT_MS = 3000;
 
-/** @typedef {import('../../results/consumer-summary.js').KeyTtl} KeyTtl what was sampled (the summary reads it) */
+/** @typedef {import('../../runs/consume/consumer-summary.js').KeyTtl} KeyTtl what was sampled (the summary reads it) */
 
 /**
  * @param {import('../../transports/redis.js').RedisConn} conn

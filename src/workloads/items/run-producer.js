@@ -5,20 +5,20 @@
  */
 import { connectionFrom } from '../../transports/redis.js';
 import { discoverTopology } from '../../transports/topology.js';
-import { idRange } from './schedule.js';
+import { idRange } from '../../harness/schedule.js';
 import { verifyAcked } from './verify.js';
-import { disturbances, episodes } from '../../results/disturbance.js';
-import { outcome, runProblems } from '../../results/outcome.js';
+import { disturbances, episodes } from '../../runs/common/disturbance.js';
+import { outcome, runProblems } from '../../record/outcome.js';
 import { modelNamed, modelOf } from './stores/registry.js';
 import { storeConfigOf } from './stores/keys.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../../measure/histogram.js';
-import { summarize } from '../../results/summary.js';
-import { renderSummaryMd } from '../../results/summary-md.js';
-import { cpuByShard } from '../../results/cpu-md.js';
-import { fixed, grouped, instanceText } from '../../results/format.js';
+import { summarize } from '../../runs/produce/produce-summary.js';
+import { renderSummaryMd } from '../../runs/produce/produce-summary-md.js';
+import { cpuByShard } from '../../runs/common/cpu-md.js';
+import { fixed, grouped, instanceText } from '../../record/format.js';
 import { shapeOf } from '../../harness/manifest.js';
-import { PRODUCER_ROWS } from '../../results/timeline-rows.js';
+import { PRODUCER_ROWS } from '../../runs/produce/produce-run.js';
 import { localNote, withLocal } from '../../local/for-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { leavingOn } from '../../harness/signals.js';

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { RedisRouter } from '../../transports/redis-router.js';
 import { ClusterSender } from '../../transports/cluster-sender.js';
 import { render, scoreBytes } from '../../transports/resp.js';
-import { chunkRanges, idRange, intendedAt, sendsWithin } from './schedule.js';
+import { chunkRanges, idRange, intendedAt, sendsWithin } from '../../harness/schedule.js';
 import { Counters } from '../../measure/counters.js';
 import { ClientSampler } from '../../measure/client-sampler.js';
 import { newHistogram, record } from '../../measure/histogram.js';

@@ -11,7 +11,7 @@ import { ClusterSender } from '../../transports/cluster-sender.js';
 
 /**
  * @typedef {{ publisher: string, seq: number, final: boolean }} Mark one message's identity
- * @typedef {import('../../results/queue-progress.js').PublisherProgress} PublisherProgress
+ * @typedef {import('../../runs/queue-consume/queue-progress.js').PublisherProgress} PublisherProgress
  *   received: distinct sequence numbers applied (by any consumer sharing the cache); last: the
  *   publisher's final seq once its last message arrived; missing: seqs below last (or highest)
  *   never applied; duplicates: deliveries this consumer saw of a seq already applied

@@ -3,7 +3,7 @@
  * something with publish(), a consumer something with consume(); both probe(). A failure is
  * one line naming the service and where it is, exit 1.
  */
-import { redactString } from '../../results/redact.js';
+import { redactString } from '../../record/redact.js';
 import { CALL_TIMEOUT_MS } from '../../transports/bounds.js';
 import { writeErr } from '../../command-io.js';
 

@@ -11,7 +11,7 @@
  * most; those still unanswered then are counted as unanswered, never dropped.
  */
 import { performance } from 'node:perf_hooks';
-import { intendedAt, sendsWithin } from '../items/schedule.js';
+import { intendedAt, sendsWithin } from '../../harness/schedule.js';
 import { OpHistograms } from '../../measure/op-histograms.js';
 import { newHistogram, record } from '../../measure/histogram.js';
 import { ATTR, attributesOf, epochNs, nowNs } from './message.js';

@@ -1,7 +1,7 @@
 /**
  * What a queue run (publisher or consumer) does around its work: a fresh run directory with
  * manifest.json, one recorded second at a time (.hlog intervals and a timeline.csv row through
- * results/run-recorder.js), a status line on stderr, a watch on the service, and how the work
+ * record/run-recorder.js), a status line on stderr, a watch on the service, and how the work
  * stops: at the end of --duration, on Ctrl-C or SIGTERM (a second one leaves at once), when the
  * service has not answered for longer than the bound, or when the run directory cannot be
  * written any more. Then the summary and the exit code: 0 the run did what was asked; 1 messages
@@ -16,9 +16,9 @@
 import { performance } from 'node:perf_hooks';
 import { Run } from '../../harness/harness.js';
 import { IntervalClock } from '../../harness/clock.js';
-import { RunRecorder } from '../../results/run-recorder.js';
+import { RunRecorder } from '../../record/run-recorder.js';
 import { ClientSampler } from '../../measure/client-sampler.js';
-import { signalExitCode } from '../../results/outcome.js';
+import { signalExitCode } from '../../record/outcome.js';
 import { Silence } from '../../harness/silence.js';
 import { PROBE_AFTER_MS, UNREACHABLE_MS } from '../../transports/bounds.js';
 
@@ -55,7 +55,7 @@ export function serviceWatch(probe, where) {
  * @property {number} [intended]
  */
 
-/** @typedef {import('../../results/window-text.js').QueueRunInfo} QueueRunInfo */
+/** @typedef {import('../../runs/common/window-text.js').QueueRunInfo} QueueRunInfo */
 
 /**
  * @param {object} p

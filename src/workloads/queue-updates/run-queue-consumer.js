@@ -9,17 +9,16 @@
 import { performance } from 'node:perf_hooks';
 import { connectionFrom } from '../../transports/redis.js';
 import { withLocal } from '../../local/for-run.js';
-import { redactString } from '../../results/redact.js';
-import { grouped } from '../../results/format.js';
+import { redactString } from '../../record/redact.js';
+import { grouped } from '../../record/format.js';
 import { ATTR, nowUs, parseBody } from './message.js';
 import { MemoryCache, RedisCache } from './cache.js';
 import { MAX_PUBLISHERS, OTHER_PUBLISHERS, QueueMetrics } from './queue-metrics.js';
 import { openQueueTarget, whereOf } from './open-target.js';
 import { DRAIN_MS } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
-import { summarizeConsumer, renderConsumerMd } from '../../results/queue-consumer-summary.js';
-import { QUEUE_CONSUME_ROWS } from '../../results/timeline-rows.js';
-import { E2E_BY_PUBLISHER } from '../../results/run-kind.js';
+import { summarizeConsumer, renderConsumerMd } from '../../runs/queue-consume/queue-consumer-summary.js';
+import { E2E_BY_PUBLISHER, QUEUE_CONSUME_ROWS } from '../../runs/queue-consume/queue-consume-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 
 /** The timeline's columns, as the reports read them back (one list for both). */

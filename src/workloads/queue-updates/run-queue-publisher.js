@@ -4,19 +4,17 @@
  * summary. Every check (flags, --out, a --from-folder line that is not an update, a batch that
  * cannot fit the service's message limit) was made when the plan was (plans/queue-plan.js).
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stats } from '../../measure/histogram.js';
-import { fixed, grouped } from '../../results/format.js';
-import { redactString } from '../../results/redact.js';
+import { fixed, grouped } from '../../record/format.js';
 import { BodyMaker } from './message.js';
 import { FolderBodies } from './delta-folder.js';
 import { Publisher } from './publisher.js';
 import { openQueueTarget, whereOf } from './open-target.js';
 import { pause } from '../../transports/bounds.js';
 import { queueRun, serviceWatch } from './queue-run.js';
-import { lostAny, renderPublisherMd } from '../../results/queue-publisher-summary.js';
-import { QUEUE_PUBLISH_ROWS } from '../../results/timeline-rows.js';
+import { lostAny, renderPublisherMd, summarizePublisher } from '../../runs/queue-publish/queue-publisher-summary.js';
+import { QUEUE_PUBLISH_ROWS } from '../../runs/queue-publish/queue-publish-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 
 /** The timeline's columns, as the reports read them back (one list for both). */
@@ -79,7 +77,7 @@ async function publish({ a, driver, target: opts }, live) {
       },
       status: (iv) => `${grouped(iv.counters.acked || 0)}/${fixed(a.rate, 0)} msg/s  ${grouped((iv.counters.acked || 0) * a.batchSize)} updates/s  failed ${publisher.counts.failed}  unanswered ${publisher.counts.unanswered}`,
       summarize: async (run) => {
-        const summary = summarize(a, publisher, run);
+        const summary = summarizePublisher({ a, publisher, run });
         return { summary, md: renderPublisherMd(summary, run.manifest.description), ok: !lostAny(summary) };
       },
     });
@@ -96,37 +94,4 @@ function describe(a, route) {
   const where = a.endpoint ? `at ${a.endpoint}` : 'in the cloud';
   const from = a.fromFolder ? ` from the files of ${a.fromFolder}` : '';
   return `Publisher ${a.publisherId}: ${a.rate} messages/s x ${a.batchSize} updates${from} (keys ${a.keySize}, values ${a.valueSize} characters) to ${route} ${where}, ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, ${a.concurrency} in flight at most.`;
-}
-
-/**
- * `messages` covers the whole run (nothing sent is left out of it, the drain included); the
- * rate and latency cover the window, with `inWindow` the counts of those same seconds.
- * @param {Record<string, any>} a
- * @param {Publisher} publisher
- * @param {import('./queue-run.js').QueueRunInfo} run
- */
-function summarize(a, publisher, run) {
-  const t = run.recorder.totals;
-  const c = publisher.counts;
-  const w = run.inWindow;
-  const secs = run.window.seconds;
-  const st = (name) => (t.get(name) ? stats(t.get(name)) : null);
-  return {
-    name: path.basename(run.dir), kind: 'publisher', target: a.target, publisherId: a.publisherId,
-    interrupted: run.interrupted, stoppedBy: run.stoppedBy,
-    rate: a.rate, batchSize: a.batchSize, keySize: a.keySize, valueSize: a.valueSize,
-    messages: {
-      planned: Number.isFinite(publisher.total) ? publisher.total : null, intended: c.intended, sent: c.sent, acked: c.acked,
-      failed: c.failed, unanswered: c.unanswered, notSent: publisher.notSent,
-    },
-    window: run.window,
-    inWindow: { sent: w.sent ?? 0, acked: w.acked ?? 0, failed: w.failed ?? 0, unanswered: w.unanswered ?? 0, bytes: w.bytes ?? 0 },
-    achievedMessagesPerSec: secs > 0 ? (w.acked ?? 0) / secs : null,
-    updatesPerSec: secs > 0 ? ((w.acked ?? 0) * a.batchSize) / secs : null,
-    bytes: c.bytes,
-    publish: { intended: st('publish.intended'), sent: st('publish.sent') },
-    lag: st('lag'),
-    lastError: publisher.lastError ? redactString(String(publisher.lastError.message).split('\n')[0]) : null,
-    durationS: run.durationS,
-  };
 }
