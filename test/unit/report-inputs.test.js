@@ -1,52 +1,42 @@
 // Damaged and foreign run directories given to `rqbench report`, `report --spectrum`,
 // `report --format csv`, `compare` and `chart`: each is refused in one line naming the file (and
-// line) and what is wrong, exit 2, nothing on stdout and nothing in chart's --out. A real
-// producer run (on a throwaway local Redis) is copied and damaged one way per case; a real SQS
-// publisher run (on the in-process fauxqs emulator) is read, and refused the same way when damaged
-// (test/integration/report-kinds.test.js merges queue runs). Also: every report path covers the summary's window [fromSecond, toSecond), never
-// the seconds after it, and a last .hlog line cut by a crash past the window is still read.
+// line) and what is wrong, exit 2, nothing on stdout and nothing in chart's --out. A recorded
+// producer run (test/fixtures/runs/produce-standalone, on a local Redis) is copied and damaged one
+// way per case; a recorded SQS publisher run (test/fixtures/runs/queue-publish, on the fauxqs
+// emulator) is read, and refused the same way when damaged (test/unit/report-kinds.test.js merges
+// queue runs). Also: every report path covers the summary's window [fromSecond, toSecond), never
+// the seconds after it, and a last .hlog line cut by a crash past the window is still read. The
+// commands run in-process (runCommand); test/integration/report-spawn.test.js runs each as a program.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs } from '../../src/local/sqs-emulator.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { newHistogram, record, encode } from '../../src/measure/histogram.js';
-import { CLI, PRODUCER, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { publish } from '../helpers/queue-run.js';
+import { listTree, removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { copyFixtures, rq } from '../helpers/fixture-runs.js';
 
+const fx = copyFixtures();
 /** A finished producer run: window [fromSecond, toSecond) with at least one second in it. */
-let good;
-/** @type {Record<string, any>} */ let summary;
+const good = fx.run('produce-standalone');
+/** @type {Record<string, any>} */
+const summary = JSON.parse(fs.readFileSync(path.join(good, 'summary.json'), 'utf8'));
 /** An SQS publisher's run directory. */
-let queueRun;
+const queueRun = fx.runs('queue-publish')[0];
 
-const rq = (...args) => runNode([CLI, ...args], { timeoutMs: 60_000 });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 400)}`;
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // what printable() escapes: a terminal would act on these
 // eslint-disable-next-line no-control-regex -- the test looks for raw control characters on purpose
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
-beforeAll(async () => {
-  const out = tempDir('rqbench-inputs-');
-  const sqs = await startSqs();
-  try {
-    const [p, q] = await Promise.all([
-      runNode([PRODUCER, '--local', '-q', '2000', '-d', '3', '--warmup', '1', '--out', out, '--quiet'], { timeoutMs: 60_000 }),
-      publish(['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'report-inputs', '--create', '--rate', '20', '--batch-size', '10', '-d', '1']),
-    ]);
-    expect(p.code, why(p)).toBe(0);
-    expect(q.code, why(q)).toBe(0);
-    queueRun = q.dir;
-  } finally {
-    await sqs.stop();
-  }
-  good = path.join(out, fs.readdirSync(out)[0]);
-  summary = JSON.parse(fs.readFileSync(path.join(good, 'summary.json'), 'utf8'));
-  expect(summary.window.seconds, 'the run has a second in its window to damage').toBeGreaterThanOrEqual(1);
-  expect(summary.latency.batch.intended.count).toBeGreaterThan(0);
-}, 90_000);
-
 afterAll(() => removeTempDirs());
+
+describe('the recorded run these cases damage', () => {
+  it('has a second in its window, batches in it, and an .hlog of another operation (setex)', () => {
+    expect(summary.window.seconds, 'the run has a second in its window to damage').toBeGreaterThanOrEqual(1);
+    expect(summary.latency.batch.intended.count).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(good, 'setex.hlog'))).toBe(true);
+  });
+});
 
 /** A fresh copy of the good run, damaged by `damage(dir)`. */
 function damaged(damage) {
@@ -275,7 +265,7 @@ describe('malformed run directories: one line naming the file, exit 2, nothing p
     let message;
     const bad = damaged((dir) => { message = damage(dir); });
     await expectRefusedEverywhere(bad, message(bad));
-  }, 60_000);
+  }, 20_000);
 });
 
 describe('queue runs: read, and refused the same way when damaged', () => {
@@ -285,7 +275,7 @@ describe('queue runs: read, and refused the same way when damaged', () => {
       rq('report', queueRun), rq('report', '--spectrum', queueRun), rq('report', '--format', 'csv', queueRun), rq('compare', queueRun, queueRun), rq('chart', queueRun, '--out', out),
     ]);
     for (const r of results) expect(r.code, why(r)).toBe(0);
-  }, 60_000);
+  }, 20_000);
 
   it.each([
     ['a target reports do not know', () => damagedQueue((m) => { delete m.kind; m.flags.target = 'kafka'; }), (dir) => `${escape(dir)}: manifest\\.json names target "kafka"; reports read redis, sqs, sns, pubsub runs`],
@@ -294,7 +284,7 @@ describe('queue runs: read, and refused the same way when damaged', () => {
   ])('%s', async (_what, dirOf, message) => {
     const dir = dirOf();
     await expectRefusedEverywhere(dir, new RegExp(`^${message(dir)}$`));
-  }, 60_000);
+  }, 20_000);
 });
 
 /** A copy of the SQS run with its summary edited. */
@@ -353,7 +343,7 @@ describe("one window: the summary's [fromSecond, toSecond) on every report path"
     expect(m.latency.batch.intended.count).toBe(2 * want.count);
     expect(m.latency.batch.intended.max).toBe(want.max);
     expect(fs.readFileSync(path.join(out, 'percentiles.svg'), 'utf8')).toContain(`(batch, n=${want.count})`);
-  }, 60_000);
+  }, 20_000);
 });
 
 describe('a last .hlog line cut short by a crash', () => {
@@ -370,5 +360,5 @@ describe('a last .hlog line cut short by a crash', () => {
     expect(spectrumCount(results[1].stdout)).toBe(summary.latency.batch.intended.count);
     expect(results[2].stdout).toBe(fs.readFileSync(file(good, 'timeline.csv'), 'utf8'));
     expect(fs.readdirSync(out).sort()).toEqual(['cpu', 'latency', 'percentiles', 'throughput'].flatMap((n) => [`${n}.png`, `${n}.svg`]).sort());
-  }, 60_000);
+  }, 20_000);
 });
