@@ -1,44 +1,27 @@
-// `rqbench report` and `rqbench compare` on real run directories: one producer run split into
-// two processes (-t 2 -a 1, -t 2 -a 2, one --start-at and --run-id, as on two hosts) and a
-// consumer run, all against one local Redis master with a replica. The merge is checked
-// against a histogram built here from both runs' .hlog lines, not against the code under test.
+// `rqbench report` and `rqbench compare` on recorded run directories (test/fixtures/runs/): one
+// producer run split into two processes (-t 2 -a 1, -t 2 -a 2, one --start-at and --run-id, as on
+// two hosts) and a consumer run on the same schedule, all against one local Redis master with a
+// replica. The merge is checked against a histogram built here from both runs' .hlog lines, not
+// against the code under test. The commands run in-process (runCommand) on a copy of the fixtures.
 import fs from 'node:fs';
 import path from 'node:path';
 import hdr from 'hdr-histogram-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../../src/local/local-redis.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { settings } from '../../src/settings.js';
 import { stats } from '../../src/measure/histogram.js';
-import { CLI, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { consume } from '../helpers/consumer-run.js';
+import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { copyFixtures, readJson, rq } from '../helpers/fixture-runs.js';
 
-/** @type {import('../../src/local/local-redis.js').LocalRedis} */ let redis;
+const fx = copyFixtures();
+/** A recorded run directory with its manifest and summary, as the tests read them. */
+const recorded = (dir) => ({ dir, manifest: readJson(dir, 'manifest.json'), summary: readJson(dir, 'summary.json'), t0: readJson(dir, 'manifest.json').t0 });
 /** the two halves of one producer run, and a consumer run */
-let A;
-let B;
-let C;
+const [A, B] = fx.runs('produce-two-writers').map(recorded);
+const C = recorded(fx.run('consume'));
 
-const rq = (...args) => runNode([CLI, ...args], { timeoutMs: 30_000 });
-/** per test: a few CLI processes, each up to a few seconds on a loaded machine */
-const T = 40_000;
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 300)}`;
 
-beforeAll(async () => {
-  redis = await startRedis({ replicas: 1 });
-  // both writers on one schedule that starts once both processes are surely up: a process ready
-  // only after --start-at + -d has nothing left to do (a loaded 2-core machine took over 5 s)
-  const startAt = Date.now() + 8000;
-  const half = (a) => produce({ port: redis.port, q: 2000, d: 2, extra: ['-t', '2', '-a', String(a), '--start-at', String(startAt), '--run-id', 'split-1'] });
-  // the consumer on the same schedule, so it reads what the writers write (an empty index fails a consumer run)
-  [A, B, C] = await Promise.all([half(1), half(2), consume({ port: redis.port, d: 2, warmup: 0, extra: ['--start-at', String(startAt)] })]);
-  for (const r of [A, B, C]) expect(r.code, why(r)).toBe(0);
-  for (const r of [A, B]) expect(r.summary.totals.acked, `writer ${r.manifest.writers} acknowledged its 2000 items (was it up before the shared --start-at?)`).toBe(2000);
-}, 60_000);
-
-afterAll(async () => {
-  await redis?.stop();
-  removeTempDirs();
-});
+afterAll(() => removeTempDirs());
 
 /** Every interval of a run's <op>.hlog with this tag, decoded here and added into one histogram. */
 function referenceHistogram(dirs, op, tag) {
@@ -61,9 +44,13 @@ function timeline(dir) {
 }
 
 describe('rqbench report: one run written by two processes', () => {
+  it('each writer acknowledged its 2000 items (both were up before the shared --start-at)', () => {
+    for (const r of [A, B]) expect(r.summary.totals.acked, `writer ${r.manifest.writers}`).toBe(2000);
+  });
+
   it('shares the run id and the start', () => {
-    expect(A.manifest.runId).toBe('split-1');
-    expect(B.manifest.runId).toBe('split-1');
+    expect(A.manifest.runId).toBe('two-writers');
+    expect(B.manifest.runId).toBe('two-writers');
     expect(A.t0).toBe(B.t0);
     expect([A.manifest.writers, B.manifest.writers]).toEqual([[1], [2]]);
   });
@@ -73,9 +60,9 @@ describe('rqbench report: one run written by two processes', () => {
     expect(js.code, why(js)).toBe(0);
     const { merged, ...s } = JSON.parse(js.stdout);
     expect(s).toEqual(A.summary);
-    expect(merged).toMatchObject({ runId: 'split-1', runs: [{ dir: A.dir, writers: [1] }] });
+    expect(merged).toMatchObject({ runId: 'two-writers', runs: [{ dir: A.dir, writers: [1] }] });
     expect(csv.stdout).toBe(fs.readFileSync(path.join(A.dir, 'timeline.csv'), 'utf8'));
-  }, T);
+  });
 
   it('--format json: counts are the sums, percentiles those of one histogram of all values', async () => {
     const r = await rq('report', A.dir, B.dir, '--format', 'json');
@@ -86,7 +73,7 @@ describe('rqbench report: one run written by two processes', () => {
     expect(s.writers).toBe(2);
     expect(s.target.itemsPerSec).toBe(2000);
     expect(s.achieved.items).toBe(A.summary.achieved.items + B.summary.achieved.items);
-    expect(s.merged).toMatchObject({ runId: 'split-1', sharedT0: true, notes: [] });
+    expect(s.merged).toMatchObject({ runId: 'two-writers', sharedT0: true, notes: [] });
     // every histogram both runs recorded, rebuilt here from the .hlog lines: exact, not close
     const names = new Set([A, B].flatMap((run) => Object.entries(run.summary.latency).flatMap(([op, tags]) => Object.keys(tags).map((t) => `${op}/${t}`))));
     expect(names.size).toBeGreaterThanOrEqual(7);
@@ -98,7 +85,7 @@ describe('rqbench report: one run written by two processes', () => {
     }
     // a node sampled by both processes is one node, its CPU averaged, not added
     expect(s.cpu.nodes.map((n) => n.role)).toEqual(['master', 'replica']);
-  }, T);
+  });
 
   it('--format csv: the merged timeline, counts summed and node CPU averaged per second', async () => {
     const r = await rq('report', A.dir, B.dir, '--format', 'csv');
@@ -121,7 +108,7 @@ describe('rqbench report: one run written by two processes', () => {
         expect(m[c], `${c} in second ${m.second}`).toBe(want);
       }
     }
-  }, T);
+  });
 
   it('md: the summary of both, with the runs merged listed', async () => {
     const r = await rq('report', A.dir, B.dir);
@@ -130,7 +117,7 @@ describe('rqbench report: one run written by two processes', () => {
     expect(r.stdout).toMatch(/\n\| 2 \| 1k \|/);
     expect(r.stdout).toContain(A.dir);
     expect(r.stdout).toContain(B.dir);
-  }, T);
+  });
 
   it("--spectrum: wrk2's Detailed Percentile spectrum of the merged histogram, parseable", async () => {
     for (const [args, op, tag] of [[[], 'batch', 'intended'], [['setex', '--tag', 'sent'], 'setex', 'sent']]) {
@@ -153,7 +140,7 @@ describe('rqbench report: one run written by two processes', () => {
       expect(lines.at(-2)).toMatch(new RegExp(`^#\\[Max {5}= +\\d+\\.\\d{3}, Total count {4}= +${total}\\]$`));
       expect(lines.at(-1)).toMatch(/^#\[Buckets = +\d+, SubBuckets {5}= +2048\]$/);
     }
-  }, T);
+  });
 });
 
 describe('rqbench compare', () => {
@@ -175,7 +162,7 @@ describe('rqbench compare', () => {
     const achieved = c.metrics.find((m) => m.metric === 'Achieved items/s');
     expect(achieved).toMatchObject({ a: A.summary.achieved.itemsPerSec, b: B.summary.achieved.itemsPerSec });
     expect(achieved.delta).toBeCloseTo(achieved.b - achieved.a, 0);
-  }, T);
+  });
 });
 
 describe('bad input: one line, exit 2', () => {
@@ -193,5 +180,5 @@ describe('bad input: one line, exit 2', () => {
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(message);
-  }, T);
+  });
 });

@@ -1,64 +1,28 @@
 // `rqbench report`, `compare` and `chart` on every kind of run directory: two queue publishers
-// and two consumers of one SQS queue (real runs on the in-process fauxqs emulator, on loopback)
-// merged exactly — counts summed, percentiles those of the .hlog histograms added up here, not by
-// the code under test — and load and ops runs refused in one line, exit 2.
+// and two consumers of one SQS queue (recorded runs on the fauxqs emulator: test/fixtures/runs/
+// queue-publish and queue-consume) merged exactly — counts summed, percentiles those of the .hlog
+// histograms added up here, not by the code under test — and load and ops runs (test/fixtures/runs/
+// load and ops) refused in one line, exit 2. The commands run in-process on a copy of the fixtures.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs } from '../../src/local/sqs-emulator.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { newHistogram, decode, stats } from '../../src/measure/histogram.js';
-import { CLI, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { consumeQueue, publish } from '../helpers/queue-run.js';
+import { listTree, removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { copyFixtures, readJson, rq } from '../helpers/fixture-runs.js';
 
-const rq = (...args) => runNode([CLI, ...args], { timeoutMs: 60_000 });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 400)}`;
-const T = 60_000;
 
+const fx = copyFixtures();
+/** A recorded run directory and its summary. */
+const recorded = (dir) => ({ dir, summary: readJson(dir, 'summary.json') });
 /** two publishers' and two consumers' runs: { dir, summary } */
-let P1;
-let P2;
-let C1;
-let C2;
+const [P1, P2] = fx.runs('queue-publish').map(recorded);
+const [C1, C2] = fx.runs('queue-consume').map(recorded);
 /** a load run and an ops run (on fauxqs) */
-let loadDir;
-let opsDir;
-
-beforeAll(async () => {
-  const sqs = await startSqs();
-  try {
-    const q = ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'kinds', '--create'];
-    // 2 s at 20 messages/s x 10 updates each: 40 messages per publisher, waiting in the queue
-    [P1, P2] = await Promise.all(['pub-a', 'pub-b'].map((id) => publish([...q, '--publisher-id', id, '--rate', '20', '--batch-size', '10', '-d', '2'])));
-    for (const p of [P1, P2]) expect(p.code, why(p)).toBe(0);
-    // two consumers share the queue: each applies a part and, with its own memory cache, misses
-    // the rest (exit 1); merged, nothing is missing
-    [C1, C2] = await Promise.all([1, 2].map(() => consumeQueue([...q, '--threads', '2', '-d', '3'])));
-    for (const c of [C1, C2]) expect([0, 1], why(c)).toContain(c.code);
-    const gen = tempDir('rqbench-kinds-load-');
-    const file = path.join(gen, 'delta.tsv');
-    const made = await runNode([CLI, 'load', '--generate', file, '--records', '1000', '--record-size', '64'], { timeoutMs: T });
-    expect(made.code, why(made)).toBe(0);
-    const [loadOut, opsOut] = [tempDir('rqbench-kinds-load-'), tempDir('rqbench-kinds-ops-')];
-    const [load, ops] = await Promise.all([
-      runNode([CLI, 'load', file, '--sink', 'noop', '--reader-threads', '1', '--connections', '1', '--out', loadOut, '--quiet'], { timeoutMs: T }),
-      runNode([CLI, 'ops', '--only', 'sqs', '--endpoint', sqs.endpoint, '--warmup', '0', '-d', '1', '--out', opsOut, '--quiet'], { timeoutMs: T }),
-    ]);
-    expect(load.code, why(load)).toBe(0);
-    expect(ops.code, why(ops)).toBe(0);
-    [loadDir, opsDir] = [loadOut, opsOut].map(onlyRunDir);
-  } finally {
-    await sqs.stop();
-  }
-}, 120_000);
+const loadDir = fx.run('load');
+const opsDir = fx.run('ops');
 
 afterAll(() => removeTempDirs());
-
-/** The one run directory a command wrote into `out`. */
-function onlyRunDir(out) {
-  const dirs = fs.readdirSync(out);
-  expect(dirs).toHaveLength(1);
-  return path.join(out, dirs[0]);
-}
 
 /**
  * The histogram of `op`.hlog lines tagged `tag` in each run's window [fromS, ceil(toS)), added up
@@ -98,7 +62,7 @@ describe('queue publishers merged', () => {
     expect(s.publish.sent).toEqual(reference([P1, P2], 'publish', 'sent'));
     expect(s.lag).toEqual(reference([P1, P2], 'lag', 'lag'));
     expect(s.merged.runs.map((r) => r.publisher).sort()).toEqual(['pub-a', 'pub-b']);
-  }, T);
+  });
 
   it('one publisher alone reads like its own summary.md; the timeline sums second by second', async () => {
     const alone = await rq('report', P1.dir);
@@ -109,7 +73,7 @@ describe('queue publishers merged', () => {
     const [head, ...rows] = csv.stdout.trim().split('\n');
     const acked = head.split(',').indexOf('acked');
     expect(rows.reduce((n, l) => n + Number(l.split(',')[acked]), 0)).toBe(P1.summary.messages.acked + P2.summary.messages.acked);
-  }, T);
+  });
 });
 
 describe('queue consumers of one queue merged', () => {
@@ -130,7 +94,7 @@ describe('queue consumers of one queue merged', () => {
     expect(md.stdout).toMatch(/\| Percentile \| Reading off SQS \| Server side processing \| E2E \|\n\| --- \|.*\n\| p50 \| \S+ \| \S+ \| \S+ \|\n\| p999 \|/);
     expect(md.stdout).toContain('Nothing lost: every message of 2 publisher(s) was applied');
     expect(md.stdout).toContain('Runs merged:');
-  }, T);
+  });
 
   it('one consumer alone reads like its own summary.md; --spectrum is E2E by default', async () => {
     const alone = await rq('report', C1.dir);
@@ -139,7 +103,7 @@ describe('queue consumers of one queue merged', () => {
     const sp = await rq('report', C1.dir, C2.dir, '--spectrum');
     expect(sp.code, why(sp)).toBe(0);
     expect(sp.stdout).toMatch(new RegExp(`Total count\\s+=\\s+${(C1.summary.latency.e2e?.count ?? 0) + (C2.summary.latency.e2e?.count ?? 0)}\\]`));
-  }, T);
+  });
 });
 
 describe('compare', () => {
@@ -150,7 +114,7 @@ describe('compare', () => {
     expect(row('Messages applied')).toMatchObject({ a: C1.summary.counts.messages, b: C2.summary.counts.messages });
     expect(row('e2e p50 ms')).toMatchObject({ a: C1.summary.latency.e2e?.p50 ?? null, b: C2.summary.latency.e2e?.p50 ?? null });
     expect(row('Reading off the queue p99.9 ms').a).toBe(C1.summary.latency.read?.p999 ?? null);
-  }, T);
+  });
 
   it('two publishers; a publisher against a consumer is refused', async () => {
     const c = await json('compare', P1.dir, P2.dir, '--format', 'json');
@@ -161,7 +125,7 @@ describe('compare', () => {
     expect(mixed.code).toBe(2);
     expect(mixed.stdout).toBe('');
     expect(mixed.stderr).toMatch(/^rqbench compare: cannot mix kinds of run: .* is a queue publisher run, .* a queue consumer run\n$/);
-  }, T);
+  });
 });
 
 describe('chart', () => {
@@ -177,7 +141,7 @@ describe('chart', () => {
     for (const metric of ['Reading off the queue (', 'Server side processing (', 'E2E (']) expect(svg('queue-latency')).toContain(metric);
     expect(svg('latency')).toContain('e2e p99');
     for (const id of ['pub-a', 'pub-b']) expect(svg('e2e-by-publisher')).toContain(`>${id}<`);
-  }, T);
+  });
 
   it('a queue publisher: acknowledged against intended messages', async () => {
     const out = path.join(tempDir('rqbench-kinds-chart-'), 'p');
@@ -187,7 +151,7 @@ describe('chart', () => {
     expect(svg).toContain('acked messages/s');
     expect(svg).toContain('intended messages/s (target)');
     expect(fs.readFileSync(path.join(out, 'percentiles.svg'), 'utf8')).toContain(`(publish, n=${P1.summary.publish.intended.count})`);
-  }, T);
+  });
 });
 
 describe('kinds told apart, and the ones reports cannot show refused', () => {
@@ -209,7 +173,7 @@ describe('kinds told apart, and the ones reports cannot show refused', () => {
     const bogus = await rq('report', edited(C1.dir, (m) => { m.kind = 'stream'; }));
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toMatch(/manifest\.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops \(got "stream"\)\n$/);
-  }, T);
+  });
 
   const refusals = [
     ['a load run', () => loadDir, /a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish and queue consume runs \(its own table is in summary\.md\)$/],
@@ -228,5 +192,5 @@ describe('kinds told apart, and the ones reports cannot show refused', () => {
       expect(r.stderr).toContain(dir);
     }
     expect(listTree(out)).toEqual([]);
-  }, T);
+  });
 });
