@@ -1,37 +1,26 @@
-// Charts (src/results/charts/, `rqbench chart`) drawn from real run directories: a producer run
-// with a failover under load and a consumer run, both by the real CLI against a local 3x1
-// cluster. Every SVG must parse as XML and name what it shows; every PNG must be a real PNG of
-// the requested size with a picture in it (decoded here, not just sniffed).
+// Charts (src/results/charts/, `rqbench chart`) drawn from recorded run directories
+// (test/fixtures/runs/): a producer run with a failover under load on a local 3x1 cluster, and a
+// consumer run. Every SVG must parse as XML and name what it shows; every PNG must be a real PNG of
+// the requested size with a picture in it (decoded here, not just sniffed). `chart` runs in-process.
 import fs from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../../src/local/local-redis.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { drawRunCharts } from '../../src/results/charts/run-charts.js';
 import { percentilePoints } from '../../src/results/charts/distribution.js';
 import { eventLabels, panelsSpec } from '../../src/results/charts/vega-spec.js';
 import { padTo, toSvg } from '../../src/results/charts/render.js';
 import { newHistogram, record } from '../../src/measure/histogram.js';
-import { CLI, describeRun, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { consume, describeConsumer } from '../helpers/consumer-run.js';
+import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { copyFixtures, readJson, rq } from '../helpers/fixture-runs.js';
 
-/** @type {import('../../src/local/local-redis.js').LocalRedis} */ let cluster;
-/** @type {Awaited<ReturnType<typeof produce>>} */ let prod;
-/** @type {Awaited<ReturnType<typeof consume>>} */ let cons;
+const fx = copyFixtures();
+/** a producer run with a failover at second 2, and a consumer run */
+const prod = { dir: fx.run('produce-cluster-failover'), manifest: readJson(fx.run('produce-cluster-failover'), 'manifest.json') };
+const cons = { dir: fx.run('consume') };
 
-beforeAll(async () => {
-  cluster = await startRedis({ cluster: true, masters: 3, replicas: 1 });
-  prod = await produce({ port: cluster.port, cluster: true, q: 2000, d: 3, extra: ['--at', '1:failover'] });
-  expect(prod.code, describeRun(prod)).toBe(0);
-  cons = await consume({ port: cluster.port, cluster: true, d: 3 });
-  expect(cons.code, describeConsumer(cons)).toBe(0);
-}, 60_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  removeTempDirs();
-});
+afterAll(() => removeTempDirs());
 
 /** Every <text> of an SVG, after checking that it is well-formed XML. */
 function svgTexts(file) {
@@ -110,7 +99,7 @@ function checkChart(chart, width, height) {
   return texts;
 }
 
-describe('charts of real runs', () => {
+describe('charts of recorded runs', () => {
   it('draws two steps end to end: CPU per node, throughput, latency over time, percentile spectrum', async () => {
     const out = tempDir('rqbench-charts-');
     const labels = ['write 2k/s', 'read all'];
@@ -124,20 +113,20 @@ describe('charts of real runs', () => {
     expect(nodes).toHaveLength(6);
     for (const n of nodes) expect(texts.cpu).toContain(`s${n.shard} ${n.role} ${n.addr}`);
     expect(texts.cpu).toEqual(expect.arrayContaining(['master', 'replica', 'Redis CPU (% of one core)', 'time (s)', ...labels]));
-    expect(texts.cpu.some((t) => t.startsWith('1:failover started'))).toBe(true);
+    expect(texts.cpu.some((t) => t.startsWith('2:failover started'))).toBe(true);
     // throughput, latency: both kinds of run, steps and the event marked there too
     expect(texts.throughput).toEqual(expect.arrayContaining(['acked items/s', 'intended items/s (target)', 'cycles/s', 'target cycles/s', ...labels]));
     expect(texts.latency).toEqual(expect.arrayContaining(['batch p50', 'batch p99', 'cycle p50', 'cycle p99', ...labels]));
-    expect(texts.latency.some((t) => t.startsWith('1:failover started'))).toBe(true);
+    expect(texts.latency.some((t) => t.startsWith('2:failover started'))).toBe(true);
     // percentiles: HdrHistogram's axis labels, one line per run named by its step
     expect(texts.percentiles).toEqual(expect.arrayContaining(['0%', '90%', '99%', 'latency (ms)']));
     expect(texts.percentiles.some((t) => t.startsWith('write 2k/s (batch, n='))).toBe(true);
     expect(texts.percentiles.some((t) => t.startsWith('read all (cycle, n='))).toBe(true);
-  }, 30_000);
+  }, 20_000);
 
   it('rqbench chart writes every chart of one run at the size asked and prints the files', async () => {
     const out = path.join(tempDir('rqbench-chart-cli-'), 'charts');
-    const r = await runNode([CLI, 'chart', prod.dir, '--out', out, '--width', '640', '--height', '300'], { timeoutMs: 30_000 });
+    const r = await rq('chart', prod.dir, '--out', out, '--width', '640', '--height', '300');
     expect(r.code, r.stderr).toBe(0);
     const files = r.stdout.trim().split('\n');
     expect(files.map((f) => path.basename(f))).toEqual(['cpu', 'throughput', 'latency', 'percentiles'].flatMap((n) => [`${n}.svg`, `${n}.png`]));
@@ -147,8 +136,8 @@ describe('charts of real runs', () => {
     // one run: its name is the subtitle, no step rules; the action is still marked
     const { texts } = svgTexts(path.join(out, 'cpu.svg'));
     expect(texts).toContain(path.basename(prod.dir).replace(/^\d{8}-\d{6}-/, ''));
-    expect(texts.some((t) => t.startsWith('1:failover started'))).toBe(true);
-  }, 30_000);
+    expect(texts.some((t) => t.startsWith('2:failover started'))).toBe(true);
+  }, 20_000);
 
   it('bad input: one line on stderr, exit 2, nothing written', async () => {
     const base = tempDir('rqbench-chart-bad-');
@@ -164,7 +153,7 @@ describe('charts of real runs', () => {
       // a path that is no directory is named as --out, not as a raw EEXIST from mkdir
       [[prod.dir, '--out', '/dev/null'], /--out must be a directory rqbench can write \("\/dev\/null" is not a directory\)$/m],
     ];
-    const results = await Promise.all(cases.map(([args]) => runNode([CLI, 'chart', ...args], { timeoutMs: 30_000 })));
+    const results = await Promise.all(cases.map(([args]) => rq('chart', ...args)));
     results.forEach((r, i) => {
       const what = `chart ${cases[i][0].join(' ')} → ${r.code}: ${r.stderr}`;
       expect(r.code, what).toBe(2);
@@ -174,7 +163,7 @@ describe('charts of real runs', () => {
       expect(r.stdout, what).toBe('');
     });
     expect(fs.existsSync(out)).toBe(false);
-  }, 30_000);
+  }, 20_000);
 });
 
 describe('chart pieces', () => {
