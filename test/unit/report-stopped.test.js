@@ -2,25 +2,25 @@
 // manifest.json, timeline.csv (appended every second) and .hlog files. Read alone or merged with
 // the other writers of its run, it counts up to its last second, names its writer, host and the
 // second it stopped in, and exits 1; what it cannot be is still refused in one line, exit 2.
-// Real processes against a local Redis (no namespaces: test/e2e/netns-hosts.test.js does it across hosts).
-import { spawn } from 'node:child_process';
+// Recorded runs against a local Redis (test/fixtures/runs/produce-killed: writer 2 of a run killed
+// 2.5 s in, writer 1 finished, --verify), read in-process; a writer killed live on another host:
+// test/e2e/netns-hosts.test.js.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { isAlive, sleep } from '../../src/local/process.js';
-import { CLI, PRODUCER, ROOT, produce, readManifest, runNode, tempDir } from '../helpers/producer-run.js';
-import { useLocalRedis } from '../helpers/local-server.js';
-import { childrenOf } from '../helpers/netns.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { copyFixtures, readJson, rq } from '../helpers/fixture-runs.js';
 
-const local = useLocalRedis();
-const rq = (...args) => runNode([CLI, ...args], { timeoutMs: 30_000 });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 400)}`;
-const T = 30_000;
 
+const fx = copyFixtures();
 /** writer 1 of 2, finished; writer 2 of the same run, killed 2.5 s in */
-let A;
-/** @type {string} */ let killed;
+const [finished, killed] = fx.runs('produce-killed');
+const A = { dir: finished, summary: readJson(finished, 'summary.json') };
+/** the host the killed writer ran on, as its manifest names it */
+const host = readJson(killed, 'manifest.json').host.hostname;
+
+afterAll(() => removeTempDirs());
 
 /** timeline.csv's rows as objects of numbers (and text). */
 function timeline(dir) {
@@ -40,37 +40,15 @@ function spoiled(spoil) {
   return dir;
 }
 
-beforeAll(async () => {
-  const start = Date.now() + 2500;
-  const run = ['-q', '2000', '-t', '2', '--verify', '--start-at', String(start), '--run-id', 'stopped-1'];
-  const out = tempDir('rqbench-stopped-');
-  // writer 2 by hand: its PID is the one killed, from outside, 2.5 s after the shared start
-  const child = spawn(process.execPath, [PRODUCER, '--port', String(local.server.port), ...run, '-a', '2', '-d', '5', '--warmup', '0', '--ttl', '120', '--out', out, '--quiet'],
-    { cwd: ROOT, stdio: 'ignore', env: { ...process.env, REDIS_PASSWORD: '' } });
-  const ended = new Promise((resolve) => child.once('close', resolve));
-  // writer 1 as produce() runs it: --warmup 0, as writer 2
-  const finished = produce({ port: local.server.port, q: 2000, d: 5, ttl: 120, extra: [...run.slice(2), '-a', '1'] });
-  await sleep(start + 2500 - Date.now());
-  const kids = childrenOf(/** @type {number} */ (child.pid));
-  process.kill(/** @type {number} */ (child.pid), 'SIGKILL');
-  await ended;
-  for (let i = 0; i < 40 && kids.some(isAlive); i++) await sleep(50);
-  for (const k of kids.filter(isAlive)) process.kill(k, 'SIGKILL');
-  A = await finished;
-  expect(A.code, A.stderr).toBe(0);
-  expect(readManifest(out)?.runId).toBe('stopped-1');
-  killed = path.join(out, fs.readdirSync(out)[0]);
-}, 30_000);
-
 describe('a killed producer run', () => {
   it('alone: its seconds up to the last one in timeline.csv, its writer, host and second named, exit 1', async () => {
     expect(fs.existsSync(path.join(killed, 'summary.json'))).toBe(false);
+    expect(readJson(killed, 'manifest.json').runId).toBe('stopped-1');
     const rows = timeline(killed);
     const last = rows.at(-1).second;
     const [js, md] = await Promise.all([rq('report', killed, '--format', 'json'), rq('report', killed)]);
     expect(js.code, why(js)).toBe(1);
     const s = JSON.parse(js.stdout);
-    const host = os.hostname();
     expect(s.stopped).toEqual({ second: last + 1, lastSecond: last, host, writers: [2] });
     expect(s.window).toEqual({ fromSecond: 0, toSecond: last + 1, seconds: last + 1 });
     for (const k of ['sent', 'acked', 'failed', 'moved', 'errors']) expect(s.totals[k], k).toBe(rows.reduce((n, r) => n + r[k], 0));
@@ -81,7 +59,7 @@ describe('a killed producer run', () => {
     expect(md.code, why(md)).toBe(1);
     expect(md.stdout).toContain(`**Stopped:** ${killed}: writer 2 on host ${host} stopped in second ${last + 1}`);
     expect(md.stderr).toBe('');
-  }, T);
+  });
 
   it('merged with the finished writer of its run: its counts added, the missing share in the rate, verify over the run that read back, exit 1', async () => {
     const r = await rq('report', A.dir, killed, '--format', 'json');
@@ -101,14 +79,14 @@ describe('a killed producer run', () => {
     expect(md.stdout).toContain(`**Verify coverage:** covers 1 of the 2 runs that asked for it; not read back: ${killed}.`);
     const csv = await rq('report', A.dir, killed, '--format', 'csv', '--no-html');
     expect(csv.code, why(csv)).toBe(1);
-  }, T);
+  });
 
   it('a last timeline line cut by the kill is left out; the second it stopped in follows the whole lines', async () => {
     const dir = spoiled((d) => fs.appendFileSync(path.join(d, 'timeline.csv'), '9,2026-11-26T00:00:09.000Z,1000,10'));
     const r = await rq('report', dir, '--format', 'json');
     expect(r.code, why(r)).toBe(1);
     expect(JSON.parse(r.stdout).stopped.lastSecond).toBe(timeline(killed).at(-1).second);
-  }, T);
+  });
 
   it('refused in one line, exit 2: --html asked for, compare and chart, a spoilt .hlog, no second at all, a stopped consumer', async () => {
     const cases = [
@@ -133,5 +111,5 @@ describe('a killed producer run', () => {
       expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
       expect(r.stderr.trim()).toMatch(cases[i][1]);
     });
-  }, T);
+  });
 });
