@@ -1,5 +1,5 @@
-// `rqbench compare` on groups of runs, and the calibration that says its verdicts mean what they
-// say (issue 22, points 4 and 5), on one real local Redis:
+// The calibration that says the verdicts of `rqbench compare` on groups of runs mean what they
+// say (issue 22, point 5), on one real local Redis:
 // - A/A: two groups of six runs of the same producer command must come out "~" on Redis CPU;
 // - A/B: the same rate with 2,000-byte values instead of 100 must come out significant, up, with
 //   its whole interval above zero.
@@ -7,7 +7,9 @@
 // FLUSHALL before each and one unrecorded warm-up run first, so the groups are exchangeable: a
 // slow minute on the machine hits every group alike. By design the A/A test is then wrong at most
 // alpha of the time (5%; less with ties, the exact test is conservative) — the synthetic property
-// test (stats-property.test.js) measures that rate over thousands of draws.
+// test (stats-property.test.js) measures that rate over thousands of draws. How groups are printed
+// (rows, ranges under 6 runs, n=1, refusals) is read from committed trial data in
+// test/unit/compare-groups.test.js.
 import fs from 'node:fs';
 import path from 'node:path';
 import Redis from 'ioredis';
@@ -81,52 +83,5 @@ describe('calibration: the verdicts mean what they say', () => {
     expect(cpu.beyondNoise, story).toBe(true);
     // the rate itself did not change: the same target, every item acknowledged
     expect(rowOf(doc, 'Achieved items/s')).toMatchObject({ significant: false, direction: '~' });
-  });
-});
-
-describe('rqbench compare on groups', () => {
-  it('prints benchstat-style rows: medians with intervals, the change with its interval, p, n, and "~"', async () => {
-    const r = await rq('compare', path.join(root, 'a'), path.join(root, 'b'));
-    expect(r.code, why(r)).toBe(0);
-    expect(r.stdout).toContain('| Metric | A median [95% CI] | B median [95% CI] | Change [95% CI] | p | n |');
-    expect(r.stdout).toMatch(/\| master CPU avg % \| [\d.]+ \[[\d.]+, [\d.]+\] \| [\d.]+ \[[\d.]+, [\d.]+\] \| \+[\d.]+% \[\+[\d.]+%, \+[\d.]+%\] \| 0\.0022 \| 6\+6 \|/);
-    expect(r.stdout).toMatch(/\| Achieved items\/s \| 40,000 \[40,000, 40,000\] \| 40,000 \[40,000, 40,000\] \| ~ \| 1 \| 6\+6 \|/);
-    expect(r.stdout).toContain('"~" means not significant at 0.05');
-  });
-
-  it('with fewer than 6 runs a side shows the range instead of an interval, and with one a side a delta marked "n=1: no interval"', async () => {
-    const few = await rq('compare', ...runs.a.slice(0, 3), '--vs', ...runs.b.slice(0, 3));
-    expect(few.code, why(few)).toBe(0);
-    expect(few.stdout).toMatch(/\| master CPU avg % \| [\d.]+ \([\d.]+–[\d.]+\) \| [\d.]+ \([\d.]+–[\d.]+\) \| ~ \| 0\.1 \| 3\+3 \|/);
-    expect(few.stdout).toContain('master CPU avg %: 3 vs 3 trials: the smallest possible p is 0.1');
-    const one = await rq('compare', runs.a[0], '--vs', runs.b[0], '--format', 'json');
-    expect(one.code, why(one)).toBe(0);
-    const cpu = rowOf(JSON.parse(one.stdout), 'master CPU avg %');
-    expect(cpu).toMatchObject({ p: null, significant: false, direction: '~', note: 'n=1: no interval' });
-    expect(cpu.change.pct).toBeGreaterThan(0);
-    const md = await rq('compare', runs.a[0], '--vs', runs.b[0]);
-    expect(md.stdout).toMatch(/\| master CPU avg % \| [\d.]+ \| [\d.]+ \| \+[\d.]+% \(n=1: no interval\) \| - \| 1\+1 \|/);
-  });
-
-  it.each([
-    [['--vs'], '--vs needs a value'],
-    [['--vs', 'X', '--alpha', '2'], '--alpha must be a number between 0 and 1 (got 2)'],
-    [['--vs', 'X', '--threshold', '-1'], '--threshold must be a percentage from 0 to below 100 (got -1)'],
-    [['--vs', 'X', '--kind', 'nope'], '--kind must be produce, consume, queue-publish, queue-consume (got "nope")'],
-    [['--vs', '/nonexistent'], '/nonexistent: no such directory'],
-  ])('refuses %j in one line, exit 2, nothing on stdout', async (tail, line) => {
-    const args = tail.map((x) => (x === 'X' ? runs.b[0] : x));
-    const r = await rq('compare', runs.a[0], ...args);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(line);
-  });
-
-  it('refuses a directory holding no runs', async () => {
-    const empty = tempDir('rqbench-empty-');
-    const r = await rq('compare', empty, path.join(root, 'b'));
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr).toContain(`${empty}: no run directory in it (group A)`);
   });
 });

@@ -1,81 +1,46 @@
 // The HTML reports (issue 25, points 1 and 2), opened in a real browser: `rqbench report --html` of a
-// producer run with a failover under load on a local 3x1 cluster, and an experiment's report.html
-// written from committed trial data. Each page must open offline with no console error and no
-// request, draw every chart (marks, axes, legend), show a hovered second's values as timeline.csv
-// has them, zoom its time axis and toggle a series from the legend. Screenshots: .tmp/screenshots/.
+// recorded producer run with a failover under load on a local 3x1 cluster (test/fixtures/runs/
+// produce-cluster-failover), a merged run of two writers, and an experiment's report.html written
+// from committed trial data. Each page must open offline with no console error and no request, draw
+// every chart (marks, axes, legend), show a hovered second's values as timeline.csv has them, zoom
+// its time axis and toggle a series from the legend. Screenshots: .tmp/screenshots/. The page as a
+// file (written whole, needing nothing else; bad --html values; its own rules): test/unit/html-report.test.js.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../../src/local/local-redis.js';
-import { htmlPage } from '../../src/report/html/html-page.js';
-import { markdownHtml } from '../../src/report/html/html-markdown.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadSpec } from '../../src/experiments/spec.js';
 import { writeResults } from '../../src/experiments/results-md.js';
 import { DATA_DIR } from '../../src/experiments/trial-data.js';
-import { CLI, describeRun, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { copyFixtures, rq } from '../helpers/fixture-runs.js';
 import { SCREENSHOTS, describeBrowser, drawnCharts, hoverSecond, launchChromium, openReport } from '../helpers/browser.js';
 
 afterAll(() => removeTempDirs());
 
-describe('the page itself (pure)', () => {
-  it('a name or an event cannot close the data\'s script or become markup, and credentials are masked', () => {
-    const evil = '</script><script>alert(1)</script> redis://u:hunter2@h:1';
-    const page = htmlPage({ title: evil, sections: [{ heading: evil, html: markdownHtml(`# ${evil}\n\n<b>${evil}</b>\n\n![x](charts/none.png)`).html, charts: [{ id: 'c', title: evil, spec: { title: evil, mark: 'point', data: { values: [{ a: evil }] } } }] }] });
-    expect(page.match(/<script>alert\(1\)/g)).toBeNull();
-    expect(page.includes('hunter2')).toBe(false);
-    const markup = page.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
-    expect(markup.match(/<img|src="http|href="http/g)).toBeNull();
-    expect(markup.includes('[x: <code>charts/none.png</code>]')).toBe(true);
-  });
-});
-
 describeBrowser('report.html in Chromium', () => {
-  /** @type {import('../../src/local/local-redis.js').LocalRedis} */ let cluster;
-  /** @type {Awaited<ReturnType<typeof produce>>} */ let prod;
+  const fx = copyFixtures();
+  /** a producer run with a failover at second 2 (its copy: the page is written into it) */
+  const prod = { dir: fx.run('produce-cluster-failover') };
+  const html = path.join(prod.dir, 'report.html');
   /** @type {import('playwright-core').Browser} */ let browser;
-  /** @type {string} */ let html;
 
   beforeAll(async () => {
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    cluster = await startRedis({ cluster: true, masters: 3, replicas: 1 });
-    prod = await produce({ port: cluster.port, cluster: true, q: 2000, d: 5, extra: ['--at', '2:failover'] });
-    expect(prod.code, describeRun(prod)).toBe(0);
+    const r = await rq('report', prod.dir, '--html');
+    expect(r.code, r.stderr).toBe(0);
     browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
-    await cluster?.stop();
   });
 
-  it('rqbench report --html writes <dir>/report.html whole, one file that needs nothing else', async () => {
-    const r = await runNode([CLI, 'report', prod.dir, '--html']);
-    expect(r.code, r.stderr).toBe(0);
-    html = path.join(prod.dir, 'report.html');
-    expect(r.stderr.trim()).toBe(`report: ${html}`);
-    expect(r.stdout).toContain('Rate:');
-    const text = fs.readFileSync(html, 'utf8');
-    expect(text).toMatch(/^<!doctype html>/);
-    // outside the inlined scripts, no element that loads a file
-    const markup = text.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
-    expect(markup.match(/<script[^>]+src=|<link[^>]+href=|<img|<iframe/g)).toBeNull();
-    expect(text.length).toBeGreaterThan(500_000);
-    expect(fs.readdirSync(prod.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-  });
-
-  it('a merged run (two writer processes of one run) gets its page unasked, inside the first directory; --no-html leaves it out', async () => {
-    const at = Date.now() + 2500;
-    const halves = await Promise.all([1, 2].map((w) => produce({ port: cluster.port, cluster: true, q: 2000, d: 2, extra: ['-t', '2', '-a', String(w), '--start-at', String(at), '--run-id', 'html-merge'] })));
-    for (const h of halves) expect(h.code, describeRun(h)).toBe(0);
-    const dirs = halves.map((h) => /** @type {string} */ (h.dir));
-    const page = path.join(dirs[0], 'report-merged-html-merge.html');
-    const quiet = await runNode([CLI, 'report', ...dirs, '--no-html']);
-    expect(quiet.code, quiet.stderr).toBe(0);
-    expect(fs.existsSync(page)).toBe(false);
-    const r = await runNode([CLI, 'report', ...dirs]);
+  it('a merged run (two writer processes of one run): its page, written unasked, draws the merged timeline', async () => {
+    const dirs = fx.runs('produce-two-writers');
+    const page = path.join(dirs[0], 'report-merged-two-writers.html');
+    const r = await rq('report', ...dirs);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.trim()).toBe(`report: ${page}`);
-    expect(r.stdout).toMatch(/^# run html-merge \(2 directories merged\)/);
     const { page: tab, problems, state } = await openReport(browser, page);
     expect(problems).toEqual([]);
     expect(state.rendered).toBe(state.expected);
@@ -85,19 +50,6 @@ describeBrowser('report.html in Chromium', () => {
     expect(Number(shown.intended)).toBe(2 * Number(lines[1].split(',')[2]));
     await tab.context().close();
   }, 60_000);
-
-  it('bad --html values are one line naming the flag, exit 2, nothing written', async () => {
-    for (const [args, re] of /** @type {Array<[string[], RegExp]>} */ ([
-      [['--html', '/nonexistent/dir/r.html'], /^rqbench report: --html "\/nonexistent\/dir\/r\.html": its directory "\/nonexistent\/dir" cannot be written \(ENOENT\)$/],
-      [['--html', prod.dir + '.html', '--spectrum'], /^rqbench report: --html must be left out with --spectrum/],
-    ])) {
-      const out = path.join(tempDir(), 'x.html');
-      const r = await runNode([CLI, 'report', prod.dir, ...args.map((a) => (a === 'OUT' ? out : a))]);
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr.trim()).toMatch(re);
-      expect(r.stdout).toBe('');
-    }
-  });
 
   it('opens offline with no error, and every chart rendered with its axes and legend', async () => {
     const { page, problems, state } = await openReport(browser, html);

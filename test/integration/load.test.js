@@ -103,6 +103,14 @@ describe('rqbench load', () => {
     expect(fs.readdirSync(r.dir).sort()).toEqual(['manifest.json', 'summary.json', 'summary.md']);
   }, 30_000);
 
+  it('noop sink: cells under a second are flagged in summary.md beside their time and rate, with the note (too short a window)', async () => {
+    const r = await load([file, '--sink', 'noop', '--reader-threads', '1,2']);
+    expect(r.code, describeRun(r)).toBe(0);
+    const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
+    expect(md).toMatch(/\| 1 \| \d+ \| 0\.\d\d sec ⚠ \| [\d,]+ k\/s ⚠ \|/);
+    expect(md).toContain('⚠ Every cell loaded in under 1 s');
+  }, 30_000);
+
   it('memory sink: every thread holds one key per record', async () => {
     const r = await load([file, '--sink', 'memory', '--reader-threads', '3', '--connections', '3']);
     expectExactlyOnce(r, [[3, 3]]);

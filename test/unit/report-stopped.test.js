@@ -1,0 +1,115 @@
+// `rqbench report` on a producer run that was killed (SIGKILL) mid-run: no summary.json, but its
+// manifest.json, timeline.csv (appended every second) and .hlog files. Read alone or merged with
+// the other writers of its run, it counts up to its last second, names its writer, host and the
+// second it stopped in, and exits 1; what it cannot be is still refused in one line, exit 2.
+// Recorded runs against a local Redis (test/fixtures/runs/produce-killed: writer 2 of a run killed
+// 2.5 s in, writer 1 finished, --verify), read in-process; a writer killed live on another host:
+// test/e2e/netns-hosts.test.js.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { copyFixtures, readJson, rq } from '../helpers/fixture-runs.js';
+
+const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 400)}`;
+
+const fx = copyFixtures();
+/** writer 1 of 2, finished; writer 2 of the same run, killed 2.5 s in */
+const [finished, killed] = fx.runs('produce-killed');
+const A = { dir: finished, summary: readJson(finished, 'summary.json') };
+/** the host the killed writer ran on, as its manifest names it */
+const host = readJson(killed, 'manifest.json').host.hostname;
+
+afterAll(() => removeTempDirs());
+
+/** timeline.csv's rows as objects of numbers (and text). */
+function timeline(dir) {
+  const [head, ...lines] = fs.readFileSync(path.join(dir, 'timeline.csv'), 'utf8').trim().split('\n');
+  const cols = head.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v === '' || Number.isNaN(Number(v)) ? v : Number(v)])));
+}
+
+/**
+ * A copy of the killed run's directory to spoil, named as run directories are.
+ * @param {(dir: string) => void} spoil
+ */
+function spoiled(spoil) {
+  const dir = path.join(tempDir('rqbench-stopped-bad-'), path.basename(killed));
+  fs.cpSync(killed, dir, { recursive: true });
+  spoil(dir);
+  return dir;
+}
+
+describe('a killed producer run', () => {
+  it('alone: its seconds up to the last one in timeline.csv, its writer, host and second named, exit 1', async () => {
+    expect(fs.existsSync(path.join(killed, 'summary.json'))).toBe(false);
+    expect(readJson(killed, 'manifest.json').runId).toBe('stopped-1');
+    const rows = timeline(killed);
+    const last = rows.at(-1).second;
+    const [js, md] = await Promise.all([rq('report', killed, '--format', 'json'), rq('report', killed)]);
+    expect(js.code, why(js)).toBe(1);
+    const s = JSON.parse(js.stdout);
+    expect(s.stopped).toEqual({ second: last + 1, lastSecond: last, host, writers: [2] });
+    expect(s.window).toEqual({ fromSecond: 0, toSecond: last + 1, seconds: last + 1 });
+    for (const k of ['sent', 'acked', 'failed', 'moved', 'errors']) expect(s.totals[k], k).toBe(rows.reduce((n, r) => n + r[k], 0));
+    expect(s.target.itemsPerSec).toBe(1000);
+    expect(s.outcome).toEqual({ exitCode: 1, problems: [`writer 2 on host ${host} stopped in second ${last + 1} (no summary.json: the process was killed or its host went down); its counts up to second ${last} are included, its share after that is missing`] });
+    // the batches of its window, from its .hlog files
+    expect(s.latency.batch.intended.count).toBe(rows.length);
+    expect(md.code, why(md)).toBe(1);
+    expect(md.stdout).toContain(`**Stopped:** ${killed}: writer 2 on host ${host} stopped in second ${last + 1}`);
+    expect(md.stderr).toBe('');
+  });
+
+  it('merged with the finished writer of its run: its counts added, the missing share in the rate, verify over the run that read back, exit 1', async () => {
+    const r = await rq('report', A.dir, killed, '--format', 'json');
+    expect(r.code, why(r)).toBe(1);
+    // the merged page reads finished runs only: left out, in one line
+    expect(r.stderr.trim()).toBe(`rqbench report: the HTML page is left out (${killed} stopped before its end); --no-html says so quietly`);
+    const m = JSON.parse(r.stdout);
+    const rows = timeline(killed);
+    expect(m.totals.acked).toBe(A.summary.totals.acked + rows.reduce((n, x) => n + x.acked, 0));
+    expect(m.merged.stopped).toMatchObject([{ dir: killed, writers: [2], lastSecond: rows.at(-1).second }]);
+    expect(m.merged.runs.map((x) => x.stopped?.second ?? null)).toEqual([null, rows.at(-1).second + 1]);
+    expect(m.verify).toMatchObject({ acked: A.summary.verify.acked, lost: 0, notRun: [killed], ofRuns: 2 });
+    expect(m.achieved.itemsPerSec).toBeLessThan(m.target.itemsPerSec * 0.95);
+    expect(m.outcome.exitCode).toBe(1);
+    const md = await rq('report', A.dir, killed, '--no-html');
+    expect(md.code, why(md)).toBe(1);
+    expect(md.stdout).toContain(`**Verify coverage:** covers 1 of the 2 runs that asked for it; not read back: ${killed}.`);
+    const csv = await rq('report', A.dir, killed, '--format', 'csv', '--no-html');
+    expect(csv.code, why(csv)).toBe(1);
+  });
+
+  it('a last timeline line cut by the kill is left out; the second it stopped in follows the whole lines', async () => {
+    const dir = spoiled((d) => fs.appendFileSync(path.join(d, 'timeline.csv'), '9,2026-11-26T00:00:09.000Z,1000,10'));
+    const r = await rq('report', dir, '--format', 'json');
+    expect(r.code, why(r)).toBe(1);
+    expect(JSON.parse(r.stdout).stopped.lastSecond).toBe(timeline(killed).at(-1).second);
+  });
+
+  it('refused in one line, exit 2: --html asked for, compare and chart, a spoilt .hlog, no second at all, a stopped consumer', async () => {
+    const cases = [
+      [['report', killed, '--html'], /^rqbench report: --html must be left out when a run stopped before its end \(.+: no summary\.json\)$/],
+      [['compare', A.dir, killed], /no summary\.json \(the run did not finish\)$/],
+      [['chart', killed, '--out', path.join(tempDir('rqbench-stopped-chart-'), 'c')], /no summary\.json \(the run did not finish\)$/],
+      [['report', spoiled((d) => fs.appendFileSync(path.join(d, 'batch.hlog'), 'Tag=intended,0.1,1,2,garbage\nTag=sent,0.2,1,2,AAAA\n'))], /batch\.hlog:\d+: /],
+      [['report', spoiled((d) => fs.writeFileSync(path.join(d, 'timeline.csv'), `${fs.readFileSync(path.join(d, 'timeline.csv'), 'utf8').split('\n')[0]}\n`))], /no summary\.json, and timeline\.csv has no second: the run stopped before its first second ended$/],
+      [['report', spoiled((d) => {
+        const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+        fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, kind: 'consume', command: 'consume' }));
+      })], /no summary\.json \(the run did not finish\); report reads a stopped run of a Redis producer only, not of a Redis consumer$/],
+      // a run that reached its end (its manifest has its noise record) and lost summary.json is damaged, not stopped
+      [['report', spoiled((d) => {
+        const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+        fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, noise: { available: false } }));
+      })], /no summary\.json \(the run did not finish\)$/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => rq(...args)));
+    results.forEach((r, i) => {
+      expect(r.code, `${cases[i][0].join(' ')} → ${why(r)}`).toBe(2);
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(cases[i][1]);
+    });
+  });
+});
