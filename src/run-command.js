@@ -108,6 +108,11 @@ function run(argv, streams, build) {
       if (typeof y === 'number') return y;
       await y.wrap(Math.min(110, process.stdout.columns || 110)).parseAsync(argv, {}, (_e, _a, output) => {
         if (output) writeOut(`${output}\n`);
+      }).catch((/** @type {unknown} */ e) => {
+        if (e instanceof CommandExit) throw e;
+        // an error a handler threw (a --metrics-port in use…): with a parse callback yargs hands it
+        // back instead of giving it to .fail(); give it there, as yargs does without one: one line, exit 2
+        y.getInternalMethods().getUsageInstance().fail(null, e);
       });
       return exitCodeSet() ?? 0;
     } catch (e) {

@@ -1,11 +1,12 @@
 // `rqbench capacity` on real local Redis servers (issue 14, points 2, 3, 5 and 6): the maximum it
 // reports held in its own step and the step just above it did not; the projection lands near
-// it; a node capped at half a core holds about half the rate; bad input is one line, exit 2,
-// nothing written.
+// it; a node capped at half a core holds about half the rate. Bad input (one line, exit 2, nothing
+// written) is refused in test/unit/capacity-flags.test.js.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, describeRun, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { CLI, describeRun, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { rqbench } from '../helpers/in-process.js';
 import { limitBracket } from '../../src/report/capacity/cost-table.js';
 
 afterAll(() => removeTempDirs());
@@ -137,7 +138,7 @@ describe('rqbench capacity on a local Redis', () => {
     expect(plain.stdout).toMatch(/\| A: local-1 \| \d+\.\d \| - \| 1 \| 2 \| 0\.1 \| 72\.00 \|/);
     expect(plain.stdout).toMatch(/\| B: local-half \| \d+\.\d \| - \| 0\.5 \| 1 \| 0\.04 \| 28\.80 \|/);
     // and a wrong mix is one line, exit 2
-    const mixed = await runNode([CLI, 'compare', uncapped.dir, runOf(capped)], { timeoutMs: 20_000 });
+    const mixed = await rqbench(['compare', uncapped.dir, runOf(capped)]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr.trim()).toMatch(/^rqbench compare: <a> <b> \[more\.\.\] must be all capacity directories \(rqbench capacity\) or two run directories/);
   }, 60_000);
@@ -159,30 +160,5 @@ describe('rqbench capacity on a local Redis', () => {
       expect(c.perCycle.fetched).toBeGreaterThan(0);
       expect(c.perCycle.fetched).toBeLessThanOrEqual(100);
     }
-    const bad = await runNode([CLI, 'capacity', '--local', '--consumer=-d 5'], { timeoutMs: 20_000 });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe('rqbench capacity: --consumer: -d is set by the capacity search (the consumer runs each step, on the producer\'s target)');
   }, 120_000);
-
-  const refused = [
-    [['--slo-p99', '0'], /^rqbench capacity: --slo-p99 must be a latency in ms > 0 \(got 0\)$/],
-    [['--precision', '2'], /^rqbench capacity: --precision must be a fraction from 0\.005 to 0\.5/],
-    [['--start-rate', '5000', '--max-rate', '100'], /^rqbench capacity: --max-rate must be a rate in items\/s at least --start-rate \(5000\)/],
-    [['--hourly-price', '0.2'], /^rqbench capacity: --hourly-price needs --instance-type/],
-    [['--instance-type', 'r6g.large', '--vcpu', '0'], /^rqbench capacity: --vcpu must be a number > 0/],
-    [['-q', '5000'], /^rqbench capacity: -q is set by the capacity search/],
-    [['--step-seconds', '3', '--step-warmup', '3'], /^rqbench capacity: --step-warmup must be seconds >= 0 and shorter than --step-seconds/],
-    [['--ns', '0'], /^rqbench capacity: --ns must be/],
-    [['--node-cpus', '0', '--local'], /^rqbench capacity: --node-cpus must be/],
-  ];
-  for (const [flags, line] of refused) {
-    it(`refuses ${flags.join(' ')} in one line, exit 2, nothing written`, async () => {
-      const out = path.join(tempDir('rqbench-capacity-bad-'), 'runs');
-      const run = await runNode([CLI, 'capacity', ...flags, '--out', out], { timeoutMs: 20_000 });
-      expect(run.code, describeRun(run)).toBe(2);
-      expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr.trim()).toMatch(line);
-      expect(listTree(out)).toEqual([]);
-    });
-  }
 });

@@ -1,6 +1,7 @@
 // CPU caps on local Redis nodes (src/local/cpu-cap.js through local-redis.js, --node-cpus and a
 // spec's topology.local.cpus): real redis-server processes in real cgroups, their CPU read from
-// /proc; bad values and a cgroup root that cannot work refused in one line, exit 2, nothing left.
+// /proc; a read-only cgroup root refused in one line, exit 2, nothing left (bad values and a root
+// without the controller: test/unit/cpu-cap-flags.test.js).
 // Capping needs root and the cgroup CPU controller: without them those tests are skipped with a
 // message (under CI=true they fail instead).
 import { execFileSync, spawn } from 'node:child_process';
@@ -8,12 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
 import { capProcess, cpuCapProblem, pidsIn, PERIOD_US } from '../../src/local/cpu-cap.js';
 import { isAlive, terminate } from '../../src/local/process.js';
 import { loadSpec } from '../../src/experiments/spec.js';
 import { CLI, PRODUCER, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { rqbench, seedScript } from '../helpers/in-process.js';
 
 const SLOW = { timeout: 60_000 };
 const capWhy = cpuCapProblem();
@@ -192,48 +194,6 @@ function spec(body) {
   return dir;
 }
 
-describe('bad caps: one line naming the flag or field, exit 2, nothing written', () => {
-  const cases = [
-    [['--local', '--node-cpus', '0'], '--node-cpus must be a number of cores from 0.01 to', '(got 0)'],
-    [['--local', '--node-cpus', '-1'], '--node-cpus must be a number of cores from 0.01 to', '(got -1)'],
-    [['--local', '--node-cpus', 'abc'], '--node-cpus must be a number of cores from 0.01 to', '(got "abc")'],
-    [['--local', '--node-cpus', String(os.availableParallelism() + 1)], `--node-cpus must be a number of cores from 0.01 to ${os.availableParallelism()}`, ''],
-    [['--node-cpus', '0.5'], '--node-cpus must be used with --local', ''],
-  ];
-  it.each(cases)('producer %j', async (args, line, got) => {
-    const out = tempDir('rqbench-cap-bad-');
-    const r = await runNode([PRODUCER, ...args, '-d', '1', '--out', out]);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain(line);
-    expect(r.stderr).toContain(got);
-    expect(fs.readdirSync(out)).toEqual([]);
-  });
-
-  it.each([['0'], ['-1'], ['abc']])('rqbench local redis --node-cpus %s', async (v) => {
-    const r = await runNode([CLI, 'local', 'redis', '--node-cpus', v]);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim()).toBe(`rqbench: --node-cpus must be a number of cores from 0.01 to ${os.availableParallelism()}, such as 0.5 (got ${JSON.stringify(v)})`);
-  });
-
-  it.each([['0'], ['-0.5'], ['"half"'], ['2000']])('a spec with topology.local.cpus: %s', async (v) => {
-    const dir = spec(`topology: { local: { cpus: ${v} } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
-    const r = await runNode([CLI, 'experiment', 'run', dir]);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain(`${path.join(dir, 'experiment.yaml')}: topology.local.cpus must be a number of cores from 0.01 to 1024`);
-    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
-  });
-
-  it('a spec whose cap is more than this machine has: refused by run (report reads it anywhere)', async () => {
-    const dir = spec(`topology: { local: { cpus: ${os.availableParallelism() + 1} } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
-    const r = await runNode([CLI, 'experiment', 'run', dir]);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr).toContain(`topology.local.cpus must be a number of cores from 0.01 to ${os.availableParallelism()}, such as 0.5 on this machine`);
-    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
-  });
-});
-
 /**
  * A tmpfs laid out as a cgroup v1 root with the cpu controller, then made read-only: the kernel
  * says EROFS as it would to a user without rights. null (and why) when mounting is not allowed.
@@ -253,7 +213,6 @@ function readOnlyCgroupRoot() {
 }
 
 describe('a cgroup root that cannot work: one line saying why, exit 2, no server started, nothing left', () => {
-  const noController = tempDir('rqbench-no-cgroup-');
   const ro = readOnlyCgroupRoot();
   if (ro.why) process.stderr.write(`\nSKIPPED the read-only cgroup root: ${ro.why}\n`);
   afterAll(() => {
@@ -261,14 +220,15 @@ describe('a cgroup root that cannot work: one line saying why, exit 2, no server
     execFileSync('umount', [ro.dir]);
     fs.rmdirSync(ro.dir);
   });
-  const roots = [
-    ['no cpu controller', noController, 'cannot cap CPU: no cgroup CPU controller under'],
-    ...(ro.dir ? [['a read-only file system', ro.dir, `cannot cap CPU: ${path.join(ro.dir, 'cpu')} is not writable (EROFS; needs root or a delegated cgroup)`]] : []),
-  ];
+  // the commands run in this process, under the root each case gives them (a root with no cpu
+  // controller needs no mount: test/unit/cpu-cap-flags.test.js)
+  afterEach(() => vi.unstubAllEnvs());
+  const roots = ro.dir ? [['a read-only file system', ro.dir, `cannot cap CPU: ${path.join(ro.dir, 'cpu')} is not writable (EROFS; needs root or a delegated cgroup)`]] : [];
 
   it.each(roots)('%s: producer --local --node-cpus', async (_what, root, line) => {
     const out = tempDir('rqbench-cap-perm-');
-    const r = await runNode([PRODUCER, '--local', '--node-cpus', '0.5', '-d', '1', '--out', out], { env: { RQBENCH_CGROUP_ROOT: root } });
+    vi.stubEnv('RQBENCH_CGROUP_ROOT', root);
+    const r = await seedScript('producer.js', ['--local', '--node-cpus', '0.5', '-d', '1', '--out', out]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     expect(r.stderr).toContain(`producer.js: --node-cpus: ${line}`);
@@ -276,7 +236,8 @@ describe('a cgroup root that cannot work: one line saying why, exit 2, no server
   });
 
   it.each(roots)('%s: rqbench local redis --node-cpus', async (_what, root, line) => {
-    const r = await runNode([CLI, 'local', 'redis', '--node-cpus', '0.5'], { env: { RQBENCH_CGROUP_ROOT: root } });
+    vi.stubEnv('RQBENCH_CGROUP_ROOT', root);
+    const r = await rqbench(['local', 'redis', '--node-cpus', '0.5']);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     expect(r.stderr).toContain(`rqbench: --node-cpus: ${line}`);
@@ -284,7 +245,8 @@ describe('a cgroup root that cannot work: one line saying why, exit 2, no server
 
   it.each(roots)('%s: a spec with topology.local.cpus', async (_what, root, line) => {
     const dir = spec('topology: { local: { cpus: 0.5 } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n');
-    const r = await runNode([CLI, 'experiment', 'run', dir], { env: { RQBENCH_CGROUP_ROOT: root } });
+    vi.stubEnv('RQBENCH_CGROUP_ROOT', root);
+    const r = await rqbench(['experiment', 'run', dir]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     expect(r.stderr).toContain(`${path.join(dir, 'experiment.yaml')}: topology.local.cpus: ${line}`);
@@ -293,14 +255,8 @@ describe('a cgroup root that cannot work: one line saying why, exit 2, no server
 
   it.each(roots)('%s: startRedis({ cpus }) rejects before it starts anything', async (_what, root, line) => {
     const parent = tempDir('rqbench-cap-start-');
-    const saved = process.env.RQBENCH_CGROUP_ROOT;
-    process.env.RQBENCH_CGROUP_ROOT = root;
-    try {
-      await expect(startRedis({ cpus: 0.5, dir: parent })).rejects.toMatchObject({ code: 'ECPUCAP', message: expect.stringContaining(line) });
-    } finally {
-      if (saved === undefined) delete process.env.RQBENCH_CGROUP_ROOT;
-      else process.env.RQBENCH_CGROUP_ROOT = saved;
-    }
+    vi.stubEnv('RQBENCH_CGROUP_ROOT', root);
+    await expect(startRedis({ cpus: 0.5, dir: parent })).rejects.toMatchObject({ code: 'ECPUCAP', message: expect.stringContaining(line) });
     expect(fs.readdirSync(parent)).toEqual([]); // no node directory: no server was started
   });
 });

@@ -1,41 +1,17 @@
 // Every spec from one command (issue 15, point 4): `rqbench experiment run <dir> <dir>` runs the
 // specs in sequence with an overall progress line and ETA, writes the index README.md beside them
 // (seed section → spec → verdict → link), and after Ctrl-C `--resume` skips the spec that finished
-// in this sequence and continues the interrupted one; a mistake in any spec stops all before
-// anything runs.
+// in this sequence and continues the interrupted one. A mistake in any spec stops all before
+// anything runs: test/unit/experiment-specs.test.js.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { CLI, ROOT, removeTempDirs, runNode } from '../helpers/producer-run.js';
+import { twoSpecs } from '../helpers/specs.js';
 
 afterAll(() => removeTempDirs());
 
-const spec = (title, seed, check, checkTests) => `
-title: ${title}
-seed: "${seed}"
-topology: { local: { replicas: 0 } }
-repeat: 6
-duration: 2
-warmup: 1
-flags: { q: 2000, t: 1 }
-steps:
-  - name: one
-finding: "a finding"
-check: "${check}"
-${checkTests ? `checkTests: "${checkTests}"\n` : ''}`;
-
-/** Two specs in one parent directory, as experiments/ holds them. */
-function twoSpecs() {
-  const parent = tempDir('rqbench-exp-all-');
-  const dirs = [['a-first', spec('First (test)', '001 § A', 'one.achieved > 0', 'that something was written; not how fast')], ['b-second', spec('Second (test)', '002 § B', 'one.achieved < 0')]].map(([name, yaml]) => {
-    const dir = path.join(parent, name);
-    fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
-    return dir;
-  });
-  return { parent, dirs };
-}
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
 
 describe('rqbench experiment run with several specs', () => {
@@ -78,15 +54,4 @@ describe('rqbench experiment run with several specs', () => {
     // what each check tests, from the spec; a spec that does not say is named
     expect(index).toContain('## What each check tests\n\nA verdict decides the check, not the whole sentence of the seed: what each check tests, and what it leaves untested.\n\n- **a-first**: that something was written; not how fast\n\nNot said yet: b-second.');
   }, 200_000);
-
-  it('refuses a mistake in any of the specs before running one: one line, exit 2, nothing written', async () => {
-    const { parent, dirs } = twoSpecs();
-    fs.writeFileSync(path.join(dirs[1], 'experiment.yaml'), spec('Second (test)', '002 § B', 'one.achieved < 0').replace('q: 2000', 'q: 0'));
-    const r = await runNode([CLI, 'experiment', 'run', ...dirs], { timeoutMs: 20_000 });
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`${path.join(dirs[1], 'experiment.yaml')}: flags.q must be`);
-    expect(fs.readdirSync(parent).sort()).toEqual(['a-first', 'b-second']);
-    expect(fs.readdirSync(dirs[0])).toEqual(['experiment.yaml']);
-  });
 });

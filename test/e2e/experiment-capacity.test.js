@@ -1,34 +1,17 @@
 // An experiment of capacity steps (issue 14, points 4 and 5): two local "instances" capped by
 // cgroup at different shares of a core, each searched by the real `rqbench capacity`, and
 // RESULTS.md with the seed's instance table (Monthly = Hourly × 720), each one's maximum, the cost
-// per 100k items/s, the shards for forRate and the cheapest choice; bad capacity steps refused
-// with the field named.
+// per 100k items/s, the shards for forRate and the cheapest choice. Bad capacity steps (the field
+// named) are refused in test/unit/experiment-kind-specs.test.js.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, removeTempDirs, runNode } from '../helpers/producer-run.js';
-import { experimentDir, expectRefused } from '../helpers/experiment-spec.js';
+import { experimentDir } from '../helpers/experiment-spec.js';
+import { CAPACITY_SPEC as SPEC } from '../helpers/specs.js';
 import { cpuCapProblem } from '../../src/local/cpu-cap.js';
 
 afterAll(() => removeTempDirs());
-
-// small and quick: a search that reaches its ceiling rate in two runs of 2 s
-const SPEC = `
-title: Two local instances (test)
-seed: "002 § m6g instance and side-by-side comparison of all 3 types"
-topology: { local: { replicas: 0 } }
-repeat: 1
-duration: 2
-warmup: 1
-flags: { t: 1, c: 20 }
-capacity: { start-rate: 5000, max-rate: 10000, slo-p99: 1000 }
-forRate: 50000
-steps:
-  - { name: big, kind: capacity, label: half a core, cpus: 0.5, instance: { type: local-big, vcpu: 0.5, memoryGb: 1, hourlyPrice: 0.1 } }
-  - { name: small, kind: capacity, label: a quarter, cpus: 0.25, instance: { type: local-small, vcpu: 0.25, memoryGb: 1, hourlyPrice: 0.02 } }
-finding: "both hold the ceiling rate"
-check: "big.max_rate == 10000 and small.max_rate == 10000"
-`;
 
 const rq = (args, timeoutMs = 120_000) => runNode([CLI, ...args], { timeoutMs });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
@@ -57,18 +40,4 @@ describe('an experiment of capacity steps', () => {
     expect(again.code, why(again)).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
   }, 180_000);
-
-  // [what is wrong, the edit, the one line expected]
-  const BAD = [
-    ['a cap', ['cpus: 0.25,', 'cpus: 0,'], 'steps[1].cpus must be a number of cores > 0 (got 0)'],
-    ['a search flag', ['slo-p99: 1000', 'slo-p99: 0'], 'steps[0].capacity.slo-p99 must be a latency in ms > 0 (got 0)'],
-    ['the search range', ['max-rate: 10000', 'max-rate: 100'], 'steps[0].capacity.max-rate must be a rate in items/s at least --start-rate (5000) (got 100)'],
-    ['an instance field', ['hourlyPrice: 0.02 }', 'hourlyPrice: 0.02, price: 1 }'], 'steps[1].instance.price is not a field here (known: type, vcpu, memoryGb, hourlyPrice)'],
-    ['an instance fact', ['vcpu: 0.25,', 'vcpu: -1,'], 'steps[1].instance.vcpu must be a number > 0 (got -1)'],
-    ['the kind', ['kind: capacity, label: a quarter', 'kind: search, label: a quarter'], 'steps[1].kind must be one of produce, capacity, queue, load, ops (got "search")'],
-    ['a rate', ['c: 20 }', 'c: 20, q: 500 }'], 'flags.q is set by the capacity search'],
-    ['mixed kinds', ['kind: capacity, label: a quarter, cpus: 0.25, instance: { type: local-small, vcpu: 0.25, memoryGb: 1, hourlyPrice: 0.02 }', 'label: a quarter'], 'steps must all be of one kind'],
-    ['forRate', ['forRate: 50000', 'forRate: -5'], 'forRate must be a number > 0 (got -5)'],
-  ];
-  it.each(BAD)('refuses a capacity step with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(SPEC, edit, line));
 });

@@ -1,41 +1,14 @@
 // Experiment steps of kind load (seed 001) and ops (seeds 003, 004), issue 15 points 1, 2 and 6:
 // a one-cell load spec over a small generated file and a short Redis ops spec run end to end with
-// the real CLIs, RESULTS.md checked; bad specs of each kind refused with the field named (one
-// line, exit 2, nothing written).
+// the real CLIs, RESULTS.md checked. Bad specs of each kind (the field named, one line, exit 2,
+// nothing written) are refused in test/unit/experiment-kind-specs.test.js.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { LOAD_SPEC as LOAD, OPS_SPEC as OPS } from '../helpers/specs.js';
 
 afterAll(() => removeTempDirs());
-
-const LOAD = `
-title: One cell of loading (test)
-seed: "001 § Benchmarking on AWS EC2"
-kind: load
-topology: { local: {} }
-repeat: 6
-deltaFile: { records: 3000, recordSize: 100 }
-steps:
-  - { name: one, label: noop 1x1, flags: { sink: noop, reader-threads: [1], connections: 1 } }
-finding: "the reader loads the file"
-check: "one.check_ok == 1 and one.best_records_per_sec > 1000 and one.cells == 1"
-`;
-
-const OPS = `
-title: Redis operations (test)
-seed: "003 § Baseline; 004 § Performance measurements"
-kind: ops
-topology: { local: {} }
-repeat: 1
-duration: 1
-warmup: 0
-spectrum: redis.get
-steps:
-  - { name: one, flags: { only: redis } }
-finding: "the first query costs more than a warm one"
-check: "one.redis_get_first_ms > 0 and one.redis_get_warm_n > 100 and one.failed_ops == 0"
-`;
 
 /** A spec in a directory of its own, and a temp dir the runner's files (the delta file, Redis's dirs) go to. */
 function experiment(yaml, name) {
@@ -116,38 +89,4 @@ describe('an experiment of ops steps', () => {
     expect(md).toMatch(/\| `one\.redis_get_warm_n` \| \d+ \(n=1: a 95% interval for a median needs at least 6 trials\) \| 1 \|/);
     expect(md).toMatch(/node src\/cli\.js ops --only redis --url redis:\/\/127\.0\.0\.1:\d+ -d 1 --warmup 0 --quiet --out \S+ --name ops/);
   }, 40_000);
-});
-
-const LOAD_BAD = [
-  ['a grid value', ['reader-threads: [1]', 'reader-threads: 0'], 'steps[0].flags.reader-threads must be an integer from 1 to 256, or a comma-separated list of them (got "0")'],
-  ['the sink', ['sink: noop', 'sink: disk'], 'steps[0].flags.sink must be redis, noop, memory (got "disk")'],
-  ['connections for the redis sink', ['sink: noop, reader-threads: [1], connections: 1', 'reader-threads: 4, connections: 2'], 'steps[0].flags.connections must be at least --reader-threads with the redis sink'],
-  ['a file flag', ['connections: 1 }', 'connections: 1, records: 10 }'], 'steps[0].flags.records is set by the runner (the spec\'s deltaFile: { records, recordSize })'],
-  ['an unknown flag', ['connections: 1 }', 'connections: 1, bogus: 2 }'], 'steps[0].flags.bogus is not a flag of rqbench load'],
-  ['the record size', ['recordSize: 100', 'recordSize: 8'], 'deltaFile.recordSize must be an integer from 13 (keys like delta:2999, TAB, a value byte, LF) to 1048576 (got 8)'],
-  ['a duration', ['steps:', 'duration: 5\nsteps:'], 'duration: a load step runs until its grid has loaded the file (no duration or warm-up)'],
-  ['a metric', ['one.cells == 1', 'one.rows == 1'], 'check: "one.rows": rows is not a metric (known: best_records_per_sec, '],
-];
-const OPS_BAD = [
-  ['a service', ['only: redis', 'only: mongodb'], 'steps[0].flags.only must be a comma-separated list of redis, sqs, sns, pubsub, s3, sts, cloudwatch, events, dynamodb, pinpoint, s3express (got "mongodb")'],
-  ['an operation', ['spectrum: redis.get', 'spectrum: redis.FETCH'], 'spectrum: FETCH is not an operation of redis (known: GET, MGET, ZRANGEBYSCORE, SET, ZADD)'],
-  ['a spectrum the step does not time', ['only: redis } }', 'only: redis }, spectrum: sqs.SendMessage }'], 'steps[0].spectrum: sqs.SendMessage is not timed by this step (steps[0].flags.only: redis)'],
-  ['an endpoint', ['only: redis }', 'only: redis, endpoint: "http://127.0.0.1:4566" }'], 'steps[0].flags.endpoint is set by the runner'],
-  ['the topology', ['topology: { local: {} }', 'topology: { queue: { emulator: sqs } }'], 'steps[0].flags.only: redis needs topology local: or url: (this topology is a queue service)'],
-  ['a consumer', ['only: redis }', 'only: redis }, consumer: true'], 'steps[0]: an ops step has no consumer'],
-  ['a metric', ['one.failed_ops == 0', 'one.redis_gett_first_ms == 0'], 'check: "one.redis_gett_first_ms": redis_gett_first_ms is not a metric (known: redis_get_connect_ms, '],
-  ['the kind', ['kind: ops', 'kind: opz'], 'kind must be one of produce, capacity, queue, load, ops (got "opz")'],
-];
-
-describe('bad load and ops specs', () => {
-  it.each([...LOAD_BAD.map((b) => ['load', ...b, LOAD]), ...OPS_BAD.map((b) => ['ops', ...b, OPS])])('a %s step with a mistake in %s: one line naming the field, exit 2, nothing written', async (kind, _what, [from, to], line, spec) => {
-    expect(spec).toContain(from);
-    const { dir, tmp } = experiment(spec.replace(from, to), kind);
-    const r = await rq(['experiment', 'run', dir], tmp, 20_000);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-    expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);
-    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
-    expect(fs.readdirSync(tmp)).toEqual([]);
-  });
 });

@@ -1,33 +1,15 @@
 // `rqbench experiment run|report`: a two-step spec on a real local Redis (started and stopped by
-// the runner) end to end; an interrupted run resumed; bad specs refused with one line naming the
-// field, exit 2, nothing written.
+// the runner) end to end; an interrupted run resumed. Bad specs and flags (one line naming the
+// field, exit 2, nothing written) are refused in test/unit/experiment-specs.test.js.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { expectRefused } from '../helpers/experiment-spec.js';
+import { TWO_STEPS } from '../helpers/specs.js';
 import { startRedis } from '../../src/local/local-redis.js';
 
 afterAll(() => removeTempDirs());
-
-const TWO_STEPS = `
-title: Sorted set vs list (test)
-seed: "002 § Sorted set vs lists"
-topology: { local: { replicas: 1 } }
-repeat: 2
-duration: 3
-warmup: 1
-flags: { per-writer: 2000, t: 1 }
-steps:
-  - name: zset
-    consumer: { limit: 100 }
-  - name: list
-    flags: { sl: true }
-finding: "a list costs the master less CPU than a sorted set"
-check: "list.master_cpu < zset.master_cpu * 10"
-seedNodeVcpus: 2
-`;
 
 function experiment(yaml, name = 'two') {
   const dir = path.join(tempDir('rqbench-exp-'), name);
@@ -221,36 +203,6 @@ check: "${check}"
     expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d/);
   }, 90_000);
 
-  // [what is wrong, the edit to the good spec, the one line expected]
-  const BAD = [
-    ['a flag value', ['flags: { sl: true }', 'flags: { sl: true, c: 0 }'], 'steps[1].flags.c must be an integer from 1 to 1000000 (got 0)'],
-    ['an unknown flag', ['flags: { sl: true }', 'flags: { slx: true }'], 'steps[1].flags.slx is not a producer flag'],
-    ['a spec-wide flag', ['per-writer: 2000', 'per-writer: 0'], 'flags.per-writer must be a positive integer'],
-    ['a consumer flag', ['consumer: { limit: 100 }', 'consumer: { fetch: all }'], 'steps[0].consumer.fetch must be one of mget, pipeline, get (got "all")'],
-    ['a runner-owned flag', ['flags: { sl: true }', 'flags: { out: /tmp/x }'], 'steps[1].flags.out is set by the runner'],
-    ['flags that clash', ['flags: { sl: true }', 'flags: { sl: true, ss: true }'], 'steps[1].flags.sl with --ss must be used one at a time'],
-    ['the duration', ['duration: 3', 'duration: -1'], 'duration must be a number of seconds >= 1 (got -1)'],
-    ['the warm-up', ['warmup: 1', 'warmup: 3'], 'warmup must be shorter than --duration (3 s) (got 3)'],
-    ['the topology', ['{ local: { replicas: 1 } }', '{ local: { replicas: 9 } }'], 'topology.local.replicas must be an integer from 0 to 5 (got 9)'],
-    ['actions without a cluster', ['warmup: 1', 'warmup: 1\nat: ["1:reshard:10"]'], 'at must be used with --cluster'],
-    ['a step name', ['name: list', 'name: zset'], 'steps[1].name "zset" is used by an earlier step'],
-    ['the check', ['list.master_cpu <', 'lists.master_cpu <'], 'check: "lists.master_cpu" names no step'],
-    ['a field name', ['finding:', 'findings:'], 'findings is not a field here'],
-    ['the trials', ['repeat: 2', 'repeat: 0'], 'repeat must be an integer from 1 to 100 (got 0)'],
-    ['the noise threshold', ['repeat: 2', 'repeat: 2\nnoiseThreshold: -1'], 'noiseThreshold must be a percentage from 0 to below 100 (got -1)'],
-    ['a seed column said neither way', ['repeat: 2', 'repeat: 2\nseedColumns: { "CPU %": "about the same" }'], 'seedColumns.CPU % must start with "same quantity" or "stand-in:" (got "about the same")'],
-    ['a step\'s seed figures without seedColumns', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { row: "List", "master CPU": "36" }'], 'steps[1].seed needs seedColumns:'],
-    ['a seed figure for a column seedColumns does not list', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { row: "List", "CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }'], 'steps[1].seed.CPU is not a column of seedColumns (known: master CPU)'],
-    ['a seed figure that is not a string', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { row: "List", "master CPU": 36 }\nseedColumns: { "master CPU": "same quantity" }'], 'steps[1].seed.master CPU must be the seed\'s figure as a string, as the seed wrote it (got 36)'],
-    ['a step\'s seed without its row', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { "master CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }'], 'steps[1].seed.row must be a non-empty string'],
-    ['a seed metric the kind does not have', ['seedNodeVcpus: 2', 'seedNodeVcpus: 2\nseedColumns: { "master CPU": "same quantity" }\nseedMetrics: { "master CPU": master_cpu_of_node }'], 'seedMetrics.master CPU: "master_cpu_of_node" is not a metric (known: master_cpu,'],
-    ['a seed metric for a column seedColumns does not list', ['seedNodeVcpus: 2', 'seedNodeVcpus: 2\nseedColumns: { "master CPU": "same quantity" }\nseedMetrics: { "CPU": master_cpu_node }'], 'seedMetrics.CPU is not a column of seedColumns (known: master CPU)'],
-    ['the seed node\'s vCPUs', ['seedNodeVcpus: 2', 'seedNodeVcpus: 0.5'], 'seedNodeVcpus must be an integer from 1 to 448 (got 0.5)'],
-    ['a check that compares nothing', ['list.master_cpu < zset.master_cpu * 10', 'list.master_cpu + zset.master_cpu'], 'check: "list.master_cpu + zset.master_cpu" is not a comparison'],
-    ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
-  ];
-  it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(TWO_STEPS, edit, line));
-
   it('report with no runs (a fresh clone) says so in one line, exit 1, and leaves RESULTS.md as it is', async () => {
     const dir = experiment(TWO_STEPS, 'no-runs');
     fs.writeFileSync(path.join(dir, 'RESULTS.md'), '# committed results\n');
@@ -260,19 +212,6 @@ check: "${check}"
     expect(r.stderr).toMatch(/no runs under .*runs and no trial data in data\/: "rqbench experiment run .*" makes them/);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe('# committed results\n');
     expect(fs.readdirSync(dir).sort()).toEqual(['RESULTS.md', 'experiment.yaml']);
-  });
-
-  it.each([
-    [['--repeat', '0'], '--repeat must be an integer from 1 to 100 (got 0)'],
-    [['--seed', '-1'], '--seed must be an integer from 0 to 4294967295 (got -1)'],
-    [['--resume', '--repeat', '3'], '--repeat must be left out with --resume'],
-  ])('refuses run %j with one line, exit 2, nothing written', async (flags, line) => {
-    const dir = experiment(TWO_STEPS, 'bad-flags');
-    const r = await rq(['experiment', 'run', dir, ...flags]);
-    expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(line);
-    expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
   });
 
   it('six interleaved trials a step decide a real difference: held, with medians, intervals, p and a dot plot of every trial', async () => {
@@ -310,10 +249,4 @@ check: "big.master_cpu > small.master_cpu and big.failed == 0"
     expect(idx.code, why(idx)).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
   }, 180_000);
-
-  it('refuses a missing spec with one line, exit 2', async () => {
-    const r = await rq(['experiment', 'run', path.join(tempDir(), 'nope')]);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toMatch(/^rqbench experiment: \S+nope\/experiment\.yaml: cannot read it \(no such file\)$/);
-  });
 });

@@ -128,15 +128,6 @@ check: "zset.master_cpu > 0"
     expect(md).toMatch(/Noisy trials \(marked \* above; kept and counted .*\n\n- zset trial 1: other processes on the host took [\d.]+% of a core during it \(noisy at 25%\)/);
   }, 120_000);
 
-  it('refuses --retry-noisy outside 0–5 and with report, one line, exit 2', async () => {
-    for (const [args, msg] of [[['run', 'x', '--retry-noisy', '9'], /--retry-noisy must be an integer from 0 to 5 \(got 9\)/], [['report', 'x', '--retry-noisy', '1'], /--retry-noisy must be used with run/]]) {
-      const r = await runNode([CLI, 'experiment', ...args]);
-      expect(r.code).toBe(2);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toMatch(msg);
-    }
-  });
-
   it('says nothing of trials whose runs recorded no noise (made before the sentinels)', () => {
     expect(trialNoise(tempDir('rqbench-empty-'))).toBeNull();
     expect(noisyLines([{ step: { name: 'a' }, trials: [{ trial: 1, noise: null }, { trial: 2, noise: { noisy: false, outsidePct: 3, thresholdPct: 25, runs: 1 } }] }])).toEqual([]);

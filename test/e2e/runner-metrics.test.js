@@ -1,13 +1,15 @@
 // Live metrics of the runners (issue 16, point 1): a capacity search and an experiment run serve
 // one endpoint for every step they spawn; each step's CLI relays its metrics labelled with its
-// step, under the runner's run_id; the endpoint lingers with the final values; bad metrics flags
-// and a port in use are one line, exit 2, nothing written.
+// step, under the runner's run_id; the endpoint lingers with the final values; a port in use is
+// one line, exit 2, nothing written (bad metrics flags: test/unit/capacity-flags.test.js and
+// experiment-specs.test.js).
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, freePort, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { CLI, ROOT, freePort, listTree, removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { rqbench } from '../helpers/in-process.js';
 
 afterAll(() => removeTempDirs());
 
@@ -67,25 +69,20 @@ describe('a runner serves its steps\' metrics on one endpoint', () => {
     expect(value(r.text, 'rqbench_items_acknowledged_total\\{[^}]*run_name="producer"[^}]*step="only"[^}]*\\}')).toBe(acked);
   }, 120_000);
 
-  it('refuses bad metrics flags and a port in use in one line, exit 2, nothing written', async () => {
+  it('refuses a --metrics-port in use in one line, exit 2, nothing written', async () => {
     const out = path.join(tempDir('rqbench-runner-metrics-bad-'), 'runs');
-    const bad = await runNode([CLI, 'capacity', '--local', '--metrics-port', '0', '--out', out], { timeoutMs: 20_000 });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toMatch(/^rqbench capacity: --metrics-port must be an integer from 1 to 65535 \(got 0\)$/);
     const busy = net.createServer();
     await new Promise((r) => busy.listen(0, '127.0.0.1', r));
     try {
       const port = /** @type {net.AddressInfo} */ (busy.address()).port;
-      const inUse = await runNode([CLI, 'capacity', '--local', '--metrics-port', String(port), '--out', out], { timeoutMs: 20_000 });
+      // in this process: the search's hub listens before anything starts or is written
+      const inUse = await rqbench(['capacity', '--local', '--metrics-port', String(port), '--out', out]);
       expect(inUse.code, inUse.stderr).toBe(2);
       expect(inUse.stderr.trim().split('\n')).toHaveLength(1);
       expect(inUse.stderr).toMatch(/--metrics-port/);
     } finally {
       busy.close();
     }
-    const report = await runNode([CLI, 'experiment', 'report', 'experiments/002-store-models', '--metrics-port', '9999'], { timeoutMs: 20_000 });
-    expect(report.code).toBe(2);
-    expect(report.stderr.trim()).toBe('rqbench experiment: --metrics-port must be used with run');
     expect(listTree(out)).toEqual([]);
   }, 60_000);
 });

@@ -1,9 +1,10 @@
 // Experiment specs written to a temp directory, and the check every bad spec gets: one line
-// naming the field, exit 2, nothing written beside the spec.
+// naming the field, exit 2, nothing written beside the spec (the command run in this process).
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { CLI, runNode, tempDir } from './producer-run.js';
+import { tempDir } from './producer-run.js';
+import { rqbench } from './in-process.js';
 
 /**
  * A directory holding `experiment.yaml` with this text.
@@ -26,7 +27,7 @@ export function experimentDir(yaml, name = 'exp') {
 export async function expectRefused(spec, [from, to], line) {
   expect(spec).toContain(from);
   const dir = experimentDir(spec.replace(from, to));
-  const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 20_000 });
+  const r = await rqbench(['experiment', 'run', dir]);
   expect(r.code, `exit ${r.code}; stderr: ${r.stderr.trim().slice(-600)}`).toBe(2);
   expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
   expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);

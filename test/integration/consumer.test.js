@@ -15,7 +15,7 @@ import { createZsetReadModel } from '../../src/workloads/items/stores/zset-read.
 import { minuteOf } from '../../src/workloads/items/stores/keys.js';
 import { payload } from '../../src/workloads/items/stores/payload.js';
 import { mergeHlogFiles } from '../../src/record/hlog.js';
-import { CLI, describeRun, freePort, listTree, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { describeRun, listTree, produce, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
 import { CONSUMER, consume, describeConsumer } from '../helpers/consumer-run.js';
 import { clusterClient, flushAll, mastersOf, scanKeys, slotOwners, standaloneClient } from '../helpers/redis-check.js';
 
@@ -631,45 +631,4 @@ describe('--local', () => {
     // stopped with the run: nothing listens there any more
     expect(await isPortFree(port), `port ${port} of the local server is free again`).toBe(true);
   }, 45_000);
-});
-
-describe.concurrent('bad consumer flags: exit 2, one stderr line naming the flag, nothing written', () => {
-  const BAD = [
-    [['-s', 'foo'], '-s'],
-    [['--fetch', 'x'], '--fetch'],
-    [['--read-from', 'primary'], '--read-from'],
-    [['--limit', '-1'], '--limit'],
-    [['--readers', '0'], '--readers'],
-    [['-s', 'script', '--sl'], '-s'],
-    [['--same-slot'], '--same-slot'],
-    [['--cluster', '--at', '2:reshard'], '--at'],
-    [['--at', '2:failover'], '--at'],
-    [['--verify'], '--verify'],
-    [['--threads', '4'], '--threads'],
-    [['--until-complete'], '--until-complete'],
-    [['--cache', 'redis'], '--cache'],
-    [['--target', 'sqs', '--readers', '4'], '-r'],
-    [['--target', 'pubsub', '--fetch', 'get'], '--fetch'],
-  ];
-  let deadPort;
-
-  for (const [flags, name] of BAD) {
-    for (const entry of ['consumer.js', 'rqbench consume']) {
-      it(`${entry} ${flags.join(' ')}`, async () => {
-        deadPort ??= await freePort();
-        const base = tempDir('rqbench-consume-bad-');
-        const out = path.join(base, 'out');
-        const prefix = entry === 'consumer.js' ? [CONSUMER] : [CLI, 'consume'];
-        // a port nothing listens on: a check that slips through ends as exit 1, not as a run
-        const r = await runNode([...prefix, ...flags, '--port', String(deadPort), '--out', out], { timeoutMs: 15_000 });
-        const why = describeRun(r);
-        expect(r.code, why).toBe(2);
-        expect(r.stdout, 'nothing on stdout').toBe('');
-        const lines = r.stderr.split('\n').filter((l) => l !== '');
-        expect(lines.length, `exactly one stderr line: ${JSON.stringify(r.stderr)}`).toBe(1);
-        expect(lines[0], 'names the flag').toMatch(new RegExp(`(^|[^\\w-])${name.replace(/-/g, '\\-')}(?![\\w-])`));
-        expect(listTree(base), 'nothing created under --out').toEqual([]);
-      }, 20_000);
-    }
-  }
 });

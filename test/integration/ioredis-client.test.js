@@ -46,10 +46,4 @@ describe('produce --client ioredis', () => {
     // ioredis followed no redirect that rqbench's sender would have counted
     expect(r.summary.totals.moved).toBe(0);
   }, 90_000);
-
-  it('refuses an unknown client with one line naming --client, exit 2', async () => {
-    const r = await runNode([PRODUCER, '--client', 'jedis', '-d', '1']);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('producer.js: --client must be rqbench or ioredis (got "jedis")');
-  });
 });

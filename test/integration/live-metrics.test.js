@@ -1,5 +1,6 @@
 // The live endpoint's edges, without Prometheus (prometheus.test.js holds the numbers to a real
-// one): bad --metrics-* values and a port in use refused in one line, exit 2, nothing written;
+// one): a port in use and --metrics-relay without a parent refused in one line, exit 2, nothing
+// written (the other bad --metrics-* values: test/unit/metrics-flags.test.js);
 // the final values served for --metrics-linger after the summary is out, a Ctrl-C ending the
 // wait at once and a second one during a run still leaving at once; `rqbench load`'s cells; and
 // a runner's hub serving its children's steps (--metrics-relay) on one endpoint.
@@ -11,6 +12,7 @@ import { MetricsHub } from '../../src/harness/metrics-hub.js';
 import { useLocalRedis } from '../helpers/local-server.js';
 import { CONSUMER } from '../helpers/consumer-run.js';
 import { CLI, PRODUCER, ROOT, freePort, listTree, runNode, tempDir } from '../helpers/producer-run.js';
+import { rqbench, seedScript } from '../helpers/in-process.js';
 
 const SLOW = { timeout: 60_000 };
 const redis = useLocalRedis();
@@ -43,50 +45,46 @@ function startUntil(args, re, opts = {}) {
   });
 }
 
-describe('bad values: one line naming the flag, exit 2, nothing written', () => {
+describe('bad values that need a listener or a process of their own: one line naming the flag, exit 2, nothing written', () => {
   /** @type {net.Server} */ let taken;
   let busy;
   let file;
   beforeAll(async () => {
     file = path.join(tempDir('rqbench-bad-metrics-file-'), 'delta.tsv');
-    expect((await runNode([CLI, 'load', '--generate', file, '--records', '1000', '--quiet'])).code).toBe(0);
+    expect((await rqbench(['load', '--generate', file, '--records', '1000', '--quiet'])).code).toBe(0);
     busy = await freePort();
     taken = net.createServer();
     await new Promise((r) => taken.listen({ host: '127.0.0.1', port: busy }, r));
   });
   afterAll(() => taken?.close());
 
-  const cases = () => [
-    [['--metrics-port', '0'], /--metrics-port must be an integer from 1 to 65535 \(got 0\)/],
-    [['--metrics-port', '70000'], /--metrics-port must be an integer from 1 to 65535 \(got 70000\)/],
-    [['--metrics-port', 'abc'], /--metrics-port must be an integer from 1 to 65535/],
-    [['--metrics-port', '9999', '--metrics-linger', '-1'], /--metrics-linger must be a number of seconds from 0 to 3600 \(got -1\)/],
-    [['--metrics-linger', '5'], /--metrics-linger must be used with --metrics-port/],
-    [['--metrics-port', String(busy)], new RegExp(`--metrics-port ${busy} is in use on 127\\.0\\.0\\.1`)],
-    [['--metrics-port', '9999', '--metrics-label', 'run_id=x'], /--metrics-label must be a label rqbench does not set itself/],
-    [['--metrics-relay'], /--metrics-relay must be used by a parent process that spawned this one with an IPC channel/],
-  ];
-  const commands = () => ({
-    producer: [PRODUCER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1'],
-    consumer: [CONSUMER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1'],
-    'queue consumer': [CONSUMER, '--target', 'sqs', '--queue', 'q', '--endpoint', 'http://127.0.0.1:9', '-d', '1'],
-    load: [CLI, 'load', file, '--sink', 'noop'],
+  /** Each refusal's checks; `written` is what its --out holds after. */
+  function expectRefused(what, r, written, re) {
+    expect(r.code, what).toBe(2);
+    expect(r.stderr.trim().split('\n'), what).toHaveLength(1);
+    expect(r.stderr, what).toMatch(re);
+    expect(written, what).toEqual([]);
+  }
+
+  it('a --metrics-port in use, on every command that serves metrics (in this process; the other values: test/unit/metrics-flags.test.js)', SLOW, async () => {
+    const redisAt = ['--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1'];
+    const commands = {
+      producer: (argv) => seedScript('producer.js', [...redisAt, ...argv]),
+      consumer: (argv) => seedScript('consumer.js', [...redisAt, ...argv]),
+      'queue consumer': (argv) => seedScript('consumer.js', ['--target', 'sqs', '--queue', 'q', '--endpoint', 'http://127.0.0.1:9', '-d', '1', ...argv]),
+      load: (argv) => rqbench(['load', file, '--sink', 'noop', ...argv]),
+    };
+    for (const [name, run] of Object.entries(commands)) {
+      const out = tempDir('rqbench-bad-metrics-');
+      const r = await run(['--out', out, '--metrics-port', String(busy)]);
+      expectRefused(`${name} --metrics-port ${busy}: ${r.stderr}`, r, listTree(out), new RegExp(`--metrics-port ${busy} is in use on 127\\.0\\.0\\.1`));
+    }
   });
 
-  it('every value, on every command that serves metrics', SLOW, async () => {
-    const all = Object.entries(commands()).flatMap(([name, base]) => cases().filter((_c, i) => name === 'producer' || i === 0 || i === 5).map(([flags, re]) => [name, base, flags, re]));
-    const results = await Promise.all(all.map(async ([name, base, flags, re]) => {
-      const out = tempDir('rqbench-bad-metrics-');
-      const r = await runNode([...base, '--out', out, ...flags], { timeoutMs: 30_000 });
-      return { name, flags, re, r, written: listTree(out) };
-    }));
-    for (const { name, flags, re, r, written } of results) {
-      const what = `${name} ${flags.join(' ')}: ${r.stderr}`;
-      expect(r.code, what).toBe(2);
-      expect(r.stderr.trim().split('\n'), what).toHaveLength(1);
-      expect(r.stderr, what).toMatch(re);
-      expect(written, what).toEqual([]);
-    }
+  it('--metrics-relay with no parent to relay to: a process of its own (a test worker has an IPC channel, so it cannot run in this one)', SLOW, async () => {
+    const out = tempDir('rqbench-bad-metrics-');
+    const r = await runNode([PRODUCER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1', '--out', out, '--metrics-relay'], { timeoutMs: 30_000 });
+    expectRefused(`producer --metrics-relay: ${r.stderr}`, r, listTree(out), /--metrics-relay must be used by a parent process that spawned this one with an IPC channel/);
   });
 });
 

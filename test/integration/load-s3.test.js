@@ -1,6 +1,7 @@
 // rqbench load from S3 (issue 24, point 2): a delta file written to the S3 emulator by multipart
 // upload and streamed back by ranged GETs over the seed's grid of reader threads x S3 connections
-// into the memory sink, every record checked to arrive exactly once; a spec step `from: s3`; bad input.
+// into the memory sink, every record checked to arrive exactly once; a spec step `from: s3`; bad input
+// that only the object shows (bad flags and specs: test/unit/load-flags.test.js, experiment-kind-specs.test.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,9 @@ import { S3Client, CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client
 import { startSqs } from '../../src/local/sqs-emulator.js';
 import { awsClientConfig } from '../../src/transports/aws.js';
 import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { experimentDir, expectRefused } from '../helpers/experiment-spec.js';
+import { experimentDir } from '../helpers/experiment-spec.js';
+import { S3_SPEC as SPEC } from '../helpers/specs.js';
+import { rqbench } from '../helpers/in-process.js';
 
 const RECORDS = 60_000;
 const SIZE = 200;
@@ -64,45 +67,26 @@ describe('rqbench load from S3', () => {
     expect(md).toContain('- 3 threads x 4 S3 connections: 60,000 records read and stored once each (3 ranges tile the file).');
   }, 120_000);
 
+  // what only the object can tell (the flags alone: test/unit/load-flags.test.js), in this process
   it.each([
-    [['s3://Deltas/x.tsv', '--sink', 'memory'], /FILE must be s3:\/\/bucket\/key/],
-    [['s3://deltas/delta.tsv', '--sink', 'redis'], /--sink must be memory or noop with an s3:\/\/ FILE/],
-    [['s3://deltas/delta.tsv', '--sink', 'memory', '--reader-threads', '8', '--s3-connections', '4'], /--s3-connections must be at least --reader-threads/],
     [['s3://deltas/missing.tsv', '--sink', 'memory'], /s3:\/\/deltas\/missing\.tsv: no such object/],
     [['s3://deltas/torn.tsv', '--sink', 'memory'], /not a fixed-size delta file/],
   ])('refuses %j: one line, exit 2, no run directory', async (args, says) => {
-    const r = await load([...args, '--endpoint', emu.endpoint]);
+    const out = tempDir('rqbench-load-s3-');
+    const ran = await rqbench(['load', ...args, '--endpoint', emu.endpoint, '--out', out]);
+    const r = { ...ran, ...readRun(out, ran.stdout) };
     expect(r.code, describeRun(r)).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(says);
     expect(r.dirs).toEqual([]);
   });
 
-  it('an S3 flag with a local file is a mistake; --generate to a bucket that does not exist says so (exit 1, nothing left)', async () => {
-    const local = path.join(tempDir('rqbench-load-s3-file-'), 'd.tsv');
-    fs.writeFileSync(local, 'k\tv\n');
-    const r = await load([local, '--sink', 'memory', '--s3-connections', '4']);
-    expect(r.code, describeRun(r)).toBe(2);
-    expect(r.stderr).toMatch(/--s3-connections is for an s3:\/\/bucket\/key FILE/);
+  it('--generate to a bucket that does not exist says so (exit 1, nothing left)', async () => {
     const g = await runNode([CLI, 'load', '--generate', 's3://nobucket/d.tsv', '--endpoint', emu.endpoint, '--records', '1000', '--quiet'], { timeoutMs: 30_000 });
     expect(g.code, describeRun(g)).toBe(1);
     expect(g.stderr).toMatch(/cannot write s3:\/\/nobucket\/d\.tsv: no such bucket/);
   }, 60_000);
 });
-
-const SPEC = `
-title: From S3 (test)
-seed: "001 § test"
-kind: load
-topology: { local: {} }
-repeat: 1
-deltaFile: { records: 30000, recordSize: 100 }
-steps:
-  - name: s3
-    from: s3
-    flags: { sink: memory, reader-threads: [1, 2], s3-connections: 2 }
-check: "s3.check_ok == 1"
-`;
 
 describe('an experiment step from S3', () => {
   it('the runner puts the file on the S3 emulator it starts and the step reads it from there', async () => {
@@ -115,10 +99,4 @@ describe('an experiment step from S3', () => {
     expect(md).toMatch(/node src\/cli\.js load s3:\/\/rqbench-deltas\/rqbench-delta-30000x100\.tsv --sink memory --reader-threads 1,2 --s3-connections 2 --endpoint http:\/\/127\.0\.0\.1:\d+/);
     expect(md).toContain('| data_loading_num_threads | s3client_max_connections | data loading time | num records per sec |');
   }, 150_000);
-
-  it.each([
-    ['where it is from', ['from: s3', 'from: ftp'], 'steps[0].from must be file or s3 (got "ftp")'],
-    ['the endpoint', ['s3-connections: 2 }', 's3-connections: 2, endpoint: "http://x" }'], 'steps[0].flags.endpoint is set by the runner'],
-    ['the topology', ['topology: { local: {} }', 'topology: { url: "redis://127.0.0.1:1" }'], 'steps[0].from: s3 needs topology local:'],
-  ])('refuses a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(SPEC, edit, line));
 });

@@ -1,6 +1,6 @@
 // rqbench load (issue 7, points 1 and 4): a generated delta file read by parallel reader threads
 // into real Redis servers (standalone and a 3x1 cluster) and the noop/memory sinks, every record
-// checked to arrive exactly once; the grid's rows; bad input.
+// checked to arrive exactly once; the grid's rows (bad input: test/unit/load-flags.test.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -293,38 +293,5 @@ describe('rqbench load', () => {
       await Promise.all(clients.map((c) => c.flushall().catch(() => {})));
       for (const c of clients) c.disconnect();
     }
-  }, 30_000);
-
-  it.each([
-    [[], 'FILE'],
-    [['/nonexistent/delta.tsv', '--sink', 'noop'], 'no such file'],
-    [['FILE', '--reader-threads', '0', '--sink', 'noop'], '--reader-threads'],
-    [['FILE', '--sink', 'bogus'], 'sink'],
-    [['FILE', '--connections', '64,x', '--sink', 'noop'], '--connections'],
-    [['FILE', '--reader-threads', '4', '--connections', '2'], '--connections'],
-    [['FILE', '--sample', '-1', '--sink', 'noop'], '--sample'],
-    [['FILE', '--command', 'mset', '--ttl', '60'], '--command'],
-    [['FILE', '--command', 'hset'], '--command'],
-    [['FILE', '--command', 'mset', '--sink', 'noop'], '--command'],
-    [['FILE', '--command', 'mset', '--batch', '0'], '--batch'],
-  ])('bad input %j exits 2 with one line naming %s and writes nothing', async (args, name) => {
-    const out = tempDir('rqbench-load-bad-');
-    const r = await runNode([CLI, 'load', ...args.map((x) => (x === 'FILE' ? file : x)), '--port', String(standalone.port), '--out', path.join(out, 'o')], { timeoutMs: 15_000 });
-    expect(r.code, describeRun(r)).toBe(2);
-    const lines = r.stderr.split('\n').filter(Boolean);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(name);
-    expect(fs.readdirSync(out)).toEqual([]);
-  }, 20_000);
-
-  it('--generate with bad input exits 2 and writes no file', async () => {
-    const dir = tempDir('rqbench-load-gen-');
-    for (const [args, name] of [[['--record-size', '8'], '--record-size'], [['--key-pattern', 'nokey'], '--key-pattern'], [['--records', '0'], '--records']]) {
-      const r = await runNode([CLI, 'load', '--generate', path.join(dir, 'f.tsv'), ...args], { timeoutMs: 15_000 });
-      expect(r.code, describeRun(r)).toBe(2);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toContain(name);
-    }
-    expect(fs.readdirSync(dir)).toEqual([]);
   }, 30_000);
 });

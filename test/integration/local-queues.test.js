@@ -7,7 +7,7 @@ import { startPubsub } from '../../src/local/pubsub-emulator.js';
 import { isAlive } from '../../src/local/process.js';
 import { awsClientConfig } from '../../src/transports/aws.js';
 import { describePubsub } from '../helpers/emulators.js';
-import { ROOT, runNode } from '../helpers/run.js';
+import { ROOT } from '../helpers/run.js';
 
 describe('local sqs', () => {
   it('serves SQS on 127.0.0.1 and stops', async () => {
@@ -24,12 +24,6 @@ describe('local sqs', () => {
     const out = await untilPrinted(['src/cli.js', 'local', 'sqs'], /endpoint: (http:\/\/127\.0\.0\.1:\d+)/);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('Stopped the SQS/SNS emulator');
-  }, 30_000);
-
-  it('refuses redis-only flags in one line, exit 2', async () => {
-    const r = await runNode('src/cli.js', ['local', 'sqs', '--cluster']);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   }, 30_000);
 });
 

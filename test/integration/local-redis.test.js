@@ -289,13 +289,4 @@ describe('rqbench local redis', SLOW, () => {
     expect((await cli.exited).code).toBe(0);
     expect(fs.existsSync(ca)).toBe(false);
   });
-
-  it('--masters 2 --cluster exits 2 with exactly one line on stderr', async () => {
-    const cli = spawnCli(['local', 'redis', '--cluster', '--masters', '2']);
-    child = cli.child;
-    const { code } = await cli.exited;
-    expect(code).toBe(2);
-    expect(cli.out.stdout).toBe('');
-    expect(cli.out.stderr).toBe('rqbench: --masters must be an integer from 3 to 64 (got "2")\n');
-  });
 });

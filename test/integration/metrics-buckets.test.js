@@ -1,18 +1,16 @@
 // --metrics-buckets (issue 25, point 5): every command that serves metrics takes the bucket layout,
-// refuses a bad one in one line (exit 2, nothing written), records it in manifest.json's flags and
-// serves its histograms in it; a runner's hub hands its layout to the children that relay to it
-// (relayArgs), so the one endpoint serves every step in the runner's layout. Real processes and a
-// real Redis; prometheus.test.js holds the layouts' figures to a real Prometheus.
+// records it in manifest.json's flags and serves its histograms in it; a runner's hub hands its
+// layout to the children that relay to it (relayArgs), so the one endpoint serves every step in the
+// runner's layout. Real processes and a real Redis; prometheus.test.js holds the layouts' figures to
+// a real Prometheus, and test/unit/metrics-flags.test.js refuses a bad layout.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MetricsHub } from '../../src/harness/metrics-hub.js';
 import { Stopper, relayArgs, runChild } from '../../src/experiments/children.js';
-import { COMMON_PARTS, ownedFlags } from '../../src/experiments/command-line.js';
 import { layoutOf } from '../../src/measure/prom-buckets.js';
 import { useLocalRedis } from '../helpers/local-server.js';
-import { CONSUMER } from '../helpers/consumer-run.js';
-import { CLI, PRODUCER, freePort, listTree, runNode, tempDir } from '../helpers/producer-run.js';
+import { PRODUCER, freePort, runNode, tempDir } from '../helpers/producer-run.js';
 
 const SLOW = { timeout: 60_000 };
 const redis = useLocalRedis();
@@ -28,47 +26,6 @@ function bucketsPerSeries(text, name) {
   }
   return [...per.values()];
 }
-
-describe('--metrics-buckets: bad values', () => {
-  it('one line naming the flag and what it takes, exit 2, nothing written, on every command that serves metrics', SLOW, async () => {
-    const file = path.join(tempDir('rqbench-buckets-file-'), 'delta.tsv');
-    expect((await runNode([CLI, 'load', '--generate', file, '--records', '100', '--quiet'])).code).toBe(0);
-    const spec = path.join(tempDir('rqbench-buckets-spec-'), 'one');
-    fs.mkdirSync(spec);
-    fs.writeFileSync(path.join(spec, 'experiment.yaml'), 'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nrepeat: 1\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n');
-    const redisAt = ['--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1'];
-    const commands = {
-      producer: [PRODUCER, ...redisAt],
-      consumer: [CONSUMER, ...redisAt],
-      'queue publisher': [CLI, 'produce', '--target', 'sqs', '--queue', 'q', '--endpoint', 'http://127.0.0.1:9', '-d', '1'],
-      'queue consumer': [CONSUMER, '--target', 'sqs', '--queue', 'q', '--endpoint', 'http://127.0.0.1:9', '-d', '1'],
-      load: [CLI, 'load', file, '--sink', 'noop'],
-      capacity: [CLI, 'capacity', '--local'],
-    };
-    const cases = [
-      [['--metrics-port', '9999', '--metrics-buckets', 'medium'], /--metrics-buckets must be coarse or fine \(got "medium"\)$/],
-      [['--metrics-port', '9999', '--metrics-buckets', 'fine', '--metrics-buckets', 'coarse'], /--metrics-buckets was given 2 times \(fine, coarse\): it takes one value$/],
-      [['--metrics-buckets', 'fine'], /--metrics-buckets must be used with --metrics-port$/],
-    ];
-    const all = Object.entries(commands).flatMap(([name, base]) => cases.map(([flags, re]) => ({ name, args: [...base, '--out', tempDir('rqbench-bad-buckets-'), ...flags], re })));
-    all.push({ name: 'experiment run', args: [CLI, 'experiment', 'run', spec, '--metrics-port', '9999', '--metrics-buckets', 'medium'], re: cases[0][1] });
-    const results = await Promise.all(all.map(async (c) => ({ ...c, r: await runNode(c.args, { timeoutMs: 30_000 }) })));
-    for (const { name, args, re, r } of results) {
-      const what = `${name} ${args.slice(-4).join(' ')}: ${r.stderr}`;
-      expect(r.code, what).toBe(2);
-      expect(r.stderr.trim().split('\n'), what).toHaveLength(1);
-      expect(r.stderr.trim(), what).toMatch(re);
-      if (args.includes('--out')) expect(listTree(args[args.indexOf('--out') + 1]), what).toEqual([]);
-    }
-    expect(listTree(spec)).toEqual(['experiment.yaml']);
-  });
-
-  it('a spec may not set it: the runner does (and passes its own on)', () => {
-    expect(ownedFlags(COMMON_PARTS).has('metrics-buckets')).toBe(true);
-    expect(relayArgs({ hub: { buckets: 'fine' }, runId: 'r1' }, 's1')).toEqual(['--metrics-relay', '--metrics-label', 'step=s1', '--run-id', 'r1', '--metrics-buckets', 'fine']);
-    expect(relayArgs(null, 's1')).toEqual([]);
-  });
-});
 
 describe('--metrics-buckets: what a run serves and records', () => {
   /** A producer run scraped while it lingers; its manifest's flags. */

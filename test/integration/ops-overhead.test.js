@@ -143,13 +143,4 @@ describeMoto("seed 003's services on fauxqs and moto's server", () => {
     expect(fs.existsSync(`/proc/${started?.[1]}`), 'moto stopped with the run').toBe(false);
     expect(opsOf(r.summary).map((op) => op.name)).toEqual(['AssumeRole', 'GetCallerIdentity']);
   }, 60_000);
-
-  it('a bad --api-endpoint or --assume-role-arn is one line naming the flag (exit 2)', async () => {
-    for (const [flag, value, says] of [['--api-endpoint', 'localhost:5000', /--api-endpoint.*http\(s\):\/\/ URL/], ['--assume-role-arn', 'role/x', /--assume-role-arn.*IAM role ARN/]]) {
-      const r = await ops(['--only', 'sts', flag, value]);
-      expect(r.code, describeRun(r)).toBe(2);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toMatch(says);
-    }
-  }, 30_000);
 });

@@ -1,5 +1,5 @@
 // rqbench ops (issue 7, point 2): real servers and emulators, the seed's table, setup and
-// teardown around every service even when an operation fails, bad input.
+// teardown around every service even when an operation fails (bad input: test/unit/ops-flags.test.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -130,23 +130,6 @@ describe('rqbench ops', () => {
     expect(svc.error).toMatch(/ECONNREFUSED/);
     expect(svc.error).not.toMatch(/Previous errors|\n/);
   }, 30_000);
-
-  it.each([
-    [['--only', 'kafka'], '--only'],
-    [['--only', 'pubsub', '--pubsub-endpoint', 'http://127.0.0.1:8085'], '--pubsub-endpoint'],
-    [['--only', 'sqs', '--endpoint', '127.0.0.1:4566'], '--endpoint'],
-    [['--only', ''], '--only'],
-    [['-d', '0'], '--duration'],
-    [['--warmup', '-1'], '--warmup'],
-  ])('bad input %j exits 2 with one line naming %s and writes nothing', async (flags, name) => {
-    const out = tempDir('rqbench-ops-bad-');
-    const r = await runNode([CLI, 'ops', '--port', String(local.port), '--out', path.join(out, 'o'), ...flags], { timeoutMs: 15_000 });
-    expect(r.code, describeRun(r)).toBe(2);
-    const lines = r.stderr.split('\n').filter(Boolean);
-    expect(lines.length).toBe(1);
-    expect(lines[0]).toContain(name);
-    expect(fs.readdirSync(out)).toEqual([]);
-  }, 20_000);
 });
 
 describePubsub('rqbench ops on the Pub/Sub emulator', () => {

@@ -1,15 +1,16 @@
-// Outputs that cannot be written (issue 12, points 4 and 8): refused before anything connects,
-// in one line naming --out or --name, exit 2, nothing created; a disk that fills up mid-run stops
-// the run with one line and exit 1, and what was written stays readable. The read-only and full
-// file systems are small tmpfs mounts made by the test (root only: skipped with a message otherwise).
+// Outputs that cannot be written (issue 12, points 4 and 8): an --out on a read-only file system
+// refused before anything connects, in one line naming --out, exit 2, nothing created (the others:
+// test/unit/output-flags.test.js); a disk that fills up mid-run stops the run with one line and
+// exit 1, and what was written stays readable. The read-only and full file systems are small tmpfs
+// mounts made by the test (root only: skipped with a message otherwise).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
 import { readTimeline } from '../../src/record/timeline.js';
-import { CLI, PRODUCER, freePort, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { CONSUMER } from '../helpers/consumer-run.js';
+import { PRODUCER, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { seedScript } from '../helpers/in-process.js';
 
 /** Mounts a tmpfs at `dir`; false when this machine does not allow it. */
 function mountTmpfs(dir, options) {
@@ -23,7 +24,6 @@ function mountTmpfs(dir, options) {
 
 const mounts = [];
 let local;
-let deadPort;
 let base;
 let readOnly;
 let full;
@@ -31,7 +31,6 @@ let canMount;
 
 beforeAll(async () => {
   local = await startRedis();
-  deadPort = await freePort();
   base = tempDir('rqbench-outputs-');
   readOnly = path.join(base, 'ro');
   full = path.join(base, 'full');
@@ -58,40 +57,9 @@ afterAll(async () => {
 const STACK = /\n\s+at |Error: |Unhandled/;
 
 describe('an output that cannot be written is refused before anything runs', () => {
-  const cases = [
-    ['--out is a device', () => ['--out', '/dev/null'], /--out must be a directory rqbench can write \("\/dev\/null" is not a directory\)/],
-    ['--out is under a file', () => ['--out', '/dev/null/runs'], /--out must be a directory rqbench can write \("\/dev\/null" is not a directory\)/],
-    ['--name is too long', () => ['--out', tempDir(), '--name', 'x'.repeat(300)], /--name must be at most 235 bytes/],
-    ['--name has control characters', () => ['--out', tempDir(), '--name', 'run\u001b[31mred'], /--name must be text without control characters \(got "run\\u001b\[31mred"\)/],
-    ['--out has control characters', () => ['--out', path.join(base, 'a\rb')], /--out must be a path without control characters/],
-  ];
-  for (const [what, args, line] of cases) {
-    it.each([['producer', PRODUCER], ['consumer', CONSUMER], ['rqbench produce', CLI]])(`${what}: %s exits 2 with one line, nothing connected or written`, async (_name, script) => {
-      const flags = args();
-      const out = flags[flags.indexOf('--out') + 1];
-      // a port where nothing listens: the check must come before any connection
-      const pre = script === CLI ? [script, 'produce'] : [script];
-      const r = await runNode([...pre, '--port', String(deadPort), ...flags, '-d', '2'], { timeoutMs: 20_000 });
-      expect(r.code, r.stderr).toBe(2);
-      const lines = r.stderr.trim().split('\n');
-      expect(lines.length, r.stderr).toBe(1);
-      expect(lines[0]).toMatch(line);
-      expect(r.stderr).not.toMatch(STACK);
-      // eslint-disable-next-line no-control-regex -- the test looks for raw control characters on purpose
-      expect(r.stderr, 'no raw control character echoed').not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
-      if (fs.existsSync(out) && fs.statSync(out).isDirectory()) expect(listTree(out)).toEqual([]);
-    }, 30_000);
-  }
-
-  it('rqbench ops checks --out before it sets anything up', async () => {
-    const r = await runNode([CLI, 'ops', '--port', String(deadPort), '--only', 'redis', '--out', '/dev/null'], { timeoutMs: 20_000 });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr.trim()).toBe('rqbench ops: --out must be a directory rqbench can write ("/dev/null" is not a directory)');
-  }, 30_000);
-
   it('--out on a read-only file system: exit 2, one line naming it', async (ctx) => {
     if (!canMount) return ctx.skip();
-    const r = await runNode([PRODUCER, '--port', String(local.port), '--out', path.join(readOnly, 'runs'), '-d', '2'], { timeoutMs: 20_000 });
+    const r = await seedScript('producer.js', ['--port', String(local.port), '--out', path.join(readOnly, 'runs'), '-d', '2']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim()).toBe(`producer.js: --out must be a directory rqbench can write (${JSON.stringify(readOnly)}: read-only file system)`);
     expect(listTree(readOnly)).toEqual([]);

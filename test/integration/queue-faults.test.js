@@ -22,6 +22,7 @@ import { OVERRUN_MS, tcpProbe } from '../../src/transports/pubsub.js';
 import { readTimeline } from '../../src/record/timeline.js';
 import { ROOT, describeRun, freePort, readRun, removeTempDirs, tempDir } from '../helpers/producer-run.js';
 import { describePubsub } from '../helpers/emulators.js';
+import { seedScript } from '../helpers/in-process.js';
 
 const SLOW = { timeout: 90_000 };
 /** Node and an SDK loading, on a busy machine: the slack every elapsed-time bound below allows. */
@@ -340,11 +341,9 @@ describe('--out is checked before anything connects or is created', () => {
   it('an --out that is a file: exit 2, one line, no queue made, nothing written', SLOW, async () => {
     const file = path.join(tempDir('rqbench-faults-out-'), 'a-file');
     fs.writeFileSync(file, '');
-    for (const [script, queue] of [['src/consumer.js', 'out-check-c'], ['src/producer.js', 'out-check-p']]) {
-      const child = spawn(process.execPath, [script, '--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', queue, '--create', '-d', '1', '--out', path.join(file, 'runs')], { cwd: ROOT });
-      let stderr = '';
-      child.stderr.on('data', (d) => { stderr += d; });
-      const code = await new Promise((r) => child.once('close', r));
+    // in this process: the emulator, also in this process, is what shows no queue was made
+    for (const [script, queue] of [['consumer.js', 'out-check-c'], ['producer.js', 'out-check-p']]) {
+      const { code, stderr } = await seedScript(script, ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', queue, '--create', '-d', '1', '--out', path.join(file, 'runs')]);
       expect(code, stderr).toBe(2);
       expect(lines(stderr)).toHaveLength(1);
       expect(stderr).toMatch(/--out must be a directory rqbench can write \(.*a-file" is not a directory\)/);
@@ -504,10 +503,12 @@ describe('malformed updates are never "nothing lost"', () => {
     fs.writeFileSync(path.join(folder, 'delta-000002.txt'), 'k3\tv3\nk4 v4\n');
     const queue = await openSqs({ endpoint: sqs.endpoint, queue: 'bad-folder', create: true });
     queue.close();
-    const r = await run('src/producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'bad-folder', '--from-folder', folder, '-d', '1']);
+    // in this process: the queue, in the emulator here, is what shows nothing was sent
+    const out = tempDir('rqbench-faults-');
+    const r = await seedScript('producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'bad-folder', '--from-folder', folder, '-d', '1', '--out', out]);
     expect(r.code, describeRun(r)).toBe(2);
     expect(lines(r.stderr)).toEqual([`producer.js: --from-folder: ${path.join(folder, 'delta-000002.txt')} line 2 is not key<TAB>value (no tab between key and value)`]);
-    expect(fs.readdirSync(r.out)).toEqual([]);
+    expect(fs.readdirSync(out)).toEqual([]);
     const client = new SQSClient(awsClientConfig({ endpoint: sqs.endpoint }));
     const { QueueUrl } = await openSqs({ endpoint: sqs.endpoint, queue: 'bad-folder' }).then((q) => { q.close(); return { QueueUrl: q.queueUrl }; });
     const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
@@ -515,7 +516,7 @@ describe('malformed updates are never "nothing lost"', () => {
     expect(Attributes.ApproximateNumberOfMessages).toBe('0');
     // an empty key is refused the same way
     fs.writeFileSync(path.join(folder, 'delta-000002.txt'), 'k3\tv3\n\tv4\n');
-    const r2 = await run('src/producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'bad-folder', '--from-folder', folder, '-d', '1']);
+    const r2 = await seedScript('producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'bad-folder', '--from-folder', folder, '-d', '1', '--out', tempDir('rqbench-faults-')]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('delta-000002.txt line 2 is not key<TAB>value (an empty key)');
   });

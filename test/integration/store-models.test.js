@@ -1,15 +1,15 @@
 // The two data models added as one file each in src/workloads/items/stores/models/: `hash` (the seed's parent
 // experiment, "sorted set and hash") and `stream` (a Redis Stream as the time-ordered index).
 // Real servers: one standalone and one 3x1 cluster for the file. The producer and the consumer
-// run as child processes; what Redis holds is read with separate ioredis clients.
-import fs from 'node:fs';
+// run as child processes; what Redis holds is read with separate ioredis clients. The registry and
+// what a model cannot do: test/unit/model-flags.test.js.
 import calculateSlot from 'cluster-key-slot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
 import { payloadId } from '../../src/workloads/items/stores/payload.js';
-import { MODELS, modelNamed } from '../../src/workloads/items/stores/registry.js';
-import { describeRun, produce, removeTempDirs, runNode, PRODUCER } from '../helpers/producer-run.js';
-import { CONSUMER, consume, describeConsumer } from '../helpers/consumer-run.js';
+import { modelNamed } from '../../src/workloads/items/stores/registry.js';
+import { describeRun, produce, removeTempDirs } from '../helpers/producer-run.js';
+import { consume, describeConsumer } from '../helpers/consumer-run.js';
 import { clusterClient, flushAll, scanKeys, standaloneClient } from '../helpers/redis-check.js';
 
 /** @type {import('../../src/local/local-redis.js').LocalRedis} */ let std;
@@ -66,36 +66,6 @@ function expectCleanRead(r) {
   expect(t.mismatched, why).toBe(0);
   expect(t.duplicates, why).toBe(0);
 }
-
-describe('the registry', () => {
-  it('finds hash and stream, each in its own file, and --help lists their flags', async () => {
-    for (const name of ['hash', 'stream']) {
-      expect(fs.existsSync(new URL(`../../src/workloads/items/stores/models/${name}.js`, import.meta.url)), name).toBe(true);
-      expect(MODELS.map((m) => m.name)).toContain(name);
-    }
-    for (const bin of [PRODUCER, CONSUMER]) {
-      const r = await runNode([bin, '--help']);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/--hash\b/);
-      expect(r.stdout).toMatch(/--stream\b/);
-    }
-  });
-
-  it('refuses what a model cannot do, in one line naming the flag, exit 2', async () => {
-    const cases = [
-      [[PRODUCER, '--hash', '--actual-value'], /^producer\.js: --actual-value must be used without --hash/],
-      [[PRODUCER, '--hash', '--stream'], /^producer\.js: --stream with --hash must be used one at a time|^producer\.js: --hash with --stream must be used one at a time/],
-      [[CONSUMER, '--stream', '-s', 'script'], /^consumer\.js: -s script must be used with a sorted-set model/],
-      [[PRODUCER, '--stream', '--actual-value', '--verify', '--ttl', '99'], /^producer\.js: --verify must be used without --actual-value/],
-    ];
-    for (const [args, want] of cases) {
-      const r = await runNode(args);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-      expect(r.stderr, args.join(' ')).toMatch(want);
-    }
-  });
-});
 
 describe('hash: item fields in a hash (HSET + EXPIRE), ids in the sorted set', () => {
   it('standalone: every item is a hash with its id and payload and a TTL; --verify reads them all back; the consumer reads them (manual, --limit, -s script, --fetch get)', async () => {

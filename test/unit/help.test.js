@@ -1,12 +1,14 @@
 // Help that cannot lie (issue 25, point 4): every command's yargs definition walked — each option
 // it lists has a description, a required positional shows no default, and a command lists no flag
-// it refuses (capacity sets -q, -d, --warmup, --start-at, --at and -a itself).
+// it refuses (capacity sets -q, -d, --warmup, --start-at, --at and -a itself). The commands run
+// in this process (src/run-command.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import yargs from 'yargs';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_OWNED } from '../../src/plans/capacity-plan.js';
-import { CLI, ROOT, runNode } from '../helpers/producer-run.js';
+import { ROOT } from '../helpers/producer-run.js';
+import { rqbench } from '../helpers/in-process.js';
 
 const DIR = path.join(ROOT, 'src/commands');
 const MODULES = await Promise.all(fs.readdirSync(DIR).filter((f) => f.endsWith('.js')).sort()
@@ -39,7 +41,7 @@ describe('every command\'s --help', () => {
 
   it.each(COMMANDS.map(({ mod }) => [mod.command.split(' ')[0], mod]))('%s: a required positional shows no default', async (name, mod) => {
     const required = [...mod.command.matchAll(/<([\w-]+)(\.\.)?>/g)].map((m) => m[1]);
-    const r = await runNode([CLI, name, '--help']);
+    const r = await rqbench([name, '--help']);
     expect(r.code).toBe(0);
     const block = r.stdout.split(/\n(?=\S)/).find((b) => b.startsWith('Positionals:')) ?? '';
     for (const p of required) {
@@ -56,31 +58,31 @@ describe('every command\'s --help', () => {
       expect(visible, flag).not.toContain(flag);
       expect(hidden.has(flag), flag).toBe(true);
     }
-    const r = await runNode([CLI, 'capacity', '--help']);
+    const r = await rqbench(['capacity', '--help']);
     for (const shown of ['-q,', '--quantity', '-d,', '--duration', '--warmup', '--start-at', '--at ', '-a,', '--writer ']) {
       expect(r.stdout, shown).not.toContain(`  ${shown}`);
     }
     // and each one is still refused when typed, with the flag named
-    const q = await runNode([CLI, 'capacity', '-q', '5000', '--local']);
+    const q = await rqbench(['capacity', '-q', '5000', '--local']);
     expect(q.code).toBe(2);
     expect(q.stderr.trim()).toBe('rqbench capacity: -q is set by the capacity search (use --start-rate and --max-rate)');
   });
 
   it('--stream says what the code does: one XADD per item, a separate XTRIM each purge period', async () => {
-    const r = await runNode([CLI, 'produce', '--help']);
+    const r = await rqbench(['produce', '--help']);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('a Redis Stream (one XADD per item; a separate XTRIM MINID ~ every purge period keeps it to the TTL)');
   });
 });
 
 describe('what the top level says', () => {
   it('an unknown command is called a command, with the list', async () => {
-    const r = await runNode([CLI, 'bogus']);
+    const r = await rqbench(['bogus']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('rqbench: unknown command "bogus" (commands: produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generate-deltas, k8s; see rqbench --help)');
   });
 
   it('a command missing its arguments says which, in one line', async () => {
-    const r = await runNode([CLI, 'experiment', 'run']);
+    const r = await rqbench(['experiment', 'run']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('rqbench: experiment needs more arguments: rqbench experiment <action> <dirs..> (see rqbench experiment --help)');
   });

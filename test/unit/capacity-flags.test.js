@@ -1,0 +1,46 @@
+// Bad input to `rqbench capacity`: one line, exit 2, nothing written. The command runs in this
+// process; test/e2e/capacity.test.js runs the searches themselves.
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeRun, listTree, removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { rqbench } from '../helpers/in-process.js';
+
+afterAll(() => removeTempDirs());
+
+describe('rqbench capacity: bad input', () => {
+  const refused = [
+    [['--slo-p99', '0'], /^rqbench capacity: --slo-p99 must be a latency in ms > 0 \(got 0\)$/],
+    [['--precision', '2'], /^rqbench capacity: --precision must be a fraction from 0\.005 to 0\.5/],
+    [['--start-rate', '5000', '--max-rate', '100'], /^rqbench capacity: --max-rate must be a rate in items\/s at least --start-rate \(5000\)/],
+    [['--hourly-price', '0.2'], /^rqbench capacity: --hourly-price needs --instance-type/],
+    [['--instance-type', 'r6g.large', '--vcpu', '0'], /^rqbench capacity: --vcpu must be a number > 0/],
+    [['-q', '5000'], /^rqbench capacity: -q is set by the capacity search/],
+    [['--step-seconds', '3', '--step-warmup', '3'], /^rqbench capacity: --step-warmup must be seconds >= 0 and shorter than --step-seconds/],
+    [['--ns', '0'], /^rqbench capacity: --ns must be/],
+    [['--node-cpus', '0', '--local'], /^rqbench capacity: --node-cpus must be/],
+  ];
+  for (const [flags, line] of refused) {
+    it(`refuses ${flags.join(' ')} in one line, exit 2, nothing written`, async () => {
+      const out = path.join(tempDir('rqbench-capacity-bad-'), 'runs');
+      const run = await rqbench(['capacity', ...flags, '--out', out]);
+      expect(run.code, describeRun(run)).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr.trim()).toMatch(line);
+      expect(listTree(out)).toEqual([]);
+    });
+  }
+
+  it('refuses a consumer flag the search sets itself', async () => {
+    const bad = await rqbench(['capacity', '--local', '--consumer=-d 5']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('rqbench capacity: --consumer: -d is set by the capacity search (the consumer runs each step, on the producer\'s target)');
+  });
+
+  it('refuses a bad --metrics-port in one line, exit 2, nothing written', async () => {
+    const out = path.join(tempDir('rqbench-runner-metrics-bad-'), 'runs');
+    const bad = await rqbench(['capacity', '--local', '--metrics-port', '0', '--out', out]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toMatch(/^rqbench capacity: --metrics-port must be an integer from 1 to 65535 \(got 0\)$/);
+    expect(listTree(out)).toEqual([]);
+  });
+});
