@@ -1,10 +1,58 @@
-// Three tiers, named after what their tests need (docs/layout.md, README.md). The groups run one
-// after another, each with its own worker count:
-// - unit: no server, no child process, no root (test/unit/no-servers.js enforces it); runs anywhere.
+// Three tiers, named after what their tests need (docs/layout.md, README.md):
+// - unit: no server, no child process, no root (test/unit/no-servers.js makes each throw); runs anywhere.
 // - integration: real servers and runs of seconds.
 // - e2e: whole scenarios (experiments with trials, capacity searches, the docs' examples,
 //   Chromium, Prometheus, network namespaces, cgroups).
+// They run in three groups, one after another, each with its worker count: the unit tier; then
+// integration and e2e together (most of their time is spent waiting on servers, emulators and
+// runs of seconds, so they share a pool); then, one file at a time, the tests whose assertions
+// are about CPU, which another test's load on these 2 cores would move (SERIAL).
 import { defineConfig } from 'vitest/config';
+
+/** Files that assert CPU figures, caps or rates: they run alone, after everything else. */
+const SERIAL = {
+  integration: [
+    // the I/O threads' share of a Redis process's CPU: another test's load takes the core they poll on
+    'test/integration/engine-cpu.test.js',
+  ],
+  e2e: [
+    // searches for the highest rate a node holds, and its ratio under a cap
+    'test/e2e/capacity.test.js',
+    'test/e2e/experiment-capacity.test.js',
+    // CPU caps measured against the CPU a capped node used
+    'test/e2e/cpu-cap.test.js',
+    // a quiet run must not be marked noisy: nothing else may run beside it
+    'test/e2e/noise.test.js',
+    // writers on three hosts start within 20 ms of their --start-at: a slow start on a busy machine misses it
+    'test/e2e/netns-hosts.test.js',
+  ],
+};
+
+/** Workers of the shared integration and e2e pool. */
+const SHARED_WORKERS = 4;
+
+/**
+ * @param {'integration'|'e2e'} tier
+ */
+const tier = (tier) => [
+  {
+    test: {
+      name: tier,
+      include: [`test/${tier}/**/*.test.js`],
+      exclude: SERIAL[tier],
+      maxWorkers: SHARED_WORKERS,
+      sequence: { groupOrder: 1 },
+    },
+  },
+  {
+    test: {
+      name: `${tier}-serial`,
+      include: SERIAL[tier],
+      maxWorkers: 1,
+      sequence: { groupOrder: 2 },
+    },
+  },
+];
 
 export default defineConfig({
   test: {
@@ -18,22 +66,8 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      {
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.js'],
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.js'],
-          maxWorkers: 1,
-          sequence: { groupOrder: 2 },
-        },
-      },
+      ...tier('integration'),
+      ...tier('e2e'),
     ],
   },
 });

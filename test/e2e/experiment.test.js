@@ -137,7 +137,8 @@ check: "hash.achieved > 0"
     // a server of the user's (topology url: the runner empties nothing) that holds a sorted set's keys
     const redis = await startRedis();
     try {
-      const filled = await runNode(['src/producer.js', '--url', redis.url, '-t', '1', '-q', '2000', '-d', '1', '--warmup', '0', '--quiet', '--out', tempDir('rqbench-exp-fill-')], { timeoutMs: 30_000 });
+      // item keys that outlive the runner's start however slow this machine is (the default TTL is seconds)
+      const filled = await runNode(['src/producer.js', '--url', redis.url, '-t', '1', '-q', '2000', '-d', '1', '--warmup', '0', '--ttl', '300', '--quiet', '--out', tempDir('rqbench-exp-fill-')], { timeoutMs: 30_000 });
       expect(filled.code, why(filled)).toBe(0);
       const spec = (check) => `
 title: Hash on a sorted set's keys (test)
