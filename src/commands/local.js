@@ -120,14 +120,15 @@ export async function handler(argv) {
     return runQueueEmulator(emulator);
   }
   const opts = toStartOptions(argv);
+  // whether this machine lets us cap CPU, before any server starts (the flag's answer first, as
+  // other bad input: then whether redis-server is there at all)
+  const capProblem = opts.cpus ? cpuCapProblem() : null;
+  if (capProblem) failOneLine(`--node-cpus: ${capProblem}`);
   if (!findRedisServer() || (opts.cluster && !findRedisCli())) {
     writeErr(`${INSTALL_HINT}\n`);
     setExitCode(1);
     return;
   }
-  // whether this machine lets us cap CPU, before any server starts
-  const capProblem = opts.cpus ? cpuCapProblem() : null;
-  if (capProblem) failOneLine(`--node-cpus: ${capProblem}`);
   const stopRequested = stopSignals();
   try {
     const startedAt = Date.now();

@@ -101,9 +101,10 @@ export function findRedisCli() {
  */
 export async function startRedis(opts = {}) {
   const cfg = normalizeOptions(opts);
-  const bins = requireBinaries(cfg.cluster);
-  // a cap that cannot be set fails here, before any server or directory exists
+  // a cap that cannot be set fails here, before any server or directory exists (and before a
+  // missing redis-server: the machine's answer to the flag comes first, as other bad input does)
   if (cfg.cpus) await probeCpuCap(cfg.cpus);
+  const bins = requireBinaries(cfg.cluster);
   await fsp.mkdir(cfg.parentDir, { recursive: true });
   const base = await fsp.mkdtemp(path.join(cfg.parentDir, 'rqbench-redis-'));
   const ctx = {

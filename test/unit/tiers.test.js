@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { findRedisCli, findRedisServer } from '../../src/local/local-redis.js';
 
 const TEST = fileURLToPath(new URL('../', import.meta.url));
 const TIERS = ['unit', 'integration', 'e2e'];
@@ -26,6 +27,11 @@ describe('the tiers', () => {
 
   it('a unit test that starts a server fails', () => {
     expect(() => net.createServer().listen(0, '127.0.0.1')).toThrow(/unit tier starts no server/);
+  });
+
+  it('the unit tier runs as on a machine without redis-server: it is not found', () => {
+    expect(findRedisServer()).toBeNull();
+    expect(findRedisCli()).toBeNull();
   });
 
   it('a unit test that writes a cgroup fails', () => {
