@@ -605,10 +605,12 @@ function remaining(ctx) {
   return ctx.deadline - Date.now();
 }
 
+// eslint-disable-next-line no-control-regex -- redis-cli colours its output
+const COLOURS = /\x1b\[[0-9;]*m/g;
+
 /** Last few non-empty lines of a log, on one line, for error messages. */
 function tail(text, lines = 3) {
-  // eslint-disable-next-line no-control-regex -- redis-cli colours its output
-  return String(text).replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n').filter(Boolean).slice(-lines).join(' | ').replace(/\s+/g, ' ');
+  return String(text).replace(COLOURS, '').trim().split('\n').filter(Boolean).slice(-lines).join(' | ').replace(/\s+/g, ' ');
 }
 
 /**
