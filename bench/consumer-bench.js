@@ -103,14 +103,24 @@ async function main() {
     await redis.stop();
     if (!keepRuns) fs.rmSync(outDir, { recursive: true, force: true });
   };
-  const onSignal = () => { cleanup().finally(() => process.exit(130)); };
+  const onSignal = () => {
+    cleanup().finally(() => process.exit(130));
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
   const results = {
     started: started.toISOString(),
     machine: machineFacts(),
-    settings: { items: ITEMS, ttlS: TTL_S, rounds: ROUNDS, cycles: CYCLES, getCycles: GET_CYCLES, periodMs: PERIOD_MS, leanGapMs: LEAN_GAP_MS },
+    settings: {
+      items: ITEMS,
+      ttlS: TTL_S,
+      rounds: ROUNDS,
+      cycles: CYCLES,
+      getCycles: GET_CYCLES,
+      periodMs: PERIOD_MS,
+      leanGapMs: LEAN_GAP_MS,
+    },
     runs: { mget: [], pipeline: [], get: [], lean: [] },
   };
   try {
@@ -133,7 +143,9 @@ async function main() {
     }
 
     note('consumer --fetch get: one probe cycle to size its period…');
-    results.getProbe = await phase(() => consumerRun({ host, port, fetch: 'get', periodMs: 120_000, cycles: 0, ttlS: TTL_S, outDir, probe: true }));
+    results.getProbe = await phase(() =>
+      consumerRun({ host, port, fetch: 'get', periodMs: 120_000, cycles: 0, ttlS: TTL_S, outDir, probe: true }),
+    );
     const probeMs = results.getProbe.perCycle.cycle[0];
     if (!Number.isFinite(probeMs)) throw new Error('the get probe did not finish a cycle');
     const getPeriod = Math.max(3000, Math.ceil((probeMs * GET_PERIOD_FACTOR) / 1000) * 1000);
@@ -148,12 +160,16 @@ async function main() {
         const cycles = perRound(kind === 'get' ? GET_CYCLES : CYCLES, round);
         if (cycles === 0) continue;
         if (kind === 'lean') {
-          note(`round ${round + 1}/${ROUNDS}: reference lean client (bench/lib/lean-mget.js), 1 + ${cycles} cycles, ${LEAN_GAP_MS} ms apart…`);
+          note(
+            `round ${round + 1}/${ROUNDS}: reference lean client (bench/lib/lean-mget.js), 1 + ${cycles} cycles, ${LEAN_GAP_MS} ms apart…`,
+          );
           results.runs.lean.push(await phase(() => leanRun({ host, port, cycles, gapMs: LEAN_GAP_MS, ttlS: TTL_S })));
           continue;
         }
         const periodMs = kind === 'get' ? getPeriod : PERIOD_MS;
-        note(`round ${round + 1}/${ROUNDS}: consumer --fetch ${kind}, 1 + ${cycles} cycles, -p ${periodMs} (~${Math.round((periodMs * (cycles + 1)) / 1000)} s)…`);
+        note(
+          `round ${round + 1}/${ROUNDS}: consumer --fetch ${kind}, 1 + ${cycles} cycles, -p ${periodMs} (~${Math.round((periodMs * (cycles + 1)) / 1000)} s)…`,
+        );
         results.runs[kind].push(await phase(() => consumerRun({ host, port, fetch: kind, periodMs, cycles, ttlS: TTL_S, outDir })));
       }
     }
@@ -167,7 +183,11 @@ async function main() {
 
   const figures = report(results);
   // summary.json copies are left out (they are in the run directories); so are those directories' paths unless kept
-  if (jsonOut) fs.writeFileSync(jsonOut, `${JSON.stringify({ ...results, figures }, (k, v) => (k === 'summary' || (k === 'dir' && !keepRuns) ? undefined : v), 2)}\n`);
+  if (jsonOut)
+    fs.writeFileSync(
+      jsonOut,
+      `${JSON.stringify({ ...results, figures }, (k, v) => (k === 'summary' || (k === 'dir' && !keepRuns) ? undefined : v), 2)}\n`,
+    );
   if (keepRuns) note(`run directories kept in ${outDir}`);
 }
 
@@ -243,7 +263,20 @@ function mergedLoad(runs) {
   const loads = runs.map((x) => x.machineLoad).filter(Boolean);
   if (!loads.length) return null;
   const w = loads.map((l) => l.wallS);
-  return { otherPct: weighted(loads.map((l) => l.otherPct), w), stealPct: weighted(loads.map((l) => l.stealPct), w), machineBusyPct: weighted(loads.map((l) => l.machineBusyPct), w) };
+  return {
+    otherPct: weighted(
+      loads.map((l) => l.otherPct),
+      w,
+    ),
+    stealPct: weighted(
+      loads.map((l) => l.stealPct),
+      w,
+    ),
+    machineBusyPct: weighted(
+      loads.map((l) => l.machineBusyPct),
+      w,
+    ),
+  };
 }
 
 /** The figures of one strategy over its runs (one per round) of rqbench's consumer. */
@@ -289,7 +322,10 @@ function consumerFigures(fetch, runs) {
   for (const k of ['missing', 'mismatched', 'duplicates', 'errors']) if (t[k]) problems.push(`${t[k]} ${k}`);
   const med = median(measured);
   const w = cpuRuns.map((c) => c.wc);
-  const readerMs = weighted(cpuRuns.map((c) => c.reader), w);
+  const readerMs = weighted(
+    cpuRuns.map((c) => c.reader),
+    w,
+  );
   return {
     label: fetch,
     runs: runs.length,
@@ -305,7 +341,14 @@ function consumerFigures(fetch, runs) {
     range: median(range),
     values: median(values),
     withoutValues: median(sums(card, range)),
-    perCycle: { items: perCycle('items'), fetched: perCycle('fetched'), missing: perCycle('missing'), mismatched: perCycle('mismatched'), duplicates: perCycle('duplicates'), errors: perCycle('errors') },
+    perCycle: {
+      items: perCycle('items'),
+      fetched: perCycle('fetched'),
+      missing: perCycle('missing'),
+      mismatched: perCycle('mismatched'),
+      duplicates: perCycle('duplicates'),
+      errors: perCycle('errors'),
+    },
     overruns: t.overruns || 0,
     valid: problems.length === 0,
     problems: [...new Set(problems)],
@@ -313,9 +356,20 @@ function consumerFigures(fetch, runs) {
       readerMs,
       readerPeakPct: Math.max(...cpuRuns.map((c) => c.readerPeak).filter(Number.isFinite)),
       readerShare: readerMs / med,
-      replicasMs: weighted(cpuRuns.map((c) => c.replicas), w),
-      mastersMs: weighted(cpuRuns.map((c) => c.masters), w),
-      replicaNodesMs: (cpuRuns[0]?.perReplica || []).map((_, i) => weighted(cpuRuns.map((c) => c.perReplica[i]), w)),
+      replicasMs: weighted(
+        cpuRuns.map((c) => c.replicas),
+        w,
+      ),
+      mastersMs: weighted(
+        cpuRuns.map((c) => c.masters),
+        w,
+      ),
+      replicaNodesMs: (cpuRuns[0]?.perReplica || []).map((_, i) =>
+        weighted(
+          cpuRuns.map((c) => c.perReplica[i]),
+          w,
+        ),
+      ),
     },
     load: mergedLoad(runs),
     hung: runs.filter((r) => r.hung).length,
@@ -365,7 +419,14 @@ function leanFigures(runs) {
     values: median(m.map((c) => c.valuesMs)),
     prep: median(m.map((c) => c.prepMs)),
     withoutValues: median(m.map((c) => c.cardMs + c.rangeMs)),
-    perCycle: { items: per('items'), fetched: per('fetched'), missing: per('missing'), mismatched: per('mismatched'), duplicates: per('duplicates'), errors: per('errors') },
+    perCycle: {
+      items: per('items'),
+      fetched: per('fetched'),
+      missing: per('missing'),
+      mismatched: per('mismatched'),
+      duplicates: per('duplicates'),
+      errors: per('errors'),
+    },
     overruns: 0,
     valid: problems.length === 0,
     problems: [...new Set(problems)],
@@ -404,56 +465,93 @@ function report(r) {
   log('');
   log(`Machine: ${m.nproc} CPUs (${m.cpuModel}), ${m.kernel}; Node ${m.node}; Redis ${m.redis}; ioredis ${m.ioredis}.`);
   const ch = r.fill.check;
-  log(`Data: ${fmt(ITEMS)} live items (item:1..${fmt(ITEMS)}, SETEX 128 B, TTL ${TTL_S} s) and latest-ids, written once by the producer ` +
-    `(${fmt(r.fill.acked)} acked, ${fmt(r.fill.failed)} failed; then ${fmt(ch.keys)} keys on the masters, ${fmt(ch.replicaKeys)} on the replicas, ZCARD ${fmt(ch.zcard)}). ` +
-    `Local cluster, 3 masters x 1 replica; one reader process reading from the replicas. ${r.settings.rounds} rounds; in each, one run per strategy ` +
-    '(order reversed every other round); each run\'s first cycle is left out.');
+  log(
+    `Data: ${fmt(ITEMS)} live items (item:1..${fmt(ITEMS)}, SETEX 128 B, TTL ${TTL_S} s) and latest-ids, written once by the producer ` +
+      `(${fmt(r.fill.acked)} acked, ${fmt(r.fill.failed)} failed; then ${fmt(ch.keys)} keys on the masters, ${fmt(ch.replicaKeys)} on the replicas, ZCARD ${fmt(ch.zcard)}). ` +
+      `Local cluster, 3 masters x 1 replica; one reader process reading from the replicas. ${r.settings.rounds} rounds; in each, one run per strategy ` +
+      "(order reversed every other round); each run's first cycle is left out.",
+  );
   log('');
-  log('| strategy | period | cycles | **median cycle ms** | p90 | min – max | card p50 | range p50 | values p50 | items / fetched / missing / mismatched per cycle | valid |');
+  log(
+    '| strategy | period | cycles | **median cycle ms** | p90 | min – max | card p50 | range p50 | values p50 | items / fetched / missing / mismatched per cycle | valid |',
+  );
   log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const k of rows) {
     const f = F[k];
     const pc = f.perCycle;
-    log(`| ${name[k]} | ${period(k)} | ${f.measured} | **${fmt(f.median)}** | ${fmt(f.p90)} | ${fmt(f.min)} – ${fmt(f.max)} | ${fmt1(f.card)} | ${fmt(f.range)} | ${fmt(f.values)} | ` +
-      `${fmt(pc.items)} / ${fmt(pc.fetched)} / ${fmt(pc.missing)} / ${fmt(pc.mismatched)} | ${f.valid ? 'yes' : `**INVALID**: ${f.problems.join('; ')}`} |`);
+    log(
+      `| ${name[k]} | ${period(k)} | ${f.measured} | **${fmt(f.median)}** | ${fmt(f.p90)} | ${fmt(f.min)} – ${fmt(f.max)} | ${fmt1(f.card)} | ${fmt(f.range)} | ${fmt(f.values)} | ` +
+        `${fmt(pc.items)} / ${fmt(pc.fetched)} / ${fmt(pc.missing)} / ${fmt(pc.mismatched)} | ${f.valid ? 'yes' : `**INVALID**: ${f.problems.join('; ')}`} |`,
+    );
   }
   log('');
-  log('| strategy | reader CPU ms/cycle | reader on CPU, share of the cycle | reader peak second % | replicas CPU ms/cycle (each) | masters CPU ms/cycle | other processes CPU % | steal % |');
+  log(
+    '| strategy | reader CPU ms/cycle | reader on CPU, share of the cycle | reader peak second % | replicas CPU ms/cycle (each) | masters CPU ms/cycle | other processes CPU % | steal % |',
+  );
   log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const k of rows) {
     const c = F[k].cpu;
     const l = F[k].load;
-    log(`| ${k} | ${fmt(c.readerMs)} | ${pct(c.readerShare * 100)}% | ${pct(c.readerPeakPct)} | ${fmt(c.replicasMs)} (${c.replicaNodesMs.map(fmt).join(' / ')}) | ` +
-      `${fmt(c.mastersMs)} | ${l ? pct(l.otherPct) : '-'} | ${l ? pct(l.stealPct) : '-'} |`);
+    log(
+      `| ${k} | ${fmt(c.readerMs)} | ${pct(c.readerShare * 100)}% | ${pct(c.readerPeakPct)} | ${fmt(c.replicasMs)} (${c.replicaNodesMs.map(fmt).join(' / ')}) | ` +
+        `${fmt(c.mastersMs)} | ${l ? pct(l.otherPct) : '-'} | ${l ? pct(l.stealPct) : '-'} |`,
+    );
   }
   log('');
-  log('- Cycle times: every cycle\'s time from its actual start (cycle.hlog, Tag=sent, 3 significant digits). The first (cold) cycle of every run is left out ' +
-    `(${rows.map((k) => `${k} ${F[k].firstMs.map(fmt).join(' and ')}`).join('; ')} ms). Median of the rest; p90 = nearest rank. Phases, medians: card = ZCARD + newest score; ` +
-    'range = ZRANGEBYSCORE of every live member; values = grouping, encoding, fetching and parsing the values (the check of each value against its key comes after it).');
+  log(
+    "- Cycle times: every cycle's time from its actual start (cycle.hlog, Tag=sent, 3 significant digits). The first (cold) cycle of every run is left out " +
+      `(${rows.map((k) => `${k} ${F[k].firstMs.map(fmt).join(' and ')}`).join('; ')} ms). Median of the rest; p90 = nearest rank. Phases, medians: card = ZCARD + newest score; ` +
+      'range = ZRANGEBYSCORE of every live member; values = grouping, encoding, fetching and parsing the values (the check of each value against its key comes after it).',
+  );
   log(`- Every cycle, in ms: ${rows.map((k) => `${k} ${F[k].cycles.map(fmt).join(', ')}`).join('; ')}.`);
-  log(`- get's period (${fmt(r.settings.getPeriodMs)} ms) = ${GET_PERIOD_FACTOR} x its one-cycle probe (${fmt(r.getProbe.perCycle.cycle[0])} ms, cold), rounded up to a second. ` +
-    `Overruns (a cycle still running when the next was due): ${rows.filter((k) => k !== 'lean').map((k) => `${k} ${F[k].overruns}`).join(', ')}.`);
-  log('- CPU, rqbench rows: summary.json\'s per-second averages after each run\'s first period (reader: client.cpuPct; nodes: cpu.nodes[], INFO cpu), ' +
-    'x seconds / cycles = CPU ms per cycle. "Share of the cycle" = reader CPU ms per cycle / median cycle ms: near 100% means the reader process, not Redis, sets the pace. ' +
-    'Lean row: INFO cpu of each replica and process.cpuUsage() right before and after each cycle.');
-  log('- Other processes CPU: whole machine (/proc/stat, all cores) minus every Redis node minus the measured process tree, over those runs (% of one core); this machine is shared.');
-  const hung = [['producer (fill)', r.fill.hung ? 1 : 0], ['get probe', r.getProbe.hung ? 1 : 0], ...['mget', 'pipeline', 'get'].map((k) => [`consumer --fetch ${k}`, F[k].hung])].filter(([, n]) => n);
-  log(`- rqbench processes that printed their summary but had not exited 5 s later (stopped by the bench; their figures are complete): ${hung.length ? hung.map(([k, n]) => `${k} (${n})`).join(', ') : 'none'}.`);
-  log(`- Without the GETs (the seed: 317 ms for ZCARD + ZRANGEBYSCORE, 4,690 ms with them): card + range per cycle, median: ` +
-    `${rows.map((k) => `${k} ${fmt(F[k].withoutValues)} ms`).join(', ')}.`);
+  log(
+    `- get's period (${fmt(r.settings.getPeriodMs)} ms) = ${GET_PERIOD_FACTOR} x its one-cycle probe (${fmt(r.getProbe.perCycle.cycle[0])} ms, cold), rounded up to a second. ` +
+      `Overruns (a cycle still running when the next was due): ${rows
+        .filter((k) => k !== 'lean')
+        .map((k) => `${k} ${F[k].overruns}`)
+        .join(', ')}.`,
+  );
+  log(
+    "- CPU, rqbench rows: summary.json's per-second averages after each run's first period (reader: client.cpuPct; nodes: cpu.nodes[], INFO cpu), " +
+      'x seconds / cycles = CPU ms per cycle. "Share of the cycle" = reader CPU ms per cycle / median cycle ms: near 100% means the reader process, not Redis, sets the pace. ' +
+      'Lean row: INFO cpu of each replica and process.cpuUsage() right before and after each cycle.',
+  );
+  log(
+    '- Other processes CPU: whole machine (/proc/stat, all cores) minus every Redis node minus the measured process tree, over those runs (% of one core); this machine is shared.',
+  );
+  const hung = [
+    ['producer (fill)', r.fill.hung ? 1 : 0],
+    ['get probe', r.getProbe.hung ? 1 : 0],
+    ...['mget', 'pipeline', 'get'].map((k) => [`consumer --fetch ${k}`, F[k].hung]),
+  ].filter(([, n]) => n);
+  log(
+    `- rqbench processes that printed their summary but had not exited 5 s later (stopped by the bench; their figures are complete): ${hung.length ? hung.map(([k, n]) => `${k} (${n})`).join(', ') : 'none'}.`,
+  );
+  log(
+    `- Without the GETs (the seed: 317 ms for ZCARD + ZRANGEBYSCORE, 4,690 ms with them): card + range per cycle, median: ` +
+      `${rows.map((k) => `${k} ${fmt(F[k].withoutValues)} ms`).join(', ')}.`,
+  );
   log('');
 
   const mget = F.mget;
   const get = F.get;
-  const why = (...fs) => fs.filter((f) => !f.valid).map((f) => ` (figure invalid: ${f.label}: ${f.problems.join('; ')})`).join('');
+  const why = (...fs) =>
+    fs
+      .filter((f) => !f.valid)
+      .map((f) => ` (figure invalid: ${f.label}: ${f.problems.join('; ')})`)
+      .join('');
   const ok1 = mget.valid && get.valid && mget.median <= get.median / SPEEDUP_MIN;
   const ok2 = mget.valid && mget.median < TARGET_MS;
-  log(`${target(ok1, ['PASS', 'FAIL'])}  mget median <= get median / ${SPEEDUP_MIN}: ${fmt(mget.median)} ms vs ${fmt(get.median)} / ${SPEEDUP_MIN} = ${fmt(get.median / SPEEDUP_MIN)} ms ` +
-    `(get takes ${(get.median / mget.median).toFixed(2)}x mget's time)${why(mget, get)}`);
+  log(
+    `${target(ok1, ['PASS', 'FAIL'])}  mget median <= get median / ${SPEEDUP_MIN}: ${fmt(mget.median)} ms vs ${fmt(get.median)} / ${SPEEDUP_MIN} = ${fmt(get.median / SPEEDUP_MIN)} ms ` +
+      `(get takes ${(get.median / mget.median).toFixed(2)}x mget's time)${why(mget, get)}`,
+  );
   log(`${target(ok2, ['PASS', 'FAIL'])}  mget median < ${TARGET_MS} ms for ${fmt(ITEMS)} items: ${fmt(mget.median)} ms${why(mget)}`);
   if (F.lean) {
-    log(`      reference: the lean client's median is ${fmt(F.lean.median)} ms (${F.lean.valid ? 'valid' : 'INVALID'}); per cycle its replicas used ${fmt(F.lean.cpu.replicasMs)} ms of CPU ` +
-      `and the client ${fmt(F.lean.cpu.readerMs)} ms, where rqbench's mget reader used ${fmt(mget.cpu.readerMs)} ms; ${m.nproc} CPUs, other processes at ${F.lean.load ? pct(F.lean.load.otherPct) : '-'}% of a core`);
+    log(
+      `      reference: the lean client's median is ${fmt(F.lean.median)} ms (${F.lean.valid ? 'valid' : 'INVALID'}); per cycle its replicas used ${fmt(F.lean.cpu.replicasMs)} ms of CPU ` +
+        `and the client ${fmt(F.lean.cpu.readerMs)} ms, where rqbench's mget reader used ${fmt(mget.cpu.readerMs)} ms; ${m.nproc} CPUs, other processes at ${F.lean.load ? pct(F.lean.load.otherPct) : '-'}% of a core`,
+    );
   }
   log('');
   log('Commands:');

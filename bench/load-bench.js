@@ -90,14 +90,40 @@ const note = (s) => process.stderr.write(`${s}\n`);
 
 async function main() {
   if (!findExecutable('redis-benchmark')) throw new Error('redis-benchmark not found on PATH');
-  for (const [name, v] of Object.entries({ '--records': RECORDS, '--repeats': REPEATS, '--threads': THREADS, '--connections': CONNECTIONS, '--batch': BATCH })) {
+  for (const [name, v] of Object.entries({
+    '--records': RECORDS,
+    '--repeats': REPEATS,
+    '--threads': THREADS,
+    '--connections': CONNECTIONS,
+    '--batch': BATCH,
+  })) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
   }
-  for (const [file, pattern] of [[FILE, KEY_PATTERN], [SEED_FILE, SEED_PATTERN]]) {
+  for (const [file, pattern] of [
+    [FILE, KEY_PATTERN],
+    [SEED_FILE, SEED_PATTERN],
+  ]) {
     const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
     if (size === RECORDS * RECORD_SIZE) continue;
     note(`generating ${file}…`);
-    const g = await runMeasured(process.execPath, [CLI, 'load', '--generate', file, '--records', String(RECORDS), '--record-size', String(RECORD_SIZE), '--key-pattern', pattern, '--json', '--quiet'], { cwd: ROOT, timeoutMs: 10 * 60_000 });
+    const g = await runMeasured(
+      process.execPath,
+      [
+        CLI,
+        'load',
+        '--generate',
+        file,
+        '--records',
+        String(RECORDS),
+        '--record-size',
+        String(RECORD_SIZE),
+        '--key-pattern',
+        pattern,
+        '--json',
+        '--quiet',
+      ],
+      { cwd: ROOT, timeoutMs: 10 * 60_000 },
+    );
     if (g.code !== 0) throw new Error(`--generate failed: ${g.stderr.trim()}`);
   }
   const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-bench-load-'));
@@ -116,7 +142,21 @@ async function main() {
   try {
     // the file's values are 512 - len("key:<12 digits>") - 2 = 494 bytes
     const vsize = valueLength(KEY_PATTERN, RECORDS - 1, RECORD_SIZE);
-    const tests = loadTests({ cli: CLI, file: FILE, seedFile: SEED_FILE, port: PORT, host: '127.0.0.1', records: RECORDS, vsize, threads: THREADS, connections: CONNECTIONS, batch: BATCH, ttl: TTL, bench: BENCH, out: runs });
+    const tests = loadTests({
+      cli: CLI,
+      file: FILE,
+      seedFile: SEED_FILE,
+      port: PORT,
+      host: '127.0.0.1',
+      records: RECORDS,
+      vsize,
+      threads: THREADS,
+      connections: CONNECTIONS,
+      batch: BATCH,
+      ttl: TTL,
+      bench: BENCH,
+      out: runs,
+    });
     /** @type {import('./lib/load-tests.js').Measured[][]} */
     const repeats = [];
     for (let r = 0; r < REPEATS; r++) {
@@ -130,7 +170,10 @@ async function main() {
         const before = await redisCpuSample(meter);
         const port = String(redis.port);
         const args = t.args.map((x) => (x === PORT ? port : x));
-        const m = await runMeasured(PIN ? 'taskset' : t.bin, PIN ? ['-c', CLIENT_CPUS, t.bin, ...args] : args, { cwd: ROOT, timeoutMs: 20 * 60_000 });
+        const m = await runMeasured(PIN ? 'taskset' : t.bin, PIN ? ['-c', CLIENT_CPUS, t.bin, ...args] : args, {
+          cwd: ROOT,
+          timeoutMs: 20 * 60_000,
+        });
         const after = await redisCpuSample(meter);
         await stopRedis();
         row[t.name] = t.read(m, { redisCpuS: after.used - before.used });
@@ -155,14 +198,24 @@ async function main() {
 
     log('## rqbench load against redis-benchmark (seed 001)');
     log();
-    log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}, Redis ${version}; ${RECORDS.toLocaleString('en-US')} records x ${RECORD_SIZE} B in ${FILE} (and ${SEED_FILE}); ${REPEATS} repeats, interleaved, ${Math.round(wallS)} s.`);
+    log(
+      `${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}, Redis ${version}; ${RECORDS.toLocaleString('en-US')} records x ${RECORD_SIZE} B in ${FILE} (and ${SEED_FILE}); ${REPEATS} repeats, interleaved, ${Math.round(wallS)} s.`,
+    );
     log();
-    log(PIN ? `Redis on CPU 0 (\`taskset -a -cp 0 <pid>\`), each client on CPU ${CLIENT_CPUS} (\`taskset -c ${CLIENT_CPUS} …\`).` : 'Redis and the clients where the scheduler puts them (not pinned).');
+    log(
+      PIN
+        ? `Redis on CPU 0 (\`taskset -a -cp 0 <pid>\`), each client on CPU ${CLIENT_CPUS} (\`taskset -c ${CLIENT_CPUS} …\`).`
+        : 'Redis and the clients where the scheduler puts them (not pinned).',
+    );
     log();
     for (const t of tests) log(`- ${t.name}: \`${shown(commandLine(t.bin === process.execPath ? 'node' : t.bin, t.args))}\``);
     log();
     repeats.forEach((row, i) => {
-      log(`### Repeat ${i + 1} (order: ${rotated(tests, i).map((t) => t.name).join(', ')})`);
+      log(
+        `### Repeat ${i + 1} (order: ${rotated(tests, i)
+          .map((t) => t.name)
+          .join(', ')})`,
+      );
       log();
       log(testTable(row));
       log();
@@ -171,18 +224,30 @@ async function main() {
     log();
     log('| repeat | SET / rb SET | MSET / SET | MSET / rb MSET | EVAL / SETEX | SET seed keys / SET | SET / floor (Redis CPU) |');
     log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    ratios.forEach((q, i) => log(`| ${i + 1} | ${q.setVsBenchmark.toFixed(2)}x | ${q.msetVsSet.toFixed(2)}x | ${q.msetVsBenchmark.toFixed(2)}x | ${q.evalVsSetex.toFixed(2)}x | ${q.seedKeysVsSet.toFixed(2)}x | ${q.setOverFloor.toFixed(2)}x |`));
+    ratios.forEach((q, i) =>
+      log(
+        `| ${i + 1} | ${q.setVsBenchmark.toFixed(2)}x | ${q.msetVsSet.toFixed(2)}x | ${q.msetVsBenchmark.toFixed(2)}x | ${q.evalVsSetex.toFixed(2)}x | ${q.seedKeysVsSet.toFixed(2)}x | ${q.setOverFloor.toFixed(2)}x |`,
+      ),
+    );
     log();
     const each = (k) => ratios.map((q) => q[k]);
-    log(`- SET / rb SET: ${spreadLine(each('setVsBenchmark'))}: target >= ${TARGETS.setVsBenchmark.toFixed(1)}x in every repeat — ${target(each('setVsBenchmark').every((v) => v >= TARGETS.setVsBenchmark))}`);
-    log(`- MSET / SET: ${spreadLine(each('msetVsSet'))}: target >= ${TARGETS.msetVsSet.toFixed(1)}x in every repeat — ${target(each('msetVsSet').every((v) => v >= TARGETS.msetVsSet))}`);
+    log(
+      `- SET / rb SET: ${spreadLine(each('setVsBenchmark'))}: target >= ${TARGETS.setVsBenchmark.toFixed(1)}x in every repeat — ${target(each('setVsBenchmark').every((v) => v >= TARGETS.setVsBenchmark))}`,
+    );
+    log(
+      `- MSET / SET: ${spreadLine(each('msetVsSet'))}: target >= ${TARGETS.msetVsSet.toFixed(1)}x in every repeat — ${target(each('msetVsSet').every((v) => v >= TARGETS.msetVsSet))}`,
+    );
     log(`- MSET / rb MSET: ${spreadLine(each('msetVsBenchmark'))}`);
     log(`- EVAL / SETEX: ${spreadLine(each('evalVsSetex'))}`);
     log(`- SET seed keys / SET: ${spreadLine(each('seedKeysVsSet'))}`);
     log(`- SET / floor, Redis's CPU per record (the most a batched command could gain over SET here): ${spreadLine(each('setOverFloor'))}`);
-    log(`- MSET / floor, Redis's CPU per record (what reading the records off the wire adds to the insert): ${spreadLine(each('msetOverFloor'))}`);
+    log(
+      `- MSET / floor, Redis's CPU per record (what reading the records off the wire adds to the insert): ${spreadLine(each('msetOverFloor'))}`,
+    );
     const noopMedian = describe(noopRates).median ?? 0;
-    log(`- noop: median ${Math.round(noopMedian).toLocaleString('en-US')} records/s: target ${TARGETS.noop.toLocaleString('en-US')} — ${target(noopMedian >= TARGETS.noop)}`);
+    log(
+      `- noop: median ${Math.round(noopMedian).toLocaleString('en-US')} records/s: target ${TARGETS.noop.toLocaleString('en-US')} — ${target(noopMedian >= TARGETS.noop)}`,
+    );
     log();
     log(targetsLine());
     if (JSON_OUT) fs.writeFileSync(JSON_OUT, `${JSON.stringify({ records: RECORDS, repeats, ratios, wallS }, null, 2)}\n`);
@@ -201,7 +266,10 @@ function pin(pid) {
   if (r.status !== 0) throw new Error(`taskset -a -cp 0 ${pid}: ${(r.stderr || r.stdout).trim()}`);
 }
 
-process.once('SIGINT', () => { killRunning(); process.exit(130); });
+process.once('SIGINT', () => {
+  killRunning();
+  process.exit(130);
+});
 main().catch((e) => {
   killRunning();
   note(`bench:load: ${e.message}`);

@@ -90,7 +90,9 @@ async function main() {
     await redis.stop();
     if (!keepRuns) fs.rmSync(outDir, { recursive: true, force: true });
   };
-  const onSignal = () => { cleanup().finally(() => process.exit(130)); };
+  const onSignal = () => {
+    cleanup().finally(() => process.exit(130));
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
@@ -102,7 +104,10 @@ async function main() {
     results.machine.redisPid = redis.nodes[0].pid;
     const { host, port } = redis;
     sampler = new MachineSampler({ redisPid: redis.nodes[0].pid, redisPort: port }).start();
-    const flush = async () => { await meter.flushall(); await sleep(300); };
+    const flush = async () => {
+      await meter.flushall();
+      await sleep(300);
+    };
     /** Runs one measurement with the machine's view of the same wall time attached. */
     const phase = async (fn) => {
       await flush();
@@ -122,7 +127,9 @@ async function main() {
         ['ZADD', BENCH.zaddRequests, ['ZADD', 'latest-ids', '__rand_int__', 'item:__rand_int__']],
       ])) {
         note(`redis-benchmark ${name} (${requests.toLocaleString('en')} requests, -P ${BENCH.pipeline})…`);
-        results.rb[name] = await phase(() => redisBenchmark({ meter, host, port, requests, idSpace: ID_SPACE, pipeline: BENCH.pipeline, command }));
+        results.rb[name] = await phase(() =>
+          redisBenchmark({ meter, host, port, requests, idSpace: ID_SPACE, pipeline: BENCH.pipeline, command }),
+        );
       }
     }
 
@@ -132,18 +139,35 @@ async function main() {
 
     // 3a. rqbench at its maximum
     note(`rqbench producer at a ${fmtK(MAX.target)} items/s target (${MAX.durationS} s, runs until its backlog is written)…`);
-    results.max = await phase(() => rqbenchProducer({
-      host, port, q: ID_SPACE, periodMs: periodFor(MAX.target), chunks: CHUNKS,
-      durationS: MAX.durationS, warmupS: MAX.warmupS, outDir,
-    }));
+    results.max = await phase(() =>
+      rqbenchProducer({
+        host,
+        port,
+        q: ID_SPACE,
+        periodMs: periodFor(MAX.target),
+        chunks: CHUNKS,
+        durationS: MAX.durationS,
+        warmupS: MAX.warmupS,
+        outDir,
+      }),
+    );
 
     // 3b. ramp, until RAMP_MISSES targets in a row are not held
     let misses = 0;
     for (const rate of RAMP) {
       note(`rqbench producer at ${fmtK(rate)} items/s (${RAMP_S} s)…`);
-      const step = await phase(() => rqbenchProducer({
-        host, port, q: ID_SPACE, periodMs: periodFor(rate), chunks: CHUNKS, durationS: RAMP_S, warmupS: 1, outDir,
-      }));
+      const step = await phase(() =>
+        rqbenchProducer({
+          host,
+          port,
+          q: ID_SPACE,
+          periodMs: periodFor(rate),
+          chunks: CHUNKS,
+          durationS: RAMP_S,
+          warmupS: 1,
+          outDir,
+        }),
+      );
       results.ramp.push(step);
       misses = isHeld(step) ? 0 : misses + 1;
       if (misses >= RAMP_MISSES) break;
@@ -165,53 +189,84 @@ function report(r) {
   const naiveRate = r.naive.itemsPerSec;
   const bestHeld = r.ramp.filter(isHeld).sort((x, y) => y.target - x.target)[0] ?? null;
   const ratio = (x) => (naiveRate > 0 && Number.isFinite(x) ? `${(x / naiveRate).toFixed(2)}x` : '-');
-  const usPerItem = (cpuPct, rate) => (rate > 0 && Number.isFinite(cpuPct) ? ((cpuPct / 100) * 1e6 / rate).toFixed(2) : '-');
+  const usPerItem = (cpuPct, rate) => (rate > 0 && Number.isFinite(cpuPct) ? (((cpuPct / 100) * 1e6) / rate).toFixed(2) : '-');
   /** CPU of everything else on the machine over the phase: all cores' busy time minus Redis minus our child. */
-  const others = (x, childCpuS) => (x.machine ? pct(x.machine.machineBusyPct - x.machine.redisProcCpuPct - (childCpuS / x.machine.wallS) * 100) : '-');
+  const others = (x, childCpuS) =>
+    x.machine ? pct(x.machine.machineBusyPct - x.machine.redisProcCpuPct - (childCpuS / x.machine.wallS) * 100) : '-';
   const backlog = (x) => (x.machine && x.machine.backlogPct !== null ? `${x.machine.backlogPct.toFixed(0)}%` : '-');
 
   const m = r.machine;
   log('');
   log(`# rqbench producer bench — ${r.started}`);
   log('');
-  log(`Machine: ${m.nproc} CPUs (${m.cpuModel}), ${m.kernel}; Node ${m.node}; Redis ${m.redis}; ${m.redisBenchmark ?? 'no redis-benchmark'}.`);
-  log(`Workload: 128 B values, SETEX TTL 3 s, ids 1..${ID_SPACE.toLocaleString('en')}, ids also ZADDed to latest-ids; ` +
-    `${BATCH.toLocaleString('en')} items per ZADD for the naive loop and rqbench; one fresh local standalone Redis; FLUSHALL between runs.`);
+  log(
+    `Machine: ${m.nproc} CPUs (${m.cpuModel}), ${m.kernel}; Node ${m.node}; Redis ${m.redis}; ${m.redisBenchmark ?? 'no redis-benchmark'}.`,
+  );
+  log(
+    `Workload: 128 B values, SETEX TTL 3 s, ids 1..${ID_SPACE.toLocaleString('en')}, ids also ZADDed to latest-ids; ` +
+      `${BATCH.toLocaleString('en')} items per ZADD for the naive loop and rqbench; one fresh local standalone Redis; FLUSHALL between runs.`,
+  );
   log('');
-  log('| phase | items/s (or req/s) | Redis CPU % | client CPU % | Redis CPU µs/item | ratio to naive loop | Redis input waiting | other processes CPU % |');
+  log(
+    '| phase | items/s (or req/s) | Redis CPU % | client CPU % | Redis CPU µs/item | ratio to naive loop | Redis input waiting | other processes CPU % |',
+  );
   log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [name, b] of Object.entries(r.rb)) {
-    log(`| redis-benchmark ${name} -P ${BENCH.pipeline} (req/s, 1 ${name === 'ZADD' ? 'member' : 'key'} per command) | ${fmt(b.requestsPerSec)} | ${pct(b.redisCpuPct)} | ${pct(b.clientCpuPct)} | ${usPerItem(b.redisCpuPct, b.requestsPerSec)} | ${ratio(b.requestsPerSec)} | ${backlog(b)} | ${others(b, b.wallS * b.clientCpuPct / 100)} |`);
+    log(
+      `| redis-benchmark ${name} -P ${BENCH.pipeline} (req/s, 1 ${name === 'ZADD' ? 'member' : 'key'} per command) | ${fmt(b.requestsPerSec)} | ${pct(b.redisCpuPct)} | ${pct(b.clientCpuPct)} | ${usPerItem(b.redisCpuPct, b.requestsPerSec)} | ${ratio(b.requestsPerSec)} | ${backlog(b)} | ${others(b, (b.wallS * b.clientCpuPct) / 100)} |`,
+    );
   }
   const n = r.naive;
-  log(`| naive ioredis auto-pipelined loop (batch ${BATCH.toLocaleString('en')}) | ${fmt(naiveRate)} | ${pct(n.redisCpuPct)} | ${pct(n.clientCpuPct)} | ${usPerItem(n.redisCpuPct, naiveRate)} | 1.00x | ${backlog(n)} | ${others(n, n.processCpuS)} |`);
-  const rq = (label, x) => log(`| ${label} | ${fmt(x.itemsPerSec)} | ${pct(x.redisCpuPct)} | ${pct(x.clientCpuPct)} (peak ${pct(x.clientCpuMaxPct)}) | ${usPerItem(x.redisCpuPct, x.itemsPerSec)} | ${ratio(x.itemsPerSec)} | ${backlog(x)} | ${others(x, x.processCpuS)} |`);
+  log(
+    `| naive ioredis auto-pipelined loop (batch ${BATCH.toLocaleString('en')}) | ${fmt(naiveRate)} | ${pct(n.redisCpuPct)} | ${pct(n.clientCpuPct)} | ${usPerItem(n.redisCpuPct, naiveRate)} | 1.00x | ${backlog(n)} | ${others(n, n.processCpuS)} |`,
+  );
+  const rq = (label, x) =>
+    log(
+      `| ${label} | ${fmt(x.itemsPerSec)} | ${pct(x.redisCpuPct)} | ${pct(x.clientCpuPct)} (peak ${pct(x.clientCpuMaxPct)}) | ${usPerItem(x.redisCpuPct, x.itemsPerSec)} | ${ratio(x.itemsPerSec)} | ${backlog(x)} | ${others(x, x.processCpuS)} |`,
+    );
   rq(`**rqbench max** (target ${fmtK(r.max.target)}/s)`, r.max);
   for (const x of r.ramp) rq(`rqbench target ${fmtK(x.target)}/s — ${isHeld(x) ? 'held' : 'not held'} (${(x.ratio * 100).toFixed(1)}%)`, x);
   log('');
-  log('- Client CPU (% of one core): redis-benchmark = its process over its life (cutime+cstime); naive = its process over the ' +
-    'measured window (process.cpuUsage); rqbench = the writer child process, average of its seconds after warm-up (peak second in brackets).');
+  log(
+    '- Client CPU (% of one core): redis-benchmark = its process over its life (cutime+cstime); naive = its process over the ' +
+      'measured window (process.cpuUsage); rqbench = the writer child process, average of its seconds after warm-up (peak second in brackets).',
+  );
   log('- Redis CPU (% of one core): INFO cpu deltas over the same window (rqbench: its per-second samples, cpu.master).');
-  log(`- Redis input waiting: share of 200 ms samples (those in which Redis used >= 10% of a core) in which Redis's client sockets held unread bytes ` +
-    '(rx_queue in /proc/net/tcp): high = Redis had work queued it had not got to (Redis-bound); low = Redis waited for the client.');
-  log(`- Other processes CPU: whole machine (/proc/stat, all ${m.nproc} cores) minus Redis minus the measured client process tree, over the phase; ` +
-    'anything above ~0 is load that is not part of this bench competing for the same cores.');
-  log(`- rqbench max: latency from intended start p99 ${fmtMs(r.max.batchP99Ms)}, schedule lag p99 ${fmtMs(r.max.lagP99Ms)} (overloaded on purpose); ` +
-    `its verdict: "${r.max.verdict}".`);
-  if (isHeld(r.max)) log(`- WARNING: the max run held its ${fmtK(r.max.target)}/s target, so it is not a maximum: rerun with a higher --max-target.`);
-  log(`- Highest ramp target held within ${Math.round((1 - HELD) * 100)}%: ${bestHeld ? `${fmtK(bestHeld.target)} items/s (achieved ${fmt(bestHeld.itemsPerSec)}, Redis ${pct(bestHeld.redisCpuPct)}%, writer ${pct(bestHeld.clientCpuPct)}%; ${ratio(bestHeld.itemsPerSec)} the naive loop)` : 'none'}.`);
+  log(
+    `- Redis input waiting: share of 200 ms samples (those in which Redis used >= 10% of a core) in which Redis's client sockets held unread bytes ` +
+      '(rx_queue in /proc/net/tcp): high = Redis had work queued it had not got to (Redis-bound); low = Redis waited for the client.',
+  );
+  log(
+    `- Other processes CPU: whole machine (/proc/stat, all ${m.nproc} cores) minus Redis minus the measured client process tree, over the phase; ` +
+      'anything above ~0 is load that is not part of this bench competing for the same cores.',
+  );
+  log(
+    `- rqbench max: latency from intended start p99 ${fmtMs(r.max.batchP99Ms)}, schedule lag p99 ${fmtMs(r.max.lagP99Ms)} (overloaded on purpose); ` +
+      `its verdict: "${r.max.verdict}".`,
+  );
+  if (isHeld(r.max))
+    log(`- WARNING: the max run held its ${fmtK(r.max.target)}/s target, so it is not a maximum: rerun with a higher --max-target.`);
+  log(
+    `- Highest ramp target held within ${Math.round((1 - HELD) * 100)}%: ${bestHeld ? `${fmtK(bestHeld.target)} items/s (achieved ${fmt(bestHeld.itemsPerSec)}, Redis ${pct(bestHeld.redisCpuPct)}%, writer ${pct(bestHeld.clientCpuPct)}%; ${ratio(bestHeld.itemsPerSec)} the naive loop)` : 'none'}.`,
+  );
   log('');
   const speedup = r.max.itemsPerSec / naiveRate;
   const pass1 = speedup >= SPEEDUP_MIN;
   const busy = r.max.redisCpuPct >= REDIS_BUSY_PCT;
   const below = r.max.clientCpuMaxPct < r.max.redisCpuPct;
   const pass2 = busy && below;
-  log(`${target(pass1, ['PASS', 'FAIL'])}  rqbench max >= ${SPEEDUP_MIN}x the naive loop: ${fmt(r.max.itemsPerSec)} / ${fmt(naiveRate)} = ${speedup.toFixed(2)}x`);
-  log(`${target(pass2, ['PASS', 'FAIL'])}  Redis is the bottleneck at rqbench max: Redis ${pct(r.max.redisCpuPct)}% of a core (${busy ? '>=' : '<'} ${REDIS_BUSY_PCT}%), ` +
-    `writer peak ${pct(r.max.clientCpuMaxPct)}% (${below ? 'below' : 'not below'} Redis)`);
+  log(
+    `${target(pass1, ['PASS', 'FAIL'])}  rqbench max >= ${SPEEDUP_MIN}x the naive loop: ${fmt(r.max.itemsPerSec)} / ${fmt(naiveRate)} = ${speedup.toFixed(2)}x`,
+  );
+  log(
+    `${target(pass2, ['PASS', 'FAIL'])}  Redis is the bottleneck at rqbench max: Redis ${pct(r.max.redisCpuPct)}% of a core (${busy ? '>=' : '<'} ${REDIS_BUSY_PCT}%), ` +
+      `writer peak ${pct(r.max.clientCpuMaxPct)}% (${below ? 'below' : 'not below'} Redis)`,
+  );
   if (r.max.machine) {
-    log(`      evidence: Redis had unread input in ${backlog(r.max)} of its busy samples; /proc says Redis used ${pct(r.max.machine.redisProcCpuPct)}% over the whole run; ` +
-      `the machine was ${pct(r.max.machine.machineBusyPct)}% busy of ${m.nproc * 100}% (steal ${pct(r.max.machine.stealPct)}%)`);
+    log(
+      `      evidence: Redis had unread input in ${backlog(r.max)} of its busy samples; /proc says Redis used ${pct(r.max.machine.redisProcCpuPct)}% over the whole run; ` +
+        `the machine was ${pct(r.max.machine.machineBusyPct)}% busy of ${m.nproc * 100}% (steal ${pct(r.max.machine.stealPct)}%)`,
+    );
   }
   log('');
   log('Commands:');

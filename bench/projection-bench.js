@@ -36,13 +36,34 @@ helpFromHeader(import.meta.url);
 const median = (xs) => (xs.length ? medianOf(xs) : null);
 const argv = process.argv.slice(2);
 const flag = (name, dflt) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : dflt);
-const SIZES = String(flag('--sizes', '0.5,1,2')).split(',').map(Number).filter((n) => n > 0 && n <= os.cpus().length);
+const SIZES = String(flag('--sizes', '0.5,1,2'))
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0 && n <= os.cpus().length);
 const REPEATS = Number(flag('--repeats', 2));
 const STEP_S = Number(flag('--step', 3));
 const JSON_OUT = flag('--json', null);
 /** Server-heavy chunks (the Lua script per chunk, --ws) so the engine, not the writers, gives out; a generous SLO. */
-const COMMON = ['--local', '-t', '2', '-c', '50', '--ws', '--start-rate', '25000', '--step-seconds', String(STEP_S), '--step-warmup', '1',
-  '--slo-p99', '1000', '--engine-ceiling', '100', '--confirm', '0'];
+const COMMON = [
+  '--local',
+  '-t',
+  '2',
+  '-c',
+  '50',
+  '--ws',
+  '--start-rate',
+  '25000',
+  '--step-seconds',
+  String(STEP_S),
+  '--step-warmup',
+  '1',
+  '--slo-p99',
+  '1000',
+  '--engine-ceiling',
+  '100',
+  '--confirm',
+  '0',
+];
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
 const grouped = (n) => (n === null || !Number.isFinite(n) ? '-' : Math.round(n).toLocaleString('en-US'));
@@ -53,7 +74,10 @@ async function search(size, out) {
   const full = ['src/cli.js', 'capacity', ...COMMON, '--node-cpus', String(size), '--out', out, '--quiet'];
   const r = await runMeasured(process.execPath, full, { cwd: ROOT, timeoutMs: 20 * 60_000 });
   const [name] = fs.existsSync(out) ? fs.readdirSync(out) : [];
-  if (!name || (r.code !== 0 && r.code !== 1)) throw new Error(`rqbench capacity --node-cpus ${size} exited with ${r.code ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+  if (!name || (r.code !== 0 && r.code !== 1))
+    throw new Error(
+      `rqbench capacity --node-cpus ${size} exited with ${r.code ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+    );
   const dir = path.join(out, name);
   const doc = JSON.parse(fs.readFileSync(path.join(dir, 'capacity.json'), 'utf8'));
   return { size, doc, wallS: r.wallS, command: commandLine('node', full), noise: trialNoise(dir) };
@@ -79,12 +103,14 @@ async function main() {
         const max = r.doc.search?.max ?? null;
         const own = projected !== null && max ? ((projected - max) / max) * 100 : null;
         runs.push({ ...r, fit, projected, max, own });
-        log(`| ${i} | ${size} | ${grouped(max)} | ${grouped(projected)} | ${pct(own)} | ${r.doc.steps.length} | ${r.wallS.toFixed(1)} | ${r.noise ? `${r.noise.outsidePct}%` : '-'} | ${r.noise ? `${r.noise.noisyRuns}/${r.noise.runs}` : '-'} |`);
+        log(
+          `| ${i} | ${size} | ${grouped(max)} | ${grouped(projected)} | ${pct(own)} | ${r.doc.steps.length} | ${r.wallS.toFixed(1)} | ${r.noise ? `${r.noise.outsidePct}%` : '-'} | ${r.noise ? `${r.noise.noisyRuns}/${r.noise.runs}` : '-'} |`,
+        );
       }
     }
     const medianMax = Object.fromEntries(SIZES.map((s) => [s, median(runs.filter((r) => r.size === s && r.max).map((r) => r.max))]));
     log('');
-    log('Cross: each search\'s line read for every node size, against that size\'s median searched maximum:');
+    log("Cross: each search's line read for every node size, against that size's median searched maximum:");
     log('');
     log(`| line from | ${SIZES.map((s) => `→ ${s} core (median max ${grouped(medianMax[s])})`).join(' | ')} |`);
     log(`| --- | ${SIZES.map(() => '---:').join(' | ')} |`);
@@ -112,14 +138,21 @@ async function main() {
     log(`command: ${runs[0].command}`);
     log(targetsLine());
     if (JSON_OUT) {
-      const brief = (r) => ({ size: r.size, max: r.max, projected: r.projected, ownErrorPct: r.own, steps: r.doc.steps.length, wallS: r.wallS, noise: r.noise });
+      const brief = (r) => ({
+        size: r.size,
+        max: r.max,
+        projected: r.projected,
+        ownErrorPct: r.own,
+        steps: r.doc.steps.length,
+        wallS: r.wallS,
+        noise: r.noise,
+      });
       fs.writeFileSync(JSON_OUT, `${JSON.stringify({ sizes: SIZES, runs: runs.map(brief), medianMax, crossErrorPct: cross }, null, 2)}\n`);
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
-
 
 main().catch((e) => {
   process.stderr.write(`bench:projection: ${e.message}\n`);

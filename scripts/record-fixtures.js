@@ -36,7 +36,6 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'runs');
 const PROG = 'record-fixtures';
 
-
 /**
  * name → what it holds, and its group: the fixtures of a group are recorded together (they share
  * servers, or a schedule), so --only records the whole group of each name it gives.
@@ -44,13 +43,19 @@ const PROG = 'record-fixtures';
  */
 const FIXTURE_LIST = {
   'produce-standalone': { group: 'redis', holds: 'a producer on a standalone Redis with a replica (-q 2000 -c 4, 3 s, warm-up 1 s)' },
-  'produce-two-writers': { group: 'redis', holds: 'writers 1 and 2 of one run (-t 2 -a 1, -t 2 -a 2, one --run-id and --start-at): two directories to merge' },
+  'produce-two-writers': {
+    group: 'redis',
+    holds: 'writers 1 and 2 of one run (-t 2 -a 1, -t 2 -a 2, one --run-id and --start-at): two directories to merge',
+  },
   consume: { group: 'redis', holds: 'a Redis consumer reading what the two writers write, on their schedule' },
-  'produce-killed': { group: 'redis', holds: 'writer 2 of a run killed (SIGKILL) 2.5 s into 5 s: no summary.json; and writer 1 of that run, finished, with --verify' },
+  'produce-killed': {
+    group: 'redis',
+    holds: 'writer 2 of a run killed (SIGKILL) 2.5 s into 5 s: no summary.json; and writer 1 of that run, finished, with --verify',
+  },
   'produce-cluster-failover': { group: 'cluster', holds: 'a producer on a 3x1 cluster with a failover at second 2 (--at 2:failover)' },
   'queue-publish': { group: 'queue', holds: 'two SQS publishers (pub-a, pub-b) of one queue, 20 messages/s x 10 updates for 2 s each' },
   'queue-consume': { group: 'queue', holds: 'two consumers sharing that queue, each applying a part (exit 1 alone: the rest is missing)' },
-  'queue-consume-one-publisher': { group: 'queue', holds: 'one consumer of one publisher\'s queue, until complete' },
+  'queue-consume-one-publisher': { group: 'queue', holds: "one consumer of one publisher's queue, until complete" },
   load: { group: 'queue', holds: 'a load run into the noop sink (reports refuse it)' },
   ops: { group: 'queue', holds: 'an ops run against SQS (reports refuse it)' },
 };
@@ -78,14 +83,25 @@ let cwd = '';
 function node([script, ...args], { timeoutMs = 90_000, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
     // never a password from the shell that runs this
-    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REDIS_PASSWORD: '' } });
+    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, REDIS_PASSWORD: '' },
+    });
     children.add(child.pid);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', (e) => { clearTimeout(timer); reject(e); });
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       children.delete(child.pid);
@@ -103,7 +119,8 @@ function node([script, ...args], { timeoutMs = 90_000, onSpawn } = {}) {
  */
 async function run(what, args, codes = [0]) {
   const r = await node(args);
-  if (!codes.includes(/** @type {number} */ (r.code))) throw new Error(`${what} ended with ${r.code ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+  if (!codes.includes(/** @type {number} */ (r.code)))
+    throw new Error(`${what} ended with ${r.code ?? r.signal}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
   return r;
 }
 
@@ -126,14 +143,76 @@ async function recordRedis() {
   try {
     const at = ['--host', '127.0.0.1', '--port', String(redis.port)];
     note('produce-standalone');
-    await run('the standalone producer', [PRODUCER, ...at, '-q', '2000', '-c', '4', '-d', '3', '--warmup', '1', '--ttl', '30', '--name', 'standalone', '--out', 'produce-standalone', '--quiet']);
+    await run('the standalone producer', [
+      PRODUCER,
+      ...at,
+      '-q',
+      '2000',
+      '-c',
+      '4',
+      '-d',
+      '3',
+      '--warmup',
+      '1',
+      '--ttl',
+      '30',
+      '--name',
+      'standalone',
+      '--out',
+      'produce-standalone',
+      '--quiet',
+    ]);
 
     note('produce-two-writers, consume');
     // one schedule that starts once every process is surely up (a loaded 2-core machine took 5 s)
     const startAt = String(Date.now() + 8000);
-    const writer = (a) => run(`writer ${a}`, [PRODUCER, ...at, '-q', '2000', '-d', '2', '--warmup', '0', '--ttl', '30', '-t', '2', '-a', String(a), '--start-at', startAt, '--run-id', 'two-writers', '--name', `writer-${a}`, '--out', 'produce-two-writers', '--quiet']);
-    await Promise.all([writer(1), writer(2),
-      run('the consumer', [CONSUMER, ...at, '-d', '2', '--warmup', '0', '--ttl', '30', '--start-at', startAt, '--name', 'reader', '--out', 'consume', '--quiet'])]);
+    const writer = (a) =>
+      run(`writer ${a}`, [
+        PRODUCER,
+        ...at,
+        '-q',
+        '2000',
+        '-d',
+        '2',
+        '--warmup',
+        '0',
+        '--ttl',
+        '30',
+        '-t',
+        '2',
+        '-a',
+        String(a),
+        '--start-at',
+        startAt,
+        '--run-id',
+        'two-writers',
+        '--name',
+        `writer-${a}`,
+        '--out',
+        'produce-two-writers',
+        '--quiet',
+      ]);
+    await Promise.all([
+      writer(1),
+      writer(2),
+      run('the consumer', [
+        CONSUMER,
+        ...at,
+        '-d',
+        '2',
+        '--warmup',
+        '0',
+        '--ttl',
+        '30',
+        '--start-at',
+        startAt,
+        '--name',
+        'reader',
+        '--out',
+        'consume',
+        '--quiet',
+      ]),
+    ]);
 
     note('produce-killed');
     await recordKilled(at);
@@ -145,9 +224,33 @@ async function recordRedis() {
 /** Writer 2 of a run killed mid-run from outside (SIGKILL, its writer process too); writer 1 finishes. */
 async function recordKilled(at) {
   const start = Date.now() + 3000;
-  const common = [...at, '-q', '2000', '-t', '2', '-d', '5', '--warmup', '0', '--ttl', '120', '--verify', '--start-at', String(start), '--run-id', 'stopped-1', '--out', 'produce-killed', '--quiet'];
+  const common = [
+    ...at,
+    '-q',
+    '2000',
+    '-t',
+    '2',
+    '-d',
+    '5',
+    '--warmup',
+    '0',
+    '--ttl',
+    '120',
+    '--verify',
+    '--start-at',
+    String(start),
+    '--run-id',
+    'stopped-1',
+    '--out',
+    'produce-killed',
+    '--quiet',
+  ];
   let pid = 0;
-  const killed = node([PRODUCER, ...common, '-a', '2', '--name', 'writer-2'], { onSpawn: (p) => { pid = p; } });
+  const killed = node([PRODUCER, ...common, '-a', '2', '--name', 'writer-2'], {
+    onSpawn: (p) => {
+      pid = p;
+    },
+  });
   const finished = run('writer 1', [PRODUCER, ...common, '-a', '1', '--name', 'writer-1']);
   await sleep(start + 2500 - Date.now());
   const kids = childrenOf(pid);
@@ -163,7 +266,29 @@ async function recordCluster() {
   const cluster = await startRedis({ cluster: true, masters: 3, replicas: 1 });
   try {
     note('produce-cluster-failover');
-    await run('the cluster producer', [PRODUCER, '--host', '127.0.0.1', '--port', String(cluster.port), '--cluster', '-q', '2000', '-d', '4', '--warmup', '1', '--ttl', '30', '--at', '2:failover', '--name', 'failover', '--out', 'produce-cluster-failover', '--quiet']);
+    await run('the cluster producer', [
+      PRODUCER,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(cluster.port),
+      '--cluster',
+      '-q',
+      '2000',
+      '-d',
+      '4',
+      '--warmup',
+      '1',
+      '--ttl',
+      '30',
+      '--at',
+      '2:failover',
+      '--name',
+      'failover',
+      '--out',
+      'produce-cluster-failover',
+      '--quiet',
+    ]);
   } finally {
     await cluster.stop();
   }
@@ -177,11 +302,48 @@ async function recordQueues() {
     const load = ['--rate', '20', '--batch-size', '10', '-d', '2'];
     note('queue-publish, queue-consume, queue-consume-one-publisher');
     // two consumers of one queue each miss what the other applied: exit 1 alone, nothing lost merged
-    const consumers = [1, 2].map((n) => run(`consumer ${n}`, [CONSUMER, ...q('shared'), '--wait-seconds', '1', '--threads', '2', '-d', '5', '--name', `consumer-${n}`, '--out', 'queue-consume', '--quiet'], [0, 1]));
-    const alone = run('the one-publisher consumer', [CONSUMER, ...q('solo'), '--wait-seconds', '1', '--threads', '2', '--until-complete', '-d', '20', '--name', 'consumer', '--out', 'queue-consume-one-publisher', '--quiet']);
+    const consumers = [1, 2].map((n) =>
+      run(
+        `consumer ${n}`,
+        [
+          CONSUMER,
+          ...q('shared'),
+          '--wait-seconds',
+          '1',
+          '--threads',
+          '2',
+          '-d',
+          '5',
+          '--name',
+          `consumer-${n}`,
+          '--out',
+          'queue-consume',
+          '--quiet',
+        ],
+        [0, 1],
+      ),
+    );
+    const alone = run('the one-publisher consumer', [
+      CONSUMER,
+      ...q('solo'),
+      '--wait-seconds',
+      '1',
+      '--threads',
+      '2',
+      '--until-complete',
+      '-d',
+      '20',
+      '--name',
+      'consumer',
+      '--out',
+      'queue-consume-one-publisher',
+      '--quiet',
+    ]);
     await sleep(1500);
     await Promise.all([
-      ...['pub-a', 'pub-b'].map((id) => run(id, [PRODUCER, ...q('shared'), '--publisher-id', id, ...load, '--name', id, '--out', 'queue-publish', '--quiet'])),
+      ...['pub-a', 'pub-b'].map((id) =>
+        run(id, [PRODUCER, ...q('shared'), '--publisher-id', id, ...load, '--name', id, '--out', 'queue-publish', '--quiet']),
+      ),
       // its publisher's own run is not a fixture: queue-publish has two
       run('pub-c', [PRODUCER, ...q('solo'), '--publisher-id', 'pub-c', ...load, '--out', 'scratch', '--quiet']),
     ]);
@@ -190,8 +352,39 @@ async function recordQueues() {
     note('load, ops');
     const file = path.join('scratch', 'delta.tsv');
     await run('load --generate', [CLI, 'load', '--generate', file, '--records', '1000', '--record-size', '64', '--quiet']);
-    await run('load', [CLI, 'load', file, '--sink', 'noop', '--reader-threads', '1', '--connections', '1', '--name', 'noop', '--out', 'load', '--quiet']);
-    await run('ops', [CLI, 'ops', '--only', 'sqs', '--endpoint', sqs.endpoint, '--warmup', '0', '-d', '1', '--name', 'sqs', '--out', 'ops', '--quiet']);
+    await run('load', [
+      CLI,
+      'load',
+      file,
+      '--sink',
+      'noop',
+      '--reader-threads',
+      '1',
+      '--connections',
+      '1',
+      '--name',
+      'noop',
+      '--out',
+      'load',
+      '--quiet',
+    ]);
+    await run('ops', [
+      CLI,
+      'ops',
+      '--only',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--warmup',
+      '0',
+      '-d',
+      '1',
+      '--name',
+      'sqs',
+      '--out',
+      'ops',
+      '--quiet',
+    ]);
   } finally {
     await sqs.stop();
   }
@@ -208,26 +401,37 @@ const GROUPS = { redis: recordRedis, cluster: recordCluster, queue: recordQueues
 function checkRelative(dir, tmp) {
   for (const rel of fs.readdirSync(dir, { recursive: true }).map(String)) {
     const file = path.join(dir, rel);
-    if (fs.statSync(file).isFile() && fs.readFileSync(file, 'utf8').includes(tmp)) throw new Error(`${path.relative(tmp, file)} names the directory it was recorded in (${tmp})`);
+    if (fs.statSync(file).isFile() && fs.readFileSync(file, 'utf8').includes(tmp))
+      throw new Error(`${path.relative(tmp, file)} names the directory it was recorded in (${tmp})`);
   }
 }
 
 /** Bytes under a directory. */
 function sizeOf(dir) {
-  return fs.readdirSync(dir, { recursive: true }).map((f) => fs.statSync(path.join(dir, String(f)))).filter((s) => s.isFile()).reduce((n, s) => n + s.size, 0);
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map((f) => fs.statSync(path.join(dir, String(f))))
+    .filter((s) => s.isFile())
+    .reduce((n, s) => n + s.size, 0);
 }
 
 /** @param {string[]} argv */
 function parse(argv) {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { only: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { only: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (e) {
     throw new UsageError(`${String(/** @type {Error} */ (e).message).split('\n')[0]} (${USAGE})`);
   }
   const only = values.only === undefined ? Object.keys(FIXTURE_LIST) : values.only.split(',').filter(Boolean);
   const unknown = only.find((n) => !FIXTURE_LIST[n]);
-  if (unknown !== undefined || !only.length) throw new UsageError(`--only must name fixtures among ${Object.keys(FIXTURE_LIST).join(', ')} (got ${JSON.stringify(values.only)})`);
+  if (unknown !== undefined || !only.length)
+    throw new UsageError(`--only must name fixtures among ${Object.keys(FIXTURE_LIST).join(', ')} (got ${JSON.stringify(values.only)})`);
   return { only, list: !!values.list, help: !!values.help };
 }
 
@@ -272,7 +476,12 @@ for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   });
 }
 
-main().then((code) => { process.exitCode = code; }, (e) => {
-  process.stderr.write(`${PROG}: ${String(e?.message ?? e).split('\n')[0]}\n`);
-  process.exitCode = e instanceof UsageError ? 2 : 1;
-});
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`${PROG}: ${String(e?.message ?? e).split('\n')[0]}\n`);
+    process.exitCode = e instanceof UsageError ? 2 : 1;
+  },
+);

@@ -22,7 +22,9 @@ function run(script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args, '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
-    child.stdout.on('data', (d) => { stdout += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
     child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${script} exited with ${code}`))));
   });
 }
@@ -40,9 +42,11 @@ async function experiment(title, consumerArgs, publisherArgs) {
 const sqs = await startSqs();
 try {
   const ep = ['--endpoint', sqs.endpoint];
-  await experiment('SNS→SQS (fauxqs), batch size 1000, rate 45, thread pool 4',
+  await experiment(
+    'SNS→SQS (fauxqs), batch size 1000, rate 45, thread pool 4',
     ['--target', 'sqs', ...ep, '--queue', 'demo', '--create', '--threads', '4', '--wait-seconds', '20'],
-    ['--target', 'sns', ...ep, '--topic', 'demo', '--queue', 'demo', '--create']);
+    ['--target', 'sns', ...ep, '--topic', 'demo', '--queue', 'demo', '--create'],
+  );
 } finally {
   await sqs.stop();
 }
@@ -50,7 +54,11 @@ if (findPubsubEmulator()) {
   const ps = await startPubsub();
   try {
     const t = ['--target', 'pubsub', '--endpoint', ps.endpoint, '--topic', 'demo', '--subscription', 'demo'];
-    await experiment('Pub/Sub (emulator), batch size 1000, rate 45, thread pool 1', [...t, '--create', '--threads', '1'], [...t, '--create']);
+    await experiment(
+      'Pub/Sub (emulator), batch size 1000, rate 45, thread pool 1',
+      [...t, '--create', '--threads', '1'],
+      [...t, '--create'],
+    );
   } finally {
     await ps.stop();
   }

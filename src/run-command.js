@@ -55,18 +55,23 @@ export function runCommand(argv, streams) {
     /** command name → its usage (`experiment <action> <dirs..>`) */
     const usages = Object.fromEntries(commands.map((c) => [c.command.split(' ')[0], c.command]));
     // produce and consume name themselves in their messages as the seed's scripts do: given here
-    const withProg = (c) => (['produce', 'consume'].includes(c.command.split(' ')[0]) ? { ...c, handler: (a) => c.handler(a, `${PROG} ${c.command.split(' ')[0]}`) } : c);
-    return yargs(argv)
-      .scriptName(PROG)
-      // before the commands: a middleware added after them does not run for them
-      .middleware(onceOnly(`${PROG} ${first}`), true)
-      .middleware(markGiven, true)
-      .command(commands.map(withProg))
-      .demandCommand(1, `a command is needed: ${NAMES.slice(0, -1).join(', ')} or ${NAMES.at(-1)} (see --help)`)
-      .strict()
-      .fail(failHandler(PROG, usages))
-      .help()
-      .version();
+    const withProg = (c) =>
+      ['produce', 'consume'].includes(c.command.split(' ')[0])
+        ? { ...c, handler: (a) => c.handler(a, `${PROG} ${c.command.split(' ')[0]}`) }
+        : c;
+    return (
+      yargs(argv)
+        .scriptName(PROG)
+        // before the commands: a middleware added after them does not run for them
+        .middleware(onceOnly(`${PROG} ${first}`), true)
+        .middleware(markGiven, true)
+        .command(commands.map(withProg))
+        .demandCommand(1, `a command is needed: ${NAMES.slice(0, -1).join(', ')} or ${NAMES.at(-1)} (see --help)`)
+        .strict()
+        .fail(failHandler(PROG, usages))
+        .help()
+        .version()
+    );
   });
 }
 
@@ -106,14 +111,17 @@ function run(argv, streams, build) {
     try {
       const y = await build();
       if (typeof y === 'number') return y;
-      await y.wrap(Math.min(110, process.stdout.columns || 110)).parseAsync(argv, {}, (_e, _a, output) => {
-        if (output) writeOut(`${output}\n`);
-      }).catch((/** @type {unknown} */ e) => {
-        if (e instanceof CommandExit) throw e;
-        // an error a handler threw (a --metrics-port in use…): with a parse callback yargs hands it
-        // back instead of giving it to .fail(); give it there, as yargs does without one: one line, exit 2
-        y.getInternalMethods().getUsageInstance().fail(null, e);
-      });
+      await y
+        .wrap(Math.min(110, process.stdout.columns || 110))
+        .parseAsync(argv, {}, (_e, _a, output) => {
+          if (output) writeOut(`${output}\n`);
+        })
+        .catch((/** @type {unknown} */ e) => {
+          if (e instanceof CommandExit) throw e;
+          // an error a handler threw (a --metrics-port in use…): with a parse callback yargs hands it
+          // back instead of giving it to .fail(); give it there, as yargs does without one: one line, exit 2
+          y.getInternalMethods().getUsageInstance().fail(null, e);
+        });
       return exitCodeSet() ?? 0;
     } catch (e) {
       if (e instanceof CommandExit) return e.code;

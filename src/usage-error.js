@@ -43,11 +43,20 @@ export function printable(s) {
 export function failHandler(prog, usages = {}) {
   return (msg, err) => {
     let line = printable((err?.message || msg || 'invalid arguments').split('\n')[0]);
-    line = line.replace(/^Unknown arguments?: (.*)$/, (_m, names) => `unknown flag ${names.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join(', ')} (see --help for the accepted flags)`);
+    line = line.replace(
+      /^Unknown arguments?: (.*)$/,
+      (_m, names) =>
+        `unknown flag ${names
+          .split(', ')
+          .map((n) => (n.length === 1 ? `-${n}` : `--${n}`))
+          .join(', ')} (see --help for the accepted flags)`,
+    );
     line = line.replace(/^Not enough arguments following: (\S+)/, (_m, n) => `${n.length === 1 ? `-${n}` : `--${n}`} needs a value`);
     line = line.replace(/^Not enough non-option arguments: .*$/, () => {
       const cmd = commandArgv()[0];
-      return usages[cmd] ? `${cmd} needs more arguments: ${prog} ${usages[cmd]} (see ${prog} ${cmd} --help)` : 'arguments are missing (see --help)';
+      return usages[cmd]
+        ? `${cmd} needs more arguments: ${prog} ${usages[cmd]} (see ${prog} ${cmd} --help)`
+        : 'arguments are missing (see --help)';
     });
     writeErr(`${prog}: ${line}\n`);
     exitNow(2);
@@ -115,7 +124,9 @@ export function onceOnly(prog) {
       const name = names.get(key);
       if (!Array.isArray(v) || lists.has(name)) continue;
       const typed = typedFlags(names).find((f) => f.name === name)?.typed ?? `--${key}`;
-      writeErr(`${typeof prog === 'function' ? prog() : prog}: ${typed} was given ${v.length} times (${v.map((x) => printable(String(x))).join(', ')}): it takes one value\n`);
+      writeErr(
+        `${typeof prog === 'function' ? prog() : prog}: ${typed} was given ${v.length} times (${v.map((x) => printable(String(x))).join(', ')}): it takes one value\n`,
+      );
       exitNow(2);
     }
   };

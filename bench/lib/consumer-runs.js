@@ -43,7 +43,9 @@ function runCli(args, timeoutMs) {
     let timedOut = false;
     let grace = null;
     let summaryAt = null;
-    const kill = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); };
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
     child.stdout.on('data', (d) => {
       stdout += d;
       if (grace) return;
@@ -53,17 +55,35 @@ function runCli(args, timeoutMs) {
         return;
       }
       summaryAt = performance.now();
-      grace = setTimeout(() => { hung = true; kill(); }, EXIT_GRACE_MS);
+      grace = setTimeout(() => {
+        hung = true;
+        kill();
+      }, EXIT_GRACE_MS);
     });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { timedOut = true; kill(); }, timeoutMs);
-    child.once('error', (e) => { clearTimeout(timer); clearTimeout(grace); running.delete(child); reject(e); });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      clearTimeout(grace);
+      running.delete(child);
+      reject(e);
+    });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       clearTimeout(grace);
       running.delete(child);
       resolve({
-        code, signal, stdout, stderr, hung, timedOut,
+        code,
+        signal,
+        stdout,
+        stderr,
+        hung,
+        timedOut,
         wallS: ((summaryAt ?? performance.now()) - t0) / 1000,
         cpuS: childrenCpuSeconds() - cpu0,
       });
@@ -77,8 +97,26 @@ function runCli(args, timeoutMs) {
  */
 export async function fillItems({ host, port, q, ttlS, outDir }) {
   const args = [
-    PRODUCER, '--host', host, '--port', String(port), '--cluster', '-q', String(q), '-c', '30', '-d', '2',
-    '--ttl', String(ttlS), '--warmup', '0', '--out', outDir, '--json', '--quiet',
+    PRODUCER,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--cluster',
+    '-q',
+    String(q),
+    '-c',
+    '30',
+    '-d',
+    '2',
+    '--ttl',
+    String(ttlS),
+    '--warmup',
+    '0',
+    '--out',
+    outDir,
+    '--json',
+    '--quiet',
   ];
   const r = await runCli(args, 120_000);
   let s;
@@ -111,9 +149,26 @@ export async function consumerRun({ host, port, fetch, periodMs, cycles, ttlS, o
   const warmupS = probe ? 0 : periodMs / 1000;
   const runOut = fs.mkdtempSync(path.join(outDir, `${fetch}-`));
   const args = [
-    CONSUMER, '--host', host, '--port', String(port), '--cluster', '--ttl', String(ttlS),
-    '-p', String(periodMs), '-d', String(durationS), '--warmup', String(warmupS), '--fetch', fetch,
-    '--out', runOut, '--json', '--quiet',
+    CONSUMER,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--cluster',
+    '--ttl',
+    String(ttlS),
+    '-p',
+    String(periodMs),
+    '-d',
+    String(durationS),
+    '--warmup',
+    String(warmupS),
+    '--fetch',
+    fetch,
+    '--out',
+    runOut,
+    '--json',
+    '--quiet',
   ];
   const r = await runCli(args, durationS * 1000 + 120_000);
   let summary;
@@ -122,7 +177,10 @@ export async function consumerRun({ host, port, fetch, periodMs, cycles, ttlS, o
   } catch {
     throw new Error(`consumer --fetch ${fetch} exited with ${r.code ?? r.signal} without a summary: ${lastLines(r.stderr)}`);
   }
-  const dirs = fs.readdirSync(runOut).map((d) => path.join(runOut, d)).filter((d) => fs.statSync(d).isDirectory());
+  const dirs = fs
+    .readdirSync(runOut)
+    .map((d) => path.join(runOut, d))
+    .filter((d) => fs.statSync(d).isDirectory());
   if (dirs.length !== 1) throw new Error(`consumer --fetch ${fetch}: expected one run directory in ${runOut}, found ${dirs.length}`);
   const dir = dirs[0];
   return {

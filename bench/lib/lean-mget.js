@@ -39,8 +39,12 @@ function slotOf(buf, s, e) {
   for (let i = s; i < e; i++) {
     if (buf[i] !== 123) continue; // '{'
     for (let j = i + 1; j < e; j++) {
-      if (buf[j] === 125) { // '}'
-        if (j > i + 1) { a = i + 1; b = j; }
+      if (buf[j] === 125) {
+        // '}'
+        if (j > i + 1) {
+          a = i + 1;
+          b = j;
+        }
         break;
       }
     }
@@ -77,12 +81,14 @@ class Raw {
   }
 
   connect() {
-    return /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
-      this.sock = net.connect({ host: this.h, port: this.p }, resolve);
-      this.sock.setNoDelay(true);
-      this.sock.once('error', reject);
-      this.sock.on('data', (d) => this.#data(d));
-    }));
+    return /** @type {Promise<void>} */ (
+      new Promise((resolve, reject) => {
+        this.sock = net.connect({ host: this.h, port: this.p }, resolve);
+        this.sock.setNoDelay(true);
+        this.sock.once('error', reject);
+        this.sock.on('data', (d) => this.#data(d));
+      })
+    );
   }
 
   #data(d) {
@@ -116,7 +122,8 @@ class Raw {
     let out;
     await this.request(encode(args), (b, l) => {
       const t = b[0];
-      if (t === 43 || t === 45 || t === 58) { // + - :
+      if (t === 43 || t === 45 || t === 58) {
+        // + - :
         if (l < 2 || b[l - 1] !== 10) return false;
         out = t === 45 ? new Error(b.toString('latin1', 1, l - 2)) : b.toString('latin1', 1, l - 2);
         return true;
@@ -259,7 +266,13 @@ async function main() {
     for (let k = 0; k < n; k++) order[fill[slot[k]]++] = k;
     const tS = performance.now();
     // one buffer per replica: its MGETs, in slot order; `sent` lists the keys in reply order
-    const outs = replicas.map(() => ({ buf: Buffer.allocUnsafe(bytes + n * 16 + SLOTS * 24), w: 0, commands: 0, sent: new Int32Array(n), nSent: 0 }));
+    const outs = replicas.map(() => ({
+      buf: Buffer.allocUnsafe(bytes + n * 16 + SLOTS * 24),
+      w: 0,
+      commands: 0,
+      sent: new Int32Array(n),
+      nSent: 0,
+    }));
     for (let s = 0; s < SLOTS; s++) {
       const a = first[s];
       const b = first[s + 1];
@@ -293,67 +306,70 @@ async function main() {
     let mismatched = 0;
     let duplicates = 0;
     let errors = 0;
-    await Promise.all(outs.map((o, r) => {
-      if (o.commands === 0) return null;
-      let i = 0;
-      let arrays = 0;
-      let left = 0;
-      let q = 0;
-      return replicas[r].conn.request(o.buf.subarray(0, o.w), (b, l) => {
-        for (;;) {
-          if (left === 0) {
-            if (arrays === o.commands) return true;
-            if (i >= l) return false;
-            if (b[i] === 45) { // an error instead of an array: skip the line, count its keys as errors
-              let j = i;
-              while (j < l && b[j] !== 10) j++;
-              if (j >= l) return false;
-              i = j + 1;
+    await Promise.all(
+      outs.map((o, r) => {
+        if (o.commands === 0) return null;
+        let i = 0;
+        let arrays = 0;
+        let left = 0;
+        let q = 0;
+        return replicas[r].conn.request(o.buf.subarray(0, o.w), (b, l) => {
+          for (;;) {
+            if (left === 0) {
+              if (arrays === o.commands) return true;
+              if (i >= l) return false;
+              if (b[i] === 45) {
+                // an error instead of an array: skip the line, count its keys as errors
+                let j = i;
+                while (j < l && b[j] !== 10) j++;
+                if (j >= l) return false;
+                i = j + 1;
+                arrays++;
+                errors++;
+                continue;
+              }
+              let j = i + 1;
+              let v = 0;
+              while (j < l && b[j] !== 13) v = v * 10 + b[j++] - 48;
+              if (j + 1 >= l) return false;
+              left = v;
+              i = j + 2;
               arrays++;
-              errors++;
               continue;
             }
+            if (i >= l) return false;
             let j = i + 1;
-            let v = 0;
-            while (j < l && b[j] !== 13) v = v * 10 + b[j++] - 48;
+            let L = 0;
+            const nil = b[j] === 45;
+            if (nil) j++;
+            while (j < l && b[j] !== 13) L = L * 10 + b[j++] - 48;
             if (j + 1 >= l) return false;
-            left = v;
-            i = j + 2;
-            arrays++;
-            continue;
-          }
-          if (i >= l) return false;
-          let j = i + 1;
-          let L = 0;
-          const nil = b[j] === 45;
-          if (nil) j++;
-          while (j < l && b[j] !== 13) L = L * 10 + b[j++] - 48;
-          if (j + 1 >= l) return false;
-          if (nil) {
-            missing++;
-            i = j + 2;
-          } else {
-            if (j + 2 + L + 2 > l) return false;
-            let p = j + 2;
-            let id = 0;
-            while (p < j + 2 + L && b[p] !== 58) id = id * 10 + b[p++] - 48;
-            const k = o.sent[q];
-            if (ids[k] !== id) mismatched++;
-            else fetched++;
-            if (id >= seen.length) {
-              const grown = new Uint32Array(Math.max(id + 1, seen.length * 2));
-              grown.set(seen);
-              seen = grown;
+            if (nil) {
+              missing++;
+              i = j + 2;
+            } else {
+              if (j + 2 + L + 2 > l) return false;
+              let p = j + 2;
+              let id = 0;
+              while (p < j + 2 + L && b[p] !== 58) id = id * 10 + b[p++] - 48;
+              const k = o.sent[q];
+              if (ids[k] !== id) mismatched++;
+              else fetched++;
+              if (id >= seen.length) {
+                const grown = new Uint32Array(Math.max(id + 1, seen.length * 2));
+                grown.set(seen);
+                seen = grown;
+              }
+              if (seen[id] === stamp) duplicates++;
+              else seen[id] = stamp;
+              i = j + 2 + L + 2;
             }
-            if (seen[id] === stamp) duplicates++;
-            else seen[id] = stamp;
-            i = j + 2 + L + 2;
+            q++;
+            left--;
           }
-          q++;
-          left--;
-        }
-      });
-    }));
+        });
+      }),
+    );
     const t4 = performance.now();
     const me = process.cpuUsage(me0);
     const cpu1 = await Promise.all(replicas.map((r) => r.conn.call(['INFO', 'cpu']).then(cpuOf)));

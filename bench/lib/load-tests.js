@@ -29,8 +29,11 @@ import { csvCells } from './phases.js';
  */
 function measured(name, records, recordsPerSec, m, x) {
   return {
-    name, recordsPerSec, redisUsPerRecord: (x.redisCpuS * 1e6) / records,
-    redisBusy: (x.redisCpuS * recordsPerSec) / records, clientUsPerRecord: (m.cpuS * 1e6) / records,
+    name,
+    recordsPerSec,
+    redisUsPerRecord: (x.redisCpuS * 1e6) / records,
+    redisBusy: (x.redisCpuS * recordsPerSec) / records,
+    clientUsPerRecord: (m.cpuS * 1e6) / records,
   };
 }
 
@@ -61,7 +64,25 @@ export function loadTests(o) {
   const rb = (name, test, keysPerRequest) => ({
     name,
     bin: 'redis-benchmark',
-    args: ['-h', o.host, '-p', String(o.port), '-P', String(o.bench.pipeline), '-c', String(o.bench.clients), '-n', String(Math.round(o.records / keysPerRequest)), '-r', String(o.bench.keySpace), '-d', String(o.vsize), '-t', test, '--csv'],
+    args: [
+      '-h',
+      o.host,
+      '-p',
+      String(o.port),
+      '-P',
+      String(o.bench.pipeline),
+      '-c',
+      String(o.bench.clients),
+      '-n',
+      String(Math.round(o.records / keysPerRequest)),
+      '-r',
+      String(o.bench.keySpace),
+      '-d',
+      String(o.vsize),
+      '-t',
+      test,
+      '--csv',
+    ],
     /** @type {LoadTest['read']} */
     read(m, x) {
       if (m.code !== 0) throw new Error(`${name}: redis-benchmark exited with ${m.code ?? m.signal}: ${m.stderr.trim().split('\n').pop()}`);
@@ -77,7 +98,8 @@ export function loadTests(o) {
     args: ['-h', o.host, '-p', String(o.port), 'DEBUG', 'POPULATE', String(o.records), 'key', String(o.vsize)],
     /** @type {LoadTest['read']} */
     read(m, x) {
-      if (m.code !== 0 || !/^OK/.test(m.stdout.trim())) throw new Error(`floor: DEBUG POPULATE failed: ${(m.stdout + m.stderr).trim().split('\n').pop()}`);
+      if (m.code !== 0 || !/^OK/.test(m.stdout.trim()))
+        throw new Error(`floor: DEBUG POPULATE failed: ${(m.stdout + m.stderr).trim().split('\n').pop()}`);
       return { ...measured('floor', o.records, o.records / m.wallS, m, x), exactlyOnce: null };
     },
   };
@@ -109,8 +131,15 @@ export function rotated(tests, r) {
 /** @param {Measured[]} row one repeat, in the tests' order */
 export function testTable(row) {
   const redis = (x, s) => (x.name === 'noop' ? '-' : s);
-  const lines = row.map((x) => `| ${x.name} | ${Math.round(x.recordsPerSec).toLocaleString('en-US')} | ${redis(x, x.redisUsPerRecord.toFixed(2))} | ${redis(x, `${(x.redisBusy * 100).toFixed(1)}%`)} | ${x.clientUsPerRecord.toFixed(2)} | ${x.exactlyOnce === null ? '-' : x.exactlyOnce ? 'ok' : 'FAILED'} |`);
-  return ['| test | records/s | Redis CPU µs/record | Redis busy | client CPU µs/record | exactly once |', '| --- | ---: | ---: | ---: | ---: | :---: |', ...lines].join('\n');
+  const lines = row.map(
+    (x) =>
+      `| ${x.name} | ${Math.round(x.recordsPerSec).toLocaleString('en-US')} | ${redis(x, x.redisUsPerRecord.toFixed(2))} | ${redis(x, `${(x.redisBusy * 100).toFixed(1)}%`)} | ${x.clientUsPerRecord.toFixed(2)} | ${x.exactlyOnce === null ? '-' : x.exactlyOnce ? 'ok' : 'FAILED'} |`,
+  );
+  return [
+    '| test | records/s | Redis CPU µs/record | Redis busy | client CPU µs/record | exactly once |',
+    '| --- | ---: | ---: | ---: | ---: | :---: |',
+    ...lines,
+  ].join('\n');
 }
 
 /**
@@ -121,6 +150,8 @@ export function testTable(row) {
  */
 export function spreadLine(v) {
   const d = describe(v, 0.9);
-  const range = d.ci ? `${Math.round(d.ci.level * 100)}% interval ${d.ci.lo.toFixed(2)}–${d.ci.hi.toFixed(2)}x (n=${d.n})` : `no interval (${d.why})`;
+  const range = d.ci
+    ? `${Math.round(d.ci.level * 100)}% interval ${d.ci.lo.toFixed(2)}–${d.ci.hi.toFixed(2)}x (n=${d.n})`
+    : `no interval (${d.why})`;
   return `median ${d.median?.toFixed(2)}x, ${range}`;
 }

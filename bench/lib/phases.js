@@ -46,8 +46,15 @@ export async function redisBenchmark({ meter, host, port, requests, idSpace, pip
  * @returns {string[]} its cells; cells[1] (requests/s) checked to be a number
  */
 export function csvCells(stdout) {
-  const rows = stdout.trim().split('\n').filter((l) => l.startsWith('"') && !l.startsWith('"test"'));
-  const cells = rows.at(-1)?.match(/"([^"]*)"/g)?.map((c) => c.slice(1, -1)) ?? [];
+  const rows = stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('"') && !l.startsWith('"test"'));
+  const cells =
+    rows
+      .at(-1)
+      ?.match(/"([^"]*)"/g)
+      ?.map((c) => c.slice(1, -1)) ?? [];
   if (!Number.isFinite(Number(cells[1]))) throw new Error(`cannot read requests/s from redis-benchmark's output: ${stdout.slice(0, 200)}`);
   return cells;
 }
@@ -66,7 +73,12 @@ export async function naiveLoop({ host, port, idSpace, batch, warmupS, windowS }
   const r = await runMeasured(process.execPath, args, { cwd: ROOT, timeoutMs: (warmupS + windowS) * 1000 + 60_000 });
   if (r.code !== 0) throw new Error(`naive loop exited with ${r.code ?? r.signal}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const out = JSON.parse(r.stdout.trim().split('\n').pop());
-  return { ...out, command: commandLine('node', [path.relative(ROOT, NAIVE), ...args.slice(1)]), processCpuS: r.cpuS, processWallS: r.wallS };
+  return {
+    ...out,
+    command: commandLine('node', [path.relative(ROOT, NAIVE), ...args.slice(1)]),
+    processCpuS: r.cpuS,
+    processWallS: r.wallS,
+  };
 }
 
 /**
@@ -76,16 +88,34 @@ export async function naiveLoop({ host, port, idSpace, batch, warmupS, windowS }
  */
 export async function rqbenchProducer({ host, port, q, periodMs, chunks, durationS, warmupS, outDir }) {
   const args = [
-    path.relative(ROOT, PRODUCER), '--host', host, '--port', String(port),
-    '-q', String(q), '-p', String(periodMs), '-c', String(chunks), '-d', String(durationS),
-    '--warmup', String(warmupS), '--out', outDir, '--json', '--quiet',
+    path.relative(ROOT, PRODUCER),
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '-q',
+    String(q),
+    '-p',
+    String(periodMs),
+    '-c',
+    String(chunks),
+    '-d',
+    String(durationS),
+    '--warmup',
+    String(warmupS),
+    '--out',
+    outDir,
+    '--json',
+    '--quiet',
   ];
   const r = await runMeasured(process.execPath, args, { cwd: ROOT, timeoutMs: durationS * 1000 + 90_000 });
   let s;
   try {
     s = JSON.parse(r.stdout);
   } catch {
-    throw new Error(`rqbench producer exited with ${r.code ?? r.signal} without a summary: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    throw new Error(
+      `rqbench producer exited with ${r.code ?? r.signal} without a summary: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   }
   return {
     command: commandLine('node', args).replace(shellQuote(outDir), '<tmpdir>'),

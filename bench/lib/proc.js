@@ -59,15 +59,30 @@ export function runMeasured(file, args, opts = {}) {
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-    child.once('error', (e) => { clearTimeout(timer); running.delete(child); reject(e); });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      running.delete(child);
+      reject(e);
+    });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       running.delete(child);
       resolve({
-        code, signal, stdout, stderr, timedOut,
+        code,
+        signal,
+        stdout,
+        stderr,
+        timedOut,
         wallS: (performance.now() - t0) / 1000,
         cpuS: childrenCpuSeconds() - cpu0,
       });

@@ -44,7 +44,11 @@ export async function addShard({ admin, action, local, log, signal, detail }) {
   const master = nodes.find((n) => n.id === idOf.get(masterAddr));
   if (!master) throw new Error(`${masterAddr} joined but is not in the cluster's view`);
   const moves = planFill(nodes, master);
-  const tally = Object.assign(detail, { from: moves.map((m) => ({ ...nodeRef(m.from), slots: m.slots.length })), slotsMoved: 0, keysMigrated: 0 });
+  const tally = Object.assign(detail, {
+    from: moves.map((m) => ({ ...nodeRef(m.from), slots: m.slots.length })),
+    slotsMoved: 0,
+    keysMigrated: 0,
+  });
   const t1 = Date.now();
   await migrateSlots(admin, moves, { masters: mastersInOrder(nodes), tally, label: 'add-shard', log, signal });
   detail.migrateMs = Date.now() - t1;
@@ -56,10 +60,16 @@ export async function addShard({ admin, action, local, log, signal, detail }) {
       return ok ? [] : [`${addr} does not see the new replicas of ${masterAddr} yet`];
     },
   });
-  await waitFor('the new replicas in sync', async () => {
-    const links = /** @type {string[]} INFO replies with text */ (await Promise.all(replicaAddrs.map((a) => admin.call(a, 'INFO', 'replication'))));
-    return replicaAddrs.filter((a, i) => parseInfo(links[i]).master_link_status !== 'up').map((a) => `${a} master_link_status is not up`);
-  }, { signal });
+  await waitFor(
+    'the new replicas in sync',
+    async () => {
+      const links = /** @type {string[]} INFO replies with text */ (
+        await Promise.all(replicaAddrs.map((a) => admin.call(a, 'INFO', 'replication')))
+      );
+      return replicaAddrs.filter((a, i) => parseInfo(links[i]).master_link_status !== 'up').map((a) => `${a} master_link_status is not up`);
+    },
+    { signal },
+  );
   detail.tookMs = Date.now() - t0;
 }
 
@@ -72,7 +82,9 @@ export async function addShard({ admin, action, local, log, signal, detail }) {
  */
 async function startLocalNodes(local, nodes) {
   if (!local?.addNodes) {
-    throw new Error('add-shard on a cluster not started by rqbench needs the new nodes: add-shard:<host:port>,<host:port>,... (master first, then its replicas)');
+    throw new Error(
+      'add-shard on a cluster not started by rqbench needs the new nodes: add-shard:<host:port>,<host:port>,... (master first, then its replicas)',
+    );
   }
   const replicas = Math.max(0, ...mastersInOrder(nodes).map((m) => replicasOf(nodes, m).length));
   const started = await local.addNodes(1 + replicas);
@@ -85,10 +97,15 @@ async function startLocalNodes(local, nodes) {
  * @param {string} addr
  */
 async function emptyNodeId(admin, addr) {
-  const info = parseInfo(/** @type {string} CLUSTER INFO replies with text */ (await admin.call(addr, 'CLUSTER', 'INFO').catch((err) => {
-    throw new Error(/cluster support disabled/i.test(err.message) ? `${addr} is not cluster-enabled` : err.message);
-  })));
-  if (Number(info.cluster_known_nodes) !== 1) throw new Error(`${addr} already belongs to a cluster (it knows ${info.cluster_known_nodes} nodes)`);
+  const info = parseInfo(
+    /** @type {string} CLUSTER INFO replies with text */ (
+      await admin.call(addr, 'CLUSTER', 'INFO').catch((err) => {
+        throw new Error(/cluster support disabled/i.test(err.message) ? `${addr} is not cluster-enabled` : err.message);
+      })
+    ),
+  );
+  if (Number(info.cluster_known_nodes) !== 1)
+    throw new Error(`${addr} already belongs to a cluster (it knows ${info.cluster_known_nodes} nodes)`);
   const keys = Number(await admin.call(addr, 'DBSIZE'));
   if (keys > 0) throw new Error(`${addr} is not empty (${keys} keys)`);
   return String(await admin.call(addr, 'CLUSTER', 'MYID'));

@@ -42,25 +42,34 @@ export class ClusterAdmin {
     }
     const cut = addr.lastIndexOf(':');
     const c = new Redis({
-      host: addr.slice(0, cut), port: Number(addr.slice(cut + 1)),
+      host: addr.slice(0, cut),
+      port: Number(addr.slice(cut + 1)),
       tls: this.conn.tls || undefined,
-      connectTimeout: this.conn.connectTimeoutMs ?? 3000, commandTimeout: COMMAND_TIMEOUT_MS,
-      lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0,
-      enableOfflineQueue: false, enableReadyCheck: false,
+      connectTimeout: this.conn.connectTimeoutMs ?? 3000,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      enableReadyCheck: false,
     });
     c.on('error', () => {}); // failures surface on the command that hit them
     const { username, password } = this.conn;
-    const p = c.connect().then(async () => {
-      // AUTH by hand: ioredis reports a refused AUTH only as a closed stream on the next command
-      if (password) await c.call('AUTH', ...(username ? [username, password] : [password])).catch((err) => {
-        throw new Error(`${addr} refused AUTH: ${err.message}`);
+    const p = c
+      .connect()
+      .then(async () => {
+        // AUTH by hand: ioredis reports a refused AUTH only as a closed stream on the next command
+        if (password)
+          await c.call('AUTH', ...(username ? [username, password] : [password])).catch((err) => {
+            throw new Error(`${addr} refused AUTH: ${err.message}`);
+          });
+        return c;
+      })
+      .catch((err) => {
+        this.clients.delete(addr);
+        c.disconnect();
+        throw /refused AUTH/.test(err.message) ? err : new Error(`cannot connect to ${addr}: ${err.code ?? err.message}`);
       });
-      return c;
-    }).catch((err) => {
-      this.clients.delete(addr);
-      c.disconnect();
-      throw /refused AUTH/.test(err.message) ? err : new Error(`cannot connect to ${addr}: ${err.code ?? err.message}`);
-    });
     this.clients.set(addr, p);
     return p;
   }
@@ -113,11 +122,15 @@ export class ClusterAdmin {
           last = `${addr} knows no master serving slots`;
           continue;
         }
-        this.known = nodes.filter((n) => !n.failed).sort((a, b) => b.slots.length - a.slots.length).map((n) => n.addr);
+        this.known = nodes
+          .filter((n) => !n.failed)
+          .sort((a, b) => b.slots.length - a.slots.length)
+          .map((n) => n.addr);
         lastKnown.set(this.seed, this.known);
         return nodes;
       } catch (err) {
-        if (/cluster support disabled/i.test(err.message)) throw new Error(`${addr} is not a Redis Cluster node (cluster support disabled)`, { cause: err });
+        if (/cluster support disabled/i.test(err.message))
+          throw new Error(`${addr} is not a Redis Cluster node (cluster support disabled)`, { cause: err });
         last = `${addr}: ${err.message}`;
       }
     }
@@ -140,7 +153,10 @@ export class ClusterAdmin {
   }
 
   #disconnect(addr) {
-    this.clients.get(addr)?.then((c) => c.disconnect(), () => {});
+    this.clients.get(addr)?.then(
+      (c) => c.disconnect(),
+      () => {},
+    );
     this.clients.delete(addr);
   }
 }

@@ -76,8 +76,11 @@ async function kill(admin, master, proc) {
   } catch (err) {
     // The connection dropping is the crash; an error reply is a refusal.
     if (/closed|ECONNRESET|EPIPE/i.test(err.message)) return 'DEBUG SEGFAULT';
-    throw new Error(`cannot kill ${master.addr}: DEBUG SEGFAULT was refused (${err.message.split('.')[0]}); `
-      + 'the server needs enable-debug-command yes (or local, from its own host), or use failover instead', { cause: err });
+    throw new Error(
+      `cannot kill ${master.addr}: DEBUG SEGFAULT was refused (${err.message.split('.')[0]}); ` +
+        'the server needs enable-debug-command yes (or local, from its own host), or use failover instead',
+      { cause: err },
+    );
   }
   throw new Error(`cannot kill ${master.addr}: DEBUG SEGFAULT returned instead of crashing the server`);
 }

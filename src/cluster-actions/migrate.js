@@ -50,7 +50,10 @@ export async function migrateSlots(admin, moves, { masters, tally, label, log = 
       } catch (err) {
         const left = await abandon(admin, slots, move);
         const where = `slots ${slots[0]}-${slots[slots.length - 1]} (${move.from.addr} -> ${move.to.addr})`;
-        throw new Error(`${where}: ${err.message}${left.length ? `; slots left migrating: ${ranges(left)} (redis-cli --cluster fix repairs them)` : ''}`, { cause: err });
+        throw new Error(
+          `${where}: ${err.message}${left.length ? `; slots left migrating: ${ranges(left)} (redis-cli --cluster fix repairs them)` : ''}`,
+          { cause: err },
+        );
       }
       if (Date.now() - lastLog >= PROGRESS_MS) {
         lastLog = Date.now();
@@ -84,8 +87,9 @@ async function moveGroup(admin, slots, { from, to }, masters, auth) {
     pending = failed;
   }
   // Others learn it by gossip anyway; telling them now shortens the time they redirect wrongly.
-  await Promise.all(masters.filter((m) => m.id !== from.id && m.id !== to.id)
-    .map((m) => setslot(admin, m, slots, 'NODE', to.id, true).catch(() => {})));
+  await Promise.all(
+    masters.filter((m) => m.id !== from.id && m.id !== to.id).map((m) => setslot(admin, m, slots, 'NODE', to.id, true).catch(() => {})),
+  );
   return keys;
 }
 
@@ -95,7 +99,10 @@ async function moveGroup(admin, slots, { from, to }, masters, auth) {
  * @returns {Promise<Array<Error|undefined>>}
  */
 async function setslot(admin, node, slots, state, id, tolerate = false) {
-  const replies = await admin.pipeline(node.addr, slots.map((s) => ['CLUSTER', 'SETSLOT', s, state, id]));
+  const replies = await admin.pipeline(
+    node.addr,
+    slots.map((s) => ['CLUSTER', 'SETSLOT', s, state, id]),
+  );
   const errors = replies.map((r) => r.err);
   const first = errors.find(Boolean);
   if (first && !tolerate) throw first;
@@ -111,14 +118,20 @@ async function drain(admin, slots, from, to, auth) {
   let moved = 0;
   let pending = slots;
   while (pending.length > 0) {
-    const listed = await admin.pipeline(from.addr, pending.map((s) => ['CLUSTER', 'GETKEYSINSLOT', s, KEYS_PER_MIGRATE]), { buffers: true });
+    const listed = await admin.pipeline(
+      from.addr,
+      pending.map((s) => ['CLUSTER', 'GETKEYSINSLOT', s, KEYS_PER_MIGRATE]),
+      { buffers: true },
+    );
     const failed = listed.find((r) => r.err);
     if (failed) throw failed.err;
     const batches = listed.map((r) => r.value).filter((keys) => keys.length > 0);
     pending = pending.filter((_, i) => listed[i].value.length > 0);
     const replies = await Promise.all(batches.map((keys) => migrate(admin, from, to, auth, keys)));
     // NOKEY: every key listed had expired; MIGRATE deleted them, so they are not listed again
-    replies.forEach((reply, i) => { if (String(reply) !== 'NOKEY') moved += batches[i].length; });
+    replies.forEach((reply, i) => {
+      if (String(reply) !== 'NOKEY') moved += batches[i].length;
+    });
   }
   return moved;
 }

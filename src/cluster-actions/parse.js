@@ -19,8 +19,9 @@ import { SLOTS } from '../transports/redis.js';
  * @property {string} text         the whole flag value
  */
 
-const SYNTAX = '<seconds>:<action>[:<arg>] with action reshard:<slots>, remove-shard[:<master>], '
-  + 'add-shard[:<host:port>,...], kill-master[:<master>] or failover[:<master>]';
+const SYNTAX =
+  '<seconds>:<action>[:<arg>] with action reshard:<slots>, remove-shard[:<master>], ' +
+  'add-shard[:<host:port>,...], kill-master[:<master>] or failover[:<master>]';
 const MASTER = 'a master as its shard number (1 = lowest slots) or host:port';
 
 /** What each action takes after its name. */
@@ -54,7 +55,10 @@ export function parseAt(text) {
     return action;
   }
   action.arg = arg;
-  return Object.assign(action, spec.read(arg, (what) => fail(`${kind} ${what}`)));
+  return Object.assign(
+    action,
+    spec.read(arg, (what) => fail(`${kind} ${what}`)),
+  );
 }
 
 /**
@@ -65,7 +69,11 @@ export function parseAt(text) {
  */
 export function parseAtList(values) {
   const list = values === undefined ? [] : Array.isArray(values) ? values : [values];
-  return list.map(parseAt).map((a, i) => ({ a, i })).sort((x, y) => x.a.atSec - y.a.atSec || x.i - y.i).map(({ a }) => a);
+  return list
+    .map(parseAt)
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => x.a.atSec - y.a.atSec || x.i - y.i)
+    .map(({ a }) => a);
 }
 
 /**

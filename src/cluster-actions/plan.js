@@ -72,7 +72,8 @@ export function planReshard(nodes, count) {
   const from = bySlots[0];
   const to = bySlots[bySlots.length - 1];
   const slots = slotsOf(from);
-  if (count > slots.length) throw new Error(`cannot move ${count} slots: the master with the most slots (${from.addr}) has ${slots.length}`);
+  if (count > slots.length)
+    throw new Error(`cannot move ${count} slots: the master with the most slots (${from.addr}) has ${slots.length}`);
   return [{ from, to, slots: slots.slice(slots.length - count) }];
 }
 

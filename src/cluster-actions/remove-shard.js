@@ -21,7 +21,8 @@ export async function removeShard({ admin, action, local, log, signal, detail })
   const tally = Object.assign(detail, {
     removed: leaving.map((n) => ({ ...nodeRef(n), role: n.role })),
     to: moves.map((m) => ({ ...nodeRef(m.to), slots: m.slots.length })),
-    slotsMoved: 0, keysMigrated: 0,
+    slotsMoved: 0,
+    keysMigrated: 0,
   });
   const t0 = Date.now();
   await migrateSlots(admin, moves, { masters: mastersInOrder(nodes), tally, label: 'remove-shard', log, signal });
@@ -32,9 +33,15 @@ export async function removeShard({ admin, action, local, log, signal, detail })
   const staying = (await admin.topology()).filter((n) => !ids.has(n.id) && !n.failed);
   // All at once: a forgotten node is banned for 60 s only, and gossip from a node that still
   // knows it would bring it back.
-  await Promise.all(staying.flatMap((n) => leaving.map((gone) => admin.call(n.addr, 'CLUSTER', 'FORGET', gone.id).catch((err) => {
-    if (!/unknown node/i.test(err.message)) throw new Error(`${n.addr} cannot forget ${gone.addr}: ${err.message}`);
-  }))));
+  await Promise.all(
+    staying.flatMap((n) =>
+      leaving.map((gone) =>
+        admin.call(n.addr, 'CLUSTER', 'FORGET', gone.id).catch((err) => {
+          if (!/unknown node/i.test(err.message)) throw new Error(`${n.addr} cannot forget ${gone.addr}: ${err.message}`);
+        }),
+      ),
+    ),
+  );
   detail.shutDown = [];
   detail.reset = [];
   for (const gone of leaving) {

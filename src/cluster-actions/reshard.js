@@ -10,7 +10,13 @@ import { waitSettled } from './settle.js';
 export async function reshard({ admin, action, log, signal, detail }) {
   const nodes = await admin.topology();
   const [move] = planReshard(nodes, /** @type {number} */ (action.slots));
-  const tally = Object.assign(detail, { from: nodeRef(move.from), to: nodeRef(move.to), slots: move.slots.length, slotsMoved: 0, keysMigrated: 0 });
+  const tally = Object.assign(detail, {
+    from: nodeRef(move.from),
+    to: nodeRef(move.to),
+    slots: move.slots.length,
+    slotsMoved: 0,
+    keysMigrated: 0,
+  });
   const t0 = Date.now();
   await migrateSlots(admin, [move], { masters: mastersInOrder(nodes), tally, label: 'reshard', log, signal });
   detail.migrateMs = Date.now() - t0;

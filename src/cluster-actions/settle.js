@@ -58,22 +58,26 @@ export async function settleProblems(admin, { skip = () => false, check } = {}) 
   const nodes = (await admin.topology()).filter((n) => !n.failed && !skip(n));
   const problems = [];
   const owners = new Map();
-  await Promise.all(nodes.map(async (node) => {
-    try {
-      // both reply with text
-      const [infoText, nodesText] = /** @type {string[]} */ (await Promise.all([admin.call(node.addr, 'CLUSTER', 'INFO'), admin.call(node.addr, 'CLUSTER', 'NODES')]));
-      const info = parseInfo(infoText);
-      const view = parseClusterNodes(nodesText);
-      if (info.cluster_state !== 'ok') problems.push(`${node.addr} cluster_state:${info.cluster_state}`);
-      if (Number(info.cluster_slots_ok) !== SLOTS) problems.push(`${node.addr} cluster_slots_ok:${info.cluster_slots_ok}`);
-      // "[slot->-id]" / "[slot-<-id]" mark slots this node is migrating or importing
-      if (/ \[\d+-[<>]-/.test(nodesText)) problems.push(`${node.addr} has a slot half-migrated`);
-      owners.set(node.addr, slotTable(view).join(','));
-      if (check) problems.push(...check(view, node.addr));
-    } catch (err) {
-      problems.push(`${node.addr}: ${err.message}`);
-    }
-  }));
+  await Promise.all(
+    nodes.map(async (node) => {
+      try {
+        // both reply with text
+        const [infoText, nodesText] = /** @type {string[]} */ (
+          await Promise.all([admin.call(node.addr, 'CLUSTER', 'INFO'), admin.call(node.addr, 'CLUSTER', 'NODES')])
+        );
+        const info = parseInfo(infoText);
+        const view = parseClusterNodes(nodesText);
+        if (info.cluster_state !== 'ok') problems.push(`${node.addr} cluster_state:${info.cluster_state}`);
+        if (Number(info.cluster_slots_ok) !== SLOTS) problems.push(`${node.addr} cluster_slots_ok:${info.cluster_slots_ok}`);
+        // "[slot->-id]" / "[slot-<-id]" mark slots this node is migrating or importing
+        if (/ \[\d+-[<>]-/.test(nodesText)) problems.push(`${node.addr} has a slot half-migrated`);
+        owners.set(node.addr, slotTable(view).join(','));
+        if (check) problems.push(...check(view, node.addr));
+      } catch (err) {
+        problems.push(`${node.addr}: ${err.message}`);
+      }
+    }),
+  );
   if (new Set(owners.values()).size > 1) problems.push('nodes disagree on slot owners');
   return problems;
 }

@@ -18,7 +18,8 @@ import { commandArgv, exitNow, setExitCode, writeErr, writeOut } from '../comman
 const PROG = 'rqbench capacity';
 
 export const command = 'capacity';
-export const describe = 'find the highest rate that holds (ramp, then bisection), what limits it, and where each node saturates; writes capacity.md, capacity.json and report.html';
+export const describe =
+  'find the highest rate that holds (ramp, then bisection), what limits it, and where each node saturates; writes capacity.md, capacity.json and report.html';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
@@ -28,7 +29,10 @@ export function builder(y) {
   return built
     .example('$0 capacity --local -t 2 --slo-p99 50', 'a throwaway local Redis: the highest zset rate with p99 ≤ 50 ms')
     .example('$0 capacity --local --node-cpus 0.5 -t 2', 'the same on a node capped at half a core')
-    .example('$0 capacity --url redis://10.0.0.5:6379 --cluster -t 8 --ns 10 --instance-type r6g.large --hourly-price 0.1008', 'an ElastiCache cluster, with its price for the cost table');
+    .example(
+      '$0 capacity --url redis://10.0.0.5:6379 --cluster -t 8 --ns 10 --instance-type r6g.large --hourly-price 0.1008',
+      'an ElastiCache cluster, with its price for the cost table',
+    );
 }
 
 /**

@@ -16,18 +16,29 @@ export const describe = 'Draw CPU per node, throughput, latency over time and th
  * @returns {import('yargs').Argv}
  */
 export function builder(yargs) {
-  return yargs
-    .positional('run-dir', { describe: 'Run directories, in order: several are laid end to end as steps', type: 'string', array: true, default: undefined })
-    .option('out', { type: 'string', demandOption: true, describe: 'Directory the charts go to (created if missing)' })
-    .option('title', { type: 'string', describe: 'Subtitle of every chart [default: the steps\' names]' })
-    .option('label', { type: 'string', array: true, describe: 'A step label per run directory, in order [default: each directory\'s name]' })
-    // Strings, so a bad value is quoted back as typed.
-    .option('width', { type: 'string', default: '900', describe: 'Image width, px (300..4000)' })
-    .option('height', { type: 'string', default: '360', describe: 'Image height, px (200..4000)' })
-    .example('$0 chart runs/<run> --out charts/', 'the charts of one run')
-    .example('$0 chart a/ b/ --label one --label two --out charts/', 'two steps on one time axis')
-    .strict()
-    .fail(failHandler(prog));
+  return (
+    yargs
+      .positional('run-dir', {
+        describe: 'Run directories, in order: several are laid end to end as steps',
+        type: 'string',
+        array: true,
+        default: undefined,
+      })
+      .option('out', { type: 'string', demandOption: true, describe: 'Directory the charts go to (created if missing)' })
+      .option('title', { type: 'string', describe: "Subtitle of every chart [default: the steps' names]" })
+      .option('label', {
+        type: 'string',
+        array: true,
+        describe: "A step label per run directory, in order [default: each directory's name]",
+      })
+      // Strings, so a bad value is quoted back as typed.
+      .option('width', { type: 'string', default: '900', describe: 'Image width, px (300..4000)' })
+      .option('height', { type: 'string', default: '360', describe: 'Image height, px (200..4000)' })
+      .example('$0 chart runs/<run> --out charts/', 'the charts of one run')
+      .example('$0 chart a/ b/ --label one --label two --out charts/', 'two steps on one time axis')
+      .strict()
+      .fail(failHandler(prog))
+  );
 }
 
 /**
@@ -39,7 +50,8 @@ export async function handler(a) {
   const runDirs = a['run-dir'];
   try {
     const labels = a.label ?? [];
-    if (labels.length > runDirs.length) throw new UsageError(`--label given ${labels.length} times for ${runDirs.length} run director${runDirs.length === 1 ? 'y' : 'ies'}`);
+    if (labels.length > runDirs.length)
+      throw new UsageError(`--label given ${labels.length} times for ${runDirs.length} run director${runDirs.length === 1 ? 'y' : 'ies'}`);
     checkOutput({ out: a.out });
     const width = pixels(a.width, '--width', 300);
     const height = pixels(a.height, '--height', 200);

@@ -22,22 +22,58 @@ const ACTIONS = ['run', 'report'];
 const MAX_RETRY_NOISY = 5;
 
 export const command = 'experiment <action> <dirs..>';
-export const describe = 'run an experiment spec (experiments/<name>/experiment.yaml) step by step, or regenerate its RESULTS.md and report.html';
+export const describe =
+  'run an experiment spec (experiments/<name>/experiment.yaml) step by step, or regenerate its RESULTS.md and report.html';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return metricsOptions(y)
-    .positional('action', { type: 'string', describe: 'run: every step, then RESULTS.md and report.html (RESULTS.md with its charts interactive, opens offline); report: both from the newest run only (runs/<stamp>, or the trial data kept in data/<stamp>)' })
-    .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)' })
-    .option('resume', { type: 'boolean', default: false, describe: 'with run: continue the newest runs/<stamp>/, skipping trials that completed (several specs: the interrupted sequence)' })
-    .option('repeat', { type: 'number', requiresArg: true, describe: 'with run: trials of every step (overrides each spec\'s repeat:); fewer than 6 cannot give a verdict', defaultDescription: "the spec's repeat:, else 6" })
-    .option('retry-noisy', { type: 'number', requiresArg: true, default: 0, describe: 'with run: set a noisy trial aside (something outside the run took CPU: its summary says so) and run it again, at most this many times each' })
-    .option('seed', { type: 'number', requiresArg: true, describe: 'with run: the seed of the trials\' shuffled order (written to runs/<stamp>/manifest.json)', defaultDescription: 'a new one each run' })
+    .positional('action', {
+      type: 'string',
+      describe:
+        'run: every step, then RESULTS.md and report.html (RESULTS.md with its charts interactive, opens offline); report: both from the newest run only (runs/<stamp>, or the trial data kept in data/<stamp>)',
+    })
+    .positional('dirs', {
+      type: 'string',
+      array: true,
+      default: undefined,
+      describe: 'the experiment directories, each holding experiment.yaml (several: in sequence, and the index experiments/README.md)',
+    })
+    .option('resume', {
+      type: 'boolean',
+      default: false,
+      describe: 'with run: continue the newest runs/<stamp>/, skipping trials that completed (several specs: the interrupted sequence)',
+    })
+    .option('repeat', {
+      type: 'number',
+      requiresArg: true,
+      describe: "with run: trials of every step (overrides each spec's repeat:); fewer than 6 cannot give a verdict",
+      defaultDescription: "the spec's repeat:, else 6",
+    })
+    .option('retry-noisy', {
+      type: 'number',
+      requiresArg: true,
+      default: 0,
+      describe:
+        'with run: set a noisy trial aside (something outside the run took CPU: its summary says so) and run it again, at most this many times each',
+    })
+    .option('seed', {
+      type: 'number',
+      requiresArg: true,
+      describe: "with run: the seed of the trials' shuffled order (written to runs/<stamp>/manifest.json)",
+      defaultDescription: 'a new one each run',
+    })
     .example('$0 experiment run experiments/002-store-models', 'run every step, write RESULTS.md and report.html')
     .example('$0 experiment run experiments/002-store-models --resume', 'after Ctrl-C: re-run the interrupted trial and the rest')
     .example('$0 experiment run experiments/002-store-models --repeat 10', '10 trials of every step, interleaved round by round')
-    .example('$0 experiment run experiments/002-store-models --retry-noisy 2', 'a trial run while something else took the CPU is run again, up to twice')
-    .example('$0 experiment report experiments/002-store-models', 'RESULTS.md again, without running (from runs/, or from data/ in a fresh clone)')
+    .example(
+      '$0 experiment run experiments/002-store-models --retry-noisy 2',
+      'a trial run while something else took the CPU is run again, up to twice',
+    )
+    .example(
+      '$0 experiment report experiments/002-store-models',
+      'RESULTS.md again, without running (from runs/, or from data/ in a fresh clone)',
+    )
     .example('$0 experiment run experiments/*/', 'every spec in sequence, then experiments/README.md (npm run experiments)');
 }
 
@@ -52,11 +88,15 @@ export async function handler(a) {
     if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
     if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
     for (const f of ['repeat', 'seed']) if (a[f] !== undefined && a.action !== 'run') throw bad(`--${f}`, 'used with run');
-    if (!(Number.isInteger(a.retryNoisy) && a.retryNoisy >= 0 && a.retryNoisy <= MAX_RETRY_NOISY)) throw bad('--retry-noisy', `an integer from 0 to ${MAX_RETRY_NOISY}`, a.retryNoisy);
+    if (!(Number.isInteger(a.retryNoisy) && a.retryNoisy >= 0 && a.retryNoisy <= MAX_RETRY_NOISY))
+      throw bad('--retry-noisy', `an integer from 0 to ${MAX_RETRY_NOISY}`, a.retryNoisy);
     if (a.retryNoisy && a.action !== 'run') throw bad('--retry-noisy', 'used with run');
-    if (a.repeat !== undefined && !(Number.isInteger(a.repeat) && a.repeat >= 1 && a.repeat <= MAX_REPEAT)) throw bad('--repeat', `an integer from 1 to ${MAX_REPEAT}`, a.repeat);
-    if (a.seed !== undefined && !(Number.isInteger(a.seed) && a.seed >= 0 && a.seed < 2 ** 32)) throw bad('--seed', 'an integer from 0 to 4294967295', a.seed);
-    if (a.resume && (a.repeat !== undefined || a.seed !== undefined)) throw bad(a.repeat !== undefined ? '--repeat' : '--seed', 'left out with --resume (the run goes on with its own trials and order)');
+    if (a.repeat !== undefined && !(Number.isInteger(a.repeat) && a.repeat >= 1 && a.repeat <= MAX_REPEAT))
+      throw bad('--repeat', `an integer from 1 to ${MAX_REPEAT}`, a.repeat);
+    if (a.seed !== undefined && !(Number.isInteger(a.seed) && a.seed >= 0 && a.seed < 2 ** 32))
+      throw bad('--seed', 'an integer from 0 to 4294967295', a.seed);
+    if (a.resume && (a.repeat !== undefined || a.seed !== undefined))
+      throw bad(a.repeat !== undefined ? '--repeat' : '--seed', 'left out with --resume (the run goes on with its own trials and order)');
     const metrics = checkMetrics(a);
     if (a.metricsRelay) throw bad('--metrics-relay', 'used by a step of a runner, not by an experiment run (it serves its own steps)');
     if (a.metricsPort !== undefined && a.action !== 'run') throw bad('--metrics-port', 'used with run');
@@ -66,7 +106,16 @@ export async function handler(a) {
     // it listens before anything is written: a port in use is bad input
     if (a.metricsPort !== undefined) {
       const name = specs.length > 1 ? 'experiments' : specs[0].name;
-      live = { hub: await MetricsHub.open({ port: a.metricsPort, host: metrics.metricsHost, lingerS: metrics.metricsLinger, labels: { run_id: metrics.metricsRunId, run_name: name, ...metrics.metricsLabels }, buckets: metrics.metricsBuckets }), runId: metrics.metricsRunId };
+      live = {
+        hub: await MetricsHub.open({
+          port: a.metricsPort,
+          host: metrics.metricsHost,
+          lingerS: metrics.metricsLinger,
+          labels: { run_id: metrics.metricsRunId, run_name: name, ...metrics.metricsLabels },
+          buckets: metrics.metricsBuckets,
+        }),
+        runId: metrics.metricsRunId,
+      };
     }
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -92,7 +141,9 @@ async function one(spec, a, live) {
   let code = 0;
   if (a.action === 'report' && !newestResultsRun(spec.dir)) {
     // no runs and no committed trial data: never overwrite RESULTS.md with an empty one
-    writeErr(`${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'} and no trial data in ${DATA_DIR}/: "rqbench experiment run ${a.dirs[0]}" makes them (RESULTS.md is left as it is)\n`);
+    writeErr(
+      `${PROG}: no runs under ${path.relative(process.cwd(), runsDir(spec.dir)) || '.'} and no trial data in ${DATA_DIR}/: "rqbench experiment run ${a.dirs[0]}" makes them (RESULTS.md is left as it is)\n`,
+    );
     setExitCode(1);
     return;
   }
@@ -105,7 +156,9 @@ async function one(spec, a, live) {
     if (o.interrupted) code = 130;
   }
   const r = await writeResults(spec);
-  writeErr(`${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})${code === 130 ? '; interrupted: --resume continues' : ''}\n`);
+  writeErr(
+    `${PROG}: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})${code === 130 ? '; interrupted: --resume continues' : ''}\n`,
+  );
   setExitCode(code);
 }
 

@@ -11,7 +11,13 @@ export const describe = 'write N delta files of B key/value updates each, for pr
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return y
-    .option('out', { alias: 'o', type: 'string', requiresArg: true, demandOption: true, describe: 'folder to write the files into (created if missing)' })
+    .option('out', {
+      alias: 'o',
+      type: 'string',
+      requiresArg: true,
+      demandOption: true,
+      describe: 'folder to write the files into (created if missing)',
+    })
     .option('count', { alias: 'n', type: 'number', requiresArg: true, default: 10, describe: 'files (deltas) to write' })
     .option('batch-size', { type: 'number', requiresArg: true, default: queueDefaults.batchSize, describe: 'updates per file' })
     .option('key-size', { type: 'number', requiresArg: true, default: queueDefaults.keySize, describe: 'characters per key' })

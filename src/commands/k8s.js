@@ -20,9 +20,15 @@ export const describe = 'render the Kubernetes Indexed Job (and PodMonitor) of a
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return k8sOptions(y)
-    .example('rqbench k8s --pods 3 --writers-per-pod 2 -- --cluster -q 300000 --ns 10 -d 60 | kubectl apply -f -', '6 writers on 3 pods, starting 90 s from now: the apply is now')
+    .example(
+      'rqbench k8s --pods 3 --writers-per-pod 2 -- --cluster -q 300000 --ns 10 -d 60 | kubectl apply -f -',
+      '6 writers on 3 pods, starting 90 s from now: the apply is now',
+    )
     .example('rqbench k8s --pods 3 --flags="--cluster -q 300000 --sl"', 'the producer flags as one value (note the =)')
-    .example('rqbench k8s --pods 8 --podmonitor --namespace bench --out k8s/', 'k8s/job.yaml and k8s/podmonitor.yaml, starting 90 s from now')
+    .example(
+      'rqbench k8s --pods 8 --podmonitor --namespace bench --out k8s/',
+      'k8s/job.yaml and k8s/podmonitor.yaml, starting 90 s from now',
+    )
     .example('rqbench k8s --template > job.yaml', 'a file to apply later: sed fills in @START_AT@ and @RUN_ID@ (docs/multi-host.md)');
 }
 
@@ -34,7 +40,9 @@ export function handler(a) {
     const plan = k8sPlan({ ...a, flags: producerFlags(a) });
     checkProducerFlags(plan.flags, plan.writers);
     const files = renderManifests(plan);
-    const start = /^\d+$/.test(plan.startAt) ? `start ${new Date(Number(plan.startAt)).toISOString()} (in ${a.startIn} s)` : `start ${plan.startAt}, filled in at apply time`;
+    const start = /^\d+$/.test(plan.startAt)
+      ? `start ${new Date(Number(plan.startAt)).toISOString()} (in ${a.startIn} s)`
+      : `start ${plan.startAt}, filled in at apply time`;
     writeErr(`rqbench k8s: ${plan.pods} pod(s) × ${plan.perPod} writer(s), run ${plan.runId}, ${start}\n`);
     if (plan.out === undefined) return files.map((f) => f.text).join('---\n');
     writeFiles(plan.out, files);
@@ -67,12 +75,24 @@ function producerFlags(a) {
 function checkProducerFlags(words, writers) {
   const y = yargs([...words]);
   producerBuilder(y);
-  y.strict().exitProcess(false).help(false).version(false).fail((msg, err) => {
-    const line = (err?.message || msg).split('\n')[0]
-      .replace(/^Unknown arguments?: (.*)$/, (_m, names) => `unknown producer flag(s) ${names.split(', ').map((n) => (words.includes(n) ? n : n.length === 1 ? `-${n}` : `--${n}`)).join(', ')}`)
-      .replace(/^Not enough arguments following: (\S+)/, (_m, n) => `${n.length === 1 ? `-${n}` : `--${n}`} needs a value`);
-    throw new UsageError(`--flags must be producer flags (rqbench produce --help): ${line}`);
-  });
+  y.strict()
+    .exitProcess(false)
+    .help(false)
+    .version(false)
+    .fail((msg, err) => {
+      const line = (err?.message || msg)
+        .split('\n')[0]
+        .replace(
+          /^Unknown arguments?: (.*)$/,
+          (_m, names) =>
+            `unknown producer flag(s) ${names
+              .split(', ')
+              .map((n) => (words.includes(n) ? n : n.length === 1 ? `-${n}` : `--${n}`))
+              .join(', ')}`,
+        )
+        .replace(/^Not enough arguments following: (\S+)/, (_m, n) => `${n.length === 1 ? `-${n}` : `--${n}`} needs a value`);
+      throw new UsageError(`--flags must be producer flags (rqbench produce --help): ${line}`);
+    });
   const parsed = /** @type {Record<string, any>} */ (y.parseSync());
   const aliases = /** @type {Record<string, string[]>} */ (y.getOptions().alias ?? {});
   for (const w of words) {
@@ -85,7 +105,10 @@ function checkProducerFlags(words, writers) {
     }
   }
   if (parsed._.length > 0) throw new UsageError(`--flags must be flags only (got ${shown(String(parsed._[0]))})`);
-  if (parsed.quantity < writers) throw new UsageError(`--flags: -q must be at least the writers, pods × writers per pod (${writers}), so every writer has an item (got ${parsed.quantity})`);
+  if (parsed.quantity < writers)
+    throw new UsageError(
+      `--flags: -q must be at least the writers, pods × writers per pod (${writers}), so every writer has an item (got ${parsed.quantity})`,
+    );
 }
 
 /**

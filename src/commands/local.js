@@ -32,7 +32,10 @@ export function builder(yargs) {
       describe: `Replicas per master, ${REPLICAS.min}..${REPLICAS.max} [default: 0 standalone, 1 cluster]`,
     })
     .option('tls', { type: 'boolean', default: false, describe: 'TLS ports only, with a CA made for this start (its path is printed)' })
-    .option('node-cpus', { type: 'string', describe: 'Cap each node at this many cores (0.5: half a core) to emulate a smaller instance; needs root (cgroups)' })
+    .option('node-cpus', {
+      type: 'string',
+      describe: 'Cap each node at this many cores (0.5: half a core) to emulate a smaller instance; needs root (cgroups)',
+    })
     .check((argv) => {
       toStartOptions(argv);
       return true;
@@ -54,14 +57,23 @@ export function builder(yargs) {
 export function toStartOptions(argv) {
   const cluster = Boolean(argv.cluster);
   const masters = parseInteger('masters', argv.masters, MASTERS.min, MASTERS.max, `an integer from ${MASTERS.min} to ${MASTERS.max}`);
-  const replicas = parseInteger('replicas', argv.replicas, REPLICAS.min, REPLICAS.max, `an integer from ${REPLICAS.min} to ${REPLICAS.max}`);
+  const replicas = parseInteger(
+    'replicas',
+    argv.replicas,
+    REPLICAS.min,
+    REPLICAS.max,
+    `an integer from ${REPLICAS.min} to ${REPLICAS.max}`,
+  );
   if (masters !== undefined && !cluster) {
     throw new Error('--masters needs --cluster (a standalone Redis has one master; use --replicas)');
   }
   const cpus = parseCpus(argv.nodeCpus);
   return {
-    cluster, ...(masters !== undefined && { masters }), ...(replicas !== undefined && { replicas }),
-    ...(argv.tls && { tls: /** @type {true} */ (true) }), ...(cpus !== undefined && { cpus }),
+    cluster,
+    ...(masters !== undefined && { masters }),
+    ...(replicas !== undefined && { replicas }),
+    ...(argv.tls && { tls: /** @type {true} */ (true) }),
+    ...(cpus !== undefined && { cpus }),
   };
 }
 
@@ -101,7 +113,9 @@ function parseInteger(name, raw, min, max, expected) {
  * @param {Error} [err]
  */
 function failOneLine(msg, err) {
-  const text = String(err?.message ?? msg ?? 'invalid arguments').replace(/\s+/g, ' ').trim();
+  const text = String(err?.message ?? msg ?? 'invalid arguments')
+    .replace(/\s+/g, ' ')
+    .trim();
   writeErr(`rqbench: ${text}\n`);
   exitNow(2);
 }
@@ -146,7 +160,9 @@ export async function handler(argv) {
     setExitCode(0);
   } catch (err) {
     const e = /** @type {Error & { code?: string }} */ (err);
-    writeErr(e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${e.code === 'ECPUCAP' ? '--node-cpus: ' : ''}${oneLine(e.message)}\n`);
+    writeErr(
+      e.code === 'ENOREDIS' ? `${INSTALL_HINT}\n` : `rqbench: ${e.code === 'ECPUCAP' ? '--node-cpus: ' : ''}${oneLine(e.message)}\n`,
+    );
     // a cap the kernel refused is the machine saying no to the flag: as a usage error
     setExitCode(e.code === 'ECPUCAP' ? 2 : 1);
   } finally {
@@ -195,12 +211,15 @@ export function formatReady(local, elapsedMs) {
 function formatNodes(nodes) {
   const rows = [
     ['role', 'address', 'pid', 'replica of'],
-    ...nodes.map((n) => [
-      n.role, `${n.host}:${n.port}`, String(n.pid), n.masterPort ? `${n.host}:${n.masterPort}` : '',
-    ]),
+    ...nodes.map((n) => [n.role, `${n.host}:${n.port}`, String(n.pid), n.masterPort ? `${n.host}:${n.masterPort}` : '']),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** @param {string} text */

@@ -52,5 +52,5 @@ export function printOutput(prog, make) {
  */
 function fail(prog, e) {
   writeErr(`${prog}: ${printable(redactString(String(e.message).split('\n')[0]))}\n`);
-  setExitCode(e instanceof UsageError ? 2 : e.exitCode ?? 1);
+  setExitCode(e instanceof UsageError ? 2 : (e.exitCode ?? 1));
 }

@@ -22,22 +22,51 @@ const PROG = 'rqbench report';
 const FORMATS = ['md', 'json', 'csv'];
 
 export const command = 'report [dirs..]';
-export const describe = 'merge run directories exactly (writers, readers, queue publishers or consumers, hosts of one run) and print the summary';
+export const describe =
+  'merge run directories exactly (writers, readers, queue publishers or consumers, hosts of one run) and print the summary';
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
   return y
-    .positional('dirs', { type: 'string', array: true, default: undefined, describe: 'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files; a producer run killed before its end, without summary.json, is read up to its last second and named, exit 1)' })
-    .option('format', { alias: 'f', type: 'string', requiresArg: true, describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)', defaultDescription: 'md' })
-    .option('spectrum', { type: 'string', describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)", defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)' })
-    .option('html', { type: 'string', describe: 'also write the report as one HTML page that opens offline (summary, timeline with hover and zoom, CPU per node, percentile spectrum): to FILE.html, or with no value to <dir>/report.html (one directory) or <first dir>/report-merged-<run id>.html (several, merged: written unless --no-html)' })
-    .option('tag', { type: 'string', requiresArg: true, describe: 'with --spectrum: intended (from the intended start, corrected) or sent (from the actual send, uncorrected)', defaultDescription: 'intended' })
+    .positional('dirs', {
+      type: 'string',
+      array: true,
+      default: undefined,
+      describe:
+        'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files; a producer run killed before its end, without summary.json, is read up to its last second and named, exit 1)',
+    })
+    .option('format', {
+      alias: 'f',
+      type: 'string',
+      requiresArg: true,
+      describe: 'md (the summary), json (summary.json merged) or csv (the merged timeline, one row per second)',
+      defaultDescription: 'md',
+    })
+    .option('spectrum', {
+      type: 'string',
+      describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)",
+      defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)',
+    })
+    .option('html', {
+      type: 'string',
+      describe:
+        'also write the report as one HTML page that opens offline (summary, timeline with hover and zoom, CPU per node, percentile spectrum): to FILE.html, or with no value to <dir>/report.html (one directory) or <first dir>/report-merged-<run id>.html (several, merged: written unless --no-html)',
+    })
+    .option('tag', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'with --spectrum: intended (from the intended start, corrected) or sent (from the actual send, uncorrected)',
+      defaultDescription: 'intended',
+    })
     .example('$0 report hostA/runs/<run>-a1 hostB/runs/<run>-a2', 'writers 1 and 2 of one run, run on two hosts, as one result')
     .example('$0 report <dir> <dir> --format csv > timeline.csv', 'the merged timeline, one row per second')
     .example('$0 report <dir> --html', 'the run as <dir>/report.html: open it in a browser')
     .example('$0 report A/<run>-a1 B/<run>-a2 --no-html', 'a merged run without its page (written into A/<run>-a1 otherwise)')
     .example('$0 report <dir> --spectrum', 'the batch, cycle, publish or E2E latency spectrum, as wrk2 prints it')
-    .example('$0 report <consume-dir-1> <consume-dir-2>', 'two queue consumers of one queue as one: the seed\'s table from the merged histograms')
+    .example(
+      '$0 report <consume-dir-1> <consume-dir-2>',
+      "two queue consumers of one queue as one: the seed's table from the merged histograms",
+    )
     .example('$0 report --spectrum setex --tag sent <dir>', 'one command kind, uncorrected');
 }
 
@@ -72,7 +101,7 @@ function report(a) {
   }
   const format = a.format ?? 'md';
   if (!FORMATS.includes(format)) throw bad('--format', FORMATS.join(', '), format);
-  if (spectrum !== undefined && a.format !== undefined) throw bad('--format', 'left out with --spectrum (it prints wrk2\'s text layout)');
+  if (spectrum !== undefined && a.format !== undefined) throw bad('--format', "left out with --spectrum (it prints wrk2's text layout)");
   if (a.tag !== undefined && spectrum === undefined) throw bad('--tag', 'used with --spectrum');
   if (typeof html === 'string' && spectrum !== undefined) throw bad('--html', 'left out with --spectrum (the page has the spectrum)');
   // a merged run gets its page unasked (--no-html: not); one directory, when asked
@@ -82,7 +111,8 @@ function report(a) {
   const stopped = runs.filter((r) => r.stopped).map((r) => r.dir);
   // the page is drawn from finished runs only: asked for, that is bad input; unasked, a line
   if (stopped.length && asked) throw bad('--html', `left out when a run stopped before its end (${stopped[0]}: no summary.json)`);
-  if (stopped.length && wanted) writeErr(`rqbench report: the HTML page is left out (${stopped[0]} stopped before its end); --no-html says so quietly\n`);
+  if (stopped.length && wanted)
+    writeErr(`rqbench report: the HTML page is left out (${stopped[0]} stopped before its end); --no-html says so quietly\n`);
   const htmlFile = wanted && !stopped.length ? pageFile(asked && html ? html : defaultHtmlFile(dirs, runs), asked) : null;
   const exitCode = stopped.length ? 1 : 0;
   const merged = mergeRuns(runs);
@@ -90,7 +120,10 @@ function report(a) {
     const { op, tag, name } = pickHistogram(runs, { op: spectrum, tag: a.tag, opFlag: '--spectrum' });
     // the window the summary covers: the warm-up, a second cut short and the drain are left out
     const h = mergeHistograms(runs, { fromSec: merged.warmupS, toSec: merged.durationS, ops: [op] }).get(name);
-    if (!h?.totalCount) throw new UsageError(`--spectrum ${op} --tag ${tag}: no values in seconds ${merged.warmupS} to ${merged.durationS} (the summary's window) in ${dirs.join(', ')}`);
+    if (!h?.totalCount)
+      throw new UsageError(
+        `--spectrum ${op} --tag ${tag}: no values in seconds ${merged.warmupS} to ${merged.durationS} (the summary's window) in ${dirs.join(', ')}`,
+      );
     return { text: percentileSpectrum(h), exitCode };
   }
   if (htmlFile) writeReportHtml(dirs, htmlFile, asked);
@@ -144,6 +177,8 @@ function writeReportHtml(dirs, file, asked) {
     writeErr(`report: ${file}\n`);
   } catch (e) {
     if (asked) throw e;
-    writeErr(`rqbench report: the HTML page was not written (${String(/** @type {Error} */ (e).message).split('\n')[0]}); --no-html says so quietly\n`);
+    writeErr(
+      `rqbench report: the HTML page was not written (${String(/** @type {Error} */ (e).message).split('\n')[0]}); --no-html says so quietly\n`,
+    );
   }
 }

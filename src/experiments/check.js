@@ -101,20 +101,35 @@ export function evalCheck(node, valueOf) {
   if (vals.some((v) => v === null)) return null;
   const [a, b] = /** @type {any[]} */ (vals);
   switch (node.op) {
-    case 'neg': return -a;
-    case 'not': return !a;
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return b === 0 ? null : a / b;
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    case '>=': return a >= b;
-    case '==': return a === b;
-    case '!=': return a !== b;
-    case 'and': return Boolean(a) && Boolean(b);
-    case 'or': return Boolean(a) || Boolean(b);
-    default: throw new Error(`unknown operator ${node.op}`);
+    case 'neg':
+      return -a;
+    case 'not':
+      return !a;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return b === 0 ? null : a / b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case 'and':
+      return Boolean(a) && Boolean(b);
+    case 'or':
+      return Boolean(a) || Boolean(b);
+    default:
+      throw new Error(`unknown operator ${node.op}`);
   }
 }

@@ -48,15 +48,27 @@ export function relayArgs(live, step) {
  */
 export function runChild(argv, stopper, { env = process.env, hub = null } = {}) {
   return new Promise((resolve, reject) => {
-    const stdio = /** @type {import('node:child_process').StdioOptions} */ (hub ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe']);
+    const stdio = /** @type {import('node:child_process').StdioOptions} */ (
+      hub ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe']
+    );
     // the runner's whole tree (its steps' CLIs side by side, the servers it started) is the run's own to
     // each CLI's noise sentinel: only what is outside it is noise
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...env, RQBENCH_RUN_ROOT: env.RQBENCH_RUN_ROOT ?? String(process.pid) }, stdio, detached: true });
+    const child = spawn(process.execPath, argv, {
+      cwd: ROOT,
+      env: { ...env, RQBENCH_RUN_ROOT: env.RQBENCH_RUN_ROOT ?? String(process.pid) },
+      stdio,
+      detached: true,
+    });
     hub?.attach(child);
     let err = '';
-    child.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
+    child.stderr.on('data', (d) => {
+      err = (err + d).slice(-4000);
+    });
     const forget = stopper.track(child);
-    child.once('error', (e) => { forget(); reject(e); });
+    child.once('error', (e) => {
+      forget();
+      reject(e);
+    });
     child.once('close', (code, signal) => {
       forget();
       const lastLine = err.trim().split('\n').filter(Boolean).pop() ?? '';

@@ -30,9 +30,14 @@ export function readClaims(parent, specs) {
   return list.map((c, i) => {
     const at = `${file}: [${i}]`;
     if (!c || typeof c.seed !== 'string' || typeof c.claim !== 'string' || !c.claim.trim()) throw new Error(`${at} needs seed and claim`);
-    if (!STATUSES.includes(c.status)) throw new Error(`${at}.status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(c.status)})`);
-    if ((c.status === 'covered' || c.spec !== undefined) && !specs.has(c.spec)) throw new Error(`${at}.spec must name a spec beside it${c.status === 'covered' ? ' for a covered claim' : ''} (got ${JSON.stringify(c.spec)})`);
-    if (c.status !== 'covered' && !(typeof c.why === 'string' && c.why.trim())) throw new Error(`${at}.why is needed: what a ${c.status} claim lacks, or why`);
+    if (!STATUSES.includes(c.status))
+      throw new Error(`${at}.status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(c.status)})`);
+    if ((c.status === 'covered' || c.spec !== undefined) && !specs.has(c.spec))
+      throw new Error(
+        `${at}.spec must name a spec beside it${c.status === 'covered' ? ' for a covered claim' : ''} (got ${JSON.stringify(c.spec)})`,
+      );
+    if (c.status !== 'covered' && !(typeof c.why === 'string' && c.why.trim()))
+      throw new Error(`${at}.why is needed: what a ${c.status} claim lacks, or why`);
     return /** @type {Claim} */ (c);
   });
 }
@@ -45,8 +50,19 @@ export function claimsSection(claims) {
   if (!claims) return [];
   const count = (s) => claims.filter((c) => c.status === s).length;
   return [
-    '## The seeds\' claims', '',
-    `Every claim of the seeds and where rqbench stands on it (from ${CLAIMS_FILE}): ${claims.length} claims, ${count('covered')} covered by a spec, ${count('planned')} planned, ${count('out of scope')} out of scope.`, '',
-    mdTable(['Seed', 'Claim', 'Status', 'Spec, or why'], claims.map((c) => [c.seed, c.claim, c.status, [c.spec ? `[${c.spec}](${c.spec}/experiment.yaml)` : '', c.why ?? ''].filter(Boolean).join(': ')])), '',
+    "## The seeds' claims",
+    '',
+    `Every claim of the seeds and where rqbench stands on it (from ${CLAIMS_FILE}): ${claims.length} claims, ${count('covered')} covered by a spec, ${count('planned')} planned, ${count('out of scope')} out of scope.`,
+    '',
+    mdTable(
+      ['Seed', 'Claim', 'Status', 'Spec, or why'],
+      claims.map((c) => [
+        c.seed,
+        c.claim,
+        c.status,
+        [c.spec ? `[${c.spec}](${c.spec}/experiment.yaml)` : '', c.why ?? ''].filter(Boolean).join(': '),
+      ]),
+    ),
+    '',
   ];
 }

@@ -14,17 +14,48 @@
  */
 export const RUNNER_PARTS = {
   redis: {
-    flags: { url: 'topology', host: null, h: null, port: null, user: null, password: null, tls: null, 'tls-ca': null, 'tls-insecure': null, local: null, masters: null, replicas: null, cluster: 'topology', cm: 'topology', 'node-cpus': null },
+    flags: {
+      url: 'topology',
+      host: null,
+      h: null,
+      port: null,
+      user: null,
+      password: null,
+      tls: null,
+      'tls-ca': null,
+      'tls-insecure': null,
+      local: null,
+      masters: null,
+      replicas: null,
+      cluster: 'topology',
+      cm: 'topology',
+      'node-cpus': null,
+    },
     where: 'the topology',
   },
-  endpoint: { flags: { endpoint: null, 'pubsub-endpoint': null, 'api-endpoint': null }, where: 'the topology: the servers the runner starts, or topology.queue.endpoint' },
-  names: { flags: { topic: null, queue: null, subscription: null, create: null }, where: 'the step: a topic and queue of its own per trial' },
-  length: { flags: { duration: 'duration', d: 'duration', warmup: 'warmup', 'start-at': null, 'until-complete': null }, where: 'duration: and warmup:' },
+  endpoint: {
+    flags: { endpoint: null, 'pubsub-endpoint': null, 'api-endpoint': null },
+    where: 'the topology: the servers the runner starts, or topology.queue.endpoint',
+  },
+  names: {
+    flags: { topic: null, queue: null, subscription: null, create: null },
+    where: 'the step: a topic and queue of its own per trial',
+  },
+  length: {
+    flags: { duration: 'duration', d: 'duration', warmup: 'warmup', 'start-at': null, 'until-complete': null },
+    where: 'duration: and warmup:',
+  },
   actions: { flags: { at: 'at' }, where: 'at:' },
   output: { flags: { out: null, o: null, name: null, n: null, json: null, quiet: null }, where: 'the run directory' },
-  run: { flags: { 'run-id': null, 'metrics-relay': null, 'metrics-label': null, 'metrics-buckets': null, help: null, version: null }, where: 'the runner' },
+  run: {
+    flags: { 'run-id': null, 'metrics-relay': null, 'metrics-label': null, 'metrics-buckets': null, help: null, version: null },
+    where: 'the runner',
+  },
   /** a load step's delta file: made by the runner from the spec's deltaFile */
-  source: { flags: { file: null, generate: null, records: null, 'record-size': null, 'key-pattern': null }, where: "the spec's deltaFile: { records, recordSize }" },
+  source: {
+    flags: { file: null, generate: null, records: null, 'record-size': null, 'key-pattern': null },
+    where: "the spec's deltaFile: { records, recordSize }",
+  },
   /** a load step's on the local Redis the runner started (it empties it before each grid); a spec may on an endpoint */
   reset: { flags: { flush: null }, where: 'the runner' },
 };
@@ -87,7 +118,12 @@ export function stepArgv({ cli, flags = {}, args = [], target = [], at = [], len
     ...(duration !== null ? ['-d', String(duration)] : []),
     ...(warmup !== null ? ['--warmup', String(warmup)] : []),
     ...(startAt ? ['--start-at', String(startAt)] : []),
-    ...(output.json ? ['--json'] : []), '--quiet', '--out', output.out, '--name', output.name,
+    ...(output.json ? ['--json'] : []),
+    '--quiet',
+    '--out',
+    output.out,
+    '--name',
+    output.name,
   ];
   const stray = runner.find((x) => /^-{1,2}[A-Za-z]/.test(x) && !EVERY_RUNNER_FLAG.has(x.replace(/^-+/, '')));
   if (stray) throw new Error(`command-line.js: ${stray} is set by the runner but not named in RUNNER_PARTS`);

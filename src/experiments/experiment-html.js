@@ -18,14 +18,21 @@ export const REPORT_FILE = 'report.html';
  * @returns {string} the file written
  */
 export function writeExperimentHtml(spec, md, charts) {
-  const byName = new Map(charts.filter((c) => c.spec).map((c) => [c.name, { id: `chart-${c.name}`, title: c.title, spec: /** @type {Record<string, any>} */ (c.spec), placed: true }]));
+  const byName = new Map(
+    charts
+      .filter((c) => c.spec)
+      .map((c) => [c.name, { id: `chart-${c.name}`, title: c.title, spec: /** @type {Record<string, any>} */ (c.spec), placed: true }]),
+  );
   // the page's own title is RESULTS.md's first line
   const { html, placed } = markdownHtml(md.replace(/^# .*\n/, ''), byName);
   const file = path.join(spec.dir, REPORT_FILE);
-  writeHtml(file, htmlPage({
-    title: spec.title,
-    subtitle: `experiments/${spec.name}: RESULTS.md with its charts drawn live`,
-    sections: [{ html, charts: [...byName.values()].filter((c) => placed.has(c.id)) }],
-  }));
+  writeHtml(
+    file,
+    htmlPage({
+      title: spec.title,
+      subtitle: `experiments/${spec.name}: RESULTS.md with its charts drawn live`,
+      sections: [{ html, charts: [...byName.values()].filter((c) => placed.has(c.id)) }],
+    }),
+  );
   return file;
 }

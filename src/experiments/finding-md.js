@@ -25,29 +25,70 @@ export function findingSection(spec, steps, outOfRegime = new Map()) {
   const withTrials = steps.filter((s) => s.trials.length);
   const byName = new Map(steps.map((s) => [s.step.name, s]));
   const pick = (name) => (name === 'first' ? withTrials[0] : name === 'last' ? withTrials[withTrials.length - 1] : byName.get(name));
-  const judged = judge(spec.checkTree, (name) => pick(name)?.trials ?? [], { threshold: spec.noise, outOfRegime: (name) => outOfRegime.get(pick(name)?.step.name ?? name) ?? null });
+  const judged = judge(spec.checkTree, (name) => pick(name)?.trials ?? [], {
+    threshold: spec.noise,
+    outOfRegime: (name) => outOfRegime.get(pick(name)?.step.name ?? name) ?? null,
+  });
   const noisy = new Set(steps.flatMap((s) => s.trials.filter((t) => t.noise?.noisy).map((t) => `${s.step.name}/${t.trial}`)));
   const counts = [...new Set(judged.refs.map((r) => r.described.n))].sort((a, b) => a - b);
-  const n = counts.length === 1 ? `${counts[0]} trial${counts[0] === 1 ? '' : 's'} per step` : `${counts[0]}–${counts[counts.length - 1]} trials per step`;
+  const n =
+    counts.length === 1
+      ? `${counts[0]} trial${counts[0] === 1 ? '' : 's'} per step`
+      : `${counts[0]}–${counts[counts.length - 1]} trials per step`;
   if (!judged.refs.some((r) => r.described.n)) {
     const missing = judged.refs.filter((r) => !r.described.n).map((r) => r.step);
-    return { lines: [`${seed} Here: not known yet — \`${spec.check}\` needs steps not run yet (${[...new Set(missing)].join(', ')}).`, ''], verdict: null, n: null, judged: null };
+    return {
+      lines: [`${seed} Here: not known yet — \`${spec.check}\` needs steps not run yet (${[...new Set(missing)].join(', ')}).`, ''],
+      verdict: null,
+      n: null,
+      judged: null,
+    };
   }
   const lines = [
-    `${seed} Here: **${judged.verdict}** (${n}) — \`${spec.check}\`.`, '',
-    ...(judged.verdict === INCONCLUSIVE && judged.minTrials < 6 ? ['With fewer than 6 trials a step has no 95% interval for its median, and the exact test cannot tell 3 trials a side apart at 0.05: run more (`repeat:` or `--repeat`).', ''] : []),
-    mdTable(['Figure', 'Median [95% CI]', 'n', 'Min–max', 'CV', 'Trials (round order)'], judged.refs.map((r) => {
-      const d = r.described;
-      const ci = d.ci ? `[${fmt(d.ci.lo)}, ${fmt(d.ci.hi)}]` : `(${d.why ?? 'no interval'})`;
-      return [`\`${r.text}\``, d.n ? `${fmt(d.median)} ${ci}` : 'not measured', d.n, d.n ? `${fmt(d.min)}–${fmt(d.max)}` : '', d.cv === null ? '' : pct(d.cv).replace('+', ''), r.values.map((v) => `${fmt(v.value)}${noisy.has(`${pick(r.step)?.step.name}/${v.trial}`) ? '*' : ''}`).join(' ')];
-    })), '',
-    mdTable(['Comparison', 'Change [95% CI]', 'p', 'Verdict', 'Why'], judged.comparisons.map((c) => [
-      `\`${c.text}\``, changeCell(c), c.kind === 'two-sample' ? `${fmtP(c.p)}${c.pAdjusted !== null && c.pAdjusted !== c.p ? ` (Holm ${fmtP(c.pAdjusted)})` : ''}` : c.kind === 'one-sample' ? `${fmtP(c.p)} (sign test)` : '', c.verdict, c.why,
-    ])), '',
+    `${seed} Here: **${judged.verdict}** (${n}) — \`${spec.check}\`.`,
+    '',
+    ...(judged.verdict === INCONCLUSIVE && judged.minTrials < 6
+      ? [
+          'With fewer than 6 trials a step has no 95% interval for its median, and the exact test cannot tell 3 trials a side apart at 0.05: run more (`repeat:` or `--repeat`).',
+          '',
+        ]
+      : []),
+    mdTable(
+      ['Figure', 'Median [95% CI]', 'n', 'Min–max', 'CV', 'Trials (round order)'],
+      judged.refs.map((r) => {
+        const d = r.described;
+        const ci = d.ci ? `[${fmt(d.ci.lo)}, ${fmt(d.ci.hi)}]` : `(${d.why ?? 'no interval'})`;
+        return [
+          `\`${r.text}\``,
+          d.n ? `${fmt(d.median)} ${ci}` : 'not measured',
+          d.n,
+          d.n ? `${fmt(d.min)}–${fmt(d.max)}` : '',
+          d.cv === null ? '' : pct(d.cv).replace('+', ''),
+          r.values.map((v) => `${fmt(v.value)}${noisy.has(`${pick(r.step)?.step.name}/${v.trial}`) ? '*' : ''}`).join(' '),
+        ];
+      }),
+    ),
+    '',
+    mdTable(
+      ['Comparison', 'Change [95% CI]', 'p', 'Verdict', 'Why'],
+      judged.comparisons.map((c) => [
+        `\`${c.text}\``,
+        changeCell(c),
+        c.kind === 'two-sample'
+          ? `${fmtP(c.p)}${c.pAdjusted !== null && c.pAdjusted !== c.p ? ` (Holm ${fmtP(c.pAdjusted)})` : ''}`
+          : c.kind === 'one-sample'
+            ? `${fmtP(c.p)} (sign test)`
+            : '',
+        c.verdict,
+        c.why,
+      ]),
+    ),
+    '',
     ...regimeLines(outOfRegime),
     ...warningLines(judged),
     ...noisyLines(steps),
-    `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.`, '',
+    `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.`,
+    '',
   ];
   return { lines, verdict: judged.verdict, n, judged };
 }
@@ -57,14 +98,19 @@ function changeCell(c) {
   if (c.kind === 'one-sample') return c.described?.ci ? `median ${fmt(c.described.median)} vs ${fmt(c.constant)}` : '';
   const ch = c.change;
   if (!ch) return '';
-  if (ch.pct !== null) return `${pct(ch.pct / 100)} ${ch.pctLo === null ? `(${ch.why ?? 'no interval'})` : `[${pct(ch.pctLo / 100)}, ${pct(ch.pctHi / 100)}]`}`;
+  if (ch.pct !== null)
+    return `${pct(ch.pct / 100)} ${ch.pctLo === null ? `(${ch.why ?? 'no interval'})` : `[${pct(ch.pctLo / 100)}, ${pct(ch.pctHi / 100)}]`}`;
   return `${fmt(ch.estimate)} ${ch.lo === null ? `(${ch.why ?? 'no interval'})` : `[${fmt(ch.lo)}, ${fmt(ch.hi)}]`}`;
 }
 
 function regimeLines(outOfRegime) {
   if (!outOfRegime.size) return [];
-  return ['Steps outside the seed\'s regime (every comparison naming one is inconclusive, whatever its figures):', '',
-    ...[...outOfRegime].map(([step, why]) => `- ${step}: ${why}.`), ''];
+  return [
+    "Steps outside the seed's regime (every comparison naming one is inconclusive, whatever its figures):",
+    '',
+    ...[...outOfRegime].map(([step, why]) => `- ${step}: ${why}.`),
+    '',
+  ];
 }
 
 function warningLines(judged) {

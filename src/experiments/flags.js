@@ -55,8 +55,16 @@ export function flagMapProblem(flags, path) {
  */
 export function parseQuietly(argv, options) {
   let failure = null;
-  const y = options(yargs(argv).exitProcess(false).help(false).version(false).strict()
-    .fail((msg, err) => { failure = (err?.message || msg || 'invalid flags').split('\n')[0]; }));
+  const y = options(
+    yargs(argv)
+      .exitProcess(false)
+      .help(false)
+      .version(false)
+      .strict()
+      .fail((msg, err) => {
+        failure = (err?.message || msg || 'invalid flags').split('\n')[0];
+      }),
+  );
   /** @type {Record<string, any>|undefined} */
   let a;
   try {
@@ -64,7 +72,7 @@ export function parseQuietly(argv, options) {
   } catch (e) {
     failure ??= e.message.split('\n')[0];
   }
-  const unknown = failure ? /^Unknown arguments?: ([^,\s]+)/.exec(failure)?.[1] ?? null : null;
+  const unknown = failure ? (/^Unknown arguments?: ([^,\s]+)/.exec(failure)?.[1] ?? null) : null;
   return { y, a, failure, unknown };
 }
 

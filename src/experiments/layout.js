@@ -35,7 +35,10 @@ export function stamp(when = new Date()) {
 export function latestRun(expDir) {
   let names;
   try {
-    names = fs.readdirSync(runsDir(expDir), { withFileTypes: true }).filter((d) => d.isDirectory() && /^\d{8}-\d{6}/.test(d.name)).map((d) => d.name);
+    names = fs
+      .readdirSync(runsDir(expDir), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && /^\d{8}-\d{6}/.test(d.name))
+      .map((d) => d.name);
   } catch {
     return null;
   }
@@ -52,7 +55,15 @@ export function latestRun(expDir) {
  */
 export function readStep(stepDir, kind, step) {
   const meta = readJson(path.join(stepDir, 'step.json'));
-  return { dir: stepDir, meta, producerDir: null, consumerDir: null, producer: null, consumer: null, ...kind.readBack(stepDir, meta, step) };
+  return {
+    dir: stepDir,
+    meta,
+    producerDir: null,
+    consumerDir: null,
+    producer: null,
+    consumer: null,
+    ...kind.readBack(stepDir, meta, step),
+  };
 }
 
 /**
@@ -75,7 +86,10 @@ export function setAside(stepDir, why = 'interrupted') {
 export function newestRunDir(stepDir, role) {
   let names;
   try {
-    names = fs.readdirSync(stepDir, { withFileTypes: true }).filter((d) => d.isDirectory() && new RegExp(`-${role}(-\\d+)?$`).test(d.name)).map((d) => d.name);
+    names = fs
+      .readdirSync(stepDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && new RegExp(`-${role}(-\\d+)?$`).test(d.name))
+      .map((d) => d.name);
   } catch {
     return null;
   }

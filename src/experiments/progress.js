@@ -58,7 +58,9 @@ export class Progress {
   end(step, r) {
     const took = (Date.now() - this.began) / 1000;
     this.overheads.push(Math.max(0, took - nominal(step)));
-    this.log(`[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${stepKindOf(step).figures(r)}`);
+    this.log(
+      `[${this.i}/${this.steps.length}] ${step.name} ${r.complete ? 'done' : 'NOT complete'} in ${took.toFixed(1)} s: ${stepKindOf(step).figures(r)}`,
+    );
   }
 }
 

@@ -25,7 +25,10 @@ export async function runAll(specs, { resume, log = (l) => writeErr(`${l}\n`), l
   const names = specs.map((s) => s.name);
   const before = resume ? readState(stateFile) : null;
   // a state of another list of specs is not this sequence's
-  const state = before && JSON.stringify(before.specs) === JSON.stringify(names) ? before : { specs: names, done: [], current: null, startedAt: new Date().toISOString() };
+  const state =
+    before && JSON.stringify(before.specs) === JSON.stringify(names)
+      ? before
+      : { specs: names, done: [], current: null, startedAt: new Date().toISOString() };
   if (resume && state !== before) log('rqbench experiment: no interrupted sequence of these specs to resume, starting them all');
   const started = Date.now();
   let failed = 0;
@@ -36,11 +39,22 @@ export async function runAll(specs, { resume, log = (l) => writeErr(`${l}\n`), l
     }
     const left = specs.slice(i).filter((s) => !state.done.includes(s.name));
     const eta = left.reduce((n, s) => n + specSeconds(s.steps) * (repeat ?? s.repeat), 0);
-    log(`rqbench experiment: [spec ${i + 1}/${specs.length}] ${spec.name}: ${spec.steps.length} step(s) x ${repeat ?? spec.repeat} trial(s) … ${clock((Date.now() - started) / 1000)} so far, ETA ${clock(eta)}`);
+    log(
+      `rqbench experiment: [spec ${i + 1}/${specs.length}] ${spec.name}: ${spec.steps.length} step(s) x ${repeat ?? spec.repeat} trial(s) … ${clock((Date.now() - started) / 1000)} so far, ETA ${clock(eta)}`,
+    );
     const resuming = state.current === spec.name;
-    const o = await runExperiment(spec, { resume: resuming, log, live, stepPrefix: `${spec.name}/`, retryNoisy, ...(!resuming && { repeat, seed }) });
+    const o = await runExperiment(spec, {
+      resume: resuming,
+      log,
+      live,
+      stepPrefix: `${spec.name}/`,
+      retryNoisy,
+      ...(!resuming && { repeat, seed }),
+    });
     const r = await writeResults(spec);
-    log(`rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})`);
+    log(
+      `rqbench experiment: wrote ${path.relative(process.cwd(), r.file)} and ${path.relative(process.cwd(), r.html)} (${verdictWords(r)})`,
+    );
     if (o.interrupted) {
       saveState(stateFile, { ...state, current: spec.name });
       log('rqbench experiment: interrupted; --resume continues this sequence');
@@ -56,7 +70,9 @@ export async function runAll(specs, { resume, log = (l) => writeErr(`${l}\n`), l
   }
   fs.rmSync(stateFile, { force: true });
   const index = writeIndex(specs);
-  log(`rqbench experiment: ${specs.length} spec(s) in ${clock((Date.now() - started) / 1000)}${failed ? `, ${failed} with a failed step` : ''}; wrote ${path.relative(process.cwd(), index)}`);
+  log(
+    `rqbench experiment: ${specs.length} spec(s) in ${clock((Date.now() - started) / 1000)}${failed ? `, ${failed} with a failed step` : ''}; wrote ${path.relative(process.cwd(), index)}`,
+  );
   return { exitCode: failed ? 1 : 0, index };
 }
 

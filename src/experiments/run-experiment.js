@@ -33,7 +33,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  *   times a noisy trial (trial-noise.js) is set aside and run again (default 0: kept, and marked in RESULTS.md)
  * @returns {Promise<RunOutcome>}
  */
-export async function runExperiment(spec, { resume = false, log = (l) => writeErr(`${l}\n`), live = null, stepPrefix = '', repeat, seed, retryNoisy = 0 } = {}) {
+export async function runExperiment(
+  spec,
+  { resume = false, log = (l) => writeErr(`${l}\n`), live = null, stepPrefix = '', repeat, seed, retryNoisy = 0 } = {},
+) {
   let previous = resume ? latestRun(spec.dir) : null;
   if (resume && !previous) log('rqbench experiment: nothing to resume, starting a new run');
   if (previous && !readManifest(previous)) {
@@ -42,18 +45,27 @@ export async function runExperiment(spec, { resume = false, log = (l) => writeEr
   }
   const runDir = previous ?? path.join(runsDir(spec.dir), stamp());
   fs.mkdirSync(runDir, { recursive: true });
-  const manifest = previous ? /** @type {import('./trials.js').TrialManifest} */ (readManifest(previous)) : newManifest(spec, repeat ?? spec.repeat, seed ?? newSeed());
+  const manifest = previous
+    ? /** @type {import('./trials.js').TrialManifest} */ (readManifest(previous))
+    : newManifest(spec, repeat ?? spec.repeat, seed ?? newSeed());
   if (!previous) writeManifest(runDir, manifest);
   const byName = new Map(spec.steps.map((s) => [s.name, s]));
-  const todo = manifest.order.filter((slot) => byName.has(slot.step)).map((slot) => {
-    const step = /** @type {import('./spec.js').Step} */ (byName.get(slot.step));
-    const dir = trialDir(runDir, step.name, slot.trial);
-    const done = readStep(dir, stepKindOf(step), step).complete;
-    if (!done && previous) setAside(dir);
-    return { step, dir, slot, done };
-  });
-  log(`rqbench experiment: ${spec.steps.length} step(s) x ${manifest.repeat} trial(s), interleaved (seed ${manifest.seed}) into ${path.relative(process.cwd(), runDir) || runDir}`);
-  const progress = new Progress(todo.filter((t) => !t.done).map((t) => t.step), log);
+  const todo = manifest.order
+    .filter((slot) => byName.has(slot.step))
+    .map((slot) => {
+      const step = /** @type {import('./spec.js').Step} */ (byName.get(slot.step));
+      const dir = trialDir(runDir, step.name, slot.trial);
+      const done = readStep(dir, stepKindOf(step), step).complete;
+      if (!done && previous) setAside(dir);
+      return { step, dir, slot, done };
+    });
+  log(
+    `rqbench experiment: ${spec.steps.length} step(s) x ${manifest.repeat} trial(s), interleaved (seed ${manifest.seed}) into ${path.relative(process.cwd(), runDir) || runDir}`,
+  );
+  const progress = new Progress(
+    todo.filter((t) => !t.done).map((t) => t.step),
+    log,
+  );
   const stopper = new Stopper(log);
   /** @type {RunOutcome} */
   const outcome = { runDir, ran: 0, skipped: 0, failed: null, interrupted: false };
@@ -75,14 +87,24 @@ export async function runExperiment(spec, { resume = false, log = (l) => writeEr
         if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
         if (stopper.stopped) break;
         progress.begin(t.step, again ? `${trial}, again: the last was noisy` : trial);
-        result = await kind.run(t.step, { stepDir: t.dir, out: relativeOut(t.dir), topology: spec.topology, stopper, shared, live, stepLabel: `${stepPrefix}${t.step.name}` });
+        result = await kind.run(t.step, {
+          stepDir: t.dir,
+          out: relativeOut(t.dir),
+          topology: spec.topology,
+          stopper,
+          shared,
+          live,
+          stepLabel: `${stepPrefix}${t.step.name}`,
+        });
         progress.end(t.step, readStep(t.dir, kind, t.step));
         if (stopper.stopped || !result.ok) break;
         // a trial something outside the run disturbed is set aside (kept) and run again, a bounded number of times
         const noise = trialNoise(t.dir);
         if (!noise?.noisy || again >= retryNoisy) break;
         const aside = setAside(t.dir, 'noisy');
-        log(`rqbench experiment: ${t.step.name} ${trial} was noisy (other processes took ${noise.outsidePct}% of a core, noisy at ${noise.thresholdPct}%): kept in ${path.relative(process.cwd(), String(aside))}, running it again (${again + 1} of at most ${retryNoisy})`);
+        log(
+          `rqbench experiment: ${t.step.name} ${trial} was noisy (other processes took ${noise.outsidePct}% of a core, noisy at ${noise.thresholdPct}%): kept in ${path.relative(process.cwd(), String(aside))}, running it again (${again + 1} of at most ${retryNoisy})`,
+        );
         progress.again(t.step);
       }
       if (stopper.stopped) break;
@@ -107,7 +129,17 @@ export async function runExperiment(spec, { resume = false, log = (l) => writeEr
  * @returns {import('./trials.js').TrialManifest}
  */
 function newManifest(spec, repeat, seed) {
-  return { repeat, seed, noiseThreshold: spec.noise, startedAt: new Date().toISOString(), order: schedule(spec.steps.map((s) => s.name), repeat, seed) };
+  return {
+    repeat,
+    seed,
+    noiseThreshold: spec.noise,
+    startedAt: new Date().toISOString(),
+    order: schedule(
+      spec.steps.map((s) => s.name),
+      repeat,
+      seed,
+    ),
+  };
 }
 
 /**
@@ -117,14 +149,15 @@ function newManifest(spec, repeat, seed) {
  * @throws {UsageError} one line naming the file and the field
  */
 export function checkCanRun(spec) {
-  const caps = [['topology.local.cpus', spec.topology.local?.cpus], ...spec.steps.map((s, i) => [`steps[${i}].cpus`, s.cpus])].filter(([, c]) => c);
+  const caps = [['topology.local.cpus', spec.topology.local?.cpus], ...spec.steps.map((s, i) => [`steps[${i}].cpus`, s.cpus])].filter(
+    ([, c]) => c,
+  );
   for (const [field, cpus] of caps) {
     if (!validCpus(cpus)) throw new UsageError(`${spec.file}: ${field} must be ${cpusAccepted()} on this machine (got ${cpus})`);
     const problem = cpuCapProblem();
     if (problem) throw new UsageError(`${spec.file}: ${field}: ${problem}`);
   }
 }
-
 
 /**
  * A step directory as a command names it: relative to the repo root when inside it, so the

@@ -35,7 +35,15 @@ export function readSeedColumns(v, problem) {
  */
 export function seedColumnsSection(columns) {
   if (!columns) return [];
-  return ['What stands beside each of the seed\'s columns:', '', mdTable(['Seed column', 'Here'], columns.map(([c, s]) => [c, s])), ''];
+  return [
+    "What stands beside each of the seed's columns:",
+    '',
+    mdTable(
+      ['Seed column', 'Here'],
+      columns.map(([c, s]) => [c, s]),
+    ),
+    '',
+  ];
 }
 
 /**
@@ -53,16 +61,21 @@ export function seedColumnsSection(columns) {
  */
 export function readStepSeed(v, where, columns, problem) {
   if (v === undefined) return null;
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(`${where} must be a map: { row: "<the seed's row>", "<seed column>": "<the seed's figure>" }`);
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw problem(`${where} must be a map: { row: "<the seed's row>", "<seed column>": "<the seed's figure>" }`);
   if (!columns) throw problem(`${where} needs seedColumns: (what stands beside each of the seed's columns its figures are in)`);
   const m = /** @type {Record<string, unknown>} */ (v);
-  if (typeof m.row !== 'string' || !m.row.trim()) throw problem(`${where}.row must be a non-empty string naming the seed's row (or setting) this step stands for`);
+  if (typeof m.row !== 'string' || !m.row.trim())
+    throw problem(`${where}.row must be a non-empty string naming the seed's row (or setting) this step stands for`);
   const known = columns.map(([c]) => c);
-  const figures = Object.entries(m).filter(([k]) => k !== 'row').map(([k, f]) => {
-    if (!known.includes(k)) throw problem(`${where}.${k} is not a column of seedColumns (known: ${known.join(', ')})`);
-    if (typeof f !== 'string' || !f.trim()) throw problem(`${where}.${k} must be the seed's figure as a string, as the seed wrote it (got ${JSON.stringify(f)})`);
-    return /** @type {[string, string]} */ ([k, f.trim()]);
-  });
+  const figures = Object.entries(m)
+    .filter(([k]) => k !== 'row')
+    .map(([k, f]) => {
+      if (!known.includes(k)) throw problem(`${where}.${k} is not a column of seedColumns (known: ${known.join(', ')})`);
+      if (typeof f !== 'string' || !f.trim())
+        throw problem(`${where}.${k} must be the seed's figure as a string, as the seed wrote it (got ${JSON.stringify(f)})`);
+      return /** @type {[string, string]} */ ([k, f.trim()]);
+    });
   return { row: m.row.trim(), figures };
 }
 
@@ -78,15 +91,17 @@ export function readStepSeed(v, where, columns, problem) {
  */
 export function readSeedMetrics(v, columns, metrics, problem) {
   if (v === undefined) return null;
-  if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).length) throw problem('seedMetrics must map seed columns to metrics, e.g. { "master CPU": master_cpu_node }');
-  if (!columns) throw problem('seedMetrics needs seedColumns: (what stands beside each of the seed\'s columns)');
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).length)
+    throw problem('seedMetrics must map seed columns to metrics, e.g. { "master CPU": master_cpu_node }');
+  if (!columns) throw problem("seedMetrics needs seedColumns: (what stands beside each of the seed's columns)");
   const known = columns.map(([c]) => c);
   return Object.entries(v).map(([column, given]) => {
     if (!known.includes(column)) throw problem(`seedMetrics.${column} is not a column of seedColumns (known: ${known.join(', ')})`);
     const list = Array.isArray(given) ? given : [given];
     if (!list.length) throw problem(`seedMetrics.${column} must name a metric, or a list of them`);
     for (const m of list) {
-      if (typeof m !== 'string' || !(m in metrics)) throw problem(`seedMetrics.${column}: ${JSON.stringify(m)} is not a metric (known: ${Object.keys(metrics).join(', ')})`);
+      if (typeof m !== 'string' || !(m in metrics))
+        throw problem(`seedMetrics.${column}: ${JSON.stringify(m)} is not a metric (known: ${Object.keys(metrics).join(', ')})`);
     }
     return /** @type {[string, string[]]} */ ([column, list]);
   });
@@ -107,7 +122,7 @@ export function besideSeedSection(spec, measured, metrics, verdict) {
   if (!seeded.length || !spec.seedColumns) return [];
   const columns = spec.seedColumns.map(([c]) => c).filter((c) => seeded.some((s) => s.seed?.figures.some(([k]) => k === c)));
   const mapped = new Map(spec.seedMetrics ?? []);
-  const header = ['Step', 'The seed\'s row', ...columns.flatMap((c) => (mapped.has(c) ? [`${c}: seed`, `${c}: here`] : [`${c}: seed`]))];
+  const header = ['Step', "The seed's row", ...columns.flatMap((c) => (mapped.has(c) ? [`${c}: seed`, `${c}: here`] : [`${c}: seed`]))];
   const trialsOf = new Map(measured.map((m) => [m.step.name, m.trials]));
   const rows = spec.steps.map((step) => {
     const figures = new Map(step.seed?.figures ?? []);
@@ -122,17 +137,28 @@ export function besideSeedSection(spec, measured, metrics, verdict) {
     const here = (c) => (figures.has(c) ? (mapped.get(c) ?? []).map(one).join(' / ') : '—');
     return [step.label, step.seed?.row ?? '—', ...columns.flatMap((c) => [figures.get(c) ?? '—', ...(mapped.has(c) ? [here(c)] : [])])];
   });
-  const hereWords = columns.filter((c) => mapped.has(c)).map((c) => `${c}: ${(mapped.get(c) ?? []).map((m) => `\`${m}\` (${metrics[m]})`).join(' / ')}`);
+  const hereWords = columns
+    .filter((c) => mapped.has(c))
+    .map((c) => `${c}: ${(mapped.get(c) ?? []).map((m) => `\`${m}\` (${metrics[m]})`).join(' / ')}`);
   const unmapped = columns.filter((c) => !mapped.has(c));
-  const verdictLine = verdict.verdict === null
-    ? `The check's verdict: ${verdict.check === null ? 'none (no check: in the spec)' : 'not known yet'}.`
-    : `The check's verdict: **${verdict.verdict}** (${verdict.n}) — \`${verdict.check}\` (the Finding above says what it compares).`;
+  const verdictLine =
+    verdict.verdict === null
+      ? `The check's verdict: ${verdict.check === null ? 'none (no check: in the spec)' : 'not known yet'}.`
+      : `The check's verdict: **${verdict.verdict}** (${verdict.n}) — \`${verdict.check}\` (the Finding above says what it compares).`;
   return [
-    '## Each step beside the seed', '',
-    'The seed\'s figures as it wrote them (its units), beside the step that stands for its row; what stands in for each of its columns is said above.'
-      + (hereWords.length ? ` "here": this run's median [95% CI] over the step's complete trials${[...mapped.values()].flat().some((m) => m.endsWith('_ms')) ? ' (a time as the seeds write one: 450us, 3ms, 1.2s)' : ''} — ${hereWords.join('; ')}.` : '')
-      + (unmapped.length ? ` No "here" figure for ${unmapped.join(', ')}: no metric of this kind is mapped to it (seedMetrics:); the Results below have this run's own figures.` : ''), '',
-    mdTable(header, rows), '',
-    verdictLine, '',
+    '## Each step beside the seed',
+    '',
+    "The seed's figures as it wrote them (its units), beside the step that stands for its row; what stands in for each of its columns is said above." +
+      (hereWords.length
+        ? ` "here": this run's median [95% CI] over the step's complete trials${[...mapped.values()].flat().some((m) => m.endsWith('_ms')) ? ' (a time as the seeds write one: 450us, 3ms, 1.2s)' : ''} — ${hereWords.join('; ')}.`
+        : '') +
+      (unmapped.length
+        ? ` No "here" figure for ${unmapped.join(', ')}: no metric of this kind is mapped to it (seedMetrics:); the Results below have this run's own figures.`
+        : ''),
+    '',
+    mdTable(header, rows),
+    '',
+    verdictLine,
+    '',
   ];
 }

@@ -16,7 +16,29 @@ import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 import { readSeedColumns, readSeedMetrics, readStepSeed } from './seed-columns.js';
 
 export const SPEC_FILE = 'experiment.yaml';
-const TOP = ['title', 'seed', 'kind', 'topology', 'repeat', 'noiseThreshold', 'duration', 'warmup', 'flags', 'consumer', 'at', ...STEP_KIND_SPEC_FIELDS, 'steps', 'matrix', 'finding', 'check', 'checkTests', 'notes', 'seedColumns', 'seedMetrics', 'seedNodeVcpus'];
+const TOP = [
+  'title',
+  'seed',
+  'kind',
+  'topology',
+  'repeat',
+  'noiseThreshold',
+  'duration',
+  'warmup',
+  'flags',
+  'consumer',
+  'at',
+  ...STEP_KIND_SPEC_FIELDS,
+  'steps',
+  'matrix',
+  'finding',
+  'check',
+  'checkTests',
+  'notes',
+  'seedColumns',
+  'seedMetrics',
+  'seedNodeVcpus',
+];
 const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', ...STEP_KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
 const QUEUE = ['emulator', 'endpoint'];
@@ -122,13 +144,22 @@ function build(raw, dir, file) {
   const at = readAt(raw.at, 'at');
   if (raw.steps !== undefined && raw.matrix !== undefined) throw problem('steps and matrix: use one of them, not both');
   if (raw.steps === undefined && raw.matrix === undefined) throw problem('steps (a list) or matrix (flag → list of values) is needed');
-  if (raw.matrix !== undefined && (raw.kind ?? DEFAULT_STEP_KIND) !== DEFAULT_STEP_KIND) throw problem('matrix is for produce steps: steps of another kind are listed in steps:');
-  if (raw.kind !== undefined && !STEP_KIND_NAMES.includes(raw.kind)) throw problem(`kind must be one of ${STEP_KIND_NAMES.join(', ')} (got ${JSON.stringify(raw.kind)})`);
+  if (raw.matrix !== undefined && (raw.kind ?? DEFAULT_STEP_KIND) !== DEFAULT_STEP_KIND)
+    throw problem('matrix is for produce steps: steps of another kind are listed in steps:');
+  if (raw.kind !== undefined && !STEP_KIND_NAMES.includes(raw.kind))
+    throw problem(`kind must be one of ${STEP_KIND_NAMES.join(', ')} (got ${JSON.stringify(raw.kind)})`);
   const drafts = raw.steps !== undefined ? readSteps(raw.steps, raw) : expandMatrix(raw.matrix);
-  if (new Set(drafts.map((d) => d.kind)).size > 1) throw problem(`steps must all be of one kind (${STEP_KIND_NAMES.join(', ')}): their tables differ`);
+  if (new Set(drafts.map((d) => d.kind)).size > 1)
+    throw problem(`steps must all be of one kind (${STEP_KIND_NAMES.join(', ')}): their tables differ`);
   const kind = STEP_KINDS[drafts[0].kind];
   const foreign = STEP_KIND_SPEC_FIELDS.find((f) => raw[f] !== undefined && !kind.specFields.includes(f));
-  if (foreign) throw problem(`${foreign} is for steps of another kind (${Object.values(STEP_KINDS).filter((k) => k.specFields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
+  if (foreign)
+    throw problem(
+      `${foreign} is for steps of another kind (${Object.values(STEP_KINDS)
+        .filter((k) => k.specFields.includes(foreign))
+        .map((k) => `kind: ${k.name}`)
+        .join(', ')})`,
+    );
   const topologyBad = kind.topologyProblem(topology);
   if (topologyBad) throw problem(`topology: ${topologyBad}`);
   const kindSpec = kind.readSpec ? asProblem(() => kind.readSpec(raw)) : {};
@@ -149,15 +180,36 @@ function build(raw, dir, file) {
   const seedNodeVcpus = raw.seedNodeVcpus === undefined ? null : int(raw.seedNodeVcpus, 'seedNodeVcpus', 1, 448);
   const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
   const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
-  if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100) throw problem(`noiseThreshold must be a percentage from 0 to below 100 (got ${JSON.stringify(noisePct)})`);
-  return { dir, name: path.basename(path.resolve(dir)), file, title, seed, topology, steps, finding, check, checkTree, checkTests, notes, seedColumns, seedMetrics, seedNodeVcpus, kindSpec, repeat, noise: noisePct / 100 };
+  if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100)
+    throw problem(`noiseThreshold must be a percentage from 0 to below 100 (got ${JSON.stringify(noisePct)})`);
+  return {
+    dir,
+    name: path.basename(path.resolve(dir)),
+    file,
+    title,
+    seed,
+    topology,
+    steps,
+    finding,
+    check,
+    checkTree,
+    checkTests,
+    notes,
+    seedColumns,
+    seedMetrics,
+    seedNodeVcpus,
+    kindSpec,
+    repeat,
+    noise: noisePct / 100,
+  };
 }
 
 /** @returns {Topology} */
 function readTopology(t) {
   if (!isMap(t)) throw problem('topology must be a map: { local: { cluster, masters, replicas, cpus } } or { url, cluster, instanceType }');
   unknownKeys(t, TOPOLOGY, 'topology');
-  if ([t.local, t.url, t.queue].filter((x) => x !== undefined).length !== 1) throw problem('topology needs exactly one of local:, url: (Redis) or queue: (a queue service)');
+  if ([t.local, t.url, t.queue].filter((x) => x !== undefined).length !== 1)
+    throw problem('topology needs exactly one of local:, url: (Redis) or queue: (a queue service)');
   if (t.queue !== undefined) return readQueueTopology(t);
   const cluster = t.cluster === undefined ? undefined : bool(t.cluster, 'topology.cluster');
   if (t.local !== undefined) {
@@ -168,10 +220,18 @@ function readTopology(t) {
     if (cluster !== undefined) throw problem('topology.cluster is for an endpoint; a local one says topology.local.cluster');
     const masters = isCluster ? int(l.masters ?? 3, 'topology.local.masters', settings.localMasters.min, settings.localMasters.max) : 1;
     if (!isCluster && l.masters !== undefined) throw problem('topology.local.masters needs topology.local.cluster: true');
-    const replicas = int(l.replicas ?? (isCluster ? 1 : 0), 'topology.local.replicas', settings.localReplicas.min, settings.localReplicas.max);
+    const replicas = int(
+      l.replicas ?? (isCluster ? 1 : 0),
+      'topology.local.replicas',
+      settings.localReplicas.min,
+      settings.localReplicas.max,
+    );
     const cpus = l.cpus === undefined ? null : l.cpus;
-    if (cpus !== null && !validCpus(cpus, SPEC_MAX_CPUS)) throw problem(`topology.local.cpus must be ${cpusAccepted(SPEC_MAX_CPUS)} (got ${JSON.stringify(cpus)})`);
-    const shape = isCluster ? `local cluster ${masters}x${replicas}` : `local standalone${replicas ? ` +${replicas} replica${replicas > 1 ? 's' : ''}` : ''}`;
+    if (cpus !== null && !validCpus(cpus, SPEC_MAX_CPUS))
+      throw problem(`topology.local.cpus must be ${cpusAccepted(SPEC_MAX_CPUS)} (got ${JSON.stringify(cpus)})`);
+    const shape = isCluster
+      ? `local cluster ${masters}x${replicas}`
+      : `local standalone${replicas ? ` +${replicas} replica${replicas > 1 ? 's' : ''}` : ''}`;
     const capped = cpus === null ? shape : `${shape}, ${cpus} core per node`;
     const label = t.instanceType === undefined ? capped : text(t.instanceType, 'topology.instanceType');
     return { local: { cluster: isCluster, masters, replicas, cpus }, url: null, cluster: isCluster, label };
@@ -197,11 +257,18 @@ function readQueueTopology(t) {
   unknownKeys(q, QUEUE, 'topology.queue');
   if (q.emulator !== undefined && q.endpoint !== undefined) throw problem('topology.queue needs one of emulator: or endpoint:, not both');
   if (t.cluster !== undefined) throw problem('topology.cluster is for Redis');
-  if (q.emulator !== undefined && !EMULATORS.includes(q.emulator)) throw problem(`topology.queue.emulator must be one of ${EMULATORS.join(', ')} (got ${JSON.stringify(q.emulator)})`);
+  if (q.emulator !== undefined && !EMULATORS.includes(q.emulator))
+    throw problem(`topology.queue.emulator must be one of ${EMULATORS.join(', ')} (got ${JSON.stringify(q.emulator)})`);
   const endpoint = q.endpoint === undefined ? null : text(q.endpoint, 'topology.queue.endpoint');
   // credentials come from the SDKs' chains, never from a committed spec
-  if (endpoint && /\/\/[^/]*@/.test(endpoint)) throw problem('topology.queue.endpoint must not hold credentials (the AWS and Google credential chains give them)');
-  const label = t.instanceType === undefined ? (q.emulator ? `local ${q.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator` : endpoint ?? 'the cloud service') : text(t.instanceType, 'topology.instanceType');
+  if (endpoint && /\/\/[^/]*@/.test(endpoint))
+    throw problem('topology.queue.endpoint must not hold credentials (the AWS and Google credential chains give them)');
+  const label =
+    t.instanceType === undefined
+      ? q.emulator
+        ? `local ${q.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator`
+        : (endpoint ?? 'the cloud service')
+      : text(t.instanceType, 'topology.instanceType');
   return { local: null, url: null, queue: { emulator: q.emulator ?? null, endpoint }, cluster: false, label };
 }
 
@@ -228,19 +295,31 @@ function readSteps(steps, raw) {
     if (!isMap(s)) throw problem(`${p} must be a map: { name, flags, consumer, duration, warmup, at }`);
     unknownKeys(s, STEP, p);
     const name = text(s.name, `${p}.name`);
-    if (!STEP_NAME.test(name)) throw problem(`${p}.name must be letters, digits and _ starting with a letter (got ${JSON.stringify(name)})`);
+    if (!STEP_NAME.test(name))
+      throw problem(`${p}.name must be letters, digits and _ starting with a letter (got ${JSON.stringify(name)})`);
     if (seen.has(name)) throw problem(`${p}.name ${JSON.stringify(name)} is used by an earlier step`);
     seen.add(name);
     checkFlagMap(s.flags, `${p}.flags`);
     const kind = s.kind ?? raw.kind ?? DEFAULT_STEP_KIND;
-    if (!STEP_KIND_NAMES.includes(kind)) throw problem(`${p}.kind must be one of ${STEP_KIND_NAMES.join(', ')} (got ${JSON.stringify(kind)})`);
+    if (!STEP_KIND_NAMES.includes(kind))
+      throw problem(`${p}.kind must be one of ${STEP_KIND_NAMES.join(', ')} (got ${JSON.stringify(kind)})`);
     const foreign = STEP_KIND_FIELDS.find((k) => s[k] !== undefined && !STEP_KINDS[kind].fields.includes(k));
-    if (foreign) throw problem(`${p}.${foreign} is for steps of another kind (${Object.values(STEP_KINDS).filter((k) => k.fields.includes(foreign)).map((k) => `kind: ${k.name}`).join(', ')})`);
+    if (foreign)
+      throw problem(
+        `${p}.${foreign} is for steps of another kind (${Object.values(STEP_KINDS)
+          .filter((k) => k.fields.includes(foreign))
+          .map((k) => `kind: ${k.name}`)
+          .join(', ')})`,
+      );
     const own = asProblem(() => STEP_KINDS[kind].read(s, p, raw));
     return {
-      kind, ...own,
-      name, path: p, label: s.label === undefined ? name : text(s.label, `${p}.label`),
-      flags: s.flags ?? {}, flagPaths: Object.fromEntries(Object.keys(s.flags ?? {}).map((k) => [k, `${p}.flags.${k}`])),
+      kind,
+      ...own,
+      name,
+      path: p,
+      label: s.label === undefined ? name : text(s.label, `${p}.label`),
+      flags: s.flags ?? {},
+      flagPaths: Object.fromEntries(Object.keys(s.flags ?? {}).map((k) => [k, `${p}.flags.${k}`])),
       consumer: s.consumer === undefined ? undefined : readConsumer(s.consumer, `${p}.consumer`),
       consumerPaths: isMap(s.consumer) ? pathsOf(s.consumer, `${p}.consumer`) : {},
       duration: s.duration === undefined ? undefined : seconds(s.duration, `${p}.duration`, 1),
@@ -253,7 +332,8 @@ function readSteps(steps, raw) {
 
 /** `matrix: { t: [1, 2], q: [20000, 40000] }` → 4 steps t1_q20000 … in the order written (last key fastest). */
 function expandMatrix(m) {
-  if (!isMap(m) || !Object.keys(m).length) throw problem('matrix must be a map of flag → list of values, e.g. { t: [1, 2], q: [20000, 40000] }');
+  if (!isMap(m) || !Object.keys(m).length)
+    throw problem('matrix must be a map of flag → list of values, e.g. { t: [1, 2], q: [20000, 40000] }');
   let combos = [{ flags: {}, consumer: {}, parts: [], flagPaths: {}, consumerPaths: {} }];
   for (const [key, values] of Object.entries(m)) {
     const p = `matrix.${key}`;
@@ -262,24 +342,30 @@ function expandMatrix(m) {
     const flag = isConsumer ? key.slice('consumer.'.length) : key;
     const probe = flagMapProblem({ [flag]: values[0] }, isConsumer ? 'matrix.consumer' : 'matrix');
     if (probe) throw problem(probe);
-    combos = combos.flatMap((c) => values.map((v, j) => {
-      const bad = flagMapProblem({ [flag]: v }, 'matrix');
-      if (bad) throw problem(`${p}[${j}] must be a number, a string or true/false`);
-      const part = `${flag.replace(/[^A-Za-z0-9]/g, '')}${v === true ? '' : v === false ? '_off' : String(v).replace(/[^A-Za-z0-9]/g, '')}`;
-      return {
-        flags: isConsumer ? c.flags : { ...c.flags, [flag]: v },
-        consumer: isConsumer ? { ...c.consumer, [flag]: v } : c.consumer,
-        parts: [...c.parts, part],
-        flagPaths: isConsumer ? c.flagPaths : { ...c.flagPaths, [flag]: `${p}[${j}]` },
-        consumerPaths: isConsumer ? { ...c.consumerPaths, [flag]: `${p}[${j}]` } : c.consumerPaths,
-      };
-    }));
+    combos = combos.flatMap((c) =>
+      values.map((v, j) => {
+        const bad = flagMapProblem({ [flag]: v }, 'matrix');
+        if (bad) throw problem(`${p}[${j}] must be a number, a string or true/false`);
+        const part = `${flag.replace(/[^A-Za-z0-9]/g, '')}${v === true ? '' : v === false ? '_off' : String(v).replace(/[^A-Za-z0-9]/g, '')}`;
+        return {
+          flags: isConsumer ? c.flags : { ...c.flags, [flag]: v },
+          consumer: isConsumer ? { ...c.consumer, [flag]: v } : c.consumer,
+          parts: [...c.parts, part],
+          flagPaths: isConsumer ? c.flagPaths : { ...c.flagPaths, [flag]: `${p}[${j}]` },
+          consumerPaths: isConsumer ? { ...c.consumerPaths, [flag]: `${p}[${j}]` } : c.consumerPaths,
+        };
+      }),
+    );
   }
   return combos.map((c, i) => ({
     kind: DEFAULT_STEP_KIND,
     name: /^[A-Za-z]/.test(c.parts[0]) ? c.parts.join('_') : `s${i + 1}_${c.parts.join('_')}`,
-    path: 'matrix', label: c.parts.join(' '), flags: c.flags, flagPaths: c.flagPaths,
-    consumer: Object.keys(c.consumer).length ? c.consumer : undefined, consumerPaths: c.consumerPaths,
+    path: 'matrix',
+    label: c.parts.join(' '),
+    flags: c.flags,
+    flagPaths: c.flagPaths,
+    consumer: Object.keys(c.consumer).length ? c.consumer : undefined,
+    consumerPaths: c.consumerPaths,
   }));
 }
 
@@ -343,7 +429,9 @@ const FAILURE_METRICS = ['failed', 'lost'];
 function markFailuresMeasured(steps, tree) {
   const refs = tree ? refsOf(tree).filter((r) => FAILURE_METRICS.includes(r.metric)) : [];
   steps.forEach((s, i) => {
-    s.failuresMeasured = refs.some((r) => r.step === s.name || (r.step === 'first' && i === 0) || (r.step === 'last' && i === steps.length - 1));
+    s.failuresMeasured = refs.some(
+      (r) => r.step === s.name || (r.step === 'first' && i === 0) || (r.step === 'last' && i === steps.length - 1),
+    );
   });
 }
 
@@ -359,8 +447,10 @@ function readCheck(check, steps) {
   // the metrics of the steps' kind
   const metrics = STEP_KINDS[steps[0].kind].metrics;
   for (const r of refsOf(tree)) {
-    if (!names.has(r.step)) throw problem(`check: "${r.text}" names no step (steps: ${steps.map((s) => s.name).join(', ')}; or first, last)`);
-    if (!(r.metric in metrics)) throw problem(`check: "${r.text}": ${r.metric} is not a metric (known: ${Object.keys(metrics).join(', ')})`);
+    if (!names.has(r.step))
+      throw problem(`check: "${r.text}" names no step (steps: ${steps.map((s) => s.name).join(', ')}; or first, last)`);
+    if (!(r.metric in metrics))
+      throw problem(`check: "${r.text}": ${r.metric} is not a metric (known: ${Object.keys(metrics).join(', ')})`);
   }
   return tree;
 }
@@ -390,11 +480,13 @@ function bool(v, where) {
 }
 
 function int(v, where, min, max) {
-  if (!Number.isInteger(v) || v < min || v > max) throw problem(`${where} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw problem(`${where} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
   return v;
 }
 
 function seconds(v, where, min) {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min) throw problem(`${where} must be a number of seconds >= ${min} (got ${JSON.stringify(v)})`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min)
+    throw problem(`${where} must be a number of seconds >= ${min} (got ${JSON.stringify(v)})`);
   return v;
 }

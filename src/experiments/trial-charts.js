@@ -26,7 +26,8 @@ export async function drawTrialCharts(judged, labels, outDir, { title, metrics }
   for (const [metric, refs] of byMetric) {
     // steps in the spec's order
     const order = [...labels.keys()];
-    const points = [...refs.values()].sort((x, y) => order.indexOf(x.step) - order.indexOf(y.step))
+    const points = [...refs.values()]
+      .sort((x, y) => order.indexOf(x.step) - order.indexOf(y.step))
       .flatMap((r) => r.values.map((v) => ({ step: labels.get(r.step) ?? r.step, trial: v.trial, round: v.round, value: v.value })));
     if (!points.length) continue;
     const n = [...refs.values()].map((r) => r.values.length);
@@ -35,8 +36,22 @@ export async function drawTrialCharts(judged, labels, outDir, { title, metrics }
       return ci ? [{ step: labels.get(r.step) ?? r.step, lo: ci.lo, hi: ci.hi }] : [];
     });
     const chartTitle = `Trials: ${metric}`;
-    const spec = trialsSpec({ title: chartTitle, subtitle: `${metrics[metric] ?? title} — every trial (${Math.min(...n) === Math.max(...n) ? n[0] : `${Math.min(...n)}–${Math.max(...n)}`} per step), median as a red tick${intervals.length ? ', its 95% interval as a red bar' : ''}`, yTitle: metric }, points, intervals);
-    drawn.push({ name: `trials-${metric}`, title: chartTitle, spec, base: path.join(outDir, `trials-${metric}`), image: await renderChart(spec) });
+    const spec = trialsSpec(
+      {
+        title: chartTitle,
+        subtitle: `${metrics[metric] ?? title} — every trial (${Math.min(...n) === Math.max(...n) ? n[0] : `${Math.min(...n)}–${Math.max(...n)}`} per step), median as a red tick${intervals.length ? ', its 95% interval as a red bar' : ''}`,
+        yTitle: metric,
+      },
+      points,
+      intervals,
+    );
+    drawn.push({
+      name: `trials-${metric}`,
+      title: chartTitle,
+      spec,
+      base: path.join(outDir, `trials-${metric}`),
+      image: await renderChart(spec),
+    });
   }
   if (!drawn.length) return [];
   await fs.mkdir(outDir, { recursive: true });

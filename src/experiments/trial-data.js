@@ -53,7 +53,10 @@ export function keepTrialData(expDir, runDir) {
 /** @param {string} parent @returns {string[]} */
 function stamps(parent) {
   try {
-    return fs.readdirSync(parent, { withFileTypes: true }).filter((d) => d.isDirectory() && STAMP.test(d.name)).map((d) => d.name);
+    return fs
+      .readdirSync(parent, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && STAMP.test(d.name))
+      .map((d) => d.name);
   } catch {
     return [];
   }

@@ -30,7 +30,9 @@ export function trialNoise(trialDir) {
  * @returns {Array<Record<string, any>>}
  */
 export function noiseRecords(dir) {
-  return summaries(dir, DEPTH).map((f) => readJson(f)?.noise).filter((n) => n?.available);
+  return summaries(dir, DEPTH)
+    .map((f) => readJson(f)?.noise)
+    .filter((n) => n?.available);
 }
 
 /** @param {string} dir @param {number} depth @returns {string[]} */
@@ -52,8 +54,17 @@ function summaries(dir, depth) {
  * @returns {string[]}
  */
 export function noisyLines(steps) {
-  const noisy = steps.flatMap((s) => s.trials.filter((t) => t.noise?.noisy).map((t) => ({ step: s.step.name, trial: t.trial, n: /** @type {TrialNoise} */ (t.noise) })));
+  const noisy = steps.flatMap((s) =>
+    s.trials.filter((t) => t.noise?.noisy).map((t) => ({ step: s.step.name, trial: t.trial, n: /** @type {TrialNoise} */ (t.noise) })),
+  );
   if (!noisy.length) return [];
-  return ['Noisy trials (marked * above; kept and counted — `rqbench experiment run --retry-noisy N` re-runs them):', '',
-    ...noisy.map((x) => `- ${x.step} trial ${x.trial}: other processes on the host took ${x.n.outsidePct}% of a core during it (noisy at ${x.n.thresholdPct}%)`), ''];
+  return [
+    'Noisy trials (marked * above; kept and counted — `rqbench experiment run --retry-noisy N` re-runs them):',
+    '',
+    ...noisy.map(
+      (x) =>
+        `- ${x.step} trial ${x.trial}: other processes on the host took ${x.n.outsidePct}% of a core during it (noisy at ${x.n.thresholdPct}%)`,
+    ),
+    '',
+  ];
 }

@@ -79,7 +79,10 @@ export function trialDir(runDir, step, trial) {
 export function trialsOf(stepDir) {
   let names;
   try {
-    names = fs.readdirSync(stepDir, { withFileTypes: true }).filter((d) => d.isDirectory() && TRIAL.test(d.name)).map((d) => d.name);
+    names = fs
+      .readdirSync(stepDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && TRIAL.test(d.name))
+      .map((d) => d.name);
   } catch {
     return [];
   }

@@ -57,8 +57,13 @@ export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE, outOfR
   const cmps = comparisonsOf(tree);
   const judged = new Map(cmps.map((node) => [node, measure(node, trialsOf)]));
   const two = [...judged.values()].filter((c) => c.kind === 'two-sample' && c.p !== null);
-  const adjusted = holm(two.map((c) => /** @type {number} */ (c.p)), alpha).adjusted;
-  two.forEach((c, i) => { c.pAdjusted = adjusted[i]; });
+  const adjusted = holm(
+    two.map((c) => /** @type {number} */ (c.p)),
+    alpha,
+  ).adjusted;
+  two.forEach((c, i) => {
+    c.pAdjusted = adjusted[i];
+  });
   for (const c of judged.values()) decide(c, { alpha, threshold });
   // a step outside the seed's regime measured something else: whatever its figures say, it cannot decide
   for (const [node, c] of judged) {
@@ -79,7 +84,8 @@ export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE, outOfR
 export function comparisonsOf(node) {
   if (node.kind === 'op' && ['and', 'or', 'not'].includes(node.op)) return node.args.flatMap(comparisonsOf);
   if (node.kind === 'op' && CMP.includes(node.op)) {
-    if (node.args.some((a) => comparisonsInside(a))) throw new Error(`"${textOf(node)}" compares a comparison: write comparisons joined by and / or / not`);
+    if (node.args.some((a) => comparisonsInside(a)))
+      throw new Error(`"${textOf(node)}" compares a comparison: write comparisons joined by and / or / not`);
     return [node];
   }
   throw new Error(`"${textOf(node)}" is not a comparison (<, <=, >, >=, ==, !=): a check is comparisons joined by and / or / not`);
@@ -121,12 +127,14 @@ function sideOf(side, trialsOf) {
   if (!refs.length) return { constant: /** @type {number} */ (evalCheck(side, () => undefined)), values: [], bare: false };
   const steps = [...new Set(refs.map((r) => r.step))];
   const byStep = new Map(steps.map((s) => [s, trialsOf(s)]));
-  const rounds = steps.length === 1
-    ? byStep.get(steps[0]).map((t) => new Map([[steps[0], t]]))
-    : [...new Set(byStep.get(steps[0]).map((t) => t.round))]
-      .map((round) => new Map(steps.map((s) => [s, byStep.get(s).find((t) => t.round === round)])))
-      .filter((m) => [...m.values()].every(Boolean));
-  const values = rounds.map((m) => evalCheck(side, (ref) => m.get(ref.step)?.metrics[ref.metric]))
+  const rounds =
+    steps.length === 1
+      ? byStep.get(steps[0]).map((t) => new Map([[steps[0], t]]))
+      : [...new Set(byStep.get(steps[0]).map((t) => t.round))]
+          .map((round) => new Map(steps.map((s) => [s, byStep.get(s).find((t) => t.round === round)])))
+          .filter((m) => [...m.values()].every(Boolean));
+  const values = rounds
+    .map((m) => evalCheck(side, (ref) => m.get(ref.step)?.metrics[ref.metric]))
     .filter((v) => typeof v === 'number' && Number.isFinite(v));
   return { constant: null, values: /** @type {number[]} */ (values), bare: side.kind === 'ref' };
 }
@@ -141,7 +149,20 @@ function measure(node, trialsOf) {
     [x, y] = [y, x];
     op = FLIP[op];
   }
-  const base = { text: textOf(node), op, x: x.values, y: y.values, bare: x.bare && y.bare, verdict: INCONCLUSIVE, why: '', p: null, pAdjusted: null, change: null, described: null, constant: null };
+  const base = {
+    text: textOf(node),
+    op,
+    x: x.values,
+    y: y.values,
+    bare: x.bare && y.bare,
+    verdict: INCONCLUSIVE,
+    why: '',
+    p: null,
+    pAdjusted: null,
+    change: null,
+    described: null,
+    constant: null,
+  };
   if (x.constant !== null) return { ...base, kind: 'fixed', constant: x.constant, y: [y.constant] };
   if (y.constant !== null) {
     const described = describe(x.values);
@@ -194,18 +215,28 @@ function decide(c, { alpha, threshold }) {
   const up = c.op === '>' || c.op === '>=';
   const held = significant && (up ? lo > t : hi < -t);
   const against = significant && (up ? est < 0 : est > 0);
-  const why = !significant ? `${where}: not significant at ${alpha}` : held || against ? where : `${where}: within the noise threshold ±${pct(t)}`;
+  const why = !significant
+    ? `${where}: not significant at ${alpha}`
+    : held || against
+      ? where
+      : `${where}: within the noise threshold ±${pct(t)}`;
   return say(held ? HELD : against ? NOT_HELD : INCONCLUSIVE, why);
 }
 
 function compare(a, op, b) {
   switch (op) {
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    case '>=': return a >= b;
-    case '==': return a === b;
-    default: return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '==':
+      return a === b;
+    default:
+      return a !== b;
   }
 }
 
@@ -224,10 +255,24 @@ function uniqueRefs(tree) {
 
 /** @returns {RefFigures} */
 function figuresOf(ref, trialsOf) {
-  const values = trialsOf(ref.step).map((t) => ({ round: t.round, trial: t.trial, value: t.metrics[ref.metric] }))
+  const values = trialsOf(ref.step)
+    .map((t) => ({ round: t.round, trial: t.trial, value: t.metrics[ref.metric] }))
     .filter((v) => typeof v.value === 'number' && Number.isFinite(v.value));
   const nums = values.map((v) => /** @type {number} */ (v.value));
-  return { text: ref.text, step: ref.step, metric: ref.metric, values: /** @type {any} */ (values), described: describe(nums), warnings: nums.length > 1 ? trialWarnings(nums, values.map((v) => v.round)) : [] };
+  return {
+    text: ref.text,
+    step: ref.step,
+    metric: ref.metric,
+    values: /** @type {any} */ (values),
+    described: describe(nums),
+    warnings:
+      nums.length > 1
+        ? trialWarnings(
+            nums,
+            values.map((v) => v.round),
+          )
+        : [],
+  };
 }
 
 /** @returns {Comparison} */

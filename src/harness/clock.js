@@ -28,14 +28,19 @@ export class IntervalClock {
   start() {
     this.stopped = false;
     const at = this.t0Perf + (this.index + 1) * this.periodMs;
-    this.timer = setTimeout(() => {
-      const done = this.onTick(this.index);
-      this.index++;
-      // stopped while the tick ran: no new timer, or the process never exits
-      const next = () => { if (!this.stopped) this.start(); };
-      if (done && typeof (/** @type {any} */ (done).then) === 'function') /** @type {Promise<unknown>} */ (done).then(next, next);
-      else next();
-    }, Math.max(0, at - performance.now()));
+    this.timer = setTimeout(
+      () => {
+        const done = this.onTick(this.index);
+        this.index++;
+        // stopped while the tick ran: no new timer, or the process never exits
+        const next = () => {
+          if (!this.stopped) this.start();
+        };
+        if (done && typeof (/** @type {any} */ (done).then) === 'function') /** @type {Promise<unknown>} */ (done).then(next, next);
+        else next();
+      },
+      Math.max(0, at - performance.now()),
+    );
   }
 
   /**

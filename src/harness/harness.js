@@ -59,7 +59,10 @@ export class Run extends EventEmitter {
     /** @type {import('../measure/host-noise.js').NoiseRecord|null} */
     this.noiseRecord = null;
     this.signals = watchSignals({
-      onFirst: (sig) => { this.interrupted = sig; this.stop(sig); },
+      onFirst: (sig) => {
+        this.interrupted = sig;
+        this.stop(sig);
+      },
       onSecond: (sig) => this.#leave(sig),
     });
     live?.follow(this);
@@ -80,7 +83,17 @@ export class Run extends EventEmitter {
   open({ name, t0, description, facts, packages, versions }) {
     try {
       this.dir = createRunDir(this.a.out, name);
-      this.manifest = runManifest({ kind: this.kind, command: this.command, a: this.a, dir: this.dir, t0, description, facts, packages, versions });
+      this.manifest = runManifest({
+        kind: this.kind,
+        command: this.command,
+        a: this.a,
+        dir: this.dir,
+        t0,
+        description,
+        facts,
+        packages,
+        versions,
+      });
       writeJson(path.join(this.dir, 'manifest.json'), this.manifest);
       // from here on the host's CPU outside the run is watched, each second
       this.noise = new NoiseSentinel().start();
@@ -181,7 +194,8 @@ export class Run extends EventEmitter {
     const failed = String(/** @type {any} */ (e)?.message ?? e).split('\n')[0];
     this.#noiseDone();
     // what was kept stays (finished cells are still finished), marked with the failure
-    if (this.kept) saveSummary(this.dir, { ...this.kept.summary, interrupted: this.interrupted, failed }, `${this.kept.md}\n**Failed**: ${failed}.\n`);
+    if (this.kept)
+      saveSummary(this.dir, { ...this.kept.summary, interrupted: this.interrupted, failed }, `${this.kept.md}\n**Failed**: ${failed}.\n`);
     else placeholderSummary(this.dir, { interrupted: this.interrupted, failed });
   }
 

@@ -30,7 +30,12 @@ export class LiveMetrics {
   static async open(a) {
     const live = new LiveMetrics(a);
     if (!a.metricsRelay) {
-      live.server = await listenForScrapes({ host: a.metricsHost, port: a.metricsPort, render: () => live.render(), contentType: live.registry.contentType });
+      live.server = await listenForScrapes({
+        host: a.metricsHost,
+        port: a.metricsPort,
+        render: () => live.render(),
+        contentType: live.registry.contentType,
+      });
       if (!a.quiet) writeErr(`metrics: ${live.server.url}\n`);
     }
     return live;
@@ -53,11 +58,19 @@ export class LiveMetrics {
    */
   label({ runName, extra = {} }) {
     if (this.labelled) return;
-    this.registry.setDefaultLabels({ run_id: this.a.metricsRunId, run_name: runName, host: os.hostname(), ...extra, ...this.a.metricsLabels });
+    this.registry.setDefaultLabels({
+      run_id: this.a.metricsRunId,
+      run_name: runName,
+      host: os.hostname(),
+      ...extra,
+      ...this.a.metricsLabels,
+    });
     client.collectDefaultMetrics({ register: this.registry });
     this.labelled = true;
     if (this.a.metricsRelay) {
-      this.relayTimer = setInterval(() => { this.#relay(false); }, settings.sampleIntervalMs);
+      this.relayTimer = setInterval(() => {
+        this.#relay(false);
+      }, settings.sampleIntervalMs);
       // the relay never keeps a finished run alive
       this.relayTimer.unref();
     }
@@ -73,7 +86,10 @@ export class LiveMetrics {
    * @param {import('node:events').EventEmitter & { kind: string }} run
    */
   follow(run) {
-    const m = run.kind === 'load' ? new LoadMetrics(this.registry) : new RunMetrics(this.registry, /** @type {import('../measure/run-metrics.js').SecondsKind} */ (run.kind), this.a.metricsBuckets);
+    const m =
+      run.kind === 'load'
+        ? new LoadMetrics(this.registry)
+        : new RunMetrics(this.registry, /** @type {import('../measure/run-metrics.js').SecondsKind} */ (run.kind), this.a.metricsBuckets);
     run.on('second', (s) => m.second(s));
     run.once('end', () => m.end());
   }
@@ -92,7 +108,10 @@ export class LiveMetrics {
     if (ms > 0 && this.server) {
       // the Ctrl-C handler first: a Ctrl-C sent on reading the line below must find it
       const waiting = lingerFor(ms);
-      if (!this.a.quiet) writeErr(`metrics: the final values stay on ${this.server.url} for ${this.a.metricsLinger} s (--metrics-linger; Ctrl-C leaves now)\n`);
+      if (!this.a.quiet)
+        writeErr(
+          `metrics: the final values stay on ${this.server.url} for ${this.a.metricsLinger} s (--metrics-linger; Ctrl-C leaves now)\n`,
+        );
       await waiting;
     }
     return this.close();
@@ -117,7 +136,9 @@ export class LiveMetrics {
     const families = await this.registry.getMetricsAsJSON();
     await new Promise((resolve) => {
       try {
-        /** @type {(m: unknown, cb: (e: Error|null) => void) => boolean} */ (process.send)({ type: RELAY_MESSAGE, final, families }, () => resolve(undefined));
+        /** @type {(m: unknown, cb: (e: Error|null) => void) => boolean} */ (process.send)({ type: RELAY_MESSAGE, final, families }, () =>
+          resolve(undefined),
+        );
       } catch {
         resolve(undefined); // the parent went away: nobody is left to serve them
       }

@@ -12,7 +12,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export function gitSha() {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }
@@ -44,7 +46,9 @@ export function cleanFlags(a) {
 export function shapeOf(topo) {
   const masters = topo.nodes.filter((n) => n.role === 'master').length;
   const replicas = topo.nodes.length - masters;
-  const shape = topo.cluster ? `cluster of ${masters} shards (${masters} masters, ${replicas} replicas)` : `standalone (1 master, ${replicas} replicas)`;
+  const shape = topo.cluster
+    ? `cluster of ${masters} shards (${masters} masters, ${replicas} replicas)`
+    : `standalone (1 master, ${replicas} replicas)`;
   return `${topo.target} — ${shape}, Redis ${topo.redisVersion}`;
 }
 
@@ -79,9 +83,20 @@ export function runManifest({ kind, command, a, dir, t0, description, facts = {}
     t0,
     flags: cleanFlags(a),
     ...facts,
-    versions: { rqbench: packageVersion('rqbench'), node: process.version, ...Object.fromEntries(packages.map((n) => [n, packageVersion(n)])), ...versions },
+    versions: {
+      rqbench: packageVersion('rqbench'),
+      node: process.version,
+      ...Object.fromEntries(packages.map((n) => [n, packageVersion(n)])),
+      ...versions,
+    },
     git: gitSha(),
-    host: { hostname: os.hostname(), platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
+    host: {
+      hostname: os.hostname(),
+      platform: `${os.platform()} ${os.release()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? null,
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    },
   };
 }
 
@@ -101,6 +116,13 @@ export function redisFacts({ command, mode, storeCfg, topo, workers }) {
     store: storeCfg,
     [command === 'produce' ? 'writers' : 'readers']: workers,
     target: topo.target,
-    topology: topo.nodes.map(({ id, addr, role, shard, slots, masterId }) => ({ id, addr, role, shard, masterId: masterId ?? null, slots })),
+    topology: topo.nodes.map(({ id, addr, role, shard, slots, masterId }) => ({
+      id,
+      addr,
+      role,
+      shard,
+      masterId: masterId ?? null,
+      slots,
+    })),
   };
 }

@@ -36,7 +36,15 @@ export class MetricsHub {
    * @param {string} [p.buckets] the runner's --metrics-buckets, which its children are given
    * @param {boolean} [p.quiet]
    */
-  static async open({ port, host = settings.metricsHost, lingerS = settings.metricsLingerSeconds, keepS = settings.metricsLingerSeconds, labels, buckets = settings.metricsBuckets, quiet = false }) {
+  static async open({
+    port,
+    host = settings.metricsHost,
+    lingerS = settings.metricsLingerSeconds,
+    keepS = settings.metricsLingerSeconds,
+    labels,
+    buckets = settings.metricsBuckets,
+    quiet = false,
+  }) {
     const hub = new MetricsHub({ lingerS, keepS, buckets, quiet });
     hub.registry.setDefaultLabels({ host: os.hostname(), ...labels });
     client.collectDefaultMetrics({ register: hub.registry });

@@ -40,20 +40,26 @@ export async function listenForScrapes({ host, port, render, contentType }) {
     }
   });
   try {
-    await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ host, port, exclusive: true }, () => { server.off('error', reject); resolve(); });
-    }));
+    await /** @type {Promise<void>} */ (
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ host, port, exclusive: true }, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      })
+    );
   } catch (e) {
     throw listenError(/** @type {NodeJS.ErrnoException} */ (e), host, port);
   }
   const shown = host.includes(':') ? `[${host}]` : host;
   out.url = `http://${shown}:${port}/metrics`;
-  out.close = () => new Promise((resolve) => {
-    // a scraper's keep-alive connection must not hold the process open
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  out.close = () =>
+    new Promise((resolve) => {
+      // a scraper's keep-alive connection must not hold the process open
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return out;
 }
 
@@ -65,12 +71,16 @@ export async function listenForScrapes({ host, port, render, contentType }) {
  */
 function listenError(e, host, port) {
   switch (e.code) {
-    case 'EADDRINUSE': return new UsageError(`--metrics-port ${port} is in use on ${host}: pick a free port`);
-    case 'EACCES': return new UsageError(`--metrics-port ${port} cannot be used here (permission denied: ports below 1024 need root)`);
+    case 'EADDRINUSE':
+      return new UsageError(`--metrics-port ${port} is in use on ${host}: pick a free port`);
+    case 'EACCES':
+      return new UsageError(`--metrics-port ${port} cannot be used here (permission denied: ports below 1024 need root)`);
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-    case 'EAI_AGAIN': return new UsageError(`--metrics-host ${host} is not an address of this machine (${e.code})`);
-    default: return new UsageError(`--metrics-host ${host} --metrics-port ${port}: cannot listen there (${e.code ?? e.message})`);
+    case 'EAI_AGAIN':
+      return new UsageError(`--metrics-host ${host} is not an address of this machine (${e.code})`);
+    default:
+      return new UsageError(`--metrics-host ${host} --metrics-port ${port}: cannot listen there (${e.code ?? e.message})`);
   }
 }
 

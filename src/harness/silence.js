@@ -77,7 +77,14 @@ export class Silence {
     }
     if (silentMs >= this.probeAfterMs && this.probe && !this.probing) {
       this.probing = true;
-      this.probe().then(() => this.answered(), (e) => this.failed(e)).finally(() => { this.probing = false; });
+      this.probe()
+        .then(
+          () => this.answered(),
+          (e) => this.failed(e),
+        )
+        .finally(() => {
+          this.probing = false;
+        });
     }
     if (silentMs < this.warnAfterMs) {
       if (this.warned && this.words.back) this.say(this.words.back());
@@ -92,5 +99,8 @@ export class Silence {
 
 /** @param {unknown} e */
 function oneLine(e) {
-  return String(/** @type {any} */ (e)?.message ?? e).replace(/\s+/g, ' ').trim().slice(0, 300);
+  return String(/** @type {any} */ (e)?.message ?? e)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
 }

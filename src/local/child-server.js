@@ -98,7 +98,12 @@ function installExitHook() {
   if (hooked) return;
   hooked = true;
   process.once('exit', () => {
-    for (const pid of live) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    for (const pid of live)
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
   });
 }
 

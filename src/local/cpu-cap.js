@@ -94,7 +94,8 @@ function findController(root) {
  */
 export function cpuCapProblem(root = cgroupRoot()) {
   const c = findController(root);
-  if (!c) return `cannot cap CPU: no cgroup CPU controller under ${root} (neither cgroup v2 listing cpu nor v1 at ${path.join(root, 'cpu')})`;
+  if (!c)
+    return `cannot cap CPU: no cgroup CPU controller under ${root} (neither cgroup v2 listing cpu nor v1 at ${path.join(root, 'cpu')})`;
   const mustWrite = [c.dir];
   if (c.version === 2 && !subtreeHasCpu(c.dir)) mustWrite.push(path.join(c.dir, 'cgroup.subtree_control'));
   for (const p of mustWrite) {
@@ -166,13 +167,18 @@ async function makeGroup(cpus, name, root) {
   };
   // v2: the parent hands the cpu controller down only when its subtree_control says so
   if (c.version === 2 && !subtreeHasCpu(c.dir)) {
-    await step(`enable cpu in ${path.join(c.dir, 'cgroup.subtree_control')}`, () => fsp.writeFile(path.join(c.dir, 'cgroup.subtree_control'), '+cpu'));
+    await step(`enable cpu in ${path.join(c.dir, 'cgroup.subtree_control')}`, () =>
+      fsp.writeFile(path.join(c.dir, 'cgroup.subtree_control'), '+cpu'),
+    );
   }
   // a group of this name is a leftover of this very process (the name holds our PID): empty, it goes
   await fsp.rmdir(dir).catch(() => {});
   await step(`create ${dir}`, () => fsp.mkdir(dir));
   const cap = {
-    dir, cpus, periodUs, quotaUs,
+    dir,
+    cpus,
+    periodUs,
+    quotaUs,
     release: () => removeGroup(dir),
     releaseSync: (untilMs) => removeGroupSync(dir, untilMs),
   };
@@ -181,7 +187,9 @@ async function makeGroup(cpus, name, root) {
       await step(`write ${path.join(dir, 'cpu.max')}`, () => fsp.writeFile(path.join(dir, 'cpu.max'), `${quotaUs} ${periodUs}`));
     } else {
       // the period first: the quota is checked against it
-      await step(`write ${path.join(dir, 'cpu.cfs_period_us')}`, () => fsp.writeFile(path.join(dir, 'cpu.cfs_period_us'), String(periodUs)));
+      await step(`write ${path.join(dir, 'cpu.cfs_period_us')}`, () =>
+        fsp.writeFile(path.join(dir, 'cpu.cfs_period_us'), String(periodUs)),
+      );
       await step(`write ${path.join(dir, 'cpu.cfs_quota_us')}`, () => fsp.writeFile(path.join(dir, 'cpu.cfs_quota_us'), String(quotaUs)));
     }
   } catch (e) {

@@ -15,7 +15,12 @@ export async function withLocal(a, fn) {
   if (!a.local) return fn(a, null);
   let local;
   try {
-    local = await startRedis({ cluster: !!a.cluster, masters: a.masters, replicas: a.replicas, ...(a.nodeCpus !== undefined && { cpus: a.nodeCpus }) });
+    local = await startRedis({
+      cluster: !!a.cluster,
+      masters: a.masters,
+      replicas: a.replicas,
+      ...(a.nodeCpus !== undefined && { cpus: a.nodeCpus }),
+    });
   } catch (e) {
     // the flag's name is known here, not where the cap failed
     if (e.code === 'ECPUCAP') e.message = `--node-cpus: ${e.message}`;
@@ -23,7 +28,9 @@ export async function withLocal(a, fn) {
   }
   try {
     if (!a.quiet) {
-      const shape = a.cluster ? `cluster of ${local.nodes.length} nodes` : `standalone Redis${local.nodes.length > 1 ? ` with ${local.nodes.length - 1} replica(s)` : ''}`;
+      const shape = a.cluster
+        ? `cluster of ${local.nodes.length} nodes`
+        : `standalone Redis${local.nodes.length > 1 ? ` with ${local.nodes.length - 1} replica(s)` : ''}`;
       writeErr(`rqbench: started a local ${shape} at ${local.url}${local.cpus ? `, ${describeCap(local.cpus)}` : ''}\n`);
     }
     return await fn(Object.freeze({ ...a, host: local.host, port: local.port }), local);

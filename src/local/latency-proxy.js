@@ -81,25 +81,28 @@ export async function startLatencyProxy(upstream, model) {
       const body = Buffer.concat(chunks);
       const action = actionOf(req, body);
       const t0 = performance.now();
-      const fwd = http.request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers, agent }, (ur) => {
-        const back = [];
-        ur.on('data', (c) => back.push(c));
-        ur.on('end', () => {
-          const fit = model[action];
-          const delay = fit ? Math.max(0, drawDelay(fit) - (performance.now() - t0)) : 0;
-          const s = seen.get(action) ?? { calls: 0, held: [] };
-          seen.set(action, s);
-          s.calls++;
-          if (fit) s.held.push(delay);
-          const answer = () => {
-            timers.delete(timer);
-            res.writeHead(ur.statusCode ?? 502, ur.headers);
-            res.end(Buffer.concat(back));
-          };
-          const timer = setTimeout(answer, delay);
-          timers.add(timer);
-        });
-      });
+      const fwd = http.request(
+        { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers, agent },
+        (ur) => {
+          const back = [];
+          ur.on('data', (c) => back.push(c));
+          ur.on('end', () => {
+            const fit = model[action];
+            const delay = fit ? Math.max(0, drawDelay(fit) - (performance.now() - t0)) : 0;
+            const s = seen.get(action) ?? { calls: 0, held: [] };
+            seen.set(action, s);
+            s.calls++;
+            if (fit) s.held.push(delay);
+            const answer = () => {
+              timers.delete(timer);
+              res.writeHead(ur.statusCode ?? 502, ur.headers);
+              res.end(Buffer.concat(back));
+            };
+            const timer = setTimeout(answer, delay);
+            timers.add(timer);
+          });
+        },
+      );
       fwd.on('error', (e) => {
         res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(`latency model: the emulator at ${upstream} did not answer: ${e.message}`);
@@ -116,12 +119,14 @@ export async function startLatencyProxy(upstream, model) {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     // per action: its calls, and for a modelled one the delays its answers were held for
-    report: () => Object.fromEntries([...seen].map(([action, s]) => [action, { calls: s.calls, delayMs: model[action] ? heldStats(s.held) : null }])),
-    stop: () => (stopped ??= new Promise((resolve) => {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      server.close(() => resolve(undefined));
-      agent.destroy();
-    })),
+    report: () =>
+      Object.fromEntries([...seen].map(([action, s]) => [action, { calls: s.calls, delayMs: model[action] ? heldStats(s.held) : null }])),
+    stop: () =>
+      (stopped ??= new Promise((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => resolve(undefined));
+        agent.destroy();
+      })),
   };
 }

@@ -108,7 +108,9 @@ export async function startRedis(opts = {}) {
   await fsp.mkdir(cfg.parentDir, { recursive: true });
   const base = await fsp.mkdtemp(path.join(cfg.parentDir, 'rqbench-redis-'));
   const ctx = {
-    cfg, bins, base,
+    cfg,
+    bins,
+    base,
     deadline: Date.now() + cfg.readyTimeoutMs,
     /** @type {{ pid: number, port: number, dir: string, cap?: import('./cpu-cap.js').CpuCap }[]} every node started, for stop() */
     started: [],
@@ -135,8 +137,16 @@ export async function startRedis(opts = {}) {
  */
 function normalizeOptions(opts) {
   const {
-    cluster = false, masters = 3, replicas = cluster ? 1 : 0, dir = os.tmpdir(), tls,
-    enableDebug = true, extraArgs = [], readyTimeoutMs = 30_000, signal, cpus,
+    cluster = false,
+    masters = 3,
+    replicas = cluster ? 1 : 0,
+    dir = os.tmpdir(),
+    tls,
+    enableDebug = true,
+    extraArgs = [],
+    readyTimeoutMs = 30_000,
+    signal,
+    cpus,
   } = opts;
   // a password may come as an option or inside extraArgs (--requirepass X)
   const i = extraArgs.indexOf('--requirepass');
@@ -155,8 +165,17 @@ function normalizeOptions(opts) {
   if (!Array.isArray(extraArgs)) throw new TypeError('startRedis: extraArgs must be an array of strings');
   if (cpus !== undefined && !validCpus(cpus)) throw new RangeError(`startRedis: cpus must be ${cpusAccepted()} (got ${cpus})`);
   return {
-    cluster, masters: cluster ? masters : 1, replicas, parentDir: dir, enableDebug,
-    extraArgs: extraArgs.map(String), readyTimeoutMs, signal, password, tls, cpus,
+    cluster,
+    masters: cluster ? masters : 1,
+    replicas,
+    parentDir: dir,
+    enableDebug,
+    extraArgs: extraArgs.map(String),
+    readyTimeoutMs,
+    signal,
+    password,
+    tls,
+    cpus,
     /** @type {Buffer|undefined} the CA's PEM, for our own connections */
     tlsCa: undefined,
   };
@@ -185,7 +204,9 @@ function requireBinaries(cluster) {
 function toLocalRedis(cfg, dir, nodes, stop) {
   const first = nodes[0];
   return {
-    mode: cfg.cluster ? 'cluster' : 'standalone', dir, nodes,
+    mode: cfg.cluster ? 'cluster' : 'standalone',
+    dir,
+    nodes,
     host: HOST,
     port: first.port,
     url: `${cfg.tls ? 'rediss' : 'redis'}://${HOST}:${first.port}`,
@@ -205,7 +226,8 @@ async function flushAll(nodes) {
   const masters = nodes.filter((n) => n.role === 'master');
   const answers = await Promise.all(masters.map((n) => query(n.port, 'FLUSHALL')));
   const silent = masters.filter((_, i) => answers[i] !== 'OK');
-  if (silent.length) throw new Error(`could not empty the local Redis: ${silent.map((n) => `${n.host}:${n.port}`).join(', ')} did not answer FLUSHALL`);
+  if (silent.length)
+    throw new Error(`could not empty the local Redis: ${silent.map((n) => `${n.host}:${n.port}`).join(', ')} did not answer FLUSHALL`);
   const deadline = Date.now() + 10_000;
   for (;;) {
     const sizes = await Promise.all(nodes.map((n) => query(n.port, 'DBSIZE')));
@@ -274,8 +296,12 @@ async function startCluster(ctx) {
  */
 async function createCluster(ctx, nodes) {
   const args = [
-    '--cluster', 'create', ...nodes.map((n) => `${HOST}:${n.port}`),
-    '--cluster-replicas', String(ctx.cfg.replicas), '--cluster-yes',
+    '--cluster',
+    'create',
+    ...nodes.map((n) => `${HOST}:${n.port}`),
+    '--cluster-replicas',
+    String(ctx.cfg.replicas),
+    '--cluster-yes',
   ];
   if (ctx.cfg.tls) args.push('--tls', '--cacert', ctx.cfg.tls.caFile);
   // the password goes in the environment, not on a command line anyone can read with ps
@@ -388,8 +414,10 @@ async function startNode(ctx, index, kind) {
       // capped before it serves anything; the group is named for this process and the port, both unique now
       // (a node that died on its own is no cap problem: waitForPing says why it died, from its log)
       if (ctx.cfg.cpus) {
-        entry.cap = await capProcess(pid, { cpus: ctx.cfg.cpus, name: `rqbench-${process.pid}-${port}` })
-          .catch((e) => { if (isAlive(pid)) throw e; return undefined; });
+        entry.cap = await capProcess(pid, { cpus: ctx.cfg.cpus, name: `rqbench-${process.pid}-${port}` }).catch((e) => {
+          if (isAlive(pid)) throw e;
+          return undefined;
+        });
       }
       await waitForPing(ctx, port, pid, dir);
       return { host: HOST, port, pid, dir, ...(entry.cap && { cpus: entry.cap.cpus, cgroup: entry.cap.dir }) };
@@ -410,11 +438,26 @@ async function startNode(ctx, index, kind) {
  */
 function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
   const args = [
-    ...listenArgs(cfg, port, cluster), '--bind', HOST, '--daemonize', 'yes',
-    '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log'),
-    '--dir', dir, '--save', '', '--appendonly', 'no',
+    ...listenArgs(cfg, port, cluster),
+    '--bind',
+    HOST,
+    '--daemonize',
+    'yes',
+    '--pidfile',
+    path.join(dir, 'redis.pid'),
+    '--logfile',
+    path.join(dir, 'redis.log'),
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
     // Sync replicas at once: the default diskless delay (5 s) only slows startup down.
-    '--repl-diskless-sync-delay', '0', '--repl-diskless-load', 'on-empty-db',
+    '--repl-diskless-sync-delay',
+    '0',
+    '--repl-diskless-load',
+    'on-empty-db',
   ];
   if (cfg.enableDebug) args.push('--enable-debug-command', 'local');
   if (cluster) {
@@ -443,9 +486,21 @@ function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
 function listenArgs(cfg, port, cluster) {
   if (!cfg.tls) return ['--port', String(port)];
   return [
-    '--port', '0', '--tls-port', String(port),
-    '--tls-cert-file', cfg.tls.certFile, '--tls-key-file', cfg.tls.keyFile, '--tls-ca-cert-file', cfg.tls.caFile,
-    '--tls-auth-clients', 'no', '--tls-replication', 'yes', ...(cluster ? ['--tls-cluster', 'yes'] : []),
+    '--port',
+    '0',
+    '--tls-port',
+    String(port),
+    '--tls-cert-file',
+    cfg.tls.certFile,
+    '--tls-key-file',
+    cfg.tls.keyFile,
+    '--tls-ca-cert-file',
+    cfg.tls.caFile,
+    '--tls-auth-clients',
+    'no',
+    '--tls-replication',
+    'yes',
+    ...(cluster ? ['--tls-cluster', 'yes'] : []),
   ];
 }
 
@@ -498,11 +553,21 @@ function installExitHook() {
   exitHookInstalled = true;
   process.once('exit', () => {
     for (const ctx of live) {
-      for (const { pid } of ctx.started) if (isAlive(pid)) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+      for (const { pid } of ctx.started)
+        if (isAlive(pid))
+          try {
+            process.kill(pid, 'SIGTERM');
+          } catch {
+            /* gone */
+          }
       // a group can go only once its process has exited: this waits for that (2 s at most in all), blocking
       const until = Date.now() + 2000;
       for (const { cap } of ctx.started) cap?.releaseSync(until);
-      try { fs.rmSync(ctx.base, { recursive: true, force: true }); } catch { /* best effort */ }
+      try {
+        fs.rmSync(ctx.base, { recursive: true, force: true });
+      } catch {
+        /* best effort */
+      }
     }
   });
 }
@@ -513,10 +578,12 @@ function installExitHook() {
  */
 async function stopAll(ctx) {
   const name = path.basename(ctx.bins.server).slice(0, 15); // Linux comm is at most 15 chars
-  await Promise.all(ctx.started.map(async ({ pid, cap }) => {
-    await terminate(pid, { graceMs: 3000, expectName: name });
-    await cap?.release();
-  }));
+  await Promise.all(
+    ctx.started.map(async ({ pid, cap }) => {
+      await terminate(pid, { graceMs: 3000, expectName: name });
+      await cap?.release();
+    }),
+  );
   await fsp.rm(ctx.base, { recursive: true, force: true });
   live.delete(ctx);
 }
@@ -551,8 +618,17 @@ async function waitUntil(ctx, what, check) {
 async function query(port, ...args) {
   const auth = adminAuth.get(port);
   const client = new Redis({
-    host: HOST, port, password: auth?.password, tls: auth?.tls, lazyConnect: true, connectTimeout: 1000, commandTimeout: 2000,
-    retryStrategy: () => null, maxRetriesPerRequest: 0, enableReadyCheck: false, enableOfflineQueue: false,
+    host: HOST,
+    port,
+    password: auth?.password,
+    tls: auth?.tls,
+    lazyConnect: true,
+    connectTimeout: 1000,
+    commandTimeout: 2000,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableReadyCheck: false,
+    enableOfflineQueue: false,
   });
   client.on('error', () => {});
   try {
@@ -590,10 +666,17 @@ function run(file, args, timeoutMs, signal, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, env });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), Math.max(timeoutMs, 1000));
-    child.once('error', (err) => { clearTimeout(timer); reject(err); });
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     child.once('close', (code, sig) => {
       clearTimeout(timer);
       resolve({ code: sig ? null : code, output });
@@ -623,4 +706,3 @@ function once(fn) {
   let p;
   return () => (p ??= fn());
 }
-

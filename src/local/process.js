@@ -28,7 +28,15 @@ export function readProcStat(pid) {
   const close = stat.lastIndexOf(')');
   const f = stat.slice(close + 2).split(' ');
   // stat(5) fields counted from state (3): ppid 4, utime 14, stime 15, cutime 16, cstime 17
-  return { comm: stat.slice(stat.indexOf('(') + 1, close), state: f[0], ppid: Number(f[1]), utime: Number(f[11]), stime: Number(f[12]), cutime: Number(f[13]), cstime: Number(f[14]) };
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, close),
+    state: f[0],
+    ppid: Number(f[1]),
+    utime: Number(f[11]),
+    stime: Number(f[12]),
+    cutime: Number(f[13]),
+    cstime: Number(f[14]),
+  };
 }
 
 /**
@@ -163,9 +171,13 @@ export function untilAborted(signal) {
   if (signal.aborted) return Promise.resolve();
   const keepAlive = setInterval(() => {}, 60_000);
   return new Promise((resolve) => {
-    signal.addEventListener('abort', () => {
-      clearInterval(keepAlive);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearInterval(keepAlive);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -36,7 +36,10 @@ export async function startSqs({ port, logger = false } = {}) {
     }
     let stopped;
     return {
-      host: HOST, port: p, endpoint: `http://${HOST}:${p}`, region: REGION,
+      host: HOST,
+      port: p,
+      endpoint: `http://${HOST}:${p}`,
+      region: REGION,
       stop: () => (stopped ??= app.close()),
     };
   }

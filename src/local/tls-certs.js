@@ -23,11 +23,21 @@ const execFileAsync = promisify(execFile);
  */
 function config(altNames) {
   return [
-    '[req]', 'distinguished_name = dn', 'prompt = no',
-    '[dn]', 'CN = rqbench',
-    '[ca_ext]', 'basicConstraints = critical,CA:TRUE', 'keyUsage = critical,keyCertSign,cRLSign', 'subjectKeyIdentifier = hash',
-    '[server_ext]', 'basicConstraints = critical,CA:FALSE', 'keyUsage = critical,digitalSignature,keyEncipherment',
-    'extendedKeyUsage = serverAuth,clientAuth', `subjectAltName = ${altNames.join(',')}`, 'authorityKeyIdentifier = keyid',
+    '[req]',
+    'distinguished_name = dn',
+    'prompt = no',
+    '[dn]',
+    'CN = rqbench',
+    '[ca_ext]',
+    'basicConstraints = critical,CA:TRUE',
+    'keyUsage = critical,keyCertSign,cRLSign',
+    'subjectKeyIdentifier = hash',
+    '[server_ext]',
+    'basicConstraints = critical,CA:FALSE',
+    'keyUsage = critical,digitalSignature,keyEncipherment',
+    'extendedKeyUsage = serverAuth,clientAuth',
+    `subjectAltName = ${altNames.join(',')}`,
+    'authorityKeyIdentifier = keyid',
     '',
   ].join('\n');
 }
@@ -46,18 +56,54 @@ export async function makeCerts({ dir, altNames = ['IP:127.0.0.1', 'DNS:localhos
   await fsp.writeFile(f('openssl.cnf'), config(altNames));
   const newKey = ['-nodes', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-config', f('openssl.cnf')];
   const steps = [
-    ['req', '-x509', '-new', ...newKey, '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', String(days),
-      '-extensions', 'ca_ext', '-subj', '/CN=rqbench local CA'],
+    [
+      'req',
+      '-x509',
+      '-new',
+      ...newKey,
+      '-keyout',
+      f('ca.key'),
+      '-out',
+      f('ca.pem'),
+      '-days',
+      String(days),
+      '-extensions',
+      'ca_ext',
+      '-subj',
+      '/CN=rqbench local CA',
+    ],
     ['req', '-new', ...newKey, '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost'],
-    ['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-set_serial', String(Date.now()),
-      '-days', String(days), '-out', f('server.pem'), '-extfile', f('openssl.cnf'), '-extensions', 'server_ext'],
+    [
+      'x509',
+      '-req',
+      '-in',
+      f('server.csr'),
+      '-CA',
+      f('ca.pem'),
+      '-CAkey',
+      f('ca.key'),
+      '-set_serial',
+      String(Date.now()),
+      '-days',
+      String(days),
+      '-out',
+      f('server.pem'),
+      '-extfile',
+      f('openssl.cnf'),
+      '-extensions',
+      'server_ext',
+    ],
   ];
   for (const args of steps) {
     try {
       await execFileAsync('openssl', args, { timeout: 10_000 });
     } catch (err) {
-      if (err.code === 'ENOENT') throw new Error('openssl not found: install it (apt-get install -y openssl) to make local TLS certificates', { cause: err });
-      const why = String(err.stderr || err.message).trim().split('\n').pop();
+      if (err.code === 'ENOENT')
+        throw new Error('openssl not found: install it (apt-get install -y openssl) to make local TLS certificates', { cause: err });
+      const why = String(err.stderr || err.message)
+        .trim()
+        .split('\n')
+        .pop();
       throw new Error(`openssl ${args[0]} failed: ${why}`, { cause: err });
     }
   }

@@ -87,7 +87,15 @@ export class IntervalMerger {
   #slot(index) {
     let m = this.pending.get(index);
     if (!m) {
-      m = { index, intended: 0, counters: {}, ackedDue: {}, errorKinds: {}, hist: new Map(), client: { cpuPct: 0, cpuPctMax: 0, loopP99Ms: 0, rssMb: 0, wallMs: Infinity, writers: 0 } };
+      m = {
+        index,
+        intended: 0,
+        counters: {},
+        ackedDue: {},
+        errorKinds: {},
+        hist: new Map(),
+        client: { cpuPct: 0, cpuPctMax: 0, loopP99Ms: 0, rssMb: 0, wallMs: Infinity, writers: 0 },
+      };
       this.pending.set(index, m);
     }
     return m;

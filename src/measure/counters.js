@@ -4,7 +4,19 @@
  * retries: every resend that was not a redirect; tryagain, clusterdown and connRetries say why
  * (the rest: LOADING, READONLY, MASTERDOWN, NOSCRIPT).
  */
-export const COUNTER_NAMES = ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'connRetries', 'errors', 'capWaitMs'];
+export const COUNTER_NAMES = [
+  'sent',
+  'acked',
+  'failed',
+  'moved',
+  'ask',
+  'retries',
+  'tryagain',
+  'clusterdown',
+  'connRetries',
+  'errors',
+  'capWaitMs',
+];
 
 /**
  * A writer's counters (COUNTER_NAMES), as fields of its Counters.

@@ -153,11 +153,7 @@ export function decode(str) {
 /** @param {Histogram} h */
 function hasStandardShape(h) {
   const x = /** @type {any} */ (h);
-  return (
-    x.lowestDiscernibleValue === LOWEST_US &&
-    x.highestTrackableValue === HIGHEST_US &&
-    x.numberOfSignificantValueDigits === DIGITS
-  );
+  return x.lowestDiscernibleValue === LOWEST_US && x.highestTrackableValue === HIGHEST_US && x.numberOfSignificantValueDigits === DIGITS;
 }
 
 /**

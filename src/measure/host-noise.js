@@ -81,7 +81,7 @@ export class NoiseSentinel {
     this.sample();
     const { s, host, own, steal } = this.total;
     const ok = this.available && s > 0;
-    const pct = (ticks) => round(((ticks / CLK_TCK) / s) * 100);
+    const pct = (ticks) => round((ticks / CLK_TCK / s) * 100);
     const outsidePct = ok ? pct(Math.max(0, host - own)) : null;
     const full = this.seconds.filter((x) => x.s >= 0.5);
     return {
@@ -130,8 +130,16 @@ function between(a, b) {
 
 /** @param {ReturnType<typeof between>} d @param {Mark} m @returns {NoiseSecond & { s: number }} */
 function secondOf(d, m) {
-  const pct = (ticks) => (d.s > 0 ? round(((ticks / CLK_TCK) / d.s) * 100) : 0);
-  return { t: Math.round(m.at), s: d.s, hostPct: pct(d.host), ownPct: pct(d.own), outsidePct: pct(d.host - d.own), stealPct: pct(d.steal), load1: m.load1 };
+  const pct = (ticks) => (d.s > 0 ? round((ticks / CLK_TCK / d.s) * 100) : 0);
+  return {
+    t: Math.round(m.at),
+    s: d.s,
+    hostPct: pct(d.host),
+    ownPct: pct(d.own),
+    outsidePct: pct(d.host - d.own),
+    stealPct: pct(d.steal),
+    load1: m.load1,
+  };
 }
 
 /** /proc/stat's first line: busy ticks of every core (steal included: time the host did not get) and steal alone. */

@@ -13,16 +13,47 @@ export class LoadMetrics {
   constructor(registry) {
     const reg = { registers: [registry] };
     const cell = ['threads', 'connections'];
-    new client.Gauge({ name: 'rqbench_run_info', help: 'The run\'s kind (1 while it is served)', labelNames: ['kind'], ...reg }).set({ kind: 'load' }, 1);
-    this.ended = new client.Gauge({ name: 'rqbench_run_ended', help: '1 once the run is over: the values are final (the endpoint lingers with them)', ...reg });
-    this.stored = new client.Counter({ name: 'rqbench_load_records_stored_total', help: 'Records stored, every cell of the grid together', ...reg });
+    new client.Gauge({ name: 'rqbench_run_info', help: "The run's kind (1 while it is served)", labelNames: ['kind'], ...reg }).set(
+      { kind: 'load' },
+      1,
+    );
+    this.ended = new client.Gauge({
+      name: 'rqbench_run_ended',
+      help: '1 once the run is over: the values are final (the endpoint lingers with them)',
+      ...reg,
+    });
+    this.stored = new client.Counter({
+      name: 'rqbench_load_records_stored_total',
+      help: 'Records stored, every cell of the grid together',
+      ...reg,
+    });
     this.stored.inc(0);
-    this.under = new client.Gauge({ name: 'rqbench_load_cell_running', help: '1 for the cell of the grid under way', labelNames: cell, ...reg });
+    this.under = new client.Gauge({
+      name: 'rqbench_load_cell_running',
+      help: '1 for the cell of the grid under way',
+      labelNames: cell,
+      ...reg,
+    });
     this.finished = new client.Counter({ name: 'rqbench_load_cells_finished_total', help: 'Cells of the grid finished', ...reg });
     this.finished.inc(0);
-    this.rate = new client.Gauge({ name: 'rqbench_load_cell_records_per_second', help: 'A finished cell\'s load rate: records over the time from every thread ready to the last record stored', labelNames: cell, ...reg });
-    this.redirects = new client.Counter({ name: 'rqbench_redirects_total', help: 'Commands sent again where the cluster said (MOVED, ASK)', labelNames: ['kind'], ...reg });
-    this.retries = new client.Counter({ name: 'rqbench_retries_total', help: 'Commands sent again after a wait, by why', labelNames: ['kind'], ...reg });
+    this.rate = new client.Gauge({
+      name: 'rqbench_load_cell_records_per_second',
+      help: "A finished cell's load rate: records over the time from every thread ready to the last record stored",
+      labelNames: cell,
+      ...reg,
+    });
+    this.redirects = new client.Counter({
+      name: 'rqbench_redirects_total',
+      help: 'Commands sent again where the cluster said (MOVED, ASK)',
+      labelNames: ['kind'],
+      ...reg,
+    });
+    this.retries = new client.Counter({
+      name: 'rqbench_retries_total',
+      help: 'Commands sent again after a wait, by why',
+      labelNames: ['kind'],
+      ...reg,
+    });
     this.errors = new client.Counter({ name: 'rqbench_errors_total', help: 'Commands that failed', labelNames: ['kind'], ...reg });
     for (const k of ['moved', 'ask']) this.redirects.inc({ kind: k }, 0);
     this.retries.inc({ kind: 'other' }, 0);

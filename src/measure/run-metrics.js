@@ -21,13 +21,18 @@ const COUNTERS = /** @type {Array<[string, string, string, string[]]>} */ ([
   ['sent', 'rqbench_items_sent_total', 'Items sent (a queue publisher: messages)', ITEMS],
   ['acked', 'rqbench_items_acknowledged_total', 'Items the target acknowledged (a queue publisher: messages)', ITEMS],
   ['failed', 'rqbench_items_failed_total', 'Items that failed for good: refused, or their retries spent', ITEMS],
-  ['unanswered', 'rqbench_items_unanswered_total', 'Messages with no answer within the call\'s bound or the drain', ['queue-publish']],
+  ['unanswered', 'rqbench_items_unanswered_total', "Messages with no answer within the call's bound or the drain", ['queue-publish']],
   ['bytes', 'rqbench_bytes_acknowledged_total', 'Message body bytes acknowledged', ['queue-publish']],
   ['cycles', 'rqbench_cycles_total', 'Reader cycles ended', ['consume']],
   ['failedCycles', 'rqbench_cycles_failed_total', 'Reader cycles that ended in an error', ['consume']],
   ['emptyCycles', 'rqbench_cycles_empty_total', 'Reader cycles that found the index empty', ['consume']],
   ['overruns', 'rqbench_cycle_overruns_total', 'Reader cycles that ended after the next one was due', ['consume']],
-  ['replicaFallbacks', 'rqbench_replica_fallbacks_total', 'Reads sent to another node of their shard as the replica meant to serve them stopped answering', ['consume']],
+  [
+    'replicaFallbacks',
+    'rqbench_replica_fallbacks_total',
+    'Reads sent to another node of their shard as the replica meant to serve them stopped answering',
+    ['consume'],
+  ],
   ['items', 'rqbench_items_read_total', 'Live items the readers found in the index', ['consume']],
   ['missing', 'rqbench_values_missing_total', 'Items whose value was gone when fetched', ['consume']],
   ['messages', 'rqbench_messages_received_total', 'Messages applied', ['queue-consume']],
@@ -37,7 +42,12 @@ const COUNTERS = /** @type {Array<[string, string, string, string[]]>} */ ([
 /** Resends that were not redirects, by why (the rest: LOADING, READONLY, MASTERDOWN, NOSCRIPT). */
 const RETRY_KINDS = { tryagain: 'tryagain', clusterdown: 'clusterdown', connRetries: 'connection' };
 /** The histograms each kind has from its first second: '<op>.<from>' and 'lag'. */
-const FIRST_HISTOGRAMS = { produce: ['batch.intended', 'batch.sent', 'lag'], consume: ['cycle.sent'], 'queue-publish': ['publish.intended', 'publish.sent', 'lag'], 'queue-consume': [] };
+const FIRST_HISTOGRAMS = {
+  produce: ['batch.intended', 'batch.sent', 'lag'],
+  consume: ['cycle.sent'],
+  'queue-publish': ['publish.intended', 'publish.sent', 'lag'],
+  'queue-consume': [],
+};
 
 export class RunMetrics {
   /**
@@ -50,41 +60,75 @@ export class RunMetrics {
     this.kind = kind;
     const counter = (name, help, labelNames = []) => new client.Counter({ name, help, labelNames, ...reg });
     const gauge = (name, help, labelNames = []) => new client.Gauge({ name, help, labelNames, ...reg });
-    new client.Gauge({ name: 'rqbench_run_info', help: 'The run\'s kind (1 while it is served)', labelNames: ['kind'], ...reg }).set({ kind }, 1);
+    new client.Gauge({ name: 'rqbench_run_info', help: "The run's kind (1 while it is served)", labelNames: ['kind'], ...reg }).set(
+      { kind },
+      1,
+    );
     this.seconds = gauge('rqbench_run_seconds', 'Seconds of the run recorded so far');
     this.ended = gauge('rqbench_run_ended', '1 once the run is over: the values are final (the endpoint lingers with them)');
-    this.counters = COUNTERS.filter(([, , , kinds]) => kinds.includes(kind)).map(([key, name, help]) => /** @type {const} */ ([key, counter(name, help)]));
+    this.counters = COUNTERS.filter(([, , , kinds]) => kinds.includes(kind)).map(
+      ([key, name, help]) => /** @type {const} */ ([key, counter(name, help)]),
+    );
     for (const [, c] of this.counters) c.inc(0);
     if (ITEMS.includes(kind)) {
       this.intended = counter('rqbench_items_intended_total', 'Items due by the schedule (a queue publisher: messages)');
       this.intended.inc(0);
       this.intendedRate = gauge('rqbench_items_intended_per_second', 'Items due in the last second: the rate asked for');
       this.achievedRate = gauge('rqbench_items_acknowledged_per_second', 'Items acknowledged in the last second: the rate achieved');
-      this.lag = new HdrPromHistogram({ name: 'rqbench_schedule_lag_seconds', help: 'How late each send left against its intended start', buckets, registry });
+      this.lag = new HdrPromHistogram({
+        name: 'rqbench_schedule_lag_seconds',
+        help: 'How late each send left against its intended start',
+        buckets,
+        registry,
+      });
     }
     if (kind === 'produce') {
       this.redirects = counter('rqbench_redirects_total', 'Commands sent again where the cluster said (MOVED, ASK)', ['kind']);
-      this.retries = counter('rqbench_retries_total', 'Commands sent again after a wait, by why (connection: the connection was lost)', ['kind']);
+      this.retries = counter('rqbench_retries_total', 'Commands sent again after a wait, by why (connection: the connection was lost)', [
+        'kind',
+      ]);
       for (const k of ['moved', 'ask']) this.redirects.inc({ kind: k }, 0);
       for (const k of [...Object.values(RETRY_KINDS), 'other']) this.retries.inc({ kind: k }, 0);
     }
     if (kind === 'produce' || kind === 'consume') {
-      this.errors = counter('rqbench_errors_total', 'Error replies and failures, by their first word (WRONGTYPE, OOM, CONNECTION, …)', ['kind']);
+      this.errors = counter('rqbench_errors_total', 'Error replies and failures, by their first word (WRONGTYPE, OOM, CONNECTION, …)', [
+        'kind',
+      ]);
       const node = ['node', 'role', 'shard'];
-      this.engineCpu = gauge('rqbench_redis_engine_cpu_percent', 'A Redis node\'s main thread CPU in the last second, % of one core (CloudWatch\'s EngineCPUUtilization)', node);
-      this.processCpu = gauge('rqbench_redis_process_cpu_percent', 'A Redis node\'s process CPU in the last second, % of one core (I/O threads included)', node);
+      this.engineCpu = gauge(
+        'rqbench_redis_engine_cpu_percent',
+        "A Redis node's main thread CPU in the last second, % of one core (CloudWatch's EngineCPUUtilization)",
+        node,
+      );
+      this.processCpu = gauge(
+        'rqbench_redis_process_cpu_percent',
+        "A Redis node's process CPU in the last second, % of one core (I/O threads included)",
+        node,
+      );
       /** @type {Set<string>} the node series set last second: a node gone (or without a figure) leaves a gap */
       this.nodeSeries = new Set();
     }
     if (kind !== 'queue-consume') {
       // the queue consumer's latencies are the seed's own metrics (queue-metrics.js)
-      this.latency = new HdrPromHistogram({ name: 'rqbench_latency_seconds', help: 'Latency per operation, from the intended start (from="intended", corrected for coordinated omission) and from the actual send (from="sent")', labelNames: ['op', 'from'], buckets, registry });
+      this.latency = new HdrPromHistogram({
+        name: 'rqbench_latency_seconds',
+        help: 'Latency per operation, from the intended start (from="intended", corrected for coordinated omission) and from the actual send (from="sent")',
+        labelNames: ['op', 'from'],
+        buckets,
+        registry,
+      });
     }
     for (const name of FIRST_HISTOGRAMS[kind]) this.#histogram(name, null);
-    this.loadgenCpu = gauge('rqbench_loadgen_cpu_percent', 'The load generator\'s CPU in the last second: its worker processes together, % of one core');
-    this.loadgenBusiest = gauge('rqbench_loadgen_busiest_cpu_percent', 'The busiest worker process\'s CPU in the last second, % of one core (100: that worker was the bottleneck)');
-    this.loadgenLoop = gauge('rqbench_loadgen_event_loop_delay_p99_seconds', 'The worst worker\'s event-loop delay p99 in the last second');
-    this.loadgenRss = gauge('rqbench_loadgen_rss_bytes', 'The worker processes\' resident memory together');
+    this.loadgenCpu = gauge(
+      'rqbench_loadgen_cpu_percent',
+      "The load generator's CPU in the last second: its worker processes together, % of one core",
+    );
+    this.loadgenBusiest = gauge(
+      'rqbench_loadgen_busiest_cpu_percent',
+      "The busiest worker process's CPU in the last second, % of one core (100: that worker was the bottleneck)",
+    );
+    this.loadgenLoop = gauge('rqbench_loadgen_event_loop_delay_p99_seconds', "The worst worker's event-loop delay p99 in the last second");
+    this.loadgenRss = gauge('rqbench_loadgen_rss_bytes', "The worker processes' resident memory together");
   }
 
   /**
@@ -153,8 +197,14 @@ export class RunMetrics {
     for (const n of cpu) {
       const labels = { node: n.addr, role: n.role, shard: String(n.shard) };
       const key = JSON.stringify(labels);
-      if (typeof n.cpuPct === 'number') { this.processCpu.set(labels, n.cpuPct); seen.add(`p${key}`); }
-      if (typeof n.enginePct === 'number') { this.engineCpu.set(labels, n.enginePct); seen.add(`e${key}`); }
+      if (typeof n.cpuPct === 'number') {
+        this.processCpu.set(labels, n.cpuPct);
+        seen.add(`p${key}`);
+      }
+      if (typeof n.enginePct === 'number') {
+        this.engineCpu.set(labels, n.enginePct);
+        seen.add(`e${key}`);
+      }
     }
     for (const k of this.nodeSeries) {
       if (seen.has(k)) continue;

@@ -85,13 +85,15 @@ export class ServerSampler {
   /** @returns {Promise<NodeCpu[]>} */
   async sample() {
     if (++this.samples % REFRESH_EVERY === 0) this.refreshSoon();
-    return Promise.all(this.nodes.map(async (n) => {
-      const { cpuPct, enginePct } = await this.#cpuOf(n);
-      /** @type {NodeCpu} */
-      const out = { addr: n.addr, role: n.role, shard: n.shard, cpuPct };
-      if (enginePct !== undefined) out.enginePct = enginePct;
-      return out;
-    }));
+    return Promise.all(
+      this.nodes.map(async (n) => {
+        const { cpuPct, enginePct } = await this.#cpuOf(n);
+        /** @type {NodeCpu} */
+        const out = { addr: n.addr, role: n.role, shard: n.shard, cpuPct };
+        if (enginePct !== undefined) out.enginePct = enginePct;
+        return out;
+      }),
+    );
   }
 
   /** Milliseconds since any node last answered. */
@@ -108,7 +110,13 @@ export class ServerSampler {
     let info;
     try {
       // connect (when needed) and answer within one budget: the sample is due again in a second
-      info = parseInfo(await within(this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])), CALL_TIMEOUT_MS, `INFO cpu on ${n.addr}`));
+      info = parseInfo(
+        await within(
+          this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])),
+          CALL_TIMEOUT_MS,
+          `INFO cpu on ${n.addr}`,
+        ),
+      );
     } catch {
       // a frozen node's replies would come later and queue behind the next calls: a fresh connection instead
       link.pipe?.close();
@@ -147,24 +155,36 @@ export class ServerSampler {
     // the sample and a topology read may both find the connection gone: they share one reconnect
     if (link.opening) return link.opening;
     if (performance.now() < link.nextTryAt) return Promise.reject(new Error('backing off'));
-    link.opening = openPipe(this.conn, n.host, n.port, { connectTimeoutMs: CALL_TIMEOUT_MS / 2 }).then((pipe) => {
-      if (this.closed) {
-        pipe.close();
-        throw new Error('closed');
-      }
-      link.pipe = pipe;
-      link.fails = 0;
-      return pipe;
-    }, (e) => {
-      link.nextTryAt = performance.now() + BACKOFF_MS[Math.min(link.fails++, BACKOFF_MS.length - 1)];
-      throw e;
-    }).finally(() => { link.opening = null; });
+    link.opening = openPipe(this.conn, n.host, n.port, { connectTimeoutMs: CALL_TIMEOUT_MS / 2 })
+      .then(
+        (pipe) => {
+          if (this.closed) {
+            pipe.close();
+            throw new Error('closed');
+          }
+          link.pipe = pipe;
+          link.fails = 0;
+          return pipe;
+        },
+        (e) => {
+          link.nextTryAt = performance.now() + BACKOFF_MS[Math.min(link.fails++, BACKOFF_MS.length - 1)];
+          throw e;
+        },
+      )
+      .finally(() => {
+        link.opening = null;
+      });
     return link.opening;
   }
 
   /** Reads the topology again in the background (one read at a time); sample() never waits for it. */
   refreshSoon() {
-    if (!this.closed) this.refreshing ??= this.refresh().catch(() => {}).finally(() => { this.refreshing = null; });
+    if (!this.closed)
+      this.refreshing ??= this.refresh()
+        .catch(() => {})
+        .finally(() => {
+          this.refreshing = null;
+        });
   }
 
   /** The nodes as the target lists them now, then nodes, roles and shards brought up to date. */
@@ -190,7 +210,7 @@ export class ServerSampler {
     for (const f of [...listed.filter((x) => x.role === 'master'), ...listed.filter((x) => x.role !== 'master')]) {
       let n = known.get(f.addr);
       const prior = n?.shard ?? this.everShard.get(f.addr);
-      const shard = f.role === 'master' ? prior ?? nextShard++ : shardById.get(f.masterId) ?? prior ?? 0;
+      const shard = f.role === 'master' ? (prior ?? nextShard++) : (shardById.get(f.masterId) ?? prior ?? 0);
       if (!n) {
         n = { addr: f.addr, host: f.host, port: f.port, role: f.role, shard, failed: !!f.failed };
         this.nodes.push(n);

@@ -22,7 +22,12 @@ export function diffTopology(before, after) {
       out.push(`${n.addr} joined as ${n.role} of shard ${n.shard}`);
       continue;
     }
-    if (b.role !== n.role) out.push(n.role === 'master' ? `${n.addr} promoted: replica → master of shard ${n.shard}` : `${n.addr} demoted: master → replica of shard ${n.shard}`);
+    if (b.role !== n.role)
+      out.push(
+        n.role === 'master'
+          ? `${n.addr} promoted: replica → master of shard ${n.shard}`
+          : `${n.addr} demoted: master → replica of shard ${n.shard}`,
+      );
     if (!b.failed && n.failed) out.push(`${n.addr} (${n.role}, shard ${n.shard}) marked failed by the cluster`);
     if (b.failed && !n.failed) out.push(`${n.addr} no longer marked failed`);
   }

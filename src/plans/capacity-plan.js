@@ -14,7 +14,11 @@ import { checkMetrics } from './metrics-plan.js';
 
 /** Producer flags the search owns: a step's rate, length and output are its own. */
 export const SEARCH_OWNED = {
-  quantity: '--start-rate and --max-rate', duration: '--step-seconds', warmup: '--step-warmup', 'start-at': 'the search', at: 'nothing (a search needs a steady cluster)',
+  quantity: '--start-rate and --max-rate',
+  duration: '--step-seconds',
+  warmup: '--step-warmup',
+  'start-at': 'the search',
+  at: 'nothing (a search needs a steady cluster)',
   writer: 'nothing (a search runs all -t writers here)',
 };
 
@@ -27,16 +31,71 @@ export function capacityOptions(y) {
   return y
     .option('start-rate', { type: 'number', requiresArg: true, default: 10000, group: g, describe: 'items/s of the first step' })
     .option('max-rate', { type: 'number', requiresArg: true, default: 1000000, group: g, describe: 'never ask more than this, items/s' })
-    .option('growth', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'the ramp multiplies the rate by this each step until a step does not hold' })
-    .option('precision', { type: 'number', requiresArg: true, default: 0.05, group: g, describe: 'bisect until the highest held and lowest failed rates are within this fraction (0.05: 5%)' })
-    .option('slo-p99', { type: 'number', requiresArg: true, default: 100, group: g, describe: 'held: p99 of a chunk from its intended start at most this, ms' })
-    .option('min-achieved', { type: 'number', requiresArg: true, default: 0.99, group: g, describe: 'held: achieved / target at least this' })
-    .option('engine-ceiling', { type: 'number', requiresArg: true, default: 90, group: g, describe: "held: every node's engine (main thread) CPU below this % of the node's CPU" })
-    .option('headroom', { type: 'number', requiresArg: true, default: 60, group: g, describe: 'the projection also gives the rate at this % engine CPU' })
-    .option('confirm', { type: 'number', requiresArg: true, default: 3, group: g, describe: 'once converged, re-test the highest rate that held and the lowest that failed this many more times each, interleaved; the answer says its record (0: no re-tests)' })
+    .option('growth', {
+      type: 'number',
+      requiresArg: true,
+      default: 2,
+      group: g,
+      describe: 'the ramp multiplies the rate by this each step until a step does not hold',
+    })
+    .option('precision', {
+      type: 'number',
+      requiresArg: true,
+      default: 0.05,
+      group: g,
+      describe: 'bisect until the highest held and lowest failed rates are within this fraction (0.05: 5%)',
+    })
+    .option('slo-p99', {
+      type: 'number',
+      requiresArg: true,
+      default: 100,
+      group: g,
+      describe: 'held: p99 of a chunk from its intended start at most this, ms',
+    })
+    .option('min-achieved', {
+      type: 'number',
+      requiresArg: true,
+      default: 0.99,
+      group: g,
+      describe: 'held: achieved / target at least this',
+    })
+    .option('engine-ceiling', {
+      type: 'number',
+      requiresArg: true,
+      default: 90,
+      group: g,
+      describe: "held: every node's engine (main thread) CPU below this % of the node's CPU",
+    })
+    .option('headroom', {
+      type: 'number',
+      requiresArg: true,
+      default: 60,
+      group: g,
+      describe: 'the projection also gives the rate at this % engine CPU',
+    })
+    .option('confirm', {
+      type: 'number',
+      requiresArg: true,
+      default: 3,
+      group: g,
+      describe:
+        'once converged, re-test the highest rate that held and the lowest that failed this many more times each, interleaved; the answer says its record (0: no re-tests)',
+    })
     .option('step-seconds', { type: 'number', requiresArg: true, default: 10, group: g, describe: 'length of each step, s' })
-    .option('step-warmup', { type: 'number', requiresArg: true, default: 2, group: g, describe: 'seconds of each step left out of its figures' })
-    .option('consumer', { type: 'string', requiresArg: true, group: g, describe: 'run a consumer alongside every step with these flags (one argument: --consumer="-r 2 --fetch pipeline"); it reads the producer\'s data model' });
+    .option('step-warmup', {
+      type: 'number',
+      requiresArg: true,
+      default: 2,
+      group: g,
+      describe: 'seconds of each step left out of its figures',
+    })
+    .option('consumer', {
+      type: 'string',
+      requiresArg: true,
+      group: g,
+      describe:
+        'run a consumer alongside every step with these flags (one argument: --consumer="-r 2 --fetch pipeline"); it reads the producer\'s data model',
+    });
 }
 
 /**
@@ -67,7 +126,8 @@ export function capacityPlan(a, producerDefaults) {
   checkConnection(a);
   checkInstance(a);
   const fills = checkMetrics(a);
-  if (a.metricsRelay) throw bad('--metrics-relay', 'used by a run that is a step of a runner, not by a capacity search (it serves its own steps)');
+  if (a.metricsRelay)
+    throw bad('--metrics-relay', 'used by a run that is a step of a runner, not by a capacity search (it serves its own steps)');
   checkOutput(a);
   return planOf(a, fills);
 }

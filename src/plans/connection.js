@@ -6,21 +6,74 @@ import { cpuCapProblem, cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 /** @param {import('yargs').Argv} y */
 export function connectionOptions(y) {
-  return y
-    .option('url', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'redis://[user:password@]host:port[/db] or rediss:// for TLS' })
-    .option('host', { alias: 'h', type: 'string', requiresArg: true, group: 'Connection:', describe: 'Redis host', defaultDescription: '127.0.0.1' })
-    .option('port', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'Redis port', defaultDescription: '6379' })
-    .option('user', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'ACL user name' })
-    .option('password', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'password (or set REDIS_PASSWORD); never written anywhere' })
-    .option('tls', { type: 'boolean', group: 'Connection:', describe: 'connect with TLS (implied by rediss://)' })
-    .option('tls-ca', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'CA certificate file (PEM) to verify the server with (implies --tls)' })
-    .option('tls-insecure', { type: 'boolean', group: 'Connection:', describe: 'do not verify the server certificate (implies --tls)' })
-    .option('cluster', { alias: 'cm', type: 'boolean', default: false, group: 'Connection:', describe: 'Redis Cluster mode (follow slots across shards)' })
-    .option('local', { type: 'boolean', default: false, group: 'Connection:', describe: 'start a throwaway local Redis (or cluster with --cluster) for this run' })
-    .option('masters', { type: 'number', requiresArg: true, default: 3, group: 'Connection:', describe: 'with --local --cluster: masters (shards)' })
-    .option('replicas', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'with --local: replicas per master', defaultDescription: '1 with --cluster, 0 without' })
-    // a number when it reads as one; anything else stays as typed, so the error can quote it back
-    .option('node-cpus', { type: 'string', requiresArg: true, coerce: numberOrText, group: 'Connection:', describe: 'with --local: cap each node at this many cores (0.5: half a core), to emulate a smaller instance; needs root (cgroups)' });
+  return (
+    y
+      .option('url', {
+        type: 'string',
+        requiresArg: true,
+        group: 'Connection:',
+        describe: 'redis://[user:password@]host:port[/db] or rediss:// for TLS',
+      })
+      .option('host', {
+        alias: 'h',
+        type: 'string',
+        requiresArg: true,
+        group: 'Connection:',
+        describe: 'Redis host',
+        defaultDescription: '127.0.0.1',
+      })
+      .option('port', { type: 'number', requiresArg: true, group: 'Connection:', describe: 'Redis port', defaultDescription: '6379' })
+      .option('user', { type: 'string', requiresArg: true, group: 'Connection:', describe: 'ACL user name' })
+      .option('password', {
+        type: 'string',
+        requiresArg: true,
+        group: 'Connection:',
+        describe: 'password (or set REDIS_PASSWORD); never written anywhere',
+      })
+      .option('tls', { type: 'boolean', group: 'Connection:', describe: 'connect with TLS (implied by rediss://)' })
+      .option('tls-ca', {
+        type: 'string',
+        requiresArg: true,
+        group: 'Connection:',
+        describe: 'CA certificate file (PEM) to verify the server with (implies --tls)',
+      })
+      .option('tls-insecure', { type: 'boolean', group: 'Connection:', describe: 'do not verify the server certificate (implies --tls)' })
+      .option('cluster', {
+        alias: 'cm',
+        type: 'boolean',
+        default: false,
+        group: 'Connection:',
+        describe: 'Redis Cluster mode (follow slots across shards)',
+      })
+      .option('local', {
+        type: 'boolean',
+        default: false,
+        group: 'Connection:',
+        describe: 'start a throwaway local Redis (or cluster with --cluster) for this run',
+      })
+      .option('masters', {
+        type: 'number',
+        requiresArg: true,
+        default: 3,
+        group: 'Connection:',
+        describe: 'with --local --cluster: masters (shards)',
+      })
+      .option('replicas', {
+        type: 'number',
+        requiresArg: true,
+        group: 'Connection:',
+        describe: 'with --local: replicas per master',
+        defaultDescription: '1 with --cluster, 0 without',
+      })
+      // a number when it reads as one; anything else stays as typed, so the error can quote it back
+      .option('node-cpus', {
+        type: 'string',
+        requiresArg: true,
+        coerce: numberOrText,
+        group: 'Connection:',
+        describe: 'with --local: cap each node at this many cores (0.5: half a core), to emulate a smaller instance; needs root (cgroups)',
+      })
+  );
 }
 
 /**
@@ -40,7 +93,11 @@ export function checkConnection(a) {
       try {
         decodeURIComponent(part);
       } catch {
-        throw bad('--url', 'a URL whose user and password are %-escaped as URLs are (a % followed by two hex digits; %25 for a %)', redactUrl(a.url));
+        throw bad(
+          '--url',
+          'a URL whose user and password are %-escaped as URLs are (a % followed by two hex digits; %25 for a %)',
+          redactUrl(a.url),
+        );
       }
     }
   }
@@ -58,12 +115,21 @@ export function checkConnection(a) {
   if (a.nodeCpus !== undefined && !a.local) throw bad('--node-cpus', 'used with --local (it caps the nodes rqbench starts)');
   if (a.local) {
     // the servers --local starts listen on plain TCP: a TLS flag would send TLS to them and fail late
-    for (const [key, flag] of [['tls', '--tls'], ['tlsCa', '--tls-ca'], ['tlsInsecure', '--tls-insecure']]) {
-      if (a[key]) throw bad(flag, 'left out with --local (its servers are plain TCP; for TLS start them with "rqbench local redis --tls" and pass the rediss:// URL and --tls-ca it prints)');
+    for (const [key, flag] of [
+      ['tls', '--tls'],
+      ['tlsCa', '--tls-ca'],
+      ['tlsInsecure', '--tls-insecure'],
+    ]) {
+      if (a[key])
+        throw bad(
+          flag,
+          'left out with --local (its servers are plain TCP; for TLS start them with "rqbench local redis --tls" and pass the rediss:// URL and --tls-ca it prints)',
+        );
     }
     if (a.cluster) intIn(a.masters, '--masters', settings.localMasters.min, settings.localMasters.max);
     // typed without --cluster, it would be ignored: a standalone server has one master
-    else if (givenFlags(a)?.has('masters')) throw bad('--masters', 'used with --cluster (a standalone Redis has one master; use --replicas)');
+    else if (givenFlags(a)?.has('masters'))
+      throw bad('--masters', 'used with --cluster (a standalone Redis has one master; use --replicas)');
     if (a.replicas !== undefined) intIn(a.replicas, '--replicas', settings.localReplicas.min, settings.localReplicas.max);
     if (a.nodeCpus !== undefined) checkNodeCpus(a.nodeCpus);
   }

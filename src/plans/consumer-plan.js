@@ -13,14 +13,56 @@ import { planOf } from './freeze.js';
 /** @param {import('yargs').Argv} y */
 export function consumerOptions(y) {
   const g = 'Reads (seed-compatible):';
-  runOptions(y
-    .option('period', { alias: 'p', type: 'number', requiresArg: true, default: settings.consumerPeriodMs, group: g, describe: 'one cycle per period per reader, ms' })
-    .option('script-mode', { alias: 's', type: 'string', requiresArg: true, default: 'manual', group: g, describe: 'manual: ZCARD then ZRANGEBYSCORE; script: both in one Lua call (fetch-latest-items.lua)' })
-    .option('limit', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'read the newest N live items (ZREVRANGEBYSCORE … LIMIT 0 N); 0: every live item' })
-    .option('readers', { alias: 'r', type: 'number', requiresArg: true, default: 1, group: g, describe: 'concurrent reader processes' })
-    .option('fetch', { type: 'string', requiresArg: true, default: 'mget', group: g, describe: 'how values are fetched: mget (by slot), pipeline (GETs per node), get (the seed: one ioredis get per id)' })
-    .option('read-from', { type: 'string', requiresArg: true, group: g, describe: 'master or replica', defaultDescription: 'replica with --cluster, master without' })
-    .option('reply-timeout', { type: 'number', requiresArg: true, default: REPLY_TIMEOUT_MS, group: g, describe: 'a read node silent this long while it owes a reply is given up on, ms: a replica\'s reads go to its master in the same cycle, a master\'s fail the cycle (--fetch get: replicas only); 0: wait for ever' }), g);
+  runOptions(
+    y
+      .option('period', {
+        alias: 'p',
+        type: 'number',
+        requiresArg: true,
+        default: settings.consumerPeriodMs,
+        group: g,
+        describe: 'one cycle per period per reader, ms',
+      })
+      .option('script-mode', {
+        alias: 's',
+        type: 'string',
+        requiresArg: true,
+        default: 'manual',
+        group: g,
+        describe: 'manual: ZCARD then ZRANGEBYSCORE; script: both in one Lua call (fetch-latest-items.lua)',
+      })
+      .option('limit', {
+        type: 'number',
+        requiresArg: true,
+        default: 0,
+        group: g,
+        describe: 'read the newest N live items (ZREVRANGEBYSCORE … LIMIT 0 N); 0: every live item',
+      })
+      .option('readers', { alias: 'r', type: 'number', requiresArg: true, default: 1, group: g, describe: 'concurrent reader processes' })
+      .option('fetch', {
+        type: 'string',
+        requiresArg: true,
+        default: 'mget',
+        group: g,
+        describe: 'how values are fetched: mget (by slot), pipeline (GETs per node), get (the seed: one ioredis get per id)',
+      })
+      .option('read-from', {
+        type: 'string',
+        requiresArg: true,
+        group: g,
+        describe: 'master or replica',
+        defaultDescription: 'replica with --cluster, master without',
+      })
+      .option('reply-timeout', {
+        type: 'number',
+        requiresArg: true,
+        default: REPLY_TIMEOUT_MS,
+        group: g,
+        describe:
+          "a read node silent this long while it owes a reply is given up on, ms: a replica's reads go to its master in the same cycle, a master's fail the cycle (--fetch get: replicas only); 0: wait for ever",
+      }),
+    g,
+  );
   return modelOptions(y);
 }
 
@@ -41,7 +83,8 @@ export function checkConsumer(a) {
   if (a.replyTimeout !== undefined) intIn(a.replyTimeout, '--reply-timeout', 0, 3_600_000);
   const fills = checkRun(a);
   checkModel(a);
-  if (a.scriptMode === 'script' && !modelOf(a).can.script) throw bad('-s script', 'used with a sorted-set model (the script reads a sorted set)');
+  if (a.scriptMode === 'script' && !modelOf(a).can.script)
+    throw bad('-s script', 'used with a sorted-set model (the script reads a sorted set)');
   return fills;
 }
 

@@ -12,7 +12,12 @@ export function instanceOptions(y) {
     .option('instance-type', { type: 'string', requiresArg: true, group: g, describe: 'the node type, e.g. cache.r6g.large' })
     .option('vcpu', { type: 'number', requiresArg: true, group: g, describe: 'vCPUs per node' })
     .option('memory-gb', { type: 'number', requiresArg: true, group: g, describe: 'memory per node, GB' })
-    .option('hourly-price', { type: 'number', requiresArg: true, group: g, describe: 'price per node per hour (your currency); Monthly = Hourly x 720' });
+    .option('hourly-price', {
+      type: 'number',
+      requiresArg: true,
+      group: g,
+      describe: 'price per node per hour (your currency); Monthly = Hourly x 720',
+    });
 }
 
 /**
@@ -23,7 +28,11 @@ export function checkInstance(a) {
   if (type !== undefined && (typeof type !== 'string' || !/^[\w.:+/() -]{1,64}$/.test(type))) {
     throw bad('--instance-type', 'a name of letters, digits, spaces and . _ - : + / ( ) (at most 64)', type);
   }
-  const facts = [['vcpu', '--vcpu'], ['memoryGb', '--memory-gb'], ['hourlyPrice', '--hourly-price']];
+  const facts = [
+    ['vcpu', '--vcpu'],
+    ['memoryGb', '--memory-gb'],
+    ['hourlyPrice', '--hourly-price'],
+  ];
   for (const [key, flag] of facts) {
     const v = a[key];
     if (v === undefined) continue;

@@ -40,7 +40,10 @@ exit "$rc"
  * @returns {{ name: string, containerPort: number }[]}
  */
 export function metricsPorts(perPod) {
-  return Array.from({ length: perPod }, (_, k) => ({ name: perPod === 1 ? 'metrics' : `metrics-${k + 1}`, containerPort: METRICS_PORT + k }));
+  return Array.from({ length: perPod }, (_, k) => ({
+    name: perPod === 1 ? 'metrics' : `metrics-${k + 1}`,
+    containerPort: METRICS_PORT + k,
+  }));
 }
 
 /**
@@ -72,7 +75,10 @@ export function jobObject(plan) {
   /** @param {string} name @param {string} value */
   const env = (name, value) => ({ name, value });
   /** @param {string} name @param {string} key @param {boolean} optional */
-  const fromSecret = (name, key, optional) => ({ name, valueFrom: { secretKeyRef: { name: plan.secret, key, ...(optional ? { optional: true } : {}) } } });
+  const fromSecret = (name, key, optional) => ({
+    name,
+    valueFrom: { secretKeyRef: { name: plan.secret, key, ...(optional ? { optional: true } : {}) } },
+  });
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -86,34 +92,43 @@ export function jobObject(plan) {
         metadata: {
           labels: { ...APP_LABEL },
           // deploy/grafana/prometheus-k8s.yml scrapes the annotated port: the pod's first writer
-          annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(ports[0].containerPort), 'prometheus.io/path': '/metrics' },
+          annotations: {
+            'prometheus.io/scrape': 'true',
+            'prometheus.io/port': String(ports[0].containerPort),
+            'prometheus.io/path': '/metrics',
+          },
         },
         spec: {
           restartPolicy: 'Never',
-          containers: [{
-            name: 'producer',
-            image: plan.image,
-            workingDir: '/app',
-            env: [
-              env('WRITERS', String(plan.writers)),
-              env('WRITERS_PER_POD', String(plan.perPod)),
-              env('RUN_ID', plan.runId),
-              env('START_AT', plan.startAt),
-              env('PRODUCER_FLAGS', plan.flags.join(' ')),
-              fromSecret('REDIS_URL', 'url', false),
-              fromSecret('REDIS_PASSWORD', 'password', true),
-              env('OUT', '/results'),
-              env('METRICS_PORT', String(METRICS_PORT)),
-              env('METRICS_HOST', '0.0.0.0'),
-              env('METRICS_LINGER', '30'),
-            ],
-            command: ['sh', '-c'],
-            args: [SCRIPT],
-            ports,
-            // one writer is one Node.js process: one core each
-            resources: { requests: { cpu: String(plan.perPod), memory: `${512 * plan.perPod}Mi` }, limits: { memory: `${plan.perPod}Gi` } },
-            volumeMounts: [{ name: 'results', mountPath: '/results' }],
-          }],
+          containers: [
+            {
+              name: 'producer',
+              image: plan.image,
+              workingDir: '/app',
+              env: [
+                env('WRITERS', String(plan.writers)),
+                env('WRITERS_PER_POD', String(plan.perPod)),
+                env('RUN_ID', plan.runId),
+                env('START_AT', plan.startAt),
+                env('PRODUCER_FLAGS', plan.flags.join(' ')),
+                fromSecret('REDIS_URL', 'url', false),
+                fromSecret('REDIS_PASSWORD', 'password', true),
+                env('OUT', '/results'),
+                env('METRICS_PORT', String(METRICS_PORT)),
+                env('METRICS_HOST', '0.0.0.0'),
+                env('METRICS_LINGER', '30'),
+              ],
+              command: ['sh', '-c'],
+              args: [SCRIPT],
+              ports,
+              // one writer is one Node.js process: one core each
+              resources: {
+                requests: { cpu: String(plan.perPod), memory: `${512 * plan.perPod}Mi` },
+                limits: { memory: `${plan.perPod}Gi` },
+              },
+              volumeMounts: [{ name: 'results', mountPath: '/results' }],
+            },
+          ],
           volumes: [{ name: 'results', persistentVolumeClaim: { claimName: plan.claim } }],
         },
       },
@@ -144,10 +159,13 @@ export function podMonitorObject(plan) {
  */
 export function renderManifests(plan) {
   const made = `Rendered by \`${renderCommand(plan)}\`: render it again rather than edit it.`;
-  const apply = plan.startAt === PLACEHOLDER.startAt
-    ? [` Apply with the start (and run id) filled in: sed -e "s/${PLACEHOLDER.startAt}/$(( $(date +%s%3N) + 90000 ))/"`,
-      `   -e "s/${PLACEHOLDER.runId}/k8s-$(date -u +%Y%m%d-%H%M%S)/" job.yaml | kubectl apply -f -  (docs/multi-host.md)`]
-    : [` START_AT is fixed: apply it before then (rqbench k8s … | kubectl apply -f -).`];
+  const apply =
+    plan.startAt === PLACEHOLDER.startAt
+      ? [
+          ` Apply with the start (and run id) filled in: sed -e "s/${PLACEHOLDER.startAt}/$(( $(date +%s%3N) + 90000 ))/"`,
+          `   -e "s/${PLACEHOLDER.runId}/k8s-$(date -u +%Y%m%d-%H%M%S)/" job.yaml | kubectl apply -f -  (docs/multi-host.md)`,
+        ]
+      : [` START_AT is fixed: apply it before then (rqbench k8s … | kubectl apply -f -).`];
   const job = [
     ` ${plan.pods} pods × ${plan.perPod} writer(s) = ${plan.writers} writers of one run, an Indexed Job: pod i runs writers`,
     ` i*${plan.perPod}+1 … (i+1)*${plan.perPod} of ${plan.writers}, all on one RUN_ID and START_AT, each writing its run directory`,
@@ -157,7 +175,14 @@ export function renderManifests(plan) {
   ];
   const files = [{ name: 'job.yaml', text: yamlText(jobObject(plan), [made, ...job]) }];
   if (plan.podMonitor) {
-    files.push({ name: 'podmonitor.yaml', text: yamlText(podMonitorObject(plan), [made, ' For the Prometheus Operator: every writer\'s metrics endpoint of the Job\'s pods, every 5 s.', ' The Prometheus resource must select it (podMonitorSelector) and the Job\'s namespace.']) });
+    files.push({
+      name: 'podmonitor.yaml',
+      text: yamlText(podMonitorObject(plan), [
+        made,
+        " For the Prometheus Operator: every writer's metrics endpoint of the Job's pods, every 5 s.",
+        " The Prometheus resource must select it (podMonitorSelector) and the Job's namespace.",
+      ]),
+    });
   }
   return files;
 }

@@ -18,20 +18,98 @@ export function loadOptions(y) {
   const f = 'Delta file (--generate):';
   const s = 'S3 (an s3://bucket/key FILE, or --generate s3://bucket/key):';
   return y
-    .option('generate', { type: 'string', requiresArg: true, group: f, describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit' })
+    .option('generate', {
+      type: 'string',
+      requiresArg: true,
+      group: f,
+      describe: 'write a delta file (key<TAB>value<LF>, fixed-size records) and exit',
+    })
     .option('records', { type: 'number', requiresArg: true, default: 4_000_000, group: f, describe: 'records to generate' })
-    .option('record-size', { type: 'number', requiresArg: true, default: 512, group: f, describe: 'bytes per record, key + TAB + value + LF' })
-    .option('key-pattern', { type: 'string', requiresArg: true, default: 'delta:{n}', group: f, describe: 'key of each record; {n} is its index from 0, {n:W} the same zero-padded to W digits (W up to 99: key:{n:12} is redis-benchmark\'s shape)' })
-    .option('reader-threads', { type: 'string', requiresArg: true, default: '16', group: g, describe: 'reader threads, or a list (16,32,64) for the grid' })
-    .option('connections', { type: 'string', requiresArg: true, default: '64', group: g, describe: 'connections in all, or a list (64,128); on a cluster each is one socket per master' })
-    .option('sink', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)' })
-    .option('ttl', { type: 'number', requiresArg: true, default: 0, group: g, describe: 'seconds each key lives (0: no TTL): with --command set (the default) SETEX instead of SET, with eval SET … EX; refused with mset' })
-    .option('command', { type: 'string', requiresArg: true, default: 'set', group: g, describe: 'how the redis sink writes: set (a SET per record, the seed\'s way), mset (an MSET per --batch records of one slot; no --ttl), eval (an EVALSHA per --batch records of one slot, SET with EX each)' })
-    .option('batch', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records per command with --command mset or eval (at most: a command holds one slot\'s records)' })
-    .option('sample', { type: 'number', requiresArg: true, default: 1000, group: g, describe: 'records read back from Redis and compared to the file, per cell' })
-    .option('flush', { type: 'boolean', default: false, group: g, describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)' })
-    .option('s3-connections', { type: 'string', requiresArg: true, group: s, describe: 'the S3 client\'s connections in all (the seed\'s s3client_max_connections), or a list (64,128) for the grid', defaultDescription: '64' })
-    .option('endpoint', { type: 'string', requiresArg: true, group: s, describe: 'S3 endpoint (an emulator: rqbench local sqs); omitted: AWS, with the SDK\'s credential chain' })
+    .option('record-size', {
+      type: 'number',
+      requiresArg: true,
+      default: 512,
+      group: f,
+      describe: 'bytes per record, key + TAB + value + LF',
+    })
+    .option('key-pattern', {
+      type: 'string',
+      requiresArg: true,
+      default: 'delta:{n}',
+      group: f,
+      describe:
+        "key of each record; {n} is its index from 0, {n:W} the same zero-padded to W digits (W up to 99: key:{n:12} is redis-benchmark's shape)",
+    })
+    .option('reader-threads', {
+      type: 'string',
+      requiresArg: true,
+      default: '16',
+      group: g,
+      describe: 'reader threads, or a list (16,32,64) for the grid',
+    })
+    .option('connections', {
+      type: 'string',
+      requiresArg: true,
+      default: '64',
+      group: g,
+      describe: 'connections in all, or a list (64,128); on a cluster each is one socket per master',
+    })
+    .option('sink', {
+      type: 'string',
+      requiresArg: true,
+      default: 'redis',
+      group: g,
+      describe: 'where records go: redis (SET), noop (parse and count), memory (a Map per thread)',
+    })
+    .option('ttl', {
+      type: 'number',
+      requiresArg: true,
+      default: 0,
+      group: g,
+      describe:
+        'seconds each key lives (0: no TTL): with --command set (the default) SETEX instead of SET, with eval SET … EX; refused with mset',
+    })
+    .option('command', {
+      type: 'string',
+      requiresArg: true,
+      default: 'set',
+      group: g,
+      describe:
+        "how the redis sink writes: set (a SET per record, the seed's way), mset (an MSET per --batch records of one slot; no --ttl), eval (an EVALSHA per --batch records of one slot, SET with EX each)",
+    })
+    .option('batch', {
+      type: 'number',
+      requiresArg: true,
+      default: 1000,
+      group: g,
+      describe: "records per command with --command mset or eval (at most: a command holds one slot's records)",
+    })
+    .option('sample', {
+      type: 'number',
+      requiresArg: true,
+      default: 1000,
+      group: g,
+      describe: 'records read back from Redis and compared to the file, per cell',
+    })
+    .option('flush', {
+      type: 'boolean',
+      default: false,
+      group: g,
+      describe: 'empty a target that holds keys before the first cell (it is always emptied between cells)',
+    })
+    .option('s3-connections', {
+      type: 'string',
+      requiresArg: true,
+      group: s,
+      describe: "the S3 client's connections in all (the seed's s3client_max_connections), or a list (64,128) for the grid",
+      defaultDescription: '64',
+    })
+    .option('endpoint', {
+      type: 'string',
+      requiresArg: true,
+      group: s,
+      describe: "S3 endpoint (an emulator: rqbench local sqs); omitted: AWS, with the SDK's credential chain",
+    })
     .option('region', { type: 'string', requiresArg: true, group: s, describe: 'AWS region', defaultDescription: 'the AWS SDK chain' });
 }
 
@@ -47,7 +125,9 @@ export const SINKS = ['redis', 'noop', 'memory'];
  * @param {string} flag
  */
 export function intList(v, flag, min, max) {
-  const parts = String(v).split(',').map((s) => s.trim());
+  const parts = String(v)
+    .split(',')
+    .map((s) => s.trim());
   if (!parts.length || parts.some((p) => !/^\d+$/.test(p) || Number(p) < min || Number(p) > max)) {
     throw bad(flag, `an integer from ${min} to ${max}, or a comma-separated list of them`, String(v));
   }
@@ -81,7 +161,11 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
   }
   // every cell of the grid needs a connection per thread: sockets cannot be shared across threads
   if (a.sink === 'redis' && Math.min(...connections) < Math.max(...threads)) {
-    throw bad('--connections', `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${threads.join(',')} x ${connections.join(',')})`, Math.min(...connections));
+    throw bad(
+      '--connections',
+      `at least --reader-threads with the redis sink (each thread needs a connection of its own; grid ${threads.join(',')} x ${connections.join(',')})`,
+      Math.min(...connections),
+    );
   }
   checkOutput(a);
   return planOf(a, { threads, connections, info, ...s3, ...metrics });
@@ -94,7 +178,8 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
 function checkCommand(a) {
   if (!LOAD_COMMANDS.includes(a.command)) throw bad('--command', LOAD_COMMANDS.join(', '), a.command);
   intIn(a.batch, '--batch', 1, 100_000);
-  if (a.sink !== 'redis' && a.command !== 'set') throw bad('--command', 'set (the default) with --sink ' + a.sink + ': the others are how the redis sink writes', a.command);
+  if (a.sink !== 'redis' && a.command !== 'set')
+    throw bad('--command', 'set (the default) with --sink ' + a.sink + ': the others are how the redis sink writes', a.command);
   if (a.command === 'mset' && a.ttl) throw bad('--command', 'set or eval with --ttl (MSET sets no TTL)', a.command);
 }
 
@@ -108,17 +193,26 @@ function checkCommand(a) {
 function s3Of(a, threads) {
   const at = parseS3Url(a.file);
   if (!at) {
-    if (/^s3:/i.test(String(a.file))) throw bad('FILE', 's3://bucket/key (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens, then the key)', a.file);
+    if (/^s3:/i.test(String(a.file)))
+      throw bad('FILE', 's3://bucket/key (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens, then the key)', a.file);
     const stray = ['s3Connections', 'endpoint', 'region'].find((k) => a[k] !== undefined);
-    if (stray) throw new UsageError(`--${stray === 's3Connections' ? 's3-connections' : stray} is for an s3://bucket/key FILE (this one is a local file)`);
+    if (stray)
+      throw new UsageError(
+        `--${stray === 's3Connections' ? 's3-connections' : stray} is for an s3://bucket/key FILE (this one is a local file)`,
+      );
     return { s3: null, s3Connections: [] };
   }
-  if (a.sink === 'redis') throw bad('--sink', 'memory or noop with an s3:// FILE (the redis sink reads its sample back from a local file)', a.sink);
+  if (a.sink === 'redis')
+    throw bad('--sink', 'memory or noop with an s3:// FILE (the redis sink reads its sample back from a local file)', a.sink);
   if (a.endpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(String(a.endpoint))) throw bad('--endpoint', 'an http(s):// URL', a.endpoint);
   const s3Connections = intList(a.s3Connections ?? S3_CONNECTIONS, '--s3-connections', 1, 4096);
   // each thread's client needs a connection of its own: clients are not shared across threads
   if (Math.min(...s3Connections) < Math.max(...threads)) {
-    throw bad('--s3-connections', `at least --reader-threads (each thread reads through a client of its own; grid ${threads.join(',')} x ${s3Connections.join(',')})`, Math.min(...s3Connections));
+    throw bad(
+      '--s3-connections',
+      `at least --reader-threads (each thread reads through a client of its own; grid ${threads.join(',')} x ${s3Connections.join(',')})`,
+      Math.min(...s3Connections),
+    );
   }
   return { s3: { ...(a.endpoint && { endpoint: String(a.endpoint) }), ...(a.region && { region: String(a.region) }) }, s3Connections };
 }

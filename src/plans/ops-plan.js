@@ -16,14 +16,37 @@ import { planOf } from './freeze.js';
 export function opsOptions(y) {
   const g = 'Operations:';
   const emulators = opsEmulators().map((e) => `the ${e.label} emulator${e.tool ? ` (${e.tool})` : ''}`);
-  let built = y
-    .option('only', { type: 'string', requiresArg: true, default: 'redis', group: g, describe: `services, comma-separated: ${opsServices().join(', ')}` });
+  let built = y.option('only', {
+    type: 'string',
+    requiresArg: true,
+    default: 'redis',
+    group: g,
+    describe: `services, comma-separated: ${opsServices().join(', ')}`,
+  });
   // where each queue service is: the queue drivers' flags
   for (const [key, flag] of opsFlags()) built = built.option(kebab(key), { ...flag.spec, group: g });
   return built
-    .option('local', { type: 'boolean', default: false, group: 'Connection:', describe: `start what the chosen services need and no flag names: a throwaway Redis (or cluster with --cluster), ${emulators.join(', ')}` })
-    .option('warmup', { type: 'number', requiresArg: true, default: 5, group: g, describe: 'seconds of unrecorded calls per operation first' })
-    .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: 15, group: g, describe: 'seconds of measured calls per operation' });
+    .option('local', {
+      type: 'boolean',
+      default: false,
+      group: 'Connection:',
+      describe: `start what the chosen services need and no flag names: a throwaway Redis (or cluster with --cluster), ${emulators.join(', ')}`,
+    })
+    .option('warmup', {
+      type: 'number',
+      requiresArg: true,
+      default: 5,
+      group: g,
+      describe: 'seconds of unrecorded calls per operation first',
+    })
+    .option('duration', {
+      alias: 'd',
+      type: 'number',
+      requiresArg: true,
+      default: 15,
+      group: g,
+      describe: 'seconds of measured calls per operation',
+    });
 }
 
 /**
@@ -32,7 +55,10 @@ export function opsOptions(y) {
  */
 export function opsPlan(a) {
   checkConnection(a);
-  const only = String(a.only).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const only = String(a.only)
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const services = opsServices();
   const unknown = only.filter((s) => !services.includes(s));
   if (!only.length || unknown.length) throw bad('--only', `a comma-separated list of ${services.join(', ')}`, a.only);
@@ -40,7 +66,8 @@ export function opsPlan(a) {
     if (a[key] !== undefined && flag.form && !flag.form.re.test(String(a[key]))) throw bad(`--${kebab(key)}`, flag.form.expected, a[key]);
   }
   if (!(Number.isFinite(a.warmup) && a.warmup >= 0 && a.warmup <= 3600)) throw bad('--warmup', 'seconds from 0 to 3600', a.warmup);
-  if (!(Number.isFinite(a.duration) && a.duration > 0 && a.duration <= 3600)) throw bad('--duration', 'seconds, more than 0 and at most 3600', a.duration);
+  if (!(Number.isFinite(a.duration) && a.duration > 0 && a.duration <= 3600))
+    throw bad('--duration', 'seconds, more than 0 and at most 3600', a.duration);
   checkOutput(a);
   return planOf(a, { only });
 }

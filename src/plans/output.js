@@ -9,8 +9,22 @@ import { runDirBase } from '../record/run-dir.js';
 export function outputOptions(y) {
   const g = 'Output:';
   return y
-    .option('out', { alias: 'o', type: 'string', requiresArg: true, default: settings.outDir, group: g, describe: 'directory that receives the run directory (created if missing)' })
-    .option('name', { alias: 'n', type: 'string', requiresArg: true, group: g, describe: 'run name (part of the run directory name)', defaultDescription: 'from the flags' })
+    .option('out', {
+      alias: 'o',
+      type: 'string',
+      requiresArg: true,
+      default: settings.outDir,
+      group: g,
+      describe: 'directory that receives the run directory (created if missing)',
+    })
+    .option('name', {
+      alias: 'n',
+      type: 'string',
+      requiresArg: true,
+      group: g,
+      describe: 'run name (part of the run directory name)',
+      defaultDescription: 'from the flags',
+    })
     .option('quiet', { type: 'boolean', default: false, group: g, describe: 'no live status line and no summary on stdout' })
     .option('json', { type: 'boolean', default: false, group: g, describe: 'print summary.json on stdout' });
 }
@@ -31,9 +45,11 @@ export function checkOutput(a) {
   if (typeof out !== 'string' || out === '') throw new UsageError('--out must be a directory path');
   if (hasControl(out)) throw new UsageError(`--out must be a path without control characters (got ${shown(out)})`);
   if (a.name !== undefined) {
-    if (typeof a.name !== 'string' || hasControl(a.name)) throw new UsageError(`--name must be text without control characters (got ${shown(String(a.name))})`);
+    if (typeof a.name !== 'string' || hasControl(a.name))
+      throw new UsageError(`--name must be text without control characters (got ${shown(String(a.name))})`);
     const bytes = Buffer.byteLength(runDirBase(a.name));
-    if (bytes + STAMP_BYTES > NAME_MAX) throw new UsageError(`--name must be at most ${NAME_MAX - STAMP_BYTES} bytes once unsafe characters become '-' (got ${bytes})`);
+    if (bytes + STAMP_BYTES > NAME_MAX)
+      throw new UsageError(`--name must be at most ${NAME_MAX - STAMP_BYTES} bytes once unsafe characters become '-' (got ${bytes})`);
   }
   let dir = path.resolve(out);
   for (;;) {

@@ -27,9 +27,26 @@ export function modelOptions(y) {
     if (model.flag) y.option(model.flag.name, { type: 'boolean', default: false, group: m, describe: model.flag.describe });
   }
   return y
-    .option('ns', { type: 'number', requiresArg: true, default: 1, group: m, describe: 'split the items across N index structures (latest-ids:<n>)' })
-    .option('same-slot', { type: 'boolean', default: false, group: m, describe: 'force the --ns structures into one slot (latest-ids:<n>{forced-slot})' })
-    .option('ttl', { type: 'number', requiresArg: true, default: settings.ttlSeconds, group: m, describe: 'item TTL and sorted-set window, s' });
+    .option('ns', {
+      type: 'number',
+      requiresArg: true,
+      default: 1,
+      group: m,
+      describe: 'split the items across N index structures (latest-ids:<n>)',
+    })
+    .option('same-slot', {
+      type: 'boolean',
+      default: false,
+      group: m,
+      describe: 'force the --ns structures into one slot (latest-ids:<n>{forced-slot})',
+    })
+    .option('ttl', {
+      type: 'number',
+      requiresArg: true,
+      default: settings.ttlSeconds,
+      group: m,
+      describe: 'item TTL and sorted-set window, s',
+    });
 }
 
 /**
@@ -39,13 +56,35 @@ export function modelOptions(y) {
  */
 export function runOptions(y, g) {
   return y
-    .option('duration', { alias: 'd', type: 'number', requiresArg: true, default: settings.durationSeconds, group: g, describe: 'seconds to run; 0 runs until Ctrl-C' })
-    .option('warmup', { type: 'number', requiresArg: true, group: g, describe: 'seconds left out of the summary (kept in the timeline)', defaultDescription: `${settings.warmupSeconds} (0 for runs of 2 s or less)` })
-    .option('start-at', { type: 'number', requiresArg: true, group: g, describe: 'epoch ms of the first operation, shared by processes on several hosts' })
+    .option('duration', {
+      alias: 'd',
+      type: 'number',
+      requiresArg: true,
+      default: settings.durationSeconds,
+      group: g,
+      describe: 'seconds to run; 0 runs until Ctrl-C',
+    })
+    .option('warmup', {
+      type: 'number',
+      requiresArg: true,
+      group: g,
+      describe: 'seconds left out of the summary (kept in the timeline)',
+      defaultDescription: `${settings.warmupSeconds} (0 for runs of 2 s or less)`,
+    })
+    .option('start-at', {
+      type: 'number',
+      requiresArg: true,
+      group: g,
+      describe: 'epoch ms of the first operation, shared by processes on several hosts',
+    })
     .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' })
     .option('at', {
-      type: 'string', array: true, requiresArg: true, group: 'Cluster changes during the run:',
-      describe: 'at <seconds> into the run, change the cluster (repeatable): reshard:<slots>, remove-shard[:<master>], add-shard[:<host:port>,…], kill-master[:<master>], failover[:<master>]',
+      type: 'string',
+      array: true,
+      requiresArg: true,
+      group: 'Cluster changes during the run:',
+      describe:
+        'at <seconds> into the run, change the cluster (repeatable): reshard:<slots>, remove-shard[:<master>], add-shard[:<host:port>,…], kill-master[:<master>], failover[:<master>]',
     });
 }
 
@@ -53,20 +92,70 @@ export function runOptions(y, g) {
 export function producerOptions(y) {
   const g = 'Load (seed-compatible):';
   const m = 'Data model (default: ids in a sorted set, values in SETEX keys):';
-  runOptions(y
-    .option('quantity', { alias: 'q', type: 'number', requiresArg: true, default: settings.quantity, group: g, describe: 'items written per period across all writers' })
-    .option('period', { alias: 'p', type: 'number', requiresArg: true, default: settings.periodMs, group: g, describe: 'period, ms' })
-    .option('chunks', { alias: 'c', type: 'number', requiresArg: true, default: 1, group: g, describe: 'chunks per period: each writer sends its items in c evenly spaced chunks' })
-    .option('writers', { alias: 't', type: 'number', requiresArg: true, default: 1, group: g, describe: 'total writers' })
-    .option('writer', { alias: 'a', type: 'number', requiresArg: true, group: g, describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each' }), g);
+  runOptions(
+    y
+      .option('quantity', {
+        alias: 'q',
+        type: 'number',
+        requiresArg: true,
+        default: settings.quantity,
+        group: g,
+        describe: 'items written per period across all writers',
+      })
+      .option('period', { alias: 'p', type: 'number', requiresArg: true, default: settings.periodMs, group: g, describe: 'period, ms' })
+      .option('chunks', {
+        alias: 'c',
+        type: 'number',
+        requiresArg: true,
+        default: 1,
+        group: g,
+        describe: 'chunks per period: each writer sends its items in c evenly spaced chunks',
+      })
+      .option('writers', { alias: 't', type: 'number', requiresArg: true, default: 1, group: g, describe: 'total writers' })
+      .option('writer', {
+        alias: 'a',
+        type: 'number',
+        requiresArg: true,
+        group: g,
+        describe: 'run only writer a (1..t), e.g. one per host; omitted: run all t writers here, one process each',
+      }),
+    g,
+  );
   return instanceOptions(modelOptions(y))
-    .option('extra-sets', { type: 'number', requiresArg: true, default: 0, group: m, describe: 'also write every item into N more copies of its index structure' })
-    .option('value-size', { type: 'number', requiresArg: true, group: m, describe: 'payload bytes per item (queues: characters per update value)', defaultDescription: `${settings.valueSize} (queues: 10)` })
-    .option('list-max', { type: 'number', requiresArg: true, group: m, describe: 'list length kept by LTRIM', defaultDescription: 'items live within the TTL: q x ttl / period' })
-    .option('verify', { type: 'boolean', group: g, describe: 'write fresh ids every period and, at the end, read back every acknowledged item: acked, present, lost (needs --ttl longer than the run)' })
+    .option('extra-sets', {
+      type: 'number',
+      requiresArg: true,
+      default: 0,
+      group: m,
+      describe: 'also write every item into N more copies of its index structure',
+    })
+    .option('value-size', {
+      type: 'number',
+      requiresArg: true,
+      group: m,
+      describe: 'payload bytes per item (queues: characters per update value)',
+      defaultDescription: `${settings.valueSize} (queues: 10)`,
+    })
+    .option('list-max', {
+      type: 'number',
+      requiresArg: true,
+      group: m,
+      describe: 'list length kept by LTRIM',
+      defaultDescription: 'items live within the TTL: q x ttl / period',
+    })
+    .option('verify', {
+      type: 'boolean',
+      group: g,
+      describe:
+        'write fresh ids every period and, at the end, read back every acknowledged item: acked, present, lost (needs --ttl longer than the run)',
+    })
     .option('client', {
-      type: 'string', requiresArg: true, default: 'rqbench', group: g,
-      describe: 'who sends the commands: rqbench (its own client: follows MOVED and ASK, retries) or ioredis (as the seed\'s producer: a Cluster with auto-pipelining, one call per command; whatever it throws, MOVED included, is counted as failed)',
+      type: 'string',
+      requiresArg: true,
+      default: 'rqbench',
+      group: g,
+      describe:
+        "who sends the commands: rqbench (its own client: follows MOVED and ASK, retries) or ioredis (as the seed's producer: a Cluster with auto-pipelining, one call per command; whatever it throws, MOVED included, is counted as failed)",
     });
 }
 
@@ -81,7 +170,8 @@ export function checkRun(a) {
   const warmup = a.warmup ?? (a.duration > 0 && a.duration <= 2 ? 0 : settings.warmupSeconds);
   if (!(Number.isFinite(warmup) && warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', warmup);
   if (a.duration > 0 && warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, warmup);
-  if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12)) throw bad('--start-at', 'epoch milliseconds', a.startAt);
+  if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12))
+    throw bad('--start-at', 'epoch milliseconds', a.startAt);
   const actions = parseAtList(a.at);
   if (actions.length && !a.cluster) throw bad('--at', 'used with --cluster (it changes a Redis Cluster)');
   const late = actions.find((x) => a.duration > 0 && x.atSec >= a.duration);
@@ -98,7 +188,8 @@ export function checkModel(a) {
   const picked = modelsFlagged(a);
   if (picked.length > 1) throw bad(`--${picked.map((x) => x.flag.name).join(' with --')}`, 'used one at a time: pick one data model');
   const model = modelOf(a);
-  if (a.actualValue && !model.can.actualValue) throw bad('--actual-value', `used without --${model.flag.name} (${model.why?.actualValue ?? 'this data model keeps item keys'})`);
+  if (a.actualValue && !model.can.actualValue)
+    throw bad('--actual-value', `used without --${model.flag.name} (${model.why?.actualValue ?? 'this data model keeps item keys'})`);
   intIn(a.ns, '--ns', 1, 100_000);
   if (a.sameSlot && a.ns < 2) throw bad('--same-slot', 'used with --ns 2 or more (it forces several structures into one slot)');
   intIn(a.ttl, '--ttl', 1, 86_400 * 365);
@@ -128,7 +219,11 @@ export function checkProducer(flags) {
   checkModel(a);
   intIn(a.extraSets, '--extra-sets', 0, 100);
   const model = modelOf(a);
-  if (a.extraSets > 0 && !model.can.extraSets) throw bad('--extra-sets', `used without ${flagsWithout('extraSets')} (${model.why?.extraSets ?? 'this data model writes one index structure'})`);
+  if (a.extraSets > 0 && !model.can.extraSets)
+    throw bad(
+      '--extra-sets',
+      `used without ${flagsWithout('extraSets')} (${model.why?.extraSets ?? 'this data model writes one index structure'})`,
+    );
   intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
   if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
   if (a.verify) checkVerify(a);
@@ -151,5 +246,10 @@ function checkVerify(a) {
   if (a.actualValue) throw bad('--verify', 'used without --actual-value (it reads back the item keys, which value mode does not write)');
   if (!a.duration) throw bad('--verify', 'used with a --duration (it reads back what a finished run acknowledged)');
   const need = a.duration + settings.verifyTtlMarginSeconds;
-  if (a.ttl < need) throw bad('--verify', `used with --ttl of at least --duration + ${settings.verifyTtlMarginSeconds} (${need} s) so every item outlives the run`, `--ttl ${a.ttl}`);
+  if (a.ttl < need)
+    throw bad(
+      '--verify',
+      `used with --ttl of at least --duration + ${settings.verifyTtlMarginSeconds} (${need} s) so every item outlives the run`,
+      `--ttl ${a.ttl}`,
+    );
 }

@@ -21,11 +21,19 @@ import { queueDrivers, queueFlags } from '../transports/queue-drivers.js';
 /** @typedef {import('../transports/queue-driver.js').QueueSide} QueueSide */
 
 /** The --help group of every queue flag, naming every target there is. */
-const group = () => `Queues (--target ${queueDrivers().map((d) => d.name).join('|')}):`;
+const group = () =>
+  `Queues (--target ${queueDrivers()
+    .map((d) => d.name)
+    .join('|')}):`;
 
 /** Queue defaults (the seed's test data and thread pool); a target's own are in its driver. */
 export const queueDefaults = Object.freeze({
-  rate: 45, batchSize: 1000, keySize: 30, valueSize: 10, concurrency: 64, threads: 4,
+  rate: 45,
+  batchSize: 1000,
+  keySize: 30,
+  valueSize: 10,
+  concurrency: 64,
+  threads: 4,
 });
 
 /**
@@ -36,7 +44,13 @@ export const queueDefaults = Object.freeze({
 export function queueTargetOptions(y, side) {
   const q = group();
   const names = queueDrivers(side).map((d) => d.name);
-  let out = y.option('target', { type: 'string', requiresArg: true, default: 'redis', group: q, describe: `redis, or a queue: ${names.join(', ')}` });
+  let out = y.option('target', {
+    type: 'string',
+    requiresArg: true,
+    default: 'redis',
+    group: q,
+    describe: `redis, or a queue: ${names.join(', ')}`,
+  });
   for (const [key, flag] of queueFlags(side)) out = out.option(kebab(key), { ...flag.spec, group: q });
   return out;
 }
@@ -48,12 +62,48 @@ export function queueTargetOptions(y, side) {
 export function publisherOptions(y) {
   const q = group();
   return queueTargetOptions(y, 'publish')
-    .option('rate', { type: 'number', requiresArg: true, group: q, describe: 'messages per second, open loop', defaultDescription: String(queueDefaults.rate) })
-    .option('batch-size', { type: 'number', requiresArg: true, group: q, describe: 'updates per message', defaultDescription: String(queueDefaults.batchSize) })
-    .option('key-size', { type: 'number', requiresArg: true, group: q, describe: 'characters per key', defaultDescription: String(queueDefaults.keySize) })
-    .option('concurrency', { type: 'number', requiresArg: true, group: q, describe: 'publishes in flight at most (more waiting shows as schedule lag)', defaultDescription: String(queueDefaults.concurrency) })
-    .option('publisher-id', { type: 'string', requiresArg: true, group: q, describe: 'this publisher\'s id in every message', defaultDescription: 'random' })
-    .option('from-folder', { type: 'string', requiresArg: true, group: q, describe: 'publish the files of this folder (rqbench generate-deltas) as message bodies, in name order, starting over when they run out' });
+    .option('rate', {
+      type: 'number',
+      requiresArg: true,
+      group: q,
+      describe: 'messages per second, open loop',
+      defaultDescription: String(queueDefaults.rate),
+    })
+    .option('batch-size', {
+      type: 'number',
+      requiresArg: true,
+      group: q,
+      describe: 'updates per message',
+      defaultDescription: String(queueDefaults.batchSize),
+    })
+    .option('key-size', {
+      type: 'number',
+      requiresArg: true,
+      group: q,
+      describe: 'characters per key',
+      defaultDescription: String(queueDefaults.keySize),
+    })
+    .option('concurrency', {
+      type: 'number',
+      requiresArg: true,
+      group: q,
+      describe: 'publishes in flight at most (more waiting shows as schedule lag)',
+      defaultDescription: String(queueDefaults.concurrency),
+    })
+    .option('publisher-id', {
+      type: 'string',
+      requiresArg: true,
+      group: q,
+      describe: "this publisher's id in every message",
+      defaultDescription: 'random',
+    })
+    .option('from-folder', {
+      type: 'string',
+      requiresArg: true,
+      group: q,
+      describe:
+        'publish the files of this folder (rqbench generate-deltas) as message bodies, in name order, starting over when they run out',
+    });
 }
 
 /**
@@ -63,10 +113,31 @@ export function publisherOptions(y) {
 export function queueConsumerOptions(y) {
   const q = group();
   return queueTargetOptions(y, 'consume')
-    .option('threads', { type: 'number', requiresArg: true, group: q, describe: 'SQS pollers sharing the queue; Pub/Sub streams (flow control: the client\'s 1,000 messages outstanding)', defaultDescription: String(queueDefaults.threads) })
-    .option('cache', { type: 'string', requiresArg: true, group: q, describe: 'where updates are applied: memory (a Map) or redis (--cache-url, or --local)', defaultDescription: 'memory' })
-    .option('cache-url', { type: 'string', requiresArg: true, group: q, describe: 'redis:// or rediss:// URL of the cache (with --cluster for a cluster)' })
-    .option('until-complete', { type: 'boolean', group: q, describe: 'stop once every publisher seen has sent its last message and nothing is missing (--duration still caps the run)' });
+    .option('threads', {
+      type: 'number',
+      requiresArg: true,
+      group: q,
+      describe: "SQS pollers sharing the queue; Pub/Sub streams (flow control: the client's 1,000 messages outstanding)",
+      defaultDescription: String(queueDefaults.threads),
+    })
+    .option('cache', {
+      type: 'string',
+      requiresArg: true,
+      group: q,
+      describe: 'where updates are applied: memory (a Map) or redis (--cache-url, or --local)',
+      defaultDescription: 'memory',
+    })
+    .option('cache-url', {
+      type: 'string',
+      requiresArg: true,
+      group: q,
+      describe: 'redis:// or rediss:// URL of the cache (with --cluster for a cluster)',
+    })
+    .option('until-complete', {
+      type: 'boolean',
+      group: q,
+      describe: 'stop once every publisher seen has sent its last message and nothing is missing (--duration still caps the run)',
+    });
 }
 
 /**
@@ -98,7 +169,9 @@ export function checkQueueTarget(flags, side) {
     if (f.int) intIn(v, flag, f.int[0], f.int[1]);
     if (f.form && !f.form.re.test(String(v))) throw bad(flag, f.form.expected, v);
     if (f.onlyHere && driver.options[key] !== f) {
-      const readers = queueDrivers().filter((d) => d.options[key] === f).map((d) => d.name);
+      const readers = queueDrivers()
+        .filter((d) => d.options[key] === f)
+        .map((d) => d.name);
       throw bad(flag, `used with --target ${readers.join('|')} (${f.onlyHere})`);
     }
   }
@@ -124,7 +197,8 @@ export function checkPublisher(flags) {
   intIn(a.valueSize, '--value-size', 1, 1_000_000);
   intIn(a.concurrency, '--concurrency', 1, 10_000);
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
-  if (a.publisherId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(a.publisherId)) throw bad('--publisher-id', 'letters, digits, _ or -, up to 64', a.publisherId);
+  if (a.publisherId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(a.publisherId))
+    throw bad('--publisher-id', 'letters, digits, _ or -, up to 64', a.publisherId);
   return run;
 }
 
@@ -142,7 +216,8 @@ export function checkQueueConsumer(flags) {
   if (!['memory', 'redis'].includes(a.cache)) throw bad('--cache', 'memory or redis', a.cache);
   if (a.cache === 'redis' && !a.cacheUrl && !a.local) throw new UsageError('--cache redis needs --cache-url redis://host:port or --local');
   if (a.cache !== 'redis' && (a.cacheUrl || a.local)) throw bad(a.cacheUrl ? '--cache-url' : '--local', 'used with --cache redis');
-  if (a.cacheUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(a.cacheUrl)) throw bad('--cache-url', 'a redis:// or rediss:// URL', a.cacheUrl.replace(/\/\/[^@/]*@/, '//***@'));
+  if (a.cacheUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(a.cacheUrl))
+    throw bad('--cache-url', 'a redis:// or rediss:// URL', a.cacheUrl.replace(/\/\/[^@/]*@/, '//***@'));
   if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
   return run;
 }
@@ -162,7 +237,9 @@ export function publisherPlan(flags) {
   checkOutput(a);
   a.publisherId ??= randomBytes(4).toString('hex');
   // the bodies are made here to be checked, and again by the run (a plan is data, not files)
-  const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
+  const maker = a.fromFolder
+    ? new FolderBodies(a.fromFolder)
+    : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
   // from a folder, the files say how many updates a message carries
   if (a.fromFolder) a.batchSize = maker.batchSize;
   checkFits(a, driver.limits, maker);
@@ -193,10 +270,13 @@ function checkFits(a, limits, maker) {
   const attrs = largestAttributes(a.publisherId);
   const bytes = limits.countedBytes(maker.largest ? maker.largest() : maker.body(1), attrs);
   if (bytes <= limit) return;
-  if (a.fromFolder) throw new UsageError(`--from-folder holds a ${grouped(bytes)}-byte message; ${a.target} allows ${grouped(limit)} bytes`);
+  if (a.fromFolder)
+    throw new UsageError(`--from-folder holds a ${grouped(bytes)}-byte message; ${a.target} allows ${grouped(limit)} bytes`);
   const perUpdate = a.keySize + a.valueSize + 2;
   const most = Math.floor((limit - limits.countedBytes('', attrs)) / perUpdate);
-  throw new UsageError(`--batch-size ${a.batchSize} makes ${grouped(bytes)}-byte messages; ${a.target} allows ${grouped(limit)} bytes (at most ${grouped(most)} updates of ${a.keySize}+${a.valueSize} characters per message)`);
+  throw new UsageError(
+    `--batch-size ${a.batchSize} makes ${grouped(bytes)}-byte messages; ${a.target} allows ${grouped(limit)} bytes (at most ${grouped(most)} updates of ${a.keySize}+${a.valueSize} characters per message)`,
+  );
 }
 
 /**
@@ -231,13 +311,42 @@ const REDIS_MODEL = ['actualValue', ...MODEL_FLAGS, 'ns', 'sameSlot', 'ttl', 've
 
 /** Redis producer flags a queue publisher never reads. */
 export const REDIS_PRODUCER_ONLY = shown([
-  ['quantity', '-q'], ['period', '-p'], ['chunks', '-c'], ['writers', '-t'], ['writer', '-a'], ...REDIS_MODEL, 'extraSets', 'listMax', 'client',
-  'cluster', 'url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'local', 'masters', 'replicas',
+  ['quantity', '-q'],
+  ['period', '-p'],
+  ['chunks', '-c'],
+  ['writers', '-t'],
+  ['writer', '-a'],
+  ...REDIS_MODEL,
+  'extraSets',
+  'listMax',
+  'client',
+  'cluster',
+  'url',
+  'host',
+  'port',
+  'user',
+  'password',
+  'tls',
+  'tlsCa',
+  'tlsInsecure',
+  'local',
+  'masters',
+  'replicas',
 ]);
 
 /** Redis consumer flags a queue consumer never reads (the connection flags serve its --cache redis). */
 export const REDIS_CONSUMER_ONLY = shown([
-  ['period', '-p'], ['scriptMode', '-s'], ['readers', '-r'], 'limit', 'fetch', 'readFrom', 'replyTimeout', ...REDIS_MODEL, 'url', 'host', 'port',
+  ['period', '-p'],
+  ['scriptMode', '-s'],
+  ['readers', '-r'],
+  'limit',
+  'fetch',
+  'readFrom',
+  'replyTimeout',
+  ...REDIS_MODEL,
+  'url',
+  'host',
+  'port',
 ]);
 
 /**
@@ -253,7 +362,10 @@ export function rejectRedisFlags(a, defaults, flags) {
   const typed = givenFlags(a);
   const given = flags.find(([k]) => (typed ? typed.has(k) : a[k] !== undefined && a[k] !== defaults[k]));
   if (!given) return;
-  const doing = flags === REDIS_CONSUMER_ONLY ? 'reads messages (its flags: --threads, --cache, --queue or --subscription, …' : 'publishes messages (its flags: --rate, --batch-size, --topic, …';
+  const doing =
+    flags === REDIS_CONSUMER_ONLY
+      ? 'reads messages (its flags: --threads, --cache, --queue or --subscription, …'
+      : 'publishes messages (its flags: --rate, --batch-size, --topic, …';
   throw new UsageError(`${given[1]} is a Redis flag: --target ${a.target} ${doing}; see --help)`);
 }
 

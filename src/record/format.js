@@ -43,7 +43,10 @@ export const HOURS_PER_MONTH = 720;
  */
 export function instanceText(f) {
   if (!f?.instanceType) return '';
-  const parts = [f.vcpu !== undefined ? `${f.vcpu} vCPU` : '', f.memoryGb !== undefined ? `${f.memoryGb} GB` : '',
-    f.hourlyPrice !== undefined ? `${f.hourlyPrice}/h = ${fixed(f.hourlyPrice * HOURS_PER_MONTH, 2)}/month` : ''].filter(Boolean);
+  const parts = [
+    f.vcpu !== undefined ? `${f.vcpu} vCPU` : '',
+    f.memoryGb !== undefined ? `${f.memoryGb} GB` : '',
+    f.hourlyPrice !== undefined ? `${f.hourlyPrice}/h = ${fixed(f.hourlyPrice * HOURS_PER_MONTH, 2)}/month` : '',
+  ].filter(Boolean);
   return `${f.instanceType}${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }

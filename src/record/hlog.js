@@ -83,12 +83,9 @@ export class HlogWriter {
     // Same layout as Java's "%.3f,%.3f,%.3f,%s"; max like Java's getMaxValue (bucket's highest value).
     const h = /** @type {any} */ (histogram);
     const maxUs = h.totalCount > 0 ? h.highestEquivalentValue(h.maxValue) : 0;
-    const fields = [
-      startSec.toFixed(3),
-      (endSec - startSec).toFixed(3),
-      (maxUs / MAX_VALUE_UNIT_RATIO).toFixed(3),
-      encode(histogram),
-    ].join(',');
+    const fields = [startSec.toFixed(3), (endSec - startSec).toFixed(3), (maxUs / MAX_VALUE_UNIT_RATIO).toFixed(3), encode(histogram)].join(
+      ',',
+    );
     this.#append(tag ? `${TAG_PREFIX}${tag},${fields}\n` : `${fields}\n`);
   }
 
@@ -194,7 +191,8 @@ function relativeOffsetSec(startSec, baseSec, firstTokens) {
 function parseIntervalLine(tokens, offsetSec) {
   let tag = null;
   if (tokens[0].startsWith(TAG_PREFIX)) tag = tokens.shift().slice(TAG_PREFIX.length);
-  if (tokens.length !== 4) return `${tokens.length} field${tokens.length === 1 ? '' : 's'}${tag === null ? '' : ' after the tag'}, where 4 are expected (start, length, max, histogram)`;
+  if (tokens.length !== 4)
+    return `${tokens.length} field${tokens.length === 1 ? '' : 's'}${tag === null ? '' : ' after the tag'}, where 4 are expected (start, length, max, histogram)`;
   const [start, length, max, base64] = tokens;
   const ts = Number(start);
   const len = Number(length);

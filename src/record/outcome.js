@@ -26,7 +26,8 @@ export function outcome({ interrupted, problems }) {
  */
 export function runProblems(run, dir) {
   const out = [];
-  if (run.unreachable) out.push(`the target did not answer for ${run.unreachable.silentS} s (longer than the retry budget): the run stopped`);
+  if (run.unreachable)
+    out.push(`the target did not answer for ${run.unreachable.silentS} s (longer than the retry budget): the run stopped`);
   if (run.writeError) out.push(`the run directory ${dir} could not be written (${run.writeError.code}): the run stopped`);
   for (const e of run.errors) out.push(e);
   return out;

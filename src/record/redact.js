@@ -9,7 +9,10 @@ const SECRET_KEY = /pass(word)?|secret|token|credential|auth|private.?key|^key$|
  * @param {string} s
  */
 export function redactString(s) {
-  return s.replace(/([a-z][a-z0-9+.-]*:\/\/)([^@/\s:]*)(:[^@/\s]*)?@/gi, (_m, scheme, user, pass) => `${scheme}${user}${pass ? ':***' : ''}@`);
+  return s.replace(
+    /([a-z][a-z0-9+.-]*:\/\/)([^@/\s:]*)(:[^@/\s]*)?@/gi,
+    (_m, scheme, user, pass) => `${scheme}${user}${pass ? ':***' : ''}@`,
+  );
 }
 
 /**

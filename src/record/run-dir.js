@@ -33,7 +33,11 @@ export function createRunDir(outDir, name, when = new Date()) {
  * @param {string} name
  */
 export function runDirBase(name) {
-  return String(name).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'run';
+  return (
+    String(name)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'run'
+  );
 }
 
 /**
@@ -63,7 +67,18 @@ export function writeText(file, text) {
 }
 
 /** File-system failures that mean the run directory cannot be written any more. */
-const WHY = { ENOSPC: 'no space left on device', EISDIR: 'it is a directory', ENOTDIR: 'a part of the path is not a directory', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EIO: 'I/O error', EFBIG: 'file too large', ENOENT: 'it was removed', EACCES: 'permission denied', EPERM: 'not permitted' };
+const WHY = {
+  ENOSPC: 'no space left on device',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EIO: 'I/O error',
+  EFBIG: 'file too large',
+  ENOENT: 'it was removed',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+};
 
 /**
  * The one line a run ends with when its directory could not be written (exit 1).
@@ -85,7 +100,12 @@ export function fsReason(e) {
 
 /** @param {unknown} e @returns {boolean} a file-system error (it has an errno code), not a bug */
 export function isFsError(e) {
-  return !!e && typeof e === 'object' && typeof (/** @type {any} */ (e).code) === 'string' && typeof (/** @type {any} */ (e).syscall) === 'string';
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof (/** @type {any} */ (e).code) === 'string' &&
+    typeof (/** @type {any} */ (e).syscall) === 'string'
+  );
 }
 
 /**
@@ -111,10 +131,16 @@ export function saveSummary(dir, summary, md, earlier = null) {
     const why = outputError(earlier ?? /** @type {NodeJS.ErrnoException} */ (e), dir).message;
     // this run's own directory: a summary.md from this save or an earlier one must not outlive the failure
     removeQuietly(mdFile);
-    if (!placeholderSummary(dir, { interrupted: summary.interrupted ?? false, failed: `${why}; its summary could not be saved` })) removeQuietly(path.join(dir, 'summary.json'));
-    return { md, failure: `${why}; the run stopped there, and its summary (printed above) could not be saved: timeline.csv and the .hlog files hold what was written before` };
+    if (!placeholderSummary(dir, { interrupted: summary.interrupted ?? false, failed: `${why}; its summary could not be saved` }))
+      removeQuietly(path.join(dir, 'summary.json'));
+    return {
+      md,
+      failure: `${why}; the run stopped there, and its summary (printed above) could not be saved: timeline.csv and the .hlog files hold what was written before`,
+    };
   }
-  return earlier ? { md, failure: `${outputError(earlier, dir).message}; the run stopped there (summary.json says what was measured until then)` } : { md };
+  return earlier
+    ? { md, failure: `${outputError(earlier, dir).message}; the run stopped there (summary.json says what was measured until then)` }
+    : { md };
 }
 
 /** @param {string} file removed if it can be: a directory that cannot be written is reported already */
@@ -141,7 +167,10 @@ export function placeholderSummary(dir, why) {
     return false;
   }
   try {
-    writeText(path.join(dir, 'summary.md'), `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : why.note ?? why.interrupted} timeline.csv and the .hlog files hold what it measured.\n`);
+    writeText(
+      path.join(dir, 'summary.md'),
+      `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : (why.note ?? why.interrupted)} timeline.csv and the .hlog files hold what it measured.\n`,
+    );
   } catch {
     // summary.json, which reports read, says it already
   }

@@ -74,7 +74,10 @@ export class RunRecorder {
         const [op, tag] = name.includes('.') ? name.split('.') : [name, name];
         this.#hlog(op).writeInterval(h, { tag, startSec: iv.index, endSec: iv.index + 1 });
       }
-      this.timeline.append({ second: iv.index, time: new Date(this.t0 + iv.index * 1000).toISOString(), ...row, ...clientColumns(iv.client) }, cpu);
+      this.timeline.append(
+        { second: iv.index, time: new Date(this.t0 + iv.index * 1000).toISOString(), ...row, ...clientColumns(iv.client) },
+        cpu,
+      );
     });
     for (const [name, h] of iv.hist) {
       if (iv.index >= this.warmupS && iv.index < this.windowEnd) {
@@ -105,7 +108,12 @@ export class RunRecorder {
   #hlog(op) {
     let w = this.hlogs.get(op);
     if (!w) {
-      w = new HlogWriter(path.join(this.dir, `${op}.hlog`), { startTimeMs: this.t0, comment: this.hlogComments[op] ?? `rqbench ${op}, microseconds; tags: intended (from the intended start, corrected), sent (from the actual start, uncorrected)` });
+      w = new HlogWriter(path.join(this.dir, `${op}.hlog`), {
+        startTimeMs: this.t0,
+        comment:
+          this.hlogComments[op] ??
+          `rqbench ${op}, microseconds; tags: intended (from the intended start, corrected), sent (from the actual start, uncorrected)`,
+      });
       this.hlogs.set(op, w);
     }
     return w;

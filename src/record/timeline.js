@@ -69,7 +69,9 @@ export class Timeline {
     }
     this.layout = timelineLayout(this.columns, this.nodeColumns);
     const pad = ','.repeat(this.layout.columns.length - before);
-    const [, ...rows] = readFileSync(this.file, 'utf8').split('\n').filter((l) => l !== '');
+    const [, ...rows] = readFileSync(this.file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     writeText(this.file, [this.layout.columns.join(','), ...rows.map((r) => r + pad)].map((l) => `${l}\n`).join(''));
   }
 }
@@ -105,7 +107,10 @@ export function timelineLayout(columns, nodeColumns) {
       for (const c of cpu) byColumn.set(nodeColumn(c), c.cpuPct).set(engineColumn(c), c.enginePct);
       // the process columns only: a node's main thread has a figure exactly when its process has
       // (one INFO reply gives both), so a report knows the engine gaps from these
-      const gaps = cpu.filter((c) => c.cpuPct === null || c.cpuPct === undefined).map(nodeColumn).join(' ');
+      const gaps = cpu
+        .filter((c) => c.cpuPct === null || c.cpuPct === undefined)
+        .map(nodeColumn)
+        .join(' ');
       return [...base.map((c) => cell(c === 'unsampled' ? gaps : row[c])), ...names.map((c) => cell(byColumn.get(c)))].join(',');
     },
   };
@@ -117,7 +122,10 @@ export function timelineLayout(columns, nodeColumns) {
  */
 export function clientColumns(c) {
   return {
-    client_cpu_pct: c.cpuPct, client_cpu_max_pct: c.cpuPctMax, loop_delay_p99_ms: c.loopP99Ms, client_rss_mb: c.rssMb,
+    client_cpu_pct: c.cpuPct,
+    client_cpu_max_pct: c.cpuPctMax,
+    loop_delay_p99_ms: c.loopP99Ms,
+    client_rss_mb: c.rssMb,
     client_wall_ms: Number.isFinite(c.wallMs) ? c.wallMs : null,
   };
 }
@@ -128,7 +136,13 @@ export function clientColumns(c) {
  */
 export function clientOf(row) {
   const n = (v) => (typeof v === 'number' ? v : null);
-  return { cpuPct: n(row.client_cpu_pct), cpuPctMax: n(row.client_cpu_max_pct), loopP99Ms: n(row.loop_delay_p99_ms), rssMb: n(row.client_rss_mb), wallMs: n(row.client_wall_ms) };
+  return {
+    cpuPct: n(row.client_cpu_pct),
+    cpuPctMax: n(row.client_cpu_max_pct),
+    loopP99Ms: n(row.loop_delay_p99_ms),
+    rssMb: n(row.client_rss_mb),
+    wallMs: n(row.client_wall_ms),
+  };
 }
 
 /** @param {unknown} v a cell: empty for a value not measured */

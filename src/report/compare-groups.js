@@ -51,7 +51,8 @@ export function readGroup(given, label, kind) {
   const want = kind ?? (kinds.length === 1 ? kinds[0] : preferred);
   if (!want) throw new UsageError(`group ${label} holds runs of several kinds (${kinds.join(', ')}): pick one with --kind`);
   const picked = runs.filter((r) => r.kind === want);
-  if (!picked.length) throw new UsageError(`--kind must be a kind of run group ${label} holds (${kinds.join(', ')}) (got ${JSON.stringify(want)})`);
+  if (!picked.length)
+    throw new UsageError(`--kind must be a kind of run group ${label} holds (${kinds.join(', ')}) (got ${JSON.stringify(want)})`);
   return checkOneKind(picked);
 }
 
@@ -64,7 +65,9 @@ function runDirsUnder(dir, depth) {
   } catch {
     return [];
   }
-  return entries.filter((e) => e.isDirectory() && !/\.interrupted-\d+$/.test(e.name)).sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }))
+  return entries
+    .filter((e) => e.isDirectory() && !/\.interrupted-\d+$/.test(e.name))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }))
     .flatMap((e) => {
       const p = path.join(dir, e.name);
       return isRunDir(p) ? [p] : runDirsUnder(p, depth - 1);
@@ -81,7 +84,9 @@ export function compareRunGroups(a, b, { op, tag, alpha, threshold }) {
   const latency = pickHistogram(all, { op, tag, opFlag: '--op' });
   const figures = (run) => {
     const merged = mergeRuns([run]);
-    const h = mergeHistograms([run], { fromSec: merged.warmupS, toSec: merged.durationS, ops: [latency.op] }).get(histogramName(latency.op, latency.tag));
+    const h = mergeHistograms([run], { fromSec: merged.warmupS, toSec: merged.durationS, ops: [latency.op] }).get(
+      histogramName(latency.op, latency.tag),
+    );
     const summary = summarizeMerged(merged);
     return { summary, rows: runFigures({ summary, latency: h?.totalCount ? stats(h) : null }, all[0].kind, latency.op) };
   };
@@ -91,7 +96,14 @@ export function compareRunGroups(a, b, { op, tag, alpha, threshold }) {
     const va = fa.map((f) => f.rows[i].value).filter((v) => v !== null);
     const vb = fb.map((f) => f.rows[i].value).filter((v) => v !== null);
     const g = compareGroups(va, vb, { alpha, threshold });
-    return { metric: row.metric, decimals: row.decimals, aValues: va, bValues: vb, ...g, warnings: { a: trialWarnings(va), b: trialWarnings(vb) } };
+    return {
+      metric: row.metric,
+      decimals: row.decimals,
+      aValues: va,
+      bValues: vb,
+      ...g,
+      warnings: { a: trialWarnings(va), b: trialWarnings(vb) },
+    };
   });
   return { kind: all[0].kind, latency, rows, summaries: { a: fa.map((f) => f.summary), b: fb.map((f) => f.summary) } };
 }
@@ -102,7 +114,11 @@ export function compareRunGroups(a, b, { op, tag, alpha, threshold }) {
  */
 export function groupsJson(r, o) {
   return {
-    kind: r.kind, groups: { a: o.a, b: o.b }, latency: { op: r.latency.op, tag: r.latency.tag }, alpha: o.alpha, threshold: o.threshold * 100,
+    kind: r.kind,
+    groups: { a: o.a, b: o.b },
+    latency: { op: r.latency.op, tag: r.latency.tag },
+    alpha: o.alpha,
+    threshold: o.threshold * 100,
     metrics: r.rows.map(({ decimals, ...row }) => row),
   };
 }
@@ -113,7 +129,14 @@ export function groupsJson(r, o) {
  */
 export function renderGroupsMd(r, o) {
   const show = (v, d) => (v === null || v === undefined ? '-' : d ? fixed(v, d) : grouped(v));
-  const side = (g, d) => (!g.n ? '-' : g.ci ? `${show(g.median, d)} [${show(g.ci.lo, d)}, ${show(g.ci.hi, d)}]` : g.n === 1 ? show(g.median, d) : `${show(g.median, d)} (${show(g.min, d)}–${show(g.max, d)})`);
+  const side = (g, d) =>
+    !g.n
+      ? '-'
+      : g.ci
+        ? `${show(g.median, d)} [${show(g.ci.lo, d)}, ${show(g.ci.hi, d)}]`
+        : g.n === 1
+          ? show(g.median, d)
+          : `${show(g.median, d)} (${show(g.min, d)}–${show(g.max, d)})`;
   const pct = (v) => `${v > 0 ? '+' : ''}${fixed(v, 1)}%`;
   const change = (row) => {
     const c = row.change;
@@ -121,7 +144,12 @@ export function renderGroupsMd(r, o) {
     if (!row.significant) return '~';
     const rel = c.pct !== null;
     const est = rel ? pct(c.pct) : show(c.estimate, row.decimals);
-    const interval = c.lo === null ? ` (${c.why})` : rel ? ` [${pct(c.pctLo)}, ${pct(c.pctHi)}]` : ` [${show(c.lo, row.decimals)}, ${show(c.hi, row.decimals)}]`;
+    const interval =
+      c.lo === null
+        ? ` (${c.why})`
+        : rel
+          ? ` [${pct(c.pctLo)}, ${pct(c.pctHi)}]`
+          : ` [${show(c.lo, row.decimals)}, ${show(c.hi, row.decimals)}]`;
     return `${est}${interval}${row.beyondNoise ? '' : ` (within ±${o.threshold * 100}%)`}`;
   };
   const notes = [];
@@ -131,15 +159,28 @@ export function renderGroupsMd(r, o) {
   }
   const few = r.rows.find((row) => row.a.why || row.b.why);
   const out = [
-    '# Comparison of groups', '',
+    '# Comparison of groups',
+    '',
     `- **A** (${o.a.length === 1 ? '' : `${o.a.length} given, `}${r.summaries.a.length} ${readKind(r.kind).words} run${r.summaries.a.length === 1 ? '' : 's'}): ${o.a.join(' ')}`,
-    `- **B** (${o.b.length === 1 ? '' : `${o.b.length} given, `}${r.summaries.b.length} run${r.summaries.b.length === 1 ? '' : 's'}): ${o.b.join(' ')}`, '',
-    mdTable(['Metric', 'A median [95% CI]', 'B median [95% CI]', 'Change [95% CI]', 'p', 'n'], r.rows.map((row) => [
-      row.metric, side(row.a, row.decimals), side(row.b, row.decimals), change(row), row.p === null ? '-' : pValue(row.p), `${row.a.n}+${row.b.n}`,
-    ])), '',
+    `- **B** (${o.b.length === 1 ? '' : `${o.b.length} given, `}${r.summaries.b.length} run${r.summaries.b.length === 1 ? '' : 's'}): ${o.b.join(' ')}`,
+    '',
+    mdTable(
+      ['Metric', 'A median [95% CI]', 'B median [95% CI]', 'Change [95% CI]', 'p', 'n'],
+      r.rows.map((row) => [
+        row.metric,
+        side(row.a, row.decimals),
+        side(row.b, row.decimals),
+        change(row),
+        row.p === null ? '-' : pValue(row.p),
+        `${row.a.n}+${row.b.n}`,
+      ]),
+    ),
+    '',
     ...(notes.length ? ['Warnings (every run is kept and counted):', '', ...notes, ''] : []),
-    `How to read this: each run is one sample, and its figures are its own (a percentile from its own histogram, never averaged across runs). A median's [95% CI] is distribution-free${few ? `; with fewer than 6 runs there is none, and the range (min–max) is shown instead` : ''}. p is the exact two-sided Mann–Whitney U test: the chance of groups this far apart if A and B did not differ. "~" means not significant at ${o.alpha}. The change of B relative to A is the Hodges–Lehmann estimate (the median of every B/A ratio, or B − A for figures that can be 0) with its exact 95% interval; "within ±${o.threshold * 100}%" marks a significant change smaller than the noise threshold. With one run a side there is a delta but no interval, and nothing is called significant.`, '',
-    `${latencyWords(r.latency)} CPU is % of one core, averaged over each run's window${cpuBasis([...r.summaries.a.map((s) => ({ label: 'A', summary: s })), ...r.summaries.b.map((s) => ({ label: 'B', summary: s }))].slice(0, 2))}.`, '',
+    `How to read this: each run is one sample, and its figures are its own (a percentile from its own histogram, never averaged across runs). A median's [95% CI] is distribution-free${few ? `; with fewer than 6 runs there is none, and the range (min–max) is shown instead` : ''}. p is the exact two-sided Mann–Whitney U test: the chance of groups this far apart if A and B did not differ. "~" means not significant at ${o.alpha}. The change of B relative to A is the Hodges–Lehmann estimate (the median of every B/A ratio, or B − A for figures that can be 0) with its exact 95% interval; "within ±${o.threshold * 100}%" marks a significant change smaller than the noise threshold. With one run a side there is a delta but no interval, and nothing is called significant.`,
+    '',
+    `${latencyWords(r.latency)} CPU is % of one core, averaged over each run's window${cpuBasis([...r.summaries.a.map((s) => ({ label: 'A', summary: s })), ...r.summaries.b.map((s) => ({ label: 'B', summary: s }))].slice(0, 2))}.`,
+    '',
   ];
   return out.join('\n');
 }

@@ -47,7 +47,11 @@ function metricsOf(kind, op) {
   // the kind's own figures (runs/<kind>/), then the load generator's CPU and the latency
   const metrics = readKind(kind).compare.map(([label, f, decimals]) => [label, (side) => f(side.summary), decimals]);
   metrics.push(['load generator CPU %', (side) => side.summary.client?.cpuPct, 1]);
-  for (const [q, label] of [['p50', 'p50'], ['p99', 'p99'], ['p999', 'p99.9']]) {
+  for (const [q, label] of [
+    ['p50', 'p50'],
+    ['p99', 'p99'],
+    ['p999', 'p99.9'],
+  ]) {
     metrics.push([`${op} ${label} ms`, (side) => side.latency?.[q], 3]);
   }
   return metrics;
@@ -74,10 +78,14 @@ export function renderCompareMd(sides, rows, latency) {
   const signed = (v, d, unit = '') => (v === null ? '-' : `${v > 0 ? '+' : ''}${show(v, d)}${unit}`);
   const out = ['# Comparison', ''];
   for (const s of sides) out.push(`- **${s.label}**: ${s.dir} — ${s.summary.name}${s.summary.interrupted ? ' (interrupted)' : ''}`);
-  out.push('', mdTable(
-    ['Metric', 'A', 'B', 'Δ', 'Δ %'],
-    rows.map((r) => [r.metric, show(r.a, r.decimals), show(r.b, r.decimals), signed(r.delta, r.decimals), signed(r.deltaPct, 1, '%')]),
-  ), '');
+  out.push(
+    '',
+    mdTable(
+      ['Metric', 'A', 'B', 'Δ', 'Δ %'],
+      rows.map((r) => [r.metric, show(r.a, r.decimals), show(r.b, r.decimals), signed(r.delta, r.decimals), signed(r.deltaPct, 1, '%')]),
+    ),
+    '',
+  );
   out.push(`${latencyWords(latency)} CPU is % of one core, averaged over the window${cpuBasis(sides)}. Δ is B − A.`, '');
   return out.join('\n');
 }
@@ -86,7 +94,12 @@ export function renderCompareMd(sides, rows, latency) {
  * @param {{ op: string, tag: string }} latency
  */
 export function latencyWords({ op, tag }) {
-  const from = tag === 'intended' ? 'from the intended start (corrected for coordinated omission)' : tag === 'sent' ? 'from the actual send (uncorrected)' : `tag ${tag}`;
+  const from =
+    tag === 'intended'
+      ? 'from the intended start (corrected for coordinated omission)'
+      : tag === 'sent'
+        ? 'from the actual send (uncorrected)'
+        : `tag ${tag}`;
   return `Latency: ${op}, ${from}, after each run's warm-up.`;
 }
 
@@ -98,8 +111,9 @@ export function latencyWords({ op, tag }) {
 export function cpuBasis(sides) {
   const bases = sides.map((s) => s.summary.cpu?.basis).filter((b) => b !== undefined && b !== null);
   if (!bases.length) return '';
-  if (bases.every((b) => b === 'main thread')) return '; master and replica CPU are the main thread\'s (it runs every command), process CPU adds the I/O and background threads';
-  if (bases.every((b) => b === 'process')) return '; master and replica CPU are process CPU (the server does not report its main thread\'s)';
+  if (bases.every((b) => b === 'main thread'))
+    return "; master and replica CPU are the main thread's (it runs every command), process CPU adds the I/O and background threads";
+  if (bases.every((b) => b === 'process')) return "; master and replica CPU are process CPU (the server does not report its main thread's)";
   return `; master and replica CPU are the main thread's where the server reports it: ${sides.map((s) => `${s.label} ${s.summary.cpu?.basis ?? '-'}`).join(', ')} — compare the process rows for like with like`;
 }
 

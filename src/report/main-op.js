@@ -28,7 +28,13 @@ export function pickHistogram(runs, { op, tag, opFlag }) {
   const tags = tagsOf.get(chosen);
   if (!tags?.size) {
     const known = [...tagsOf.keys()].filter((o) => tagsOf.get(o).size).sort();
-    throw bad(opFlag, known.length ? `an operation these runs recorded: ${known.join(', ')}` : 'an operation these runs recorded (they recorded none after their warm-up)', chosen);
+    throw bad(
+      opFlag,
+      known.length
+        ? `an operation these runs recorded: ${known.join(', ')}`
+        : 'an operation these runs recorded (they recorded none after their warm-up)',
+      chosen,
+    );
   }
   // 'lag' (and a queue consumer's read, processing) has one tag of its own; a phase of a consumer cycle has only 'sent'
   const t = tag || (tags.has('intended') || tags.size > 1 ? 'intended' : [...tags][0]);

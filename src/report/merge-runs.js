@@ -38,7 +38,15 @@ export function mergeRuns(runs) {
   if (modes.length > 1) notes.push(`the data models differ (${modes.join(', ')})`);
   notes.push(...(kind.mergeNotes?.(runs, sharedT0) ?? []));
   return {
-    kind: kind.name, runs, warmupS, durationS, rows, nodes, nodeColumns, sharedT0, notes,
+    kind: kind.name,
+    runs,
+    warmupS,
+    durationS,
+    rows,
+    nodes,
+    nodeColumns,
+    sharedT0,
+    notes,
     histograms: (window) => mergeHistograms(runs, window),
     perSecond: (names) => perSecondHistograms(runs, names),
   };
@@ -73,7 +81,20 @@ export function mergeTimelines(runs) {
     for (const row of run.timeline.rows) {
       const index = /** @type {number} readTimeline checked: a whole number */ (row.second);
       let m = seconds.get(index);
-      if (!m) seconds.set(index, (m = { index, time: row.time, intended: 0, counters: {}, client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null }, cpu: new Map(), gaps: new Set(), events: [] }));
+      if (!m)
+        seconds.set(
+          index,
+          (m = {
+            index,
+            time: row.time,
+            intended: 0,
+            counters: {},
+            client: { cpuPct: 0, cpuPctMax: null, loopP99Ms: null, rssMb: 0, wallMs: null },
+            cpu: new Map(),
+            gaps: new Set(),
+            events: [],
+          }),
+        );
       // listed by the sampler but not sampled: a gap (older timelines have no such column)
       for (const g of String(row.unsampled ?? '').split(' ')) if (g) m.gaps.add(g);
       if ('unsampled' in row) m.hasGapColumn = true;
@@ -99,23 +120,25 @@ export function mergeTimelines(runs) {
       }
     }
   }
-  const rows = [...seconds.values()].sort((a, b) => a.index - b.index).map(({ gaps, hasGapColumn, ...m }) => ({
-    ...m,
-    events: m.events.join('; '),
-    // wallMs unknown (a run from before client_wall_ms): undefined, so the second counts as full
-    client: { ...m.client, wallMs: m.client.wallMs ?? undefined },
-    // a node that second: sampled (by one run or several: one run's value comes back as it was, an
-    // average of two keeps its second decimal), or listed without a figure (a gap); a node no run
-    // listed that second is not in it, as in the run's own summary (older timelines cannot tell);
-    // a node with a main-thread column has that figure, or a gap, beside
-    cpu: [...nodes.entries()].flatMap(([column, n]) => {
-      const v = m.cpu.get(column);
-      if (!v && !gaps.has(column) && hasGapColumn) return [];
-      const engine = engineColumn(n);
-      const e = m.cpu.get(engine);
-      return [{ ...n, cpuPct: averaged(v), ...(nodeColumns.has(engine) && { enginePct: averaged(e) }) }];
-    }),
-  }));
+  const rows = [...seconds.values()]
+    .sort((a, b) => a.index - b.index)
+    .map(({ gaps, hasGapColumn, ...m }) => ({
+      ...m,
+      events: m.events.join('; '),
+      // wallMs unknown (a run from before client_wall_ms): undefined, so the second counts as full
+      client: { ...m.client, wallMs: m.client.wallMs ?? undefined },
+      // a node that second: sampled (by one run or several: one run's value comes back as it was, an
+      // average of two keeps its second decimal), or listed without a figure (a gap); a node no run
+      // listed that second is not in it, as in the run's own summary (older timelines cannot tell);
+      // a node with a main-thread column has that figure, or a gap, beside
+      cpu: [...nodes.entries()].flatMap(([column, n]) => {
+        const v = m.cpu.get(column);
+        if (!v && !gaps.has(column) && hasGapColumn) return [];
+        const engine = engineColumn(n);
+        const e = m.cpu.get(engine);
+        return [{ ...n, cpuPct: averaged(v), ...(nodeColumns.has(engine) && { enginePct: averaged(e) }) }];
+      }),
+    }));
   return { rows, nodes: [...nodes.values()], nodeColumns: [...nodeColumns.values()] };
 }
 
@@ -138,7 +161,8 @@ function averaged(values) {
  * @returns {Map<string, Histogram>}
  */
 export function mergeHistograms(runs, { fromSec, toSec, ops }) {
-  if (!Number.isFinite(fromSec) || !(toSec >= fromSec)) throw new RangeError(`mergeHistograms: a window [fromSec, toSec) is needed (got ${fromSec}, ${toSec})`);
+  if (!Number.isFinite(fromSec) || !(toSec >= fromSec))
+    throw new RangeError(`mergeHistograms: a window [fromSec, toSec) is needed (got ${fromSec}, ${toSec})`);
   const out = new Map();
   eachInterval(runs, ops, (name, interval) => {
     if (interval.startSec < fromSec || interval.startSec >= toSec) return;

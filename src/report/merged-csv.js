@@ -17,7 +17,13 @@ export function mergedTimelineCsv(m) {
   const histogramsAt = m.perSecond(spec.histograms);
   const lines = [layout.columns.join(',')];
   for (const r of m.rows) {
-    const row = { second: r.index, time: r.time, ...spec.rowOf({ intended: r.intended, counters: r.counters, hist: histogramsAt(r.index) }), ...clientColumns(r.client), events: r.events };
+    const row = {
+      second: r.index,
+      time: r.time,
+      ...spec.rowOf({ intended: r.intended, counters: r.counters, hist: histogramsAt(r.index) }),
+      ...clientColumns(r.client),
+      events: r.events,
+    };
     lines.push(layout.line(row, r.cpu));
   }
   return `${lines.join('\n')}\n`;

@@ -22,7 +22,13 @@ export function summarizeMerged(m) {
   summary.merged = {
     runId: runs[0].manifest.runId ?? null,
     sharedT0: m.sharedT0,
-    runs: runs.map((r) => ({ dir: r.dir, host: r.manifest.host?.hostname ?? null, t0: r.manifest.t0, [workers.key]: workers.of(r), stopped: r.stopped ?? null })),
+    runs: runs.map((r) => ({
+      dir: r.dir,
+      host: r.manifest.host?.hostname ?? null,
+      t0: r.manifest.t0,
+      [workers.key]: workers.of(r),
+      stopped: r.stopped ?? null,
+    })),
     // runs killed before their end (read/stopped-run.js): who, where, and the second they stopped in
     stopped: runs.filter((r) => r.stopped).map((r) => ({ dir: r.dir, ...r.stopped })),
     notes: m.notes,
@@ -48,16 +54,28 @@ export function renderMergedMd(m, summary) {
   if (summary.progressNote) out.push(`Note: ${summary.progressNote}.`, '');
   out.push(...stoppedMd(m.runs, summary));
   if (!one) {
-    out.push('Runs merged:', '', mdTable(
-      ['Run directory', 'Host', kind.workers.header, 'Started'],
-      summary.merged.runs.map((r) => [r.dir, r.host ?? '-', [r[kind.workers.key]].flat().join(', ') || '-', new Date(r.t0).toISOString()]),
-    ), '');
+    out.push(
+      'Runs merged:',
+      '',
+      mdTable(
+        ['Run directory', 'Host', kind.workers.header, 'Started'],
+        summary.merged.runs.map((r) => [
+          r.dir,
+          r.host ?? '-',
+          [r[kind.workers.key]].flat().join(', ') || '-',
+          new Date(r.t0).toISOString(),
+        ]),
+      ),
+      '',
+    );
   }
   for (const note of m.notes) out.push(`Note: ${note}.`, '');
   // each run's host noise, as its own summary.md ends (one run reads exactly like it)
   const noisy = m.runs.filter((r) => r.summary?.noise);
   if (!noisy.length) return out.join('\n');
-  const lines = one ? [noiseLine(m.runs[0].summary.noise)] : ['Host noise, run by run:', '', ...noisy.map((r) => `- ${path.basename(r.dir)}: ${noiseLine(r.summary.noise)}`)];
+  const lines = one
+    ? [noiseLine(m.runs[0].summary.noise)]
+    : ['Host noise, run by run:', '', ...noisy.map((r) => `- ${path.basename(r.dir)}: ${noiseLine(r.summary.noise)}`)];
   return `${out.join('\n').trimEnd()}\n\n${lines.join('\n')}\n`;
 }
 
@@ -72,6 +90,10 @@ function stoppedMd(runs, summary) {
   const out = [];
   for (const r of runs) if (r.stopped) out.push(`**Stopped:** ${r.dir}: ${readKind(r.kind).stopped?.words(r.stopped)}.`, '');
   const notRun = summary.verify?.notRun ?? [];
-  if (notRun.length) out.push(`**Verify coverage:** covers ${grouped(summary.verify.ofRuns - notRun.length)} of the ${grouped(summary.verify.ofRuns)} runs that asked for it; not read back: ${notRun.join(', ')}.`, '');
+  if (notRun.length)
+    out.push(
+      `**Verify coverage:** covers ${grouped(summary.verify.ofRuns - notRun.length)} of the ${grouped(summary.verify.ofRuns)} runs that asked for it; not read back: ${notRun.join(', ')}.`,
+      '',
+    );
   return out;
 }

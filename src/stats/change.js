@@ -36,8 +36,22 @@ export function changeInterval(a, b, level = 0.95) {
   const k = diffs.length ? rankFor(a.length, b.length, level) : null;
   const lo = k ? back(diffs[k.k - 1]) : null;
   const hi = k ? back(diffs[diffs.length - k.k]) : null;
-  const why = !diffs.length ? 'a side has no trial' : k ? null : `${a.length} vs ${b.length} trials: too few for a ${Math.round(level * 100)}% interval of the change`;
-  return { kind: ratio ? 'ratio' : 'shift', estimate, lo, hi, pct: toPct(estimate), pctLo: toPct(lo), pctHi: toPct(hi), level: k ? k.level : null, why };
+  const why = !diffs.length
+    ? 'a side has no trial'
+    : k
+      ? null
+      : `${a.length} vs ${b.length} trials: too few for a ${Math.round(level * 100)}% interval of the change`;
+  return {
+    kind: ratio ? 'ratio' : 'shift',
+    estimate,
+    lo,
+    hi,
+    pct: toPct(estimate),
+    pctLo: toPct(lo),
+    pctHi: toPct(hi),
+    level: k ? k.level : null,
+    why,
+  };
 }
 
 /**

@@ -26,7 +26,16 @@ export function compareGroups(a, b, { alpha = 0.05, threshold = 0.02 } = {}) {
   const da = describe(xs);
   const db = describe(ys);
   if (xs.length < 2 || ys.length < 2) {
-    return { a: da, b: db, change, p: null, significant: false, beyondNoise: false, direction: /** @type {'~'} */ ('~'), note: xs.length && ys.length ? 'n=1: no interval' : 'a side has no trial' };
+    return {
+      a: da,
+      b: db,
+      change,
+      p: null,
+      significant: false,
+      beyondNoise: false,
+      direction: /** @type {'~'} */ ('~'),
+      note: xs.length && ys.length ? 'n=1: no interval' : 'a side has no trial',
+    };
   }
   const { p } = mannWhitney(xs, ys);
   const significant = p < alpha;

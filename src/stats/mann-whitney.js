@@ -78,7 +78,7 @@ function twoSided(counts, u, max) {
     if (v <= u + 1e-9) lower += counts[v];
     if (v >= u - 1e-9) upper += counts[v];
   }
-  return 2 * Math.min(lower, upper) / total;
+  return (2 * Math.min(lower, upper)) / total;
 }
 
 /**
@@ -136,9 +136,9 @@ function normalP(a, b, u) {
   const counts = new Map();
   for (const x of [...a, ...b]) counts.set(x, (counts.get(x) ?? 0) + 1);
   const tie = [...counts.values()].reduce((s, t) => s + (t ** 3 - t), 0);
-  const sd = Math.sqrt((n1 * n2 / 12) * ((n + 1) - tie / (n * (n - 1))));
+  const sd = Math.sqrt(((n1 * n2) / 12) * (n + 1 - tie / (n * (n - 1))));
   if (sd === 0) return 1;
-  const z = (Math.abs(u - n1 * n2 / 2) - 0.5) / sd;
+  const z = (Math.abs(u - (n1 * n2) / 2) - 0.5) / sd;
   return 2 * (1 - normalCdf(Math.max(0, z), 0, 1));
 }
 

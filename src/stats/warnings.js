@@ -57,9 +57,10 @@ export function kendall(x, y) {
   const tau = n0 - n1 > 0 && n0 - n2 > 0 ? s / Math.sqrt((n0 - n1) * (n0 - n2)) : 0;
   const v0 = n * (n - 1) * (2 * n + 5);
   const vt = (ts) => ts.reduce((a, t) => a + t * (t - 1) * (2 * t + 5), 0);
-  const var1 = (v0 - vt(tx) - vt(ty)) / 18
-    + (tx.reduce((a, t) => a + t * (t - 1) * (t - 2), 0) * ty.reduce((a, t) => a + t * (t - 1) * (t - 2), 0)) / (9 * n * (n - 1) * (n - 2))
-    + (tx.reduce((a, t) => a + t * (t - 1), 0) * ty.reduce((a, t) => a + t * (t - 1), 0)) / (2 * n * (n - 1));
+  const var1 =
+    (v0 - vt(tx) - vt(ty)) / 18 +
+    (tx.reduce((a, t) => a + t * (t - 1) * (t - 2), 0) * ty.reduce((a, t) => a + t * (t - 1) * (t - 2), 0)) / (9 * n * (n - 1) * (n - 2)) +
+    (tx.reduce((a, t) => a + t * (t - 1), 0) * ty.reduce((a, t) => a + t * (t - 1), 0)) / (2 * n * (n - 1));
   const p = var1 > 0 ? 2 * (1 - normalCdf(Math.abs(s) / Math.sqrt(var1), 0, 1)) : 1;
   return { tau, p };
 }

@@ -17,35 +17,46 @@ export const MOTO = Object.freeze({
   label: 'AWS API',
   tool: 'moto',
   inProcess: false,
-  example: 'moto\'s server: STS, CloudWatch, EventBridge, DynamoDB, Pinpoint (needs npm run install:moto)',
+  example: "moto's server: STS, CloudWatch, EventBridge, DynamoDB, Pinpoint (needs npm run install:moto)",
   missing: async () => {
     const { findMotoServer, MOTO_INSTALL_HINT } = await import('../local/moto-emulator.js');
     return findMotoServer() ? null : MOTO_INSTALL_HINT;
   },
   start: async () => (await import('../local/moto-emulator.js')).startMoto(),
   /** @param {{ endpoint: string }} emu @param {string} secs */
-  ready: (emu, secs) => [
-    `Local moto server ready in ${secs} s`,
-    `endpoint: ${emu.endpoint}`,
-    '',
-    'Use:',
-    `  rqbench ops --only sts,cloudwatch,events,dynamodb,pinpoint --api-endpoint ${emu.endpoint}`,
-    `  aws --endpoint-url ${emu.endpoint} sts get-caller-identity`,
-    '',
-    'Ctrl-C stops it (everything lives in memory).',
-    '',
-  ].join('\n'),
+  ready: (emu, secs) =>
+    [
+      `Local moto server ready in ${secs} s`,
+      `endpoint: ${emu.endpoint}`,
+      '',
+      'Use:',
+      `  rqbench ops --only sts,cloudwatch,events,dynamodb,pinpoint --api-endpoint ${emu.endpoint}`,
+      `  aws --endpoint-url ${emu.endpoint} sts get-caller-identity`,
+      '',
+      'Ctrl-C stops it (everything lives in memory).',
+      '',
+    ].join('\n'),
 });
 
 /** @type {QueueFlag} */
 const API_ENDPOINT = {
-  spec: { type: 'string', requiresArg: true, describe: 'STS, CloudWatch, CloudWatch Events, DynamoDB and Pinpoint endpoint (moto: rqbench local moto)', defaultDescription: '--endpoint, or AWS' },
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    describe: 'STS, CloudWatch, CloudWatch Events, DynamoDB and Pinpoint endpoint (moto: rqbench local moto)',
+    defaultDescription: '--endpoint, or AWS',
+  },
   form: { re: /^https?:\/\/[^\s]+$/, expected: 'an http(s):// URL' },
 };
 
 /** @type {QueueFlag} */
 const ASSUME_ROLE_ARN = {
-  spec: { type: 'string', requiresArg: true, describe: 'the role STS AssumeRole assumes (in AWS, one the caller may assume)', defaultDescription: 'arn:aws:iam::123456789012:role/rqbench-ops (an emulator takes any)' },
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    describe: 'the role STS AssumeRole assumes (in AWS, one the caller may assume)',
+    defaultDescription: 'arn:aws:iam::123456789012:role/rqbench-ops (an emulator takes any)',
+  },
   form: { re: /^arn:aws[\w-]*:iam::\d{12}:role\/\S+$/, expected: 'an IAM role ARN (arn:aws:iam::<account>:role/<name>)' },
 };
 
@@ -54,7 +65,11 @@ const API_OPS = Object.freeze({
   options: { region: OPS_AWS_REGION, apiEndpoint: API_ENDPOINT, assumeRoleArn: ASSUME_ROLE_ARN },
   endpointKey: 'apiEndpoint',
   /** @param {Record<string, any>} flags @param {{ endpoint: string, region?: string }|null} emu */
-  where: (flags, emu) => ({ endpoint: emu?.endpoint ?? flags.apiEndpoint ?? flags.endpoint, region: flags.region ?? emu?.region, roleArn: flags.assumeRoleArn }),
+  where: (flags, emu) => ({
+    endpoint: emu?.endpoint ?? flags.apiEndpoint ?? flags.endpoint,
+    region: flags.region ?? emu?.region,
+    roleArn: flags.assumeRoleArn,
+  }),
   /** @param {Record<string, any>} w */
   shown: (w) => w.endpoint ?? `AWS${w.region ? ` ${w.region}` : ''}`,
 });

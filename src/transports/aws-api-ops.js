@@ -26,7 +26,11 @@ function base(service, where, Client, extra = {}) {
 }
 
 /** S3 object names: one bucket per service, named after the run (lower case, as S3 wants). */
-const bucketOf = (name, suffix) => `${name.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 50)}-${suffix}`;
+const bucketOf = (name, suffix) =>
+  `${name
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 50)}-${suffix}`;
 
 /**
  * S3: HeadObject on an object put in setup, PutObject of 128 B. Path-style addressing on an
@@ -50,7 +54,14 @@ export async function s3ExpressService(where, name) {
   const s3 = await import('@aws-sdk/client-s3');
   return bucketService('S3Express', where, name, s3, [
     ['PutObject', '128 B body', (b) => new s3.PutObjectCommand({ Bucket: b, Key: 'put', Body: BODY })],
-    ['GetObject', 'an object of 128 B, body read', (b) => new s3.GetObjectCommand({ Bucket: b, Key: 'head' }), async (out) => { await out.Body?.transformToByteArray(); }],
+    [
+      'GetObject',
+      'an object of 128 B, body read',
+      (b) => new s3.GetObjectCommand({ Bucket: b, Key: 'head' }),
+      async (out) => {
+        await out.Body?.transformToByteArray();
+      },
+    ],
   ]);
 }
 
@@ -68,24 +79,31 @@ function bucketService(service, where, name, s3, ops) {
   let made = false;
   return {
     service,
-    setup: () => admin(async (c) => {
-      await c.send(new s3.CreateBucketCommand({ Bucket: bucket }));
-      made = true;
-      await c.send(new s3.PutObjectCommand({ Bucket: bucket, Key: 'head', Body: BODY }));
-    }),
-    teardown: () => (made ? admin(async (c) => {
-      for (const Key of ['head', 'put']) await c.send(new s3.DeleteObjectCommand({ Bucket: bucket, Key }));
-      await c.send(new s3.DeleteBucketCommand({ Bucket: bucket }));
-    }) : Promise.resolve()),
+    setup: () =>
+      admin(async (c) => {
+        await c.send(new s3.CreateBucketCommand({ Bucket: bucket }));
+        made = true;
+        await c.send(new s3.PutObjectCommand({ Bucket: bucket, Key: 'head', Body: BODY }));
+      }),
+    teardown: () =>
+      made
+        ? admin(async (c) => {
+            for (const Key of ['head', 'put']) await c.send(new s3.DeleteObjectCommand({ Bucket: bucket, Key }));
+            await c.send(new s3.DeleteBucketCommand({ Bucket: bucket }));
+          })
+        : Promise.resolve(),
     ops: ops.map(([op, what, command, read]) => {
       const open = session(op, () => command(bucket));
       return {
-        name: op, what,
+        name: op,
+        what,
         // GetObject's time includes reading the body, as a caller's would
-        open: read ? async () => {
-          const s = await open();
-          return { ...s, call: async () => read(await s.call()) };
-        } : open,
+        open: read
+          ? async () => {
+              const s = await open();
+              return { ...s, call: async () => read(await s.call()) };
+            }
+          : open,
       };
     }),
   };
@@ -104,8 +122,19 @@ export async function stsService(where, name) {
     setup: async () => {},
     teardown: async () => {},
     ops: [
-      { name: 'AssumeRole', what: `role ${roleArn}, 15 min session`, open: session('AssumeRole', () => new sts.AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: name.slice(0, 64), DurationSeconds: 900 })) },
-      { name: 'GetCallerIdentity', what: 'the caller\'s own identity', open: session('GetCallerIdentity', () => new sts.GetCallerIdentityCommand({})) },
+      {
+        name: 'AssumeRole',
+        what: `role ${roleArn}, 15 min session`,
+        open: session(
+          'AssumeRole',
+          () => new sts.AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: name.slice(0, 64), DurationSeconds: 900 }),
+        ),
+      },
+      {
+        name: 'GetCallerIdentity',
+        what: "the caller's own identity",
+        open: session('GetCallerIdentity', () => new sts.GetCallerIdentityCommand({})),
+      },
     ],
   };
 }
@@ -119,10 +148,12 @@ export async function cloudWatchService(where, name) {
   const { session, admin } = base('CloudWatch', where, cw.CloudWatchClient);
   const Namespace = `rqbench/${name}`;
   const put = () => new cw.PutMetricDataCommand({ Namespace, MetricData: [{ MetricName: 'ops', Value: 1, Unit: 'Count' }] });
-  const get = () => new cw.GetMetricDataCommand({
-    StartTime: new Date(Date.now() - 300_000), EndTime: new Date(),
-    MetricDataQueries: [{ Id: 'q', MetricStat: { Metric: { Namespace, MetricName: 'ops' }, Period: 60, Stat: 'Sum' } }],
-  });
+  const get = () =>
+    new cw.GetMetricDataCommand({
+      StartTime: new Date(Date.now() - 300_000),
+      EndTime: new Date(),
+      MetricDataQueries: [{ Id: 'q', MetricStat: { Metric: { Namespace, MetricName: 'ops' }, Period: 60, Stat: 'Sum' } }],
+    });
   return {
     service: 'CloudWatch',
     setup: () => admin((c) => c.send(put())).then(() => {}),
@@ -148,7 +179,15 @@ export async function eventsService(where, name) {
     teardown: async () => {},
     ops: [
       { name: 'DescribeEventBus', what: 'the default bus', open: session('DescribeEventBus', () => new eb.DescribeEventBusCommand({})) },
-      { name: 'PutEvents', what: 'one entry of 128 B, default bus', open: session('PutEvents', () => new eb.PutEventsCommand({ Entries: [{ Source: `rqbench.${name}`, DetailType: 'ops', Detail: JSON.stringify({ x: BODY }) }] })) },
+      {
+        name: 'PutEvents',
+        what: 'one entry of 128 B, default bus',
+        open: session(
+          'PutEvents',
+          () =>
+            new eb.PutEventsCommand({ Entries: [{ Source: `rqbench.${name}`, DetailType: 'ops', Detail: JSON.stringify({ x: BODY }) }] }),
+        ),
+      },
     ],
   };
 }
@@ -165,16 +204,32 @@ export async function dynamoDbService(where, name) {
   const item = (id) => ({ id: { S: id }, v: { S: BODY } });
   return {
     service: 'DynamoDB',
-    setup: () => admin(async (c) => {
-      await c.send(new db.CreateTableCommand({ TableName, BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] }));
-      made = true;
-      await db.waitUntilTableExists({ client: c, maxWaitTime: 120 }, { TableName });
-      await c.send(new db.PutItemCommand({ TableName, Item: item('get') }));
-    }),
+    setup: () =>
+      admin(async (c) => {
+        await c.send(
+          new db.CreateTableCommand({
+            TableName,
+            BillingMode: 'PAY_PER_REQUEST',
+            AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+            KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+          }),
+        );
+        made = true;
+        await db.waitUntilTableExists({ client: c, maxWaitTime: 120 }, { TableName });
+        await c.send(new db.PutItemCommand({ TableName, Item: item('get') }));
+      }),
     teardown: () => (made ? admin((c) => c.send(new db.DeleteTableCommand({ TableName }))).then(() => {}) : Promise.resolve()),
     ops: [
-      { name: 'GetItem', what: 'one item of 128 B by key, eventually consistent', open: session('GetItem', () => new db.GetItemCommand({ TableName, Key: { id: { S: 'get' } } })) },
-      { name: 'PutItem', what: 'one item of 128 B', open: session('PutItem', () => new db.PutItemCommand({ TableName, Item: item('put') })) },
+      {
+        name: 'GetItem',
+        what: 'one item of 128 B by key, eventually consistent',
+        open: session('GetItem', () => new db.GetItemCommand({ TableName, Key: { id: { S: 'get' } } })),
+      },
+      {
+        name: 'PutItem',
+        what: 'one item of 128 B',
+        open: session('PutItem', () => new db.PutItemCommand({ TableName, Item: item('put') })),
+      },
     ],
   };
 }
@@ -190,18 +245,44 @@ export async function pinpointService(where, name) {
   const EndpointId = 'rqbench';
   return {
     service: 'Pinpoint',
-    setup: () => admin(async (c) => {
-      appId = (await c.send(new pp.CreateAppCommand({ CreateApplicationRequest: { Name: name } }))).ApplicationResponse?.Id;
-      // the endpoint GetEndpoint reads; an emulator without UpdateEndpoint leaves GetEndpoint to say so
-      await c.send(new pp.UpdateEndpointCommand({ ApplicationId: appId, EndpointId, EndpointRequest: { ChannelType: 'CUSTOM', Address: 'rqbench' } }))
-        .catch((e) => { if (!notImplemented(e)) throw e; });
-    }),
+    setup: () =>
+      admin(async (c) => {
+        appId = (await c.send(new pp.CreateAppCommand({ CreateApplicationRequest: { Name: name } }))).ApplicationResponse?.Id;
+        // the endpoint GetEndpoint reads; an emulator without UpdateEndpoint leaves GetEndpoint to say so
+        await c
+          .send(
+            new pp.UpdateEndpointCommand({
+              ApplicationId: appId,
+              EndpointId,
+              EndpointRequest: { ChannelType: 'CUSTOM', Address: 'rqbench' },
+            }),
+          )
+          .catch((e) => {
+            if (!notImplemented(e)) throw e;
+          });
+      }),
     teardown: () => (appId ? admin((c) => c.send(new pp.DeleteAppCommand({ ApplicationId: appId }))).then(() => {}) : Promise.resolve()),
     ops: [
-      { name: 'GetEndpoint', what: 'one endpoint of the app', open: session('GetEndpoint', () => new pp.GetEndpointCommand({ ApplicationId: appId, EndpointId })) },
       {
-        name: 'PutEvents', what: 'one event for one endpoint',
-        open: session('PutEvents', () => new pp.PutEventsCommand({ ApplicationId: appId, EventsRequest: { BatchItem: { [EndpointId]: { Endpoint: {}, Events: { e: { EventType: 'rqbench.ops', Timestamp: new Date().toISOString() } } } } } })),
+        name: 'GetEndpoint',
+        what: 'one endpoint of the app',
+        open: session('GetEndpoint', () => new pp.GetEndpointCommand({ ApplicationId: appId, EndpointId })),
+      },
+      {
+        name: 'PutEvents',
+        what: 'one event for one endpoint',
+        open: session(
+          'PutEvents',
+          () =>
+            new pp.PutEventsCommand({
+              ApplicationId: appId,
+              EventsRequest: {
+                BatchItem: {
+                  [EndpointId]: { Endpoint: {}, Events: { e: { EventType: 'rqbench.ops', Timestamp: new Date().toISOString() } } },
+                },
+              },
+            }),
+        ),
       },
     ],
   };

@@ -4,9 +4,7 @@
  * first and deleted last. An SDK client connects on its first call, so "connect" here is making
  * the client, and the first call carries the TCP (and TLS) handshake.
  */
-import {
-  SQSClient, CreateQueueCommand, DeleteQueueCommand, SendMessageCommand, ReceiveMessageCommand,
-} from '@aws-sdk/client-sqs';
+import { SQSClient, CreateQueueCommand, DeleteQueueCommand, SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { SNSClient, CreateTopicCommand, DeleteTopicCommand, GetTopicAttributesCommand, PublishCommand } from '@aws-sdk/client-sns';
 import { awsClientConfig } from './aws.js';
 import { awsClients } from './aws-sessions.js';
@@ -26,11 +24,25 @@ export function sqsService(where, name) {
   let queueUrl;
   return {
     service: 'SQS',
-    setup: () => admin(async (c) => { queueUrl = (await c.send(new CreateQueueCommand({ QueueName: name }))).QueueUrl; }),
+    setup: () =>
+      admin(async (c) => {
+        queueUrl = (await c.send(new CreateQueueCommand({ QueueName: name }))).QueueUrl;
+      }),
     teardown: () => (queueUrl ? admin((c) => c.send(new DeleteQueueCommand({ QueueUrl: queueUrl }))).then(() => {}) : Promise.resolve()),
     ops: [
-      { name: 'ReceiveMessage', what: 'one message at most, no long polling (WaitTimeSeconds 0)', open: session('ReceiveMessage', () => new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0 })) },
-      { name: 'SendMessage', what: '128 B body', open: session('SendMessage', () => new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: BODY })) },
+      {
+        name: 'ReceiveMessage',
+        what: 'one message at most, no long polling (WaitTimeSeconds 0)',
+        open: session(
+          'ReceiveMessage',
+          () => new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0 }),
+        ),
+      },
+      {
+        name: 'SendMessage',
+        what: '128 B body',
+        open: session('SendMessage', () => new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: BODY })),
+      },
     ],
   };
 }
@@ -46,11 +58,22 @@ export function snsService(where, name) {
   let topicArn;
   return {
     service: 'SNS',
-    setup: () => admin(async (c) => { topicArn = (await c.send(new CreateTopicCommand({ Name: name }))).TopicArn; }),
+    setup: () =>
+      admin(async (c) => {
+        topicArn = (await c.send(new CreateTopicCommand({ Name: name }))).TopicArn;
+      }),
     teardown: () => (topicArn ? admin((c) => c.send(new DeleteTopicCommand({ TopicArn: topicArn }))).then(() => {}) : Promise.resolve()),
     ops: [
-      { name: 'GetTopicAttributes', what: 'the run\'s topic', open: session('GetTopicAttributes', () => new GetTopicAttributesCommand({ TopicArn: topicArn })) },
-      { name: 'Publish', what: '128 B message, no subscriber', open: session('Publish', () => new PublishCommand({ TopicArn: topicArn, Message: BODY })) },
+      {
+        name: 'GetTopicAttributes',
+        what: "the run's topic",
+        open: session('GetTopicAttributes', () => new GetTopicAttributesCommand({ TopicArn: topicArn })),
+      },
+      {
+        name: 'Publish',
+        what: '128 B message, no subscriber',
+        open: session('Publish', () => new PublishCommand({ TopicArn: topicArn, Message: BODY })),
+      },
     ],
   };
 }

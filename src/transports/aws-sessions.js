@@ -20,7 +20,8 @@ const notImplemented = (e) => e?.$metadata?.httpStatusCode === 404 && e?.name ==
  */
 export function awsClients(Client, cfg, where) {
   const notEmulated = (op) => (e) => {
-    if (notImplemented(e)) throw Object.assign(new Error(`${where} does not implement ${op} (HTTP 404, not the service's answer)`), { notEmulated: true });
+    if (notImplemented(e))
+      throw Object.assign(new Error(`${where} does not implement ${op} (HTTP 404, not the service's answer)`), { notEmulated: true });
     throw e;
   };
   return {

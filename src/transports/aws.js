@@ -70,7 +70,10 @@ export async function sendWithin(client, command, { timeoutMs = CALL_TIMEOUT_MS,
   // one controller per call, both causes removed after it (a poller makes thousands of calls on one signal)
   const ac = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; ac.abort(); }, timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ac.abort();
+  }, timeoutMs);
   const onAbort = () => ac.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) ac.abort();
@@ -78,7 +81,9 @@ export async function sendWithin(client, command, { timeoutMs = CALL_TIMEOUT_MS,
     return await client.send(command, { abortSignal: ac.signal });
   } catch (e) {
     if (!timedOut || signal?.aborted) throw e;
-    throw Object.assign(new Error(`${command.constructor.name.replace(/Command$/, '')}: no answer within ${timeoutMs / 1000} s`), { timedOut: true });
+    throw Object.assign(new Error(`${command.constructor.name.replace(/Command$/, '')}: no answer within ${timeoutMs / 1000} s`), {
+      timedOut: true,
+    });
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);

@@ -69,12 +69,18 @@ export function decide(message, attempts) {
  */
 export function countersOf(kind) {
   switch (kind) {
-    case 'moved': return ['moved'];
-    case 'ask': return ['ask'];
-    case 'tryagain': return ['retries', 'tryagain'];
+    case 'moved':
+      return ['moved'];
+    case 'ask':
+      return ['ask'];
+    case 'tryagain':
+      return ['retries', 'tryagain'];
     case 'clusterdown':
-    case 'unowned': return ['retries', 'clusterdown'];
-    case 'connection': return ['retries', 'connRetries'];
-    default: return ['retries'];
+    case 'unowned':
+      return ['retries', 'clusterdown'];
+    case 'connection':
+      return ['retries', 'connRetries'];
+    default:
+      return ['retries'];
   }
 }

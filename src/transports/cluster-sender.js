@@ -95,19 +95,25 @@ export class ClusterSender {
         if (--state.pending === 0) batch.done?.(now);
       },
     };
-    if (batch.value) seg.value = (_s, i, v) => { if (!(asking && i === 0)) batch.value(at(asking ? i - 1 : i), v); };
+    if (batch.value)
+      seg.value = (_s, i, v) => {
+        if (!(asking && i === 0)) batch.value(at(asking ? i - 1 : i), v);
+      };
     const pipe = this.router.ready(addr);
     if (pipe) {
       pipe.send(buf, seg);
       return;
     }
     // a node not opened yet (a slot moved there), one that closed, or a slot with no owner
-    this.router.pipe(addr).then((p) => p.send(buf, seg), (err) => {
-      const now = performance.now();
-      seg.got = seg.n;
-      for (let i = 0; i < seg.n; i++) seg.error(seg, i, err, now);
-      seg.done(seg, now);
-    });
+    this.router.pipe(addr).then(
+      (p) => p.send(buf, seg),
+      (err) => {
+        const now = performance.now();
+        seg.got = seg.n;
+        for (let i = 0; i < seg.n; i++) seg.error(seg, i, err, now);
+        seg.done(seg, now);
+      },
+    );
   }
 
   /** Command `i` of `batch` was not answered: sent again as the policy says, or failed for good. */
@@ -134,7 +140,11 @@ export class ClusterSender {
     if (d.kind === 'noscript') {
       // the node lost its scripts (restarted, or a replica promoted without them): load them again
       const open = this.router.onOpen;
-      if (open) this.router.pipe(where()).then((p) => open(p)).catch(() => {});
+      if (open)
+        this.router
+          .pipe(where())
+          .then((p) => open(p))
+          .catch(() => {});
     } else this.router.refreshSoon();
     setTimeout(() => this.#write(where(), bytes, batch, i, attempts + 1, false, state), d.delayMs);
   }

@@ -24,12 +24,13 @@ export function meterGrpc() {
   const interceptor = (options, nextCall) => {
     let sent = 0;
     return new grpc.InterceptingCall(nextCall(options), {
-      start: (metadata, listener, next) => next(metadata, {
-        onReceiveStatus: (status, done) => {
-          if (sent) tally.addWire(performance.now() - sent);
-          done(status);
-        },
-      }),
+      start: (metadata, listener, next) =>
+        next(metadata, {
+          onReceiveStatus: (status, done) => {
+            if (sent) tally.addWire(performance.now() - sent);
+            done(status);
+          },
+        }),
       sendMessage: (message, next) => {
         sent = performance.now();
         next(message);

@@ -24,8 +24,18 @@ export class IoredisSender {
     const opts = { username: conn.username, password: conn.password, connectionName: SEED_CLIENT_NAME };
     /** @type {Redis|Cluster} */
     this.client = conn.cluster
-      ? new Cluster([{ host: conn.host, port: conn.port }], { enableAutoPipelining: true, redisOptions: { ...opts, tls: tlsFor(conn, conn.host) || undefined } })
-      : new Redis({ host: conn.host, port: conn.port, db: conn.db, enableAutoPipelining: true, ...opts, tls: tlsFor(conn, conn.host) || undefined });
+      ? new Cluster([{ host: conn.host, port: conn.port }], {
+          enableAutoPipelining: true,
+          redisOptions: { ...opts, tls: tlsFor(conn, conn.host) || undefined },
+        })
+      : new Redis({
+          host: conn.host,
+          port: conn.port,
+          db: conn.db,
+          enableAutoPipelining: true,
+          ...opts,
+          tls: tlsFor(conn, conn.host) || undefined,
+        });
     // a connection error is ioredis's to retry (it reconnects); its commands fail and are counted
     this.client.on('error', () => {});
     if (drops) logDrops(this.client, drops, 'ioredis');
@@ -52,8 +62,14 @@ export class IoredisSender {
     for (let i = 0; i < batch.n; i++) {
       const [name, ...args] = commandArgs(batch.buf, batch.starts[i], batch.starts[i + 1]);
       this.client.call(name, ...args).then(
-        () => { batch.ok?.(1, performance.now()); settled(); },
-        (err) => { batch.fail?.(i, err, performance.now()); settled(); },
+        () => {
+          batch.ok?.(1, performance.now());
+          settled();
+        },
+        (err) => {
+          batch.fail?.(i, err, performance.now());
+          settled();
+        },
       );
     }
   }

@@ -39,7 +39,9 @@ export function logDrops(client, drops, which) {
     node.on('connect', () => {
       drops.reconnected(addr, which);
       // ioredis's own disconnect() ends the socket too: the flag it sets for that is still up then
-      const lost = () => { if (!(/** @type {{ manuallyClosing?: boolean }} */ (/** @type {unknown} */ (node))).manuallyClosing) drops.dropped(addr, which); };
+      const lost = () => {
+        if (!(/** @type {{ manuallyClosing?: boolean }} */ (/** @type {unknown} */ (node)).manuallyClosing)) drops.dropped(addr, which);
+      };
       node.stream.once('end', lost);
       node.stream.once('error', lost);
     });

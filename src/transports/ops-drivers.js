@@ -32,5 +32,11 @@ export function opsFlags() {
  * @returns {QueueEmulator[]}
  */
 export function opsEmulators() {
-  return [...new Set(opsDrivers().map((d) => d.emulator).filter((e) => e !== undefined))];
+  return [
+    ...new Set(
+      opsDrivers()
+        .map((d) => d.emulator)
+        .filter((e) => e !== undefined),
+    ),
+  ];
 }

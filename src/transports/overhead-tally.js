@@ -18,9 +18,14 @@ export function overheadTally() {
   let calls = 0;
   let wholeMs = 0;
   let wireMs = 0;
-  const addWire = (ms) => { wireMs += ms; };
+  const addWire = (ms) => {
+    wireMs += ms;
+  };
   return {
-    whole: timed((ms) => { wholeMs += ms; calls++; }),
+    whole: timed((ms) => {
+      wholeMs += ms;
+      calls++;
+    }),
     wire: timed(addWire),
     addWire,
     take: () => {

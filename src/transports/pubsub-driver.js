@@ -26,13 +26,22 @@ const SUBSCRIPTION = {
 
 /** @type {QueueFlag} */
 const ACK_DEADLINE = {
-  spec: { type: 'number', requiresArg: true, describe: 'Pub/Sub ack deadline of a subscription --create makes, s (10..600)', defaultDescription: '10' },
+  spec: {
+    type: 'number',
+    requiresArg: true,
+    describe: 'Pub/Sub ack deadline of a subscription --create makes, s (10..600)',
+    defaultDescription: '10',
+  },
   int: [10, 600],
 };
 
 /** @type {QueueFlag} `rqbench ops` has its own, beside the SQS/SNS --endpoint */
 const OPS_ENDPOINT = {
-  spec: { type: 'string', requiresArg: true, describe: 'Pub/Sub endpoint, host:port (an emulator: rqbench local pubsub); omitted: Google Cloud, with ADC' },
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    describe: 'Pub/Sub endpoint, host:port (an emulator: rqbench local pubsub); omitted: Google Cloud, with ADC',
+  },
   form: HOST_PORT,
 };
 
@@ -47,16 +56,28 @@ export const pubsub = {
     return ownOptions(flags, pubsub.options);
   },
   limits: PUBSUB_LIMITS,
-  open: async (side, o, loaded) => (await importThen(import('./pubsub.js'), loaded)).openPubsub({
-    endpoint: o.endpoint, project: o.project, create: o.create, ackDeadline: o.ackDeadline, topic: o.topic,
-    // a publisher with --create makes the subscription too, so nothing published before the consumer starts is lost
-    subscription: side === 'consume' || o.create ? o.subscription : undefined,
-  }),
-  describe: (side, o, { threads } = {}) => (side === 'publish'
-    ? 'Pub/Sub'
-    : `Pub/Sub streaming pull (${threads} stream(s), flow control ${PUBSUB_OUTSTANDING.toLocaleString('en-US')} messages outstanding, ack after apply) on subscription ${o.subscription}`),
+  open: async (side, o, loaded) =>
+    (await importThen(import('./pubsub.js'), loaded)).openPubsub({
+      endpoint: o.endpoint,
+      project: o.project,
+      create: o.create,
+      ackDeadline: o.ackDeadline,
+      topic: o.topic,
+      // a publisher with --create makes the subscription too, so nothing published before the consumer starts is lost
+      subscription: side === 'consume' || o.create ? o.subscription : undefined,
+    }),
+  describe: (side, o, { threads } = {}) =>
+    side === 'publish'
+      ? 'Pub/Sub'
+      : `Pub/Sub streaming pull (${threads} stream(s), flow control ${PUBSUB_OUTSTANDING.toLocaleString('en-US')} messages outstanding, ack after apply) on subscription ${o.subscription}`,
   where: (o) => (o.endpoint ? `Pub/Sub at ${o.endpoint}` : `Pub/Sub in the GCP cloud${o.project ? ` (project ${o.project})` : ''}`),
-  facts: (o) => ({ kind: 'pubsub', ...(o.endpoint ? { endpoint: o.endpoint } : { cloud: 'gcp' }), project: o.project ?? null, topic: o.topic, subscription: o.subscription }),
+  facts: (o) => ({
+    kind: 'pubsub',
+    ...(o.endpoint ? { endpoint: o.endpoint } : { cloud: 'gcp' }),
+    project: o.project ?? null,
+    topic: o.topic,
+    subscription: o.subscription,
+  }),
   consumer: { cloud: 'Gcp', timestamp: 'Pub/Sub publishTime', timestampHelp: 'Pub/Sub publishTime', receive: null },
   ops: {
     service: 'Pub/Sub',
@@ -77,17 +98,18 @@ export const pubsub = {
       return findPubsubEmulator() ? null : PUBSUB_INSTALL_HINT;
     },
     start: async () => (await import('../local/pubsub-emulator.js')).startPubsub(),
-    ready: (emu, secs) => [
-      `Local Pub/Sub emulator ready in ${secs} s (pid ${emu.pid})`,
-      `endpoint: ${emu.endpoint}`,
-      '',
-      'Use:',
-      `  rqbench produce --target pubsub --endpoint ${emu.endpoint} --topic updates --subscription updates --create --rate 10 --batch-size 100`,
-      `  rqbench consume --target pubsub --endpoint ${emu.endpoint} --topic updates --subscription updates --threads 1`,
-      `  PUBSUB_EMULATOR_HOST=${emu.endpoint} <any Pub/Sub client>`,
-      '',
-      'Ctrl-C stops it.',
-      '',
-    ].join('\n'),
+    ready: (emu, secs) =>
+      [
+        `Local Pub/Sub emulator ready in ${secs} s (pid ${emu.pid})`,
+        `endpoint: ${emu.endpoint}`,
+        '',
+        'Use:',
+        `  rqbench produce --target pubsub --endpoint ${emu.endpoint} --topic updates --subscription updates --create --rate 10 --batch-size 100`,
+        `  rqbench consume --target pubsub --endpoint ${emu.endpoint} --topic updates --subscription updates --threads 1`,
+        `  PUBSUB_EMULATOR_HOST=${emu.endpoint} <any Pub/Sub client>`,
+        '',
+        'Ctrl-C stops it.',
+        '',
+      ].join('\n'),
   },
 };

@@ -10,7 +10,9 @@ import { newPubsubClient, shortGaxError } from './pubsub.js';
 import { meterGrpc } from './grpc-overhead.js';
 
 /** @returns {never} */
-const shorten = (e) => { throw shortGaxError(e); };
+const shorten = (e) => {
+  throw shortGaxError(e);
+};
 
 const BODY = Buffer.from('x'.repeat(128));
 /** Messages put on the subscription before the operations, in publishes of 1,000, so Pull finds some. */
@@ -45,8 +47,16 @@ export function pubsubService(where, name) {
     try {
       // the cast: PubSub's getClientConfig() is what it hands its own gapic clients, but its
       // typings say port: string|number where the clients' options say number
-      const gapic = /** @type {InstanceType<(typeof v1)[K]>} */ (new v1[kind](/** @type {ConstructorParameters<typeof v1.PublisherClient>[0]} */ (await ps.getClientConfig())));
-      return { gapic, close: async () => { await gapic.close(); await ps.close(); } };
+      const gapic = /** @type {InstanceType<(typeof v1)[K]>} */ (
+        new v1[kind](/** @type {ConstructorParameters<typeof v1.PublisherClient>[0]} */ (await ps.getClientConfig()))
+      );
+      return {
+        gapic,
+        close: async () => {
+          await gapic.close();
+          await ps.close();
+        },
+      };
     } catch (e) {
       await ps.close().catch(() => {});
       throw e;
@@ -85,12 +95,16 @@ export function pubsubService(where, name) {
     ops: [
       {
         name: 'Publish',
-        what: '128 B message, one per call; it lands on the run\'s subscription',
+        what: "128 B message, one per call; it lands on the run's subscription",
         open: async () => {
           const { gapic, close } = await client('PublisherClient');
           const meter = meterGrpc();
           const opts = { ...SEND, ...meter.callOptions };
-          return { call: () => meter.time(() => gapic.publish({ topic: topicPath, messages: [{ data: BODY }] }, opts)).catch(shorten), overhead: meter.take, close };
+          return {
+            call: () => meter.time(() => gapic.publish({ topic: topicPath, messages: [{ data: BODY }] }, opts)).catch(shorten),
+            overhead: meter.take,
+            close,
+          };
         },
       },
       {
@@ -105,12 +119,15 @@ export function pubsubService(where, name) {
           return {
             overhead: meter.take,
             call: async () => {
-              const [reply] = await meter.time(() => gapic.pull({ subscription: subscriptionPath, maxMessages: 1, returnImmediately: true }, opts)).catch(shorten);
+              const [reply] = await meter
+                .time(() => gapic.pull({ subscription: subscriptionPath, maxMessages: 1, returnImmediately: true }, opts))
+                .catch(shorten);
               calls++;
               if (!reply.receivedMessages?.length) empty++;
             },
             close,
-            detail: () => `${(calls - empty).toLocaleString('en-US')} of ${calls.toLocaleString('en-US')} calls (warm-up included) returned a message`,
+            detail: () =>
+              `${(calls - empty).toLocaleString('en-US')} of ${calls.toLocaleString('en-US')} calls (warm-up included) returned a message`,
           };
         },
       },

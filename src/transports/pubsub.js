@@ -81,7 +81,9 @@ async function exists(resource, endpoint) {
     if (err.code === NOT_FOUND) return false;
     // our bound, not the client's: say the call's timeout, and why from one TCP connect
     if (err.timedOut && err.code === undefined) {
-      throw Object.assign(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s${endpoint ? ` (${await tcpProbe(endpoint)})` : ''}`), { timedOut: true });
+      throw Object.assign(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s${endpoint ? ` (${await tcpProbe(endpoint)})` : ''}`), {
+        timedOut: true,
+      });
     }
     throw e;
   }
@@ -115,7 +117,8 @@ export function tcpProbe(endpoint) {
  * @returns {PubSub}
  */
 export function newPubsubClient(opts) {
-  const project = opts.project ?? process.env.GOOGLE_CLOUD_PROJECT ?? process.env.PUBSUB_PROJECT_ID ?? (opts.endpoint ? 'rqbench' : undefined);
+  const project =
+    opts.project ?? process.env.GOOGLE_CLOUD_PROJECT ?? process.env.PUBSUB_PROJECT_ID ?? (opts.endpoint ? 'rqbench' : undefined);
   // An explicit endpoint needs no Google credentials: keep google-auth-library from probing the
   // GCE metadata server (a link-local address) for them.
   if (opts.endpoint) process.env.METADATA_SERVER_DETECTION ??= 'none';
@@ -131,7 +134,10 @@ export function newPubsubClient(opts) {
  * @returns {Error & { code?: number, timedOut?: boolean }}
  */
 export function shortGaxError(e) {
-  let msg = String(e?.message ?? e).split(' : Previous errors')[0].replace(/\s+/g, ' ').trim();
+  let msg = String(e?.message ?? e)
+    .split(' : Previous errors')[0]
+    .replace(/\s+/g, ' ')
+    .trim();
   const total = /^Total timeout of API \S+ exceeded (\d+) milliseconds retrying error (?:Error: )?(.*)$/.exec(msg);
   const deadline = /^4 DEADLINE_EXCEEDED: Deadline exceeded after (\d+(?:\.\d+)?)s/.exec(msg);
   if (total) msg = `no answer within ${Number(total[1]) / 1000} s (${total[2]})`;
@@ -166,13 +172,17 @@ export class PubsubTopic {
    * @param {Record<string, string>} attrs
    */
   async publish(body, attrs) {
-    await this.topic.publishMessage({ data: Buffer.from(body), attributes: attrs }).catch((e) => { throw shortGaxError(e); });
+    await this.topic.publishMessage({ data: Buffer.from(body), attributes: attrs }).catch((e) => {
+      throw shortGaxError(e);
+    });
   }
 
   /** One cheap call only the service can answer: is the subscription (or, publishing, the topic) still there? */
   async probe() {
     const resource = this.subscriptionName ? this.topic.subscription(this.subscriptionName) : this.topic;
-    await resource.getMetadata(CALL).catch((e) => { throw shortGaxError(e); });
+    await resource.getMetadata(CALL).catch((e) => {
+      throw shortGaxError(e);
+    });
   }
 
   /**
@@ -199,8 +209,19 @@ export class PubsubTopic {
     sub.on('message', (m) => {
       onAnswer();
       const receivedAt = performance.now();
-      const msg = { body: m.data.toString(), attrs: { ...m.attributes }, cloudMs: m.publishTime?.getTime?.() ?? null, bytes: m.data.length };
-      onMessages([msg], { receiveMs: 0, receivedAt }).then(() => m.ack(), (e) => { onError(e); m.nack(); });
+      const msg = {
+        body: m.data.toString(),
+        attrs: { ...m.attributes },
+        cloudMs: m.publishTime?.getTime?.() ?? null,
+        bytes: m.data.length,
+      };
+      onMessages([msg], { receiveMs: 0, receivedAt }).then(
+        () => m.ack(),
+        (e) => {
+          onError(e);
+          m.nack();
+        },
+      );
     });
     /** @type {NodeJS.Timeout|undefined} */
     let reopen;
@@ -209,7 +230,9 @@ export class PubsubTopic {
       // the streams retry what can be retried by themselves; when they gave up, the subscription
       // closed: open it again after a pause (the consumer's watchdog decides when it is hopeless)
       clearTimeout(reopen);
-      reopen = setTimeout(() => { if (!signal.aborted && !sub.isOpen) sub.open(); }, REOPEN_MS);
+      reopen = setTimeout(() => {
+        if (!signal.aborted && !sub.isOpen) sub.open();
+      }, REOPEN_MS);
     });
     await new Promise((resolve) => {
       if (signal.aborted) resolve(undefined);

@@ -77,10 +77,12 @@ export function queueEmulators() {
 export function merged(lists) {
   /** @type {Map<string, { flag: QueueFlag, rank: number, before: Set<string> }>} */
   const byKey = new Map();
-  lists.forEach((list, i) => list.forEach(([key, flag], j) => {
-    if (!byKey.has(key)) byKey.set(key, { flag, rank: i * 10_000 + j, before: new Set() });
-    if (j > 0) byKey.get(key)?.before.add(list[j - 1][0]);
-  }));
+  lists.forEach((list, i) =>
+    list.forEach(([key, flag], j) => {
+      if (!byKey.has(key)) byKey.set(key, { flag, rank: i * 10_000 + j, before: new Set() });
+      if (j > 0) byKey.get(key)?.before.add(list[j - 1][0]);
+    }),
+  );
   const left = new Set(byKey.keys());
   const out = [];
   const rank = (k) => byKey.get(k)?.rank ?? 0;

@@ -11,7 +11,12 @@ export const DEFAULT_NAME = 'rqbench-updates';
 
 /** @type {QueueFlag} */
 export const ENDPOINT = {
-  spec: { type: 'string', requiresArg: true, describe: 'endpoint of a compatible service or emulator (http://127.0.0.1:PORT for SQS/SNS, 127.0.0.1:PORT for Pub/Sub); omitted: the real cloud' },
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    describe:
+      'endpoint of a compatible service or emulator (http://127.0.0.1:PORT for SQS/SNS, 127.0.0.1:PORT for Pub/Sub); omitted: the real cloud',
+  },
 };
 
 /** @type {QueueFlag} */
@@ -21,13 +26,23 @@ export const CREATE = {
 
 /** @type {QueueFlag} */
 export const TOPIC = {
-  spec: { type: 'string', requiresArg: true, describe: 'SNS topic (name with --create, or ARN) or Pub/Sub topic', defaultDescription: DEFAULT_NAME },
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    describe: 'SNS topic (name with --create, or ARN) or Pub/Sub topic',
+    defaultDescription: DEFAULT_NAME,
+  },
   fill: DEFAULT_NAME,
 };
 
 /** @type {QueueFlag} */
 export const QUEUE = {
-  spec: { type: 'string', requiresArg: true, describe: 'SQS queue name or URL (with --target sns --create: subscribed to the topic)', defaultDescription: DEFAULT_NAME },
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    describe: 'SQS queue name or URL (with --target sns --create: subscribed to the topic)',
+    defaultDescription: DEFAULT_NAME,
+  },
   fill: DEFAULT_NAME,
 };
 
@@ -38,13 +53,22 @@ export const REGION = {
 
 /** @type {QueueFlag} */
 export const VISIBILITY_TIMEOUT = {
-  spec: { type: 'number', requiresArg: true, describe: 'SQS visibility timeout of a queue --create makes, s', defaultDescription: '30 (the SQS default)' },
+  spec: {
+    type: 'number',
+    requiresArg: true,
+    describe: 'SQS visibility timeout of a queue --create makes, s',
+    defaultDescription: '30 (the SQS default)',
+  },
   int: [0, 43_200],
 };
 
 /** @type {QueueFlag} `rqbench ops`: the SQS and SNS operations share one endpoint and region */
 export const OPS_AWS_ENDPOINT = {
-  spec: { type: 'string', requiresArg: true, describe: 'SQS, SNS and S3 endpoint (an emulator: rqbench local sqs); omitted: AWS, with the SDK\'s credential chain' },
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    describe: "SQS, SNS and S3 endpoint (an emulator: rqbench local sqs); omitted: AWS, with the SDK's credential chain",
+  },
   form: { re: /^https?:\/\/[^\s]+$/, expected: 'an http(s):// URL (SQS, SNS, S3)' },
 };
 

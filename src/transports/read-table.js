@@ -49,7 +49,8 @@ export function readTable({ masterTable, nodes, readFrom, spread, down }) {
  * @param {{ failedToo?: boolean, down?: Map<string, unknown> }} [opts]
  */
 export function replicaOf(nodes, id, spread, { failedToo = false, down = new Map() } = {}) {
-  const replicas = nodes.filter((n) => n.role === 'replica' && n.masterId === id && (failedToo || (!n.failed && !down.has(n.addr))))
+  const replicas = nodes
+    .filter((n) => n.role === 'replica' && n.masterId === id && (failedToo || (!n.failed && !down.has(n.addr))))
     .sort((a, b) => a.addr.localeCompare(b.addr));
   return replicas.length ? replicas[spread % replicas.length].addr : undefined;
 }

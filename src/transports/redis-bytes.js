@@ -32,7 +32,13 @@ export class BytesConn {
     this.onClose = null;
     this.closing = false;
     const ms = opts.replyTimeoutMs;
-    this.watch = ms ? new ReplyWatch(ms, () => this.queue.length > 0, () => this.#fail(silenceError(this.addr, ms))) : null;
+    this.watch = ms
+      ? new ReplyWatch(
+          ms,
+          () => this.queue.length > 0,
+          () => this.#fail(silenceError(this.addr, ms)),
+        )
+      : null;
   }
 
   /** Connects, authenticates, selects the db and sends READONLY when asked. */
@@ -40,7 +46,9 @@ export class BytesConn {
     const sock = await openSocket(this.opts);
     this.sock = sock;
     sock.on('data', (data) => this.#data(data));
-    sock.on('error', (/** @type {NodeJS.ErrnoException} */ e) => this.#fail(new Error(`connection to ${this.addr}: ${e.code || e.message}`)));
+    sock.on('error', (/** @type {NodeJS.ErrnoException} */ e) =>
+      this.#fail(new Error(`connection to ${this.addr}: ${e.code || e.message}`)),
+    );
     sock.on('close', () => this.#fail(new Error(`connection to ${this.addr} closed`)));
     await handshake(this.opts, this.addr, (what, args) => this.#setup(what, args));
     return this;
@@ -73,7 +81,11 @@ export class BytesConn {
   /** A setup command that must answer +OK; on failure the socket is closed, or the process would not exit. */
   async #setup(what, args) {
     let failure;
-    await this.request(encodeCommand(args), 1, { error: (m) => { failure = m; } });
+    await this.request(encodeCommand(args), 1, {
+      error: (m) => {
+        failure = m;
+      },
+    });
     if (failure) {
       this.close();
       throw new Error(`${what}: ${failure}`);

@@ -49,7 +49,11 @@ export class RespPipe {
     this.touched = new Set();
     this.onClose = null;
     this.watch = opts.replyTimeoutMs
-      ? new ReplyWatch(opts.replyTimeoutMs, () => this.pending > 0, () => this.#fail(silenceError(this.addr, opts.replyTimeoutMs)))
+      ? new ReplyWatch(
+          opts.replyTimeoutMs,
+          () => this.pending > 0,
+          () => this.#fail(silenceError(this.addr, opts.replyTimeoutMs)),
+        )
       : null;
     this.parser = new RedisParser({
       returnReply: (reply) => this.#reply(reply, null),
@@ -107,7 +111,9 @@ export class RespPipe {
       let out;
       this.send(encodeCommand(args), {
         n: 1,
-        value: (_s, _i, v) => { out = v; },
+        value: (_s, _i, v) => {
+          out = v;
+        },
         error: (_s, _i, err) => reject(err),
         done: () => resolve(out),
       });

@@ -212,7 +212,11 @@ export class RedisRouter {
   /** Re-reads the topology, at most one refresh at a time. */
   refreshSoon() {
     if (!this.refreshing) {
-      this.refreshing = this.refresh().catch(() => {}).finally(() => { this.refreshing = null; });
+      this.refreshing = this.refresh()
+        .catch(() => {})
+        .finally(() => {
+          this.refreshing = null;
+        });
     }
     return this.refreshing;
   }
@@ -233,13 +237,16 @@ export class RedisRouter {
 
   async #load(pipe) {
     // a node that accepts the connection but never answers (frozen) fails like one that refuses it
-    const nodes = await within(discover(pipe, this.conn), this.conn.connectTimeoutMs ?? 3000, `cannot connect to ${pipe.addr}`).catch((e) => {
-      pipe.onClose = null; // closed by us: not a drop
-      pipe.close();
-      throw e;
-    });
+    const nodes = await within(discover(pipe, this.conn), this.conn.connectTimeoutMs ?? 3000, `cannot connect to ${pipe.addr}`).catch(
+      (e) => {
+        pipe.onClose = null; // closed by us: not a drop
+        pipe.close();
+        throw e;
+      },
+    );
     const seed = `${this.conn.host}:${this.conn.port}`;
-    this.standalone = this.readFrom === 'replica' ? replicaOf(nodes, nodes.find((n) => n.role === 'master')?.id, this.spread) ?? seed : seed;
+    this.standalone =
+      this.readFrom === 'replica' ? (replicaOf(nodes, nodes.find((n) => n.role === 'master')?.id, this.spread) ?? seed) : seed;
     const grew = nodes.length !== this.nodes.length;
     this.nodes = nodes;
     this.masterTable = this.conn.cluster ? slotTable(nodes) : [];
@@ -248,7 +255,13 @@ export class RedisRouter {
 
   /** Where each slot is read (read-table.js), the replicas set aside left out; true when that changed. */
   #route() {
-    const { table, standIns } = readTable({ masterTable: this.masterTable, nodes: this.nodes, readFrom: this.readFrom, spread: this.spread, down: this.down });
+    const { table, standIns } = readTable({
+      masterTable: this.masterTable,
+      nodes: this.nodes,
+      readFrom: this.readFrom,
+      spread: this.spread,
+      down: this.down,
+    });
     const changed = table.length !== this.table.length || table.some((addr, s) => addr !== this.table[s]);
     this.table = table;
     this.standIns = standIns;
@@ -273,18 +286,22 @@ export class RedisRouter {
    * missing items. One that the cluster forgot is dropped from the list.
    */
   async #recheck() {
-    const back = await Promise.all([...this.down.keys()].map(async (addr) => {
-      const node = this.nodes.find((n) => n.addr === addr);
-      if (!node) return addr;
-      if (node.failed || node.suspect || this.closing) return null;
-      try {
-        const pipe = await within(this.pipe(addr), this.conn.connectTimeoutMs ?? 3000, `cannot connect to ${addr}`);
-        const info = parseInfo(String(await within(pipe.call(['INFO', 'replication']), this.conn.connectTimeoutMs ?? 3000, `${addr} did not answer`)));
-        return info.master_link_status === 'up' ? addr : null;
-      } catch {
-        return null;
-      }
-    }));
+    const back = await Promise.all(
+      [...this.down.keys()].map(async (addr) => {
+        const node = this.nodes.find((n) => n.addr === addr);
+        if (!node) return addr;
+        if (node.failed || node.suspect || this.closing) return null;
+        try {
+          const pipe = await within(this.pipe(addr), this.conn.connectTimeoutMs ?? 3000, `cannot connect to ${addr}`);
+          const info = parseInfo(
+            String(await within(pipe.call(['INFO', 'replication']), this.conn.connectTimeoutMs ?? 3000, `${addr} did not answer`)),
+          );
+          return info.master_link_status === 'up' ? addr : null;
+        } catch {
+          return null;
+        }
+      }),
+    );
     let changed = false;
     for (const addr of back) if (addr && this.down.delete(addr)) changed = true;
     if (changed && this.#route()) this.epoch++;

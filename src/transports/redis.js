@@ -111,13 +111,17 @@ export function parseClusterNodes(text) {
       slots.push([a, b ?? a]);
     }
     nodes.push({
-      id, host, port, addr: `${host}:${port}`,
+      id,
+      host,
+      port,
+      addr: `${host}:${port}`,
       role: flagSet.has('master') ? 'master' : 'replica',
       masterId: master === '-' ? undefined : master,
       myself: flagSet.has('myself'),
       failed: flagSet.has('fail'),
       suspect: flagSet.has('fail?'),
-      slots, shard: 0,
+      slots,
+      shard: 0,
     });
   }
   numberShards(nodes);
@@ -128,7 +132,9 @@ export function parseClusterNodes(text) {
 function numberShards(nodes) {
   const masters = nodes.filter((n) => n.role === 'master' && n.slots.length > 0 && !n.failed);
   masters.sort((a, b) => a.slots[0][0] - b.slots[0][0]);
-  masters.forEach((m, i) => { m.shard = i + 1; });
+  masters.forEach((m, i) => {
+    m.shard = i + 1;
+  });
   const byId = new Map(masters.map((m) => [m.id, m]));
   for (const n of nodes) if (n.role === 'replica') n.shard = byId.get(n.masterId)?.shard ?? 0;
 }
@@ -206,8 +212,13 @@ export async function discover(pipe, conn) {
   const role = parseInfo(info).role;
   /** @type {RedisNode} */
   const self = {
-    id: `${conn.host}:${conn.port}`, addr: `${conn.host}:${conn.port}`, host: conn.host, port: conn.port,
-    role: role === 'slave' ? 'replica' : 'master', shard: 1, slots: [[0, SLOTS - 1]],
+    id: `${conn.host}:${conn.port}`,
+    addr: `${conn.host}:${conn.port}`,
+    host: conn.host,
+    port: conn.port,
+    role: role === 'slave' ? 'replica' : 'master',
+    shard: 1,
+    slots: [[0, SLOTS - 1]],
   };
   return [self, ...parseReplicas(info, self)];
 }

@@ -20,7 +20,10 @@ const CR = 13;
 function intAt(buf, from, to) {
   let i = from;
   let neg = false;
-  if (buf[i] === 45) { neg = true; i++; } // '-'
+  if (buf[i] === 45) {
+    neg = true;
+    i++;
+  } // '-'
   let n = 0;
   for (; i < to; i++) n = n * 10 + (buf[i] - 48);
   return neg ? -n : n;
@@ -73,13 +76,15 @@ export class ReplyScanner {
         if (--this.items === 0) this.#replyDone();
         continue;
       }
-      if (type === 42) { // '*'
+      if (type === 42) {
+        // '*'
         const n = intAt(buf, pos + 1, cr);
         pos = cr + 2;
         this.index = 0;
         if (n > 0) this.items = n;
         else this.#replyDone();
-      } else if (type === 36) { // a top-level bulk string
+      } else if (type === 36) {
+        // a top-level bulk string
         const len = intAt(buf, pos + 1, cr);
         if (len < 0) {
           v.nil?.(this.reply, 0);
@@ -90,11 +95,13 @@ export class ReplyScanner {
           pos = cr + 2 + len + 2;
         }
         this.#replyDone();
-      } else if (type === 45) { // '-'
+      } else if (type === 45) {
+        // '-'
         v.error?.(buf.toString('utf8', pos + 1, cr), this.reply);
         pos = cr + 2;
         this.#replyDone();
-      } else if (type === 43 || type === 58) { // '+' ':'
+      } else if (type === 43 || type === 58) {
+        // '+' ':'
         v.simple?.(buf.toString('utf8', pos + 1, cr), this.reply);
         pos = cr + 2;
         this.#replyDone();

@@ -19,16 +19,38 @@ export const sns = {
   name: 'sns',
   service: 'SNS',
   sides: ['publish'],
-  options: { endpoint: ENDPOINT, region: REGION, topic: TOPIC, queue: QUEUE, create: CREATE, raw: RAW, visibilityTimeout: VISIBILITY_TIMEOUT },
+  options: {
+    endpoint: ENDPOINT,
+    region: REGION,
+    topic: TOPIC,
+    queue: QUEUE,
+    create: CREATE,
+    raw: RAW,
+    visibilityTimeout: VISIBILITY_TIMEOUT,
+  },
   check: (flags, bad) => checkAws(flags, sns.options, bad),
   limits: AWS_LIMITS,
-  open: async (_side, o, loaded) => (await importThen(import('./sns.js'), loaded)).openSns({
-    endpoint: o.endpoint, region: o.region, create: o.create, visibilityTimeout: o.visibilityTimeout, topic: o.topic, queue: o.queue, raw: o.raw,
-  }),
+  open: async (_side, o, loaded) =>
+    (await importThen(import('./sns.js'), loaded)).openSns({
+      endpoint: o.endpoint,
+      region: o.region,
+      create: o.create,
+      visibilityTimeout: o.visibilityTimeout,
+      topic: o.topic,
+      queue: o.queue,
+      raw: o.raw,
+    }),
   describe: (_side, o) => `SNS→SQS (raw delivery ${o.raw ? 'on' : 'off'})`,
   where: (o) => awsWhere('SNS', o),
   // the queue is part of the route only when this run made it
-  facts: (o) => ({ kind: 'sns', ...(o.endpoint ? { endpoint: o.endpoint } : { cloud: 'aws' }), region: o.region ?? null, topic: o.topic, queue: o.create ? o.queue : null, rawDelivery: !!o.raw }),
+  facts: (o) => ({
+    kind: 'sns',
+    ...(o.endpoint ? { endpoint: o.endpoint } : { cloud: 'aws' }),
+    region: o.region ?? null,
+    topic: o.topic,
+    queue: o.create ? o.queue : null,
+    rawDelivery: !!o.raw,
+  }),
   ops: { ...AWS_OPS, service: 'SNS', open: async (where, name) => (await import('./aws-ops.js')).snsService(where, name) },
   emulator: FAUXQS,
 };

@@ -5,8 +5,13 @@
  * Every call has a bound (bounds.js).
  */
 import {
-  SNSClient, CreateTopicCommand, PublishCommand, SubscribeCommand, ListSubscriptionsByTopicCommand,
-  SetSubscriptionAttributesCommand, GetTopicAttributesCommand,
+  SNSClient,
+  CreateTopicCommand,
+  PublishCommand,
+  SubscribeCommand,
+  ListSubscriptionsByTopicCommand,
+  SetSubscriptionAttributesCommand,
+  GetTopicAttributesCommand,
 } from '@aws-sdk/client-sns';
 import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
 import { AWS_LIMITS } from './queue-limits.js';
@@ -64,11 +69,27 @@ async function subscribeQueue(client, topicArn, opts) {
     const subs = (await sendWithin(client, new ListSubscriptionsByTopicCommand({ TopicArn: topicArn }))).Subscriptions ?? [];
     const existing = subs.find((s) => s.Protocol === 'sqs' && s.Endpoint === queue.queueArn);
     if (existing?.SubscriptionArn && !/PendingConfirmation/i.test(existing.SubscriptionArn)) {
-      await sendWithin(client, new SetSubscriptionAttributesCommand({ SubscriptionArn: existing.SubscriptionArn, AttributeName: 'RawMessageDelivery', AttributeValue: raw }), { timeoutMs: CREATE_TIMEOUT_MS });
+      await sendWithin(
+        client,
+        new SetSubscriptionAttributesCommand({
+          SubscriptionArn: existing.SubscriptionArn,
+          AttributeName: 'RawMessageDelivery',
+          AttributeValue: raw,
+        }),
+        { timeoutMs: CREATE_TIMEOUT_MS },
+      );
     } else {
-      await sendWithin(client, new SubscribeCommand({
-        TopicArn: topicArn, Protocol: 'sqs', Endpoint: queue.queueArn, Attributes: { RawMessageDelivery: raw }, ReturnSubscriptionArn: true,
-      }), { timeoutMs: CREATE_TIMEOUT_MS });
+      await sendWithin(
+        client,
+        new SubscribeCommand({
+          TopicArn: topicArn,
+          Protocol: 'sqs',
+          Endpoint: queue.queueArn,
+          Attributes: { RawMessageDelivery: raw },
+          ReturnSubscriptionArn: true,
+        }),
+        { timeoutMs: CREATE_TIMEOUT_MS },
+      );
     }
   } finally {
     queue.close();
@@ -91,7 +112,10 @@ export class SnsTopic {
    * @param {Record<string, string>} attrs
    */
   async publish(body, attrs) {
-    await sendWithin(this.client, new PublishCommand({ TopicArn: this.topicArn, Message: body, MessageAttributes: stringAttributes(attrs) }));
+    await sendWithin(
+      this.client,
+      new PublishCommand({ TopicArn: this.topicArn, Message: body, MessageAttributes: stringAttributes(attrs) }),
+    );
   }
 
   /** One cheap call that only the topic's service can answer: is it still there? */

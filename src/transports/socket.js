@@ -52,7 +52,8 @@ function whyNoConnection(e) {
  * @param {(what: string, args: Array<string|number>) => Promise<void>} setup
  */
 export async function handshake({ username, password, db, readonly }, addr, setup) {
-  if (password) await setup(`cannot authenticate to ${addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
+  if (password)
+    await setup(`cannot authenticate to ${addr} as ${username ?? 'default'}`, username ? ['AUTH', username, password] : ['AUTH', password]);
   if (db) await setup(`cannot select db ${db} on ${addr}`, ['SELECT', db]);
   if (readonly) await setup(`cannot read from replica ${addr}`, ['READONLY']);
 }

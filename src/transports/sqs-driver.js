@@ -5,7 +5,17 @@
  */
 import { importThen } from './queue-driver.js';
 import { AWS_LIMITS } from './queue-limits.js';
-import { AWS_ENDPOINT_FORM, CREATE, ENDPOINT, OPS_AWS_ENDPOINT, OPS_AWS_REGION, QUEUE, REGION, VISIBILITY_TIMEOUT, ownOptions } from './queue-flags.js';
+import {
+  AWS_ENDPOINT_FORM,
+  CREATE,
+  ENDPOINT,
+  OPS_AWS_ENDPOINT,
+  OPS_AWS_REGION,
+  QUEUE,
+  REGION,
+  VISIBILITY_TIMEOUT,
+  ownOptions,
+} from './queue-flags.js';
 
 /** @typedef {import('./queue-driver.js').QueueDriver} QueueDriver */
 /** @typedef {import('./queue-driver.js').QueueFlag} QueueFlag */
@@ -36,7 +46,8 @@ export function awsWhere(service, opts) {
  * @param {(flag: string, accepted: string, got?: unknown) => Error} bad
  */
 export function checkAws(flags, options, bad) {
-  if (flags.endpoint !== undefined && !AWS_ENDPOINT_FORM.re.test(flags.endpoint)) throw bad('--endpoint', AWS_ENDPOINT_FORM.expected, flags.endpoint);
+  if (flags.endpoint !== undefined && !AWS_ENDPOINT_FORM.re.test(flags.endpoint))
+    throw bad('--endpoint', AWS_ENDPOINT_FORM.expected, flags.endpoint);
   return ownOptions(flags, options);
 }
 
@@ -50,18 +61,19 @@ export const FAUXQS = Object.freeze({
   missing: async () => null, // an npm dependency: always there
   start: async () => (await import('../local/sqs-emulator.js')).startSqs(),
   /** @param {{ endpoint: string }} emu @param {string} secs */
-  ready: (emu, secs) => [
-    `Local SQS + SNS + S3 emulator (fauxqs) ready in ${secs} s`,
-    `endpoint: ${emu.endpoint}`,
-    '',
-    'Use:',
-    `  rqbench produce --target sns --endpoint ${emu.endpoint} --topic updates --queue updates --create --rate 10 --batch-size 100`,
-    `  rqbench consume --target sqs --endpoint ${emu.endpoint} --queue updates --threads 4`,
-    `  aws --endpoint-url ${emu.endpoint} sqs list-queues`,
-    '',
-    'Ctrl-C stops it (everything lives in memory).',
-    '',
-  ].join('\n'),
+  ready: (emu, secs) =>
+    [
+      `Local SQS + SNS + S3 emulator (fauxqs) ready in ${secs} s`,
+      `endpoint: ${emu.endpoint}`,
+      '',
+      'Use:',
+      `  rqbench produce --target sns --endpoint ${emu.endpoint} --topic updates --queue updates --create --rate 10 --batch-size 100`,
+      `  rqbench consume --target sqs --endpoint ${emu.endpoint} --queue updates --threads 4`,
+      `  aws --endpoint-url ${emu.endpoint} sqs list-queues`,
+      '',
+      'Ctrl-C stops it (everything lives in memory).',
+      '',
+    ].join('\n'),
 });
 
 /** `rqbench ops --only sqs|sns`: one endpoint and region for both; fauxqs's region when it stands in. */
@@ -79,15 +91,28 @@ export const sqs = {
   name: 'sqs',
   service: 'SQS',
   sides: ['publish', 'consume'],
-  options: { endpoint: ENDPOINT, region: REGION, queue: QUEUE, create: CREATE, visibilityTimeout: VISIBILITY_TIMEOUT, waitSeconds: WAIT_SECONDS },
+  options: {
+    endpoint: ENDPOINT,
+    region: REGION,
+    queue: QUEUE,
+    create: CREATE,
+    visibilityTimeout: VISIBILITY_TIMEOUT,
+    waitSeconds: WAIT_SECONDS,
+  },
   check: (flags, bad) => checkAws(flags, sqs.options, bad),
   limits: AWS_LIMITS,
-  open: async (_side, o, loaded) => (await importThen(import('./sqs.js'), loaded)).openSqs({
-    endpoint: o.endpoint, region: o.region, create: o.create, visibilityTimeout: o.visibilityTimeout, queue: o.queue,
-  }),
-  describe: (side, o, { threads } = {}) => (side === 'publish'
-    ? 'SQS'
-    : `${threads} SQS poller(s) (WaitTimeSeconds ${o.waitSeconds}, 10 messages per receive, DeleteMessageBatch after apply) on queue ${o.queue}`),
+  open: async (_side, o, loaded) =>
+    (await importThen(import('./sqs.js'), loaded)).openSqs({
+      endpoint: o.endpoint,
+      region: o.region,
+      create: o.create,
+      visibilityTimeout: o.visibilityTimeout,
+      queue: o.queue,
+    }),
+  describe: (side, o, { threads } = {}) =>
+    side === 'publish'
+      ? 'SQS'
+      : `${threads} SQS poller(s) (WaitTimeSeconds ${o.waitSeconds}, 10 messages per receive, DeleteMessageBatch after apply) on queue ${o.queue}`,
   where: (o) => awsWhere('SQS', o),
   facts: (o) => ({ kind: 'sqs', ...(o.endpoint ? { endpoint: o.endpoint } : { cloud: 'aws' }), region: o.region ?? null, queue: o.queue }),
   consumer: {

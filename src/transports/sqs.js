@@ -6,8 +6,14 @@
  * a bound (bounds.js): an endpoint that does not answer fails the call, never hangs it.
  */
 import {
-  SQSClient, CreateQueueCommand, GetQueueUrlCommand, GetQueueAttributesCommand, SetQueueAttributesCommand,
-  SendMessageCommand, ReceiveMessageCommand, DeleteMessageBatchCommand,
+  SQSClient,
+  CreateQueueCommand,
+  GetQueueUrlCommand,
+  GetQueueAttributesCommand,
+  SetQueueAttributesCommand,
+  SendMessageCommand,
+  ReceiveMessageCommand,
+  DeleteMessageBatchCommand,
 } from '@aws-sdk/client-sqs';
 import { performance } from 'node:perf_hooks';
 import { awsClientConfig, sendWithin, stringAttributes } from './aws.js';
@@ -84,12 +90,20 @@ export class SqsQueue {
   async allowTopic(topicArn) {
     const Policy = JSON.stringify({
       Version: '2012-10-17',
-      Statement: [{
-        Sid: 'rqbench-sns', Effect: 'Allow', Principal: { Service: 'sns.amazonaws.com' },
-        Action: 'sqs:SendMessage', Resource: this.queueArn, Condition: { ArnEquals: { 'aws:SourceArn': topicArn } },
-      }],
+      Statement: [
+        {
+          Sid: 'rqbench-sns',
+          Effect: 'Allow',
+          Principal: { Service: 'sns.amazonaws.com' },
+          Action: 'sqs:SendMessage',
+          Resource: this.queueArn,
+          Condition: { ArnEquals: { 'aws:SourceArn': topicArn } },
+        },
+      ],
     });
-    await sendWithin(this.client, new SetQueueAttributesCommand({ QueueUrl: this.queueUrl, Attributes: { Policy } }), { timeoutMs: CREATE_TIMEOUT_MS });
+    await sendWithin(this.client, new SetQueueAttributesCommand({ QueueUrl: this.queueUrl, Attributes: { Policy } }), {
+      timeoutMs: CREATE_TIMEOUT_MS,
+    });
   }
 
   /**
@@ -97,7 +111,10 @@ export class SqsQueue {
    * @param {Record<string, string>} attrs
    */
   async publish(body, attrs) {
-    await sendWithin(this.client, new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: body, MessageAttributes: stringAttributes(attrs) }));
+    await sendWithin(
+      this.client,
+      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: body, MessageAttributes: stringAttributes(attrs) }),
+    );
   }
 
   /** One cheap call that only the queue's service can answer: is it still there? */
@@ -125,10 +142,17 @@ export class SqsQueue {
         let res;
         try {
           // a long poll may rightly take waitSeconds; beyond that plus one call's bound, nobody is there
-          res = await sendWithin(this.client, new ReceiveMessageCommand({
-            QueueUrl: this.queueUrl, MaxNumberOfMessages: maxMessages, WaitTimeSeconds: waitSeconds,
-            MessageAttributeNames: ['All'], MessageSystemAttributeNames: ['SentTimestamp'],
-          }), { signal, timeoutMs: waitSeconds * 1000 + CALL_TIMEOUT_MS });
+          res = await sendWithin(
+            this.client,
+            new ReceiveMessageCommand({
+              QueueUrl: this.queueUrl,
+              MaxNumberOfMessages: maxMessages,
+              WaitTimeSeconds: waitSeconds,
+              MessageAttributeNames: ['All'],
+              MessageSystemAttributeNames: ['SentTimestamp'],
+            }),
+            { signal, timeoutMs: waitSeconds * 1000 + CALL_TIMEOUT_MS },
+          );
         } catch (e) {
           if (signal.aborted) return;
           onError(e);

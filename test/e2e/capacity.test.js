@@ -19,7 +19,24 @@ afterAll(() => removeTempDirs());
  * the node saturates, which is what the projection predicts (with the default 90% ceiling the
  * maximum stops short of saturation by design, and the two differ by that much and more).
  */
-const SEARCH = ['--local', '-t', '2', '-c', '50', '--ws', '--start-rate', '25000', '--step-seconds', '3', '--step-warmup', '1', '--slo-p99', '1000', '--engine-ceiling', '100'];
+const SEARCH = [
+  '--local',
+  '-t',
+  '2',
+  '-c',
+  '50',
+  '--ws',
+  '--start-rate',
+  '25000',
+  '--step-seconds',
+  '3',
+  '--step-warmup',
+  '1',
+  '--slo-p99',
+  '1000',
+  '--engine-ceiling',
+  '100',
+];
 
 /** @returns {Promise<{ run: any, doc: any, dir: string }>} */
 async function search(extra = []) {
@@ -62,7 +79,11 @@ describe('rqbench capacity on a local Redis', () => {
     // every step is a producer run directory of its own
     for (const s of doc.steps) expect(fs.existsSync(path.join(dir, s.dir, 'summary.json'))).toBe(true);
     const g = (x) => x.toLocaleString('en-US');
-    expect(run.stdout).toMatch(new RegExp(`^max sustainable(, not confirmed:)? ${g(max)} items/s \\(p99 \\d+ ms\\) — held ${c.at.held}/2 at ${g(max)}, failed ${c.above.failed}/2 at ${g(above)}: [^;]+; limited by `));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^max sustainable(, not confirmed:)? ${g(max)} items/s \\(p99 \\d+ ms\\) — held ${c.at.held}/2 at ${g(max)}, failed ${c.above.failed}/2 at ${g(above)}: [^;]+; limited by `,
+      ),
+    );
     const p = doc.projection[0];
     const story = `${doc.answer}; ${doc.projectionLine}; steps: ${doc.steps.map((s) => `${s.rate} ${s.held ? 'held' : `not: ${s.reasons.join(', ')}`} (engine ${s.figures.busiestMaster?.engine})`).join(' | ')}`;
     expect(p.trusted, story).toBe(true);
@@ -73,7 +94,9 @@ describe('rqbench capacity on a local Redis', () => {
     // ceiling at 100%, where the line reaches the ceiling is where it saturates)
     const k = doc.projectionCheck;
     if ('errorPct' in k) expect([k.projected, k.searchedMax, k.failedAbove]).toEqual([p.saturatesAt, max, above]);
-    expect(run.stdout).toMatch(/^projection: .*; (checked against this search: its line reaches the 100% ceiling at ≈ [\d,]+ items\/s, [+−][\d.]+% from the searched maximum|not checked against this search \()/m);
+    expect(run.stdout).toMatch(
+      /^projection: .*; (checked against this search: its line reaches the 100% ceiling at ≈ [\d,]+ items\/s, [+−][\d.]+% from the searched maximum|not checked against this search \()/m,
+    );
     const md = fs.readFileSync(path.join(dir, 'capacity.md'), 'utf8');
     expect(md).toContain(`**${doc.answer}**`);
     expect(md).toMatch(/\| # \| Phase \| Target items\/s \| Achieved items\/s \| p50 ms \| p99 ms \| Busiest master engine % \|/);
@@ -81,20 +104,40 @@ describe('rqbench capacity on a local Redis', () => {
     // browser by test/e2e/html-report.test.js; here: it was written, whole, with a chart per figure)
     const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
     expect(html.includes(`${g(max)} items/s`)).toBe(true);
-    const specs = JSON.parse(/** @type {string} */ (/<script type="application\/json" id="rqbench-specs">(.*?)<\/script>/s.exec(html)?.[1]));
+    const specs = JSON.parse(
+      /** @type {string} */ (/<script type="application\/json" id="rqbench-specs">(.*?)<\/script>/s.exec(html)?.[1]),
+    );
     expect(Object.keys(specs)).toEqual(expect.arrayContaining(['chart-cpu', 'chart-throughput', 'chart-latency', 'chart-percentiles']));
     expect(JSON.stringify(specs['chart-throughput'])).toContain(`${doc.steps.length}: ${doc.steps.at(-1).rate}/s`);
   }, 240_000);
 
-  it('with every node capped at half a core, the maximum falls to 25–65% of the uncapped one (or the steps\' noise sentinels say the host was busy), and the limit is read against the cap', async () => {
+  it("with every node capped at half a core, the maximum falls to 25–65% of the uncapped one (or the steps' noise sentinels say the host was busy), and the limit is read against the cap", async () => {
     expect(uncapped?.doc?.search.max, 'the uncapped search ran first').toBeGreaterThan(0);
-    capped = await search(['--confirm', '0', '--node-cpus', '0.5', '--instance-type', 'local-half', '--vcpu', '0.5', '--memory-gb', '1', '--hourly-price', '0.04']);
+    capped = await search([
+      '--confirm',
+      '0',
+      '--node-cpus',
+      '0.5',
+      '--instance-type',
+      'local-half',
+      '--vcpu',
+      '0.5',
+      '--memory-gb',
+      '1',
+      '--hourly-price',
+      '0.04',
+    ]);
     const { run, doc } = capped;
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stderr).toMatch(/each node capped at 0\.5 of a core/);
     expect(doc.criteria.nodeCpus).toBe(0.5);
     const ratio = doc.search.max / uncapped.doc.search.max;
-    const story = [uncapped, capped].map(({ doc: d }) => `${d.answer} (${d.noiseLine}): ${d.steps.map((s) => `${s.rate} ${s.held ? 'held' : `not: ${s.reasons.join(', ')}`}`).join(' | ')}`).join(' /// ');
+    const story = [uncapped, capped]
+      .map(
+        ({ doc: d }) =>
+          `${d.answer} (${d.noiseLine}): ${d.steps.map((s) => `${s.rate} ${s.held ? 'held' : `not: ${s.reasons.join(', ')}`}`).join(' | ')}`,
+      )
+      .join(' /// ');
     // A node that shares the host with other work (CI runs test files side by side) cannot get
     // even its half core, and the search stops low; the steps' noise sentinels must then say so.
     // On a quiet host the ratio is held to the cap.
@@ -105,30 +148,44 @@ describe('rqbench capacity on a local Redis', () => {
     // of a whole one in 002-instance-types' first run: 71,900 against 363,000 items/s) or none at all
     // still fails here.
     if (ratio < 0.25 || ratio > 0.65) expect(noisy, `ratio ${ratio.toFixed(2)} with no noisy step: ${story}`).toBeGreaterThan(0);
-    expect(run.stdout).toMatch(/^noise: (quiet host|\d+ of \d+ step runs were noisy) \(outside CPU up to [\d.]+% of a core, noisy at [\d.]+%\)/m);
+    expect(run.stdout).toMatch(
+      /^noise: (quiet host|\d+ of \d+ step runs were noisy) \(outside CPU up to [\d.]+% of a core, noisy at [\d.]+%\)/m,
+    );
     // a capped node's engine never shows more than its half core
     for (const s of doc.steps) for (const n of s.figures.nodes) expect(n.engine).toBeLessThanOrEqual(60);
   }, 240_000);
 
-  it('compare puts the searches in the seed\'s instance table with their cost per 100k items/s, shards and the cheapest, and their runs in the seed\'s table', async () => {
+  it("compare puts the searches in the seed's instance table with their cost per 100k items/s, shards and the cheapest, and their runs in the seed's table", async () => {
     expect(capped?.doc, 'the searches ran first').toBeTruthy();
     const r = await runNode([CLI, 'compare', uncapped.dir, capped.dir, '--for-rate', '1000000'], { timeoutMs: 20_000 });
     expect(r.code, describeRun(r)).toBe(0);
     const [big, half] = [uncapped.doc, capped.doc];
-    const per100k = (doc, monthly) => (monthly * 100_000 / doc.search.max).toFixed(2);
+    const per100k = (doc, monthly) => ((monthly * 100_000) / doc.search.max).toFixed(2);
     // Monthly rate = Hourly rate × 720 per node; one node searched
     // the uncapped search re-tested its boundary once (--confirm 1): its record and where it puts the limit; the capped one did not
     const g = (x) => (x === null ? '?' : x.toLocaleString('en-US'));
     const b = limitBracket(big);
-    expect(b?.record).toBe(`held ${big.confirmation.at.held}/2 at ${g(big.search.max)}, failed ${big.confirmation.above.failed}/2 at ${g(big.search.failedAbove)}`);
-    expect(r.stdout).toContain(`| local-1 | ${big.steps.find((x) => x.rate === big.search.max).figures.busiestMaster.engine.toFixed(1)} | - | 1 | 2 | 0.1 | 72.00 | 1 | ${g(big.search.max)} | ${g(b.lo)}–${g(b.hi)} (${b.record}) | ${per100k(big, 72)} |`);
+    expect(b?.record).toBe(
+      `held ${big.confirmation.at.held}/2 at ${g(big.search.max)}, failed ${big.confirmation.above.failed}/2 at ${g(big.search.failedAbove)}`,
+    );
+    expect(r.stdout).toContain(
+      `| local-1 | ${big.steps.find((x) => x.rate === big.search.max).figures.busiestMaster.engine.toFixed(1)} | - | 1 | 2 | 0.1 | 72.00 | 1 | ${g(big.search.max)} | ${g(b.lo)}–${g(b.hi)} (${b.record}) | ${per100k(big, 72)} |`,
+    );
     expect(r.stdout).toContain(`| local-half |`);
     expect(r.stdout).toContain(`| 0.5 | 1 | 0.04 | 28.80 | 1 | ${g(half.search.max)} | - | ${per100k(half, 28.8)} |`);
     // shards at the headroom, from each search's trusted projection (none: no shard count, no price for the rate)
-    const shards = (doc) => { const p = doc.projection.find((x) => x.trusted); return p ? Math.ceil(1_000_000 / p.atHeadroom) : null; };
-    const cost = Object.entries({ 'local-1': [shards(big), 72], 'local-half': [shards(half), 28.8] }).filter(([, [n]]) => n).map(([k, [n, m]]) => [k, n, n * m]);
+    const shards = (doc) => {
+      const p = doc.projection.find((x) => x.trusted);
+      return p ? Math.ceil(1_000_000 / p.atHeadroom) : null;
+    };
+    const cost = Object.entries({ 'local-1': [shards(big), 72], 'local-half': [shards(half), 28.8] })
+      .filter(([, [n]]) => n)
+      .map(([k, [n, m]]) => [k, n, n * m]);
     const [cheap] = cost.sort((a, b) => a[2] - b[2]);
-    if (cheap) expect(r.stdout).toContain(`**Cheapest for 1,000,000 items/s at 60% engine CPU: ${cheap[0]}, ${cheap[1]} shard(s), ${cheap[2].toFixed(2)} per month`);
+    if (cheap)
+      expect(r.stdout).toContain(
+        `**Cheapest for 1,000,000 items/s at 60% engine CPU: ${cheap[0]}, ${cheap[1]} shard(s), ${cheap[2].toFixed(2)} per month`,
+      );
     else expect(r.stdout).toContain('No priced instance with a trusted projection');
     // two of the searches' runs: the plain comparison, and the seed's table under it
     const runOf = (x) => path.join(x.dir, x.doc.steps[0].dir);
@@ -140,13 +197,34 @@ describe('rqbench capacity on a local Redis', () => {
     // and a wrong mix is one line, exit 2
     const mixed = await rqbench(['compare', uncapped.dir, runOf(capped)]);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr.trim()).toMatch(/^rqbench compare: <a> <b> \[more\.\.\] must be all capacity directories \(rqbench capacity\) or two run directories/);
+    expect(mixed.stderr.trim()).toMatch(
+      /^rqbench compare: <a> <b> \[more\.\.\] must be all capacity directories \(rqbench capacity\) or two run directories/,
+    );
   }, 60_000);
 
-  it('runs a consumer beside every step when asked, reading the step\'s data model', async () => {
+  it("runs a consumer beside every step when asked, reading the step's data model", async () => {
     const out = tempDir('rqbench-capacity-consumer-');
-    const run = await runNode([CLI, 'capacity', '--local', '-t', '1', '--start-rate', '2000', '--max-rate', '4000', '--step-seconds', '2', '--step-warmup', '0',
-      '--consumer=--limit 100 --fetch pipeline', '--out', out], { timeoutMs: 90_000 });
+    const run = await runNode(
+      [
+        CLI,
+        'capacity',
+        '--local',
+        '-t',
+        '1',
+        '--start-rate',
+        '2000',
+        '--max-rate',
+        '4000',
+        '--step-seconds',
+        '2',
+        '--step-warmup',
+        '0',
+        '--consumer=--limit 100 --fetch pipeline',
+        '--out',
+        out,
+      ],
+      { timeoutMs: 90_000 },
+    );
     expect(run.code, describeRun(run)).toBe(0);
     const [name] = fs.readdirSync(out);
     const doc = JSON.parse(fs.readFileSync(path.join(out, name, 'capacity.json'), 'utf8'));

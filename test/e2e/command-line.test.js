@@ -9,24 +9,65 @@ import { outputOptions } from '../../src/plans/output.js';
 import { publisherOptions, queueConsumerOptions } from '../../src/plans/queue-plan.js';
 import { capacityArgvProblem } from '../../src/experiments/capacity/capacity-args.js';
 
-describe('a step\'s command line', () => {
-  it('is the CLI, the spec\'s flags, the command\'s own, then actions, target, length and output, in that order', () => {
+describe("a step's command line", () => {
+  it("is the CLI, the spec's flags, the command's own, then actions, target, length and output, in that order", () => {
     const argv = stepArgv({
-      cli: ['src/producer.js'], flags: { t: 2, q: 20000, sl: true }, args: ['--ns', '10'], at: ['5:reshard:100'],
-      target: ['--url', 'redis://127.0.0.1:7000', '--cluster'], length: { duration: 6, warmup: 1, startAt: 1700000000000 },
+      cli: ['src/producer.js'],
+      flags: { t: 2, q: 20000, sl: true },
+      args: ['--ns', '10'],
+      at: ['5:reshard:100'],
+      target: ['--url', 'redis://127.0.0.1:7000', '--cluster'],
+      length: { duration: 6, warmup: 1, startAt: 1700000000000 },
       output: { out: 'runs/x/step/trial-1', name: 'producer', json: true },
     });
-    expect(argv).toEqual(['src/producer.js', '-t', '2', '-q', '20000', '--sl', '--ns', '10', '--at', '5:reshard:100', '--url', 'redis://127.0.0.1:7000', '--cluster',
-      '-d', '6', '--warmup', '1', '--start-at', '1700000000000', '--json', '--quiet', '--out', 'runs/x/step/trial-1', '--name', 'producer']);
+    expect(argv).toEqual([
+      'src/producer.js',
+      '-t',
+      '2',
+      '-q',
+      '20000',
+      '--sl',
+      '--ns',
+      '10',
+      '--at',
+      '5:reshard:100',
+      '--url',
+      'redis://127.0.0.1:7000',
+      '--cluster',
+      '-d',
+      '6',
+      '--warmup',
+      '1',
+      '--start-at',
+      '1700000000000',
+      '--json',
+      '--quiet',
+      '--out',
+      'runs/x/step/trial-1',
+      '--name',
+      'producer',
+    ]);
   });
 
   it('leaves out what a step does not set (no length for a load grid, no --json, no --start-at without a consumer)', () => {
-    expect(stepArgv({ cli: ['src/cli.js', 'load', 'f.tsv'], flags: { sink: 'noop' }, output: { out: '.', name: 'load' } }))
-      .toEqual(['src/cli.js', 'load', 'f.tsv', '--sink', 'noop', '--quiet', '--out', '.', '--name', 'load']);
+    expect(stepArgv({ cli: ['src/cli.js', 'load', 'f.tsv'], flags: { sink: 'noop' }, output: { out: '.', name: 'load' } })).toEqual([
+      'src/cli.js',
+      'load',
+      'f.tsv',
+      '--sink',
+      'noop',
+      '--quiet',
+      '--out',
+      '.',
+      '--name',
+      'load',
+    ]);
   });
 
   it('refuses to write a runner flag that RUNNER_PARTS does not name, so the refusals cannot fall behind it', () => {
-    expect(() => stepArgv({ cli: ['src/producer.js'], target: ['--url', 'redis://x', '--sentinel'], output: { out: '.', name: 'p' } })).toThrow(/--sentinel is set by the runner but not named/);
+    expect(() =>
+      stepArgv({ cli: ['src/producer.js'], target: ['--url', 'redis://x', '--sentinel'], output: { out: '.', name: 'p' } }),
+    ).toThrow(/--sentinel is set by the runner but not named/);
   });
 });
 
@@ -52,7 +93,8 @@ describe('the flags the runner owns', () => {
         for (const flag of Object.keys(flags)) {
           const group = Object.entries(aliases).find(([k, al]) => k === flag || al.includes(flag));
           if (!group) continue;
-          for (const name of [group[0], ...group[1]].filter((n) => !/[A-Z]/.test(n))) expect(Object.keys(flags), `${cli}: ${flag} ~ ${name} (${part})`).toContain(name);
+          for (const name of [group[0], ...group[1]].filter((n) => !/[A-Z]/.test(n)))
+            expect(Object.keys(flags), `${cli}: ${flag} ~ ${name} (${part})`).toContain(name);
         }
       }
     }
@@ -60,7 +102,10 @@ describe('the flags the runner owns', () => {
 
   it('are the same ones a capacity search refuses in --consumer', () => {
     for (const flag of ['--out', '-d', '--warmup', '--start-at', '--url', '--node-cpus', '--json']) {
-      expect(capacityArgvProblem(['--local', `--consumer=${flag} 1`], (f) => f), flag).toMatch(new RegExp(`^--consumer: ${flag} is set by the capacity search`));
+      expect(
+        capacityArgvProblem(['--local', `--consumer=${flag} 1`], (f) => f),
+        flag,
+      ).toMatch(new RegExp(`^--consumer: ${flag} is set by the capacity search`));
     }
     expect(capacityArgvProblem(['--local', '--consumer=-r 2'], (f) => f)).toBeNull();
   });

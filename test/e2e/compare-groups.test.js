@@ -42,9 +42,14 @@ beforeAll(async () => {
   };
   const produce = async (group, out) => {
     await flush();
-    const r = await runNode([PRODUCER, '--url', redis.server.url, ...LOAD, ...GROUPS[group], '--out', out, '--name', group], { timeoutMs: 30_000 });
+    const r = await runNode([PRODUCER, '--url', redis.server.url, ...LOAD, ...GROUPS[group], '--out', out, '--name', group], {
+      timeoutMs: 30_000,
+    });
     if (r.code !== 0) throw new Error(`producer ${group}: ${why(r)}`);
-    return path.join(out, fs.readdirSync(out).find((d) => d.endsWith(`-${group}`)));
+    return path.join(
+      out,
+      fs.readdirSync(out).find((d) => d.endsWith(`-${group}`)),
+    );
   };
   await produce('a', path.join(root, 'warm-up'));
   for (const slot of schedule(Object.keys(GROUPS), ROUNDS, 22)) {

@@ -101,7 +101,9 @@ describe.skipIf(!!capWhy)(`capped local servers${capWhy ? ` (SKIPPED: ${capWhy})
     const freeCores = Math.max(...freeTries);
     await free.stop();
     const shown = (x) => x.toFixed(3);
-    process.stderr.write(`\ncpu-cap: busy Lua loop, 3 s windows: capped at 0.25 → ${shown(cappedCores)} cores, uncapped → ${freeTries.map(shown).join(', ')} cores\n`);
+    process.stderr.write(
+      `\ncpu-cap: busy Lua loop, 3 s windows: capped at 0.25 → ${shown(cappedCores)} cores, uncapped → ${freeTries.map(shown).join(', ')} cores\n`,
+    );
     expect(cappedCores).toBeGreaterThan(0.1); // it did run
     expect(cappedCores).toBeLessThanOrEqual(0.35);
     expect(freeCores).toBeGreaterThanOrEqual(0.5);
@@ -159,7 +161,9 @@ describe.skipIf(!!capWhy)(`capped local servers${capWhy ? ` (SKIPPED: ${capWhy})
     expect(loadSpec(dir).topology).toMatchObject({ local: { cpus: 0.5 }, label: 'local standalone, 0.5 core per node' });
     const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 60_000 });
     expect(r.code, why(r)).toBe(0);
-    expect(r.stderr).toMatch(/started a local standalone, 0\.5 core per node at redis:\/\/127\.0\.0\.1:\d+, each node capped at 0\.5 of a core/);
+    expect(r.stderr).toMatch(
+      /started a local standalone, 0\.5 core per node at redis:\/\/127\.0\.0\.1:\d+, each node capped at 0\.5 of a core/,
+    );
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toContain('0.5 core per node');
     expect(leftGroups(r.pid)).toEqual([]);
   });
@@ -223,7 +227,15 @@ describe('a cgroup root that cannot work: one line saying why, exit 2, no server
   // the commands run in this process, under the root each case gives them (a root with no cpu
   // controller needs no mount: test/unit/cpu-cap-flags.test.js)
   afterEach(() => vi.unstubAllEnvs());
-  const roots = ro.dir ? [['a read-only file system', ro.dir, `cannot cap CPU: ${path.join(ro.dir, 'cpu')} is not writable (EROFS; needs root or a delegated cgroup)`]] : [];
+  const roots = ro.dir
+    ? [
+        [
+          'a read-only file system',
+          ro.dir,
+          `cannot cap CPU: ${path.join(ro.dir, 'cpu')} is not writable (EROFS; needs root or a delegated cgroup)`,
+        ],
+      ]
+    : [];
 
   it.each(roots)('%s: producer --local --node-cpus', async (_what, root, line) => {
     const out = tempDir('rqbench-cap-perm-');

@@ -21,7 +21,14 @@ import { findMotoServer, startMoto } from '../../src/local/moto-emulator.js';
 import { ROOT, freePort } from '../helpers/producer-run.js';
 
 /** The pages whose examples are held to this. */
-const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 /** What a block may say it needs, as its first line `# needs: <reason>`; nothing else is accepted. */
 const NEEDS = [
@@ -66,8 +73,9 @@ const CI_RUNS = ['npm ci', 'npm test'];
 /** @typedef {'pubsub'|'moto'} Tool */
 
 /** The emulators that are not installed here: their examples are skipped, said so, except under CI, where they fail. */
-const MISSING = /** @type {Tool[]} */ ([...(findPubsubEmulator() ? [] : ['pubsub']), ...(findMotoServer() ? [] : ['moto'])])
-  .filter(() => process.env.CI !== 'true');
+const MISSING = /** @type {Tool[]} */ ([...(findPubsubEmulator() ? [] : ['pubsub']), ...(findMotoServer() ? [] : ['moto'])]).filter(
+  () => process.env.CI !== 'true',
+);
 
 /**
  * The tools a block (or a server line) needs that are missing here.
@@ -84,50 +92,103 @@ const WAIT_ALL = 'for j in $(jobs -p); do wait "$j"; done';
 /** @type {Example[]} */
 const EXAMPLES = [
   {
-    page: 'README.md', has: 'npm ci && npm run demo', lane: 1,
+    page: 'README.md',
+    has: 'npm ci && npm run demo',
+    lane: 1,
     // npm ci (would reinstall node_modules under the other tests) and npm test (this very suite) are
     // what .ci/run runs: checked to be there below, not run again
-    subs: [['npm ci && npm run demo', 'npm run demo'], [/^npm test .*$/m, '']],
-    expect: [/\| Writers \| Items per writer per sec \| master CPU \| replica CPU/, /\*\*Rate:\*\* target 40,000 items\/s, achieved [\d,]+ items\/s/, /run directory: runs\/\d{8}-\d{6}-demo-seed-baseline/],
+    subs: [
+      ['npm ci && npm run demo', 'npm run demo'],
+      [/^npm test .*$/m, ''],
+    ],
+    expect: [
+      /\| Writers \| Items per writer per sec \| master CPU \| replica CPU/,
+      /\*\*Rate:\*\* target 40,000 items\/s, achieved [\d,]+ items\/s/,
+      /run directory: runs\/\d{8}-\d{6}-demo-seed-baseline/,
+    ],
     also: () => {
-      const ci = fs.readFileSync(path.join(ROOT, '.ci/run'), 'utf8').split('\n').map((l) => l.trim());
-      for (const c of CI_RUNS) expect(ci.some((l) => l === c || l.startsWith(`${c} `)), `.ci/run runs ${c}`).toBe(true);
+      const ci = fs
+        .readFileSync(path.join(ROOT, '.ci/run'), 'utf8')
+        .split('\n')
+        .map((l) => l.trim());
+      for (const c of CI_RUNS)
+        expect(
+          ci.some((l) => l === c || l.startsWith(`${c} `)),
+          `.ci/run runs ${c}`,
+        ).toBe(true);
     },
     timeoutMs: 60_000,
   },
   {
-    page: 'docs/producer-consumer.md', has: '-t 8 -a 1 --ns 10 --same-slot', lane: 2,
-    subs: [['-q 300000', '-q 16000'], ['--same-slot', '--same-slot -d 1 --warmup 0'], [/-t 8$/m, '-t 8 -d 1 --warmup 0'], ['-d 20', '-d 1']],
-    expect: [/\| Writers \| Items per writer per sec \| master CPU \| replica CPU/, /produce-zset-q16000-t8-a1-ns10-same-slot-cluster/, /produce-zset-q16000-t8-cluster/, /produce-zset-q40000-t2-cluster/],
+    page: 'docs/producer-consumer.md',
+    has: '-t 8 -a 1 --ns 10 --same-slot',
+    lane: 2,
+    subs: [
+      ['-q 300000', '-q 16000'],
+      ['--same-slot', '--same-slot -d 1 --warmup 0'],
+      [/-t 8$/m, '-t 8 -d 1 --warmup 0'],
+      ['-d 20', '-d 1'],
+    ],
+    expect: [
+      /\| Writers \| Items per writer per sec \| master CPU \| replica CPU/,
+      /produce-zset-q16000-t8-a1-ns10-same-slot-cluster/,
+      /produce-zset-q16000-t8-cluster/,
+      /produce-zset-q40000-t2-cluster/,
+    ],
     timeoutMs: 90_000,
   },
   {
-    page: 'docs/producer-consumer.md', has: 'node src/consumer.js --url redis://10.0.0.5:6379 --cluster -d 10 ', lane: 1,
-    subs: [['-d 60', '-d 14'], [/-d 10/g, '-d 2'], ['--readers 8', '--readers 2']],
-    expect: [/Cardinality \| Responses received \| Batch processed p50/, /reading every live item every 1000 ms from the replicas/, /reading the newest 1000 live items/, /2 reader process\(es\) each reading every live item every 250 ms .*values by get/],
+    page: 'docs/producer-consumer.md',
+    has: 'node src/consumer.js --url redis://10.0.0.5:6379 --cluster -d 10 ',
+    lane: 1,
+    subs: [
+      ['-d 60', '-d 14'],
+      [/-d 10/g, '-d 2'],
+      ['--readers 8', '--readers 2'],
+    ],
+    expect: [
+      /Cardinality \| Responses received \| Batch processed p50/,
+      /reading every live item every 1000 ms from the replicas/,
+      /reading the newest 1000 live items/,
+      /2 reader process\(es\) each reading every live item every 250 ms .*values by get/,
+    ],
     timeoutMs: 90_000,
   },
   {
-    page: 'docs/cluster-changes.md', has: '--at 10:failover', lane: 2,
-    subs: [['-d 40', '-d 10'], ['-d 30', '-d 6'], ['--at 10:failover', '--at 2:failover']],
+    page: 'docs/cluster-changes.md',
+    has: '--at 10:failover',
+    lane: 2,
+    subs: [
+      ['-d 40', '-d 10'],
+      ['-d 30', '-d 6'],
+      ['--at 10:failover', '--at 2:failover'],
+    ],
     expect: [/Cluster actions/, /2:failover/, /done in [\d.]+ s/],
     timeoutMs: 90_000,
   },
   {
-    page: 'docs/live-metrics.md', has: '--metrics-port 9100 --quiet &', lane: 1,
+    page: 'docs/live-metrics.md',
+    has: '--metrics-port 9100 --quiet &',
+    lane: 1,
     subs: [
       ['--metrics-port 9100', (c) => `--metrics-port ${c.ports.m1} --metrics-linger 0`],
       ['--metrics-port 9101', (c) => `--metrics-port ${c.ports.m2} --metrics-linger 0`],
       ['127.0.0.1:9100/metrics |', (c) => `127.0.0.1:${c.ports.m1}/metrics |`],
       ['127.0.0.1:9101/metrics |', (c) => `127.0.0.1:${c.ports.m2}/metrics |`],
-      [/-d 60/g, '-d 6'], ['sleep 5', 'sleep 4'],
+      [/-d 60/g, '-d 6'],
+      ['sleep 5', 'sleep 4'],
     ],
     expect: [/^rqbench_items_acknowledged_total\{.*run_id=.*\} \d+/m, /^rqbench_cycles_total\{.*\} \d+/m],
     timeoutMs: 60_000,
   },
   {
-    page: 'docs/reports-and-charts.md', has: '--run-id zset-20k --out A', lane: 1,
-    subs: [['+ 5000', '+ 3000'], [/-d 10/g, '-d 2']],
+    page: 'docs/reports-and-charts.md',
+    has: '--run-id zset-20k --out A',
+    lane: 1,
+    subs: [
+      ['+ 5000', '+ 3000'],
+      [/-d 10/g, '-d 2'],
+    ],
     expect: [/\| Writers \| Items per writer per sec/, /Detailed Percentile spectrum/, /#\[Mean {4}=/],
     files: ['merged.json', 'merged-timeline.csv'],
     also: (dir) => {
@@ -138,18 +199,30 @@ const EXAMPLES = [
     timeoutMs: 60_000,
   },
   {
-    page: 'docs/reports-and-charts.md', has: 'rqbench compare cmp/*-zset cmp/*-list', lane: 2,
+    page: 'docs/reports-and-charts.md',
+    has: 'rqbench compare cmp/*-zset cmp/*-list',
+    lane: 2,
     subs: [[/-d 5/g, '-d 1']],
     expect: [/\| Metric \| A \| B \| Δ \| Δ % \|/, /\| Achieved items\/s \| 20,000 \| 20,000 \|/, /\| batch p99 ms \|/],
     timeoutMs: 60_000,
   },
   {
-    page: 'docs/reports-and-charts.md', has: 'data/*/zset experiments/002-store-models/data/*/list', lane: 1,
-    expect: [/\| Metric \| A median \[95% CI\] \| B median \[95% CI\] \| Change \[95% CI\] \| p \| n \|/, /\| replica CPU avg % \| .* \| 6\+6 \|/],
+    page: 'docs/reports-and-charts.md',
+    has: 'data/*/zset experiments/002-store-models/data/*/list',
+    lane: 1,
+    expect: [
+      /\| Metric \| A median \[95% CI\] \| B median \[95% CI\] \| Change \[95% CI\] \| p \| n \|/,
+      /\| replica CPU avg % \| .* \| 6\+6 \|/,
+    ],
   },
   {
-    page: 'docs/reports-and-charts.md', has: '--at 10:failover --out runs --quiet', lane: 2,
-    subs: [['-d 20', '-d 4'], ['--at 10:failover', '--at 2:failover']],
+    page: 'docs/reports-and-charts.md',
+    has: '--at 10:failover --out runs --quiet',
+    lane: 2,
+    subs: [
+      ['-d 20', '-d 4'],
+      ['--at 10:failover', '--at 2:failover'],
+    ],
     expect: [/^report: runs\/\d{8}-\d{6}-produce-zset-q20000-t1-cluster\/report\.html$/m, /\*\*Cluster actions:\*\*/],
     also: (dir) => {
       const [run] = fs.readdirSync(path.join(dir, 'runs'));
@@ -160,13 +233,17 @@ const EXAMPLES = [
     timeoutMs: 60_000,
   },
   {
-    page: 'docs/reports-and-charts.md', has: 'rqbench chart experiments/002-store-models', lane: 1,
+    page: 'docs/reports-and-charts.md',
+    has: 'rqbench chart experiments/002-store-models',
+    lane: 1,
     expect: [/cpu\.svg/, /throughput\.png/, /latency\.svg/, /percentiles\.png/],
     files: ['charts/cpu.svg', 'charts/cpu.png', 'charts/throughput.svg', 'charts/latency.svg', 'charts/percentiles.svg'],
     timeoutMs: 60_000,
   },
   {
-    page: 'docs/capacity.md', has: 'rqbench capacity --local -t 2 -c 10 --slo-p99 200', lane: 1,
+    page: 'docs/capacity.md',
+    has: 'rqbench capacity --local -t 2 -c 10 --slo-p99 200',
+    lane: 1,
     // two steps of 2 s each: a ramp from 5,000 that ends at the ceiling, no re-tests; run outside the
     // checkout with the default --out (runs), as a user's search lands in their own directory
     subs: [
@@ -177,23 +254,35 @@ const EXAMPLES = [
     // two answers, one per search: on a quiet machine both hold up to the 10,000 ceiling; CI runs
     // test files side by side, and a step a busy host could not hold ends the search lower (the
     // page's other answer forms). What the page promises is the answer line and the projection.
-    expect: [/^(held up to the ceiling of 10,000 items\/s|max sustainable(, not confirmed:)? [\d,]+ items\/s|no rate held)[\s\S]*^(held up to the ceiling of 10,000 items\/s|max sustainable(, not confirmed:)? [\d,]+ items\/s|no rate held)/m, /projection: /],
+    expect: [
+      /^(held up to the ceiling of 10,000 items\/s|max sustainable(, not confirmed:)? [\d,]+ items\/s|no rate held)[\s\S]*^(held up to the ceiling of 10,000 items\/s|max sustainable(, not confirmed:)? [\d,]+ items\/s|no rate held)/m,
+      /projection: /,
+    ],
     also: (dir) => {
       // each search's steps under its own run directory here, none in the checkout's runs/
       for (const d of fs.readdirSync(path.join(dir, 'runs'))) {
         const steps = fs.readdirSync(path.join(dir, 'runs', d)).filter((f) => f.startsWith('step-'));
         expect(steps.length, d).toBeGreaterThan(0);
-        for (const st of steps) expect(fs.readdirSync(path.join(dir, 'runs', d, st)).some((f) => f.endsWith('-producer')), `${d}/${st}`).toBe(true);
+        for (const st of steps)
+          expect(
+            fs.readdirSync(path.join(dir, 'runs', d, st)).some((f) => f.endsWith('-producer')),
+            `${d}/${st}`,
+          ).toBe(true);
       }
       // the instance facts travel with the search into its capacity.md
-      const mds = fs.readdirSync(path.join(dir, 'runs')).map((d) => path.join(dir, 'runs', d, 'capacity.md')).filter((f) => fs.existsSync(f));
+      const mds = fs
+        .readdirSync(path.join(dir, 'runs'))
+        .map((d) => path.join(dir, 'runs', d, 'capacity.md'))
+        .filter((f) => fs.existsSync(f));
       expect(mds.length).toBe(2);
       expect(mds.some((f) => fs.readFileSync(f, 'utf8').includes('r6g.large'))).toBe(true);
     },
     timeoutMs: 120_000,
   },
   {
-    page: 'docs/experiments.md', has: 'rqbench experiment report experiments/002-store-models', lane: 1,
+    page: 'docs/experiments.md',
+    has: 'rqbench experiment report experiments/002-store-models',
+    lane: 1,
     expect: [/RESULTS\.md/],
     also: (dir) => {
       // written again from the committed data: the same bytes as the committed RESULTS.md
@@ -203,7 +292,9 @@ const EXAMPLES = [
     timeoutMs: 60_000,
   },
   {
-    page: 'docs/loading-and-ops.md', has: 'rqbench load --generate /tmp/delta.tsv', lane: 2,
+    page: 'docs/loading-and-ops.md',
+    has: 'rqbench load --generate /tmp/delta.tsv',
+    lane: 2,
     // 20,000 records (10 MB), not the seed's 2 GB; grids of 1-4 threads, not 16-64
     subs: [
       ['--generate /tmp/delta.tsv', '--generate /tmp/delta.tsv --records 20000'],
@@ -215,52 +306,94 @@ const EXAMPLES = [
     timeoutMs: 90_000,
   },
   {
-    page: 'docs/loading-and-ops.md', has: "--key-pattern 'key:{n:12}'", lane: 2,
+    page: 'docs/loading-and-ops.md',
+    has: "--key-pattern 'key:{n:12}'",
+    lane: 2,
     // 20,000 records (10 MB), not the seed's 2 GB
-    subs: [["--key-pattern 'key:{n:12}'", "--key-pattern 'key:{n:12}' --records 20000"], [/\/tmp\/delta-k\.tsv/g, 'delta-k.tsv']],
-    expect: [/pipelined MSET of up to 1,?000 records of one slot/, /pipelined EVALSHA of up to 1,?000 records of one slot, a script that SETs each with EX 3600/],
+    subs: [
+      ["--key-pattern 'key:{n:12}'", "--key-pattern 'key:{n:12}' --records 20000"],
+      [/\/tmp\/delta-k\.tsv/g, 'delta-k.tsv'],
+    ],
+    expect: [
+      /pipelined MSET of up to 1,?000 records of one slot/,
+      /pipelined EVALSHA of up to 1,?000 records of one slot, a script that SETs each with EX 3600/,
+    ],
     timeoutMs: 90_000,
   },
   {
-    page: 'docs/loading-and-ops.md', has: 'aws --endpoint-url "$ENDPOINT" s3 mb s3://deltas', lane: 2,
+    page: 'docs/loading-and-ops.md',
+    has: 'aws --endpoint-url "$ENDPOINT" s3 mb s3://deltas',
+    lane: 2,
     subs: [
       // the aws CLI is not on every test machine: the same bucket made through the SDK rqbench carries
       ['aws --endpoint-url "$ENDPOINT" s3 mb s3://deltas', `node --input-type=module -e "${makeBucketScript('deltas')}"`],
-      ['--generate s3://deltas/delta.tsv --endpoint "$ENDPOINT"', '--generate s3://deltas/delta.tsv --endpoint "$ENDPOINT" --records 20000'],
+      [
+        '--generate s3://deltas/delta.tsv --endpoint "$ENDPOINT"',
+        '--generate s3://deltas/delta.tsv --endpoint "$ENDPOINT" --records 20000',
+      ],
       ['--reader-threads 16,32,64 --s3-connections 64,128', '--reader-threads 1,2 --s3-connections 2,4'],
     ],
     expect: [/data_loading_num_threads \| s3client_max_connections/],
     timeoutMs: 90_000,
   },
   {
-    page: 'docs/loading-and-ops.md', has: 'rqbench ops --only sqs,sns --endpoint', lane: 2,
+    page: 'docs/loading-and-ops.md',
+    has: 'rqbench ops --only sqs,sns --endpoint',
+    lane: 2,
     // each operation 0.3 s measured after no warm-up, not 5 s + 15 s
-    subs: [[' -d 10 ', ' '], [/^(rqbench ops [^#\n]*?)(\s+#.*)?$/gm, '$1 -d 0.3 --warmup 0$2']],
+    subs: [
+      [' -d 10 ', ' '],
+      [/^(rqbench ops [^#\n]*?)(\s+#.*)?$/gm, '$1 -d 0.3 --warmup 0$2'],
+    ],
     tools: ['pubsub', 'moto'],
-    expect: [/Overhead \(ms\)/, /Round trip \(ms\)/, /\*\*Redis\*\*/, /\*\*SQS\*\*/, /\*\*SNS\*\*/, /\*\*Pub\/Sub\*\*/, /\*\*DynamoDB\*\*/, /\*\*STS\*\*/],
+    expect: [
+      /Overhead \(ms\)/,
+      /Round trip \(ms\)/,
+      /\*\*Redis\*\*/,
+      /\*\*SQS\*\*/,
+      /\*\*SNS\*\*/,
+      /\*\*Pub\/Sub\*\*/,
+      /\*\*DynamoDB\*\*/,
+      /\*\*STS\*\*/,
+    ],
     timeoutMs: 120_000,
   },
   {
-    page: 'docs/queues.md', has: 'npm run demo:queues', lane: 2,
+    page: 'docs/queues.md',
+    has: 'npm run demo:queues',
+    lane: 2,
     tools: ['pubsub'],
     expect: [/\| Percentile \| Reading off SQS \| Server side processing \| E2E \|/, /\| Percentile \| Server side processing \| E2E \|/],
     timeoutMs: 90_000,
   },
   {
-    page: 'docs/queues.md', has: '--endpoint "$ENDPOINT" --queue updates --create --threads 4', lane: 1,
+    page: 'docs/queues.md',
+    has: '--endpoint "$ENDPOINT" --queue updates --create --threads 4',
+    lane: 1,
     subs: [
       ['--metrics-port 9100', (c) => `--metrics-port ${c.ports.q1}`],
-      ['-d 330', '-d 20'], ['-d 300', '-d 3'],
+      ['-d 330', '-d 20'],
+      ['-d 300', '-d 3'],
       // a queue of its own, so nothing another run left in the emulator is read
-      [/--queue updates/g, '--queue docs-updates'], [/--topic updates/g, '--topic docs-updates'],
+      [/--queue updates/g, '--queue docs-updates'],
+      [/--topic updates/g, '--topic docs-updates'],
     ],
     expect: [/\| Percentile \| Reading off SQS \| Server side processing \| E2E \|/, /Nothing lost/],
     timeoutMs: 90_000,
   },
   {
     // rendering needs no cluster: the Job and PodMonitor files, a start in ms since the epoch
-    page: 'docs/multi-host.md', has: 'rqbench k8s --pods 3 --writers-per-pod 2 --podmonitor --out k8s', lane: 1,
-    expect: [/^k8s\/job\.yaml$/m, /^k8s\/podmonitor\.yaml$/m, /name: WRITERS\n\s+value: "6"/, /name: START_AT\n\s+value: "\d{13}"/, /rqbench k8s: 3 pod\(s\) × 2 writer\(s\), run k8s-\d{8}-\d{6}/, /Examples:/],
+    page: 'docs/multi-host.md',
+    has: 'rqbench k8s --pods 3 --writers-per-pod 2 --podmonitor --out k8s',
+    lane: 1,
+    expect: [
+      /^k8s\/job\.yaml$/m,
+      /^k8s\/podmonitor\.yaml$/m,
+      /name: WRITERS\n\s+value: "6"/,
+      /name: START_AT\n\s+value: "\d{13}"/,
+      /rqbench k8s: 3 pod\(s\) × 2 writer\(s\), run k8s-\d{8}-\d{6}/,
+      /Examples:/,
+    ],
     files: ['k8s/job.yaml', 'k8s/podmonitor.yaml'],
     timeoutMs: 30_000,
   },
@@ -272,9 +405,11 @@ const EXAMPLES = [
  * @returns {string}
  */
 function makeBucketScript(bucket) {
-  return `import { S3Client, CreateBucketCommand } from '@aws-sdk/client-s3';`
-    + ` await new S3Client({ endpoint: process.env.ENDPOINT, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } })`
-    + `.send(new CreateBucketCommand({ Bucket: '${bucket}' }));`;
+  return (
+    `import { S3Client, CreateBucketCommand } from '@aws-sdk/client-s3';` +
+    ` await new S3Client({ endpoint: process.env.ENDPOINT, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } })` +
+    `.send(new CreateBucketCommand({ Bucket: '${bucket}' }));`
+  );
 }
 
 /** What each server line of a `# runs until Ctrl-C` block must print before it is stopped. */
@@ -366,7 +501,10 @@ function substitute(text, subs, ctx) {
  * @param {Context} ctx
  * @returns {[string|RegExp, string][]}
  */
-const commonSubs = (ctx) => [[YOUR_REDIS, ctx.url], [/^wait(\s+#.*)?$/gm, WAIT_ALL]];
+const commonSubs = (ctx) => [
+  [YOUR_REDIS, ctx.url],
+  [/^wait(\s+#.*)?$/gm, WAIT_ALL],
+];
 
 /**
  * Makes the common substitutions that apply (they are optional: not every block names a Redis).
@@ -402,7 +540,9 @@ function workDir() {
 function shimDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-bin-'));
   made.push(dir);
-  fs.writeFileSync(path.join(dir, 'rqbench'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'src/cli.js')}" "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'rqbench'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'src/cli.js')}" "$@"\n`, {
+    mode: 0o755,
+  });
   return dir;
 }
 
@@ -415,8 +555,11 @@ function blockEnv(ctx, bin) {
   return {
     ...process.env,
     PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
-    ENDPOINT: ctx.endpoint, PUBSUB_ENDPOINT: ctx.pubsub, API_ENDPOINT: ctx.api,
-    REDIS_PASSWORD: '', NO_COLOR: '1',
+    ENDPOINT: ctx.endpoint,
+    PUBSUB_ENDPOINT: ctx.pubsub,
+    API_ENDPOINT: ctx.api,
+    REDIS_PASSWORD: '',
+    NO_COLOR: '1',
   };
 }
 
@@ -436,7 +579,11 @@ function runGroup(argv, { cwd, env, timeoutMs, until }) {
     let timedOut = false;
     let sawReady = false;
     const killGroup = (/** @type {NodeJS.Signals} */ sig) => {
-      try { process.kill(-(/** @type {number} */ (child.pid)), sig); } catch { /* already gone */ }
+      try {
+        process.kill(-(/** @type {number} */ (child.pid)), sig);
+      } catch {
+        /* already gone */
+      }
     };
     const onData = (/** @type {Buffer} */ d) => {
       out += d;
@@ -447,7 +594,10 @@ function runGroup(argv, { cwd, env, timeoutMs, until }) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    const timer = setTimeout(() => { timedOut = true; killGroup('SIGKILL'); }, timeoutMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup('SIGKILL');
+    }, timeoutMs);
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       killGroup('SIGKILL');
@@ -467,7 +617,11 @@ async function runBlock(b, ex, ctx, bin) {
   const dir = workDir();
   const script = commonSubstitute(substitute(b.body, ex.subs ?? [], ctx), ctx);
   fs.writeFileSync(path.join(dir, 'example.sh'), script);
-  const r = await runGroup(['bash', '-euo', 'pipefail', 'example.sh'], { cwd: dir, env: blockEnv(ctx, bin), timeoutMs: ex.timeoutMs ?? 30_000 });
+  const r = await runGroup(['bash', '-euo', 'pipefail', 'example.sh'], {
+    cwd: dir,
+    env: blockEnv(ctx, bin),
+    timeoutMs: ex.timeoutMs ?? 30_000,
+  });
   return { ...r, dir, script };
 }
 
@@ -480,15 +634,20 @@ async function runBlock(b, ex, ctx, bin) {
  */
 async function serveBlock(b, ctx, bin) {
   const dir = workDir();
-  const lines = b.body.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'))
+  const lines = b.body
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l && !l.startsWith('#'))
     .filter((l) => !missing(serverTools(l)).length);
-  return Promise.all(lines.map(async (line) => {
-    const ready = SERVE_READY.find(([cmd]) => cmd.test(line))?.[1];
-    if (!ready) return { line, error: 'no readiness line known for this server: add it to SERVE_READY' };
-    const cmd = SERVE_SUBS.reduce((t, [from, to]) => t.replace(from, to(ctx)), line);
-    const r = await runGroup(['bash', '-c', `exec ${cmd}`], { cwd: dir, env: blockEnv(ctx, bin), timeoutMs: 60_000, until: ready });
-    return { line, ...r };
-  }));
+  return Promise.all(
+    lines.map(async (line) => {
+      const ready = SERVE_READY.find(([cmd]) => cmd.test(line))?.[1];
+      if (!ready) return { line, error: 'no readiness line known for this server: add it to SERVE_READY' };
+      const cmd = SERVE_SUBS.reduce((t, [from, to]) => t.replace(from, to(ctx)), line);
+      const r = await runGroup(['bash', '-c', `exec ${cmd}`], { cwd: dir, env: blockEnv(ctx, bin), timeoutMs: 60_000, until: ready });
+      return { line, ...r };
+    }),
+  );
 }
 
 /**
@@ -512,8 +671,10 @@ describe('every shell example is run or marked', () => {
 
   it.each(SH.map((b) => [where(b), b]))('%s is marked, served, or known to EXAMPLES', (_w, b) => {
     const m = marking(b);
-    if (m.kind === 'needs') expect(knownReason(m.reason), `${where(b)}: "# needs: ${m.reason}" is not one of the reasons in NEEDS`).toBe(true);
-    else if (m.kind === 'run') expect(entriesFor(b).length, `${where(b)}: neither marked "# needs: …" nor run by an EXAMPLES entry`).toBe(1);
+    if (m.kind === 'needs')
+      expect(knownReason(m.reason), `${where(b)}: "# needs: ${m.reason}" is not one of the reasons in NEEDS`).toBe(true);
+    else if (m.kind === 'run')
+      expect(entriesFor(b).length, `${where(b)}: neither marked "# needs: …" nor run by an EXAMPLES entry`).toBe(1);
   });
 
   it('every EXAMPLES entry picks out exactly one block', () => {
@@ -567,7 +728,10 @@ describe('the runnable examples run', () => {
       const lane = m.kind === 'serve' ? 1 : ex.lane - 1; // servers: the lane with less to do
       const laneCtx = { ...ctx, url: ctx.urls[lane] };
       const p = lanes[lane].then(() => (m.kind === 'serve' ? serveBlock(b, laneCtx, bin) : runBlock(b, ex, laneCtx, bin)));
-      lanes[lane] = p.then(() => undefined, () => undefined);
+      lanes[lane] = p.then(
+        () => undefined,
+        () => undefined,
+      );
       results.set(b, p);
     }
   }, 120_000);
@@ -585,7 +749,9 @@ describe('the runnable examples run', () => {
     if (m.kind === 'run' && !ex) continue; // failed above
     const lacking = m.kind === 'run' ? missing(ex.tools ?? []) : [];
     if (lacking.length) {
-      process.stderr.write(`\nSKIPPED ${where(b)}: needs ${lacking.join(' and ')}, not installed here (the Pub/Sub emulator: apt-get install google-cloud-cli-pubsub-emulator; moto: npm run install:moto)\n`);
+      process.stderr.write(
+        `\nSKIPPED ${where(b)}: needs ${lacking.join(' and ')}, not installed here (the Pub/Sub emulator: apt-get install google-cloud-cli-pubsub-emulator; moto: npm run install:moto)\n`,
+      );
       it.skipIf(lacking.length > 0)(`${where(b)} (SKIPPED: ${lacking.join(', ')} not installed)`, () => {});
       continue;
     }
@@ -621,7 +787,11 @@ describe('the runnable examples run', () => {
  * @param {string} heading
  */
 function slug(heading) {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /**
@@ -640,7 +810,10 @@ function anchors(file) {
  */
 function brokenLinks(page) {
   const file = path.join(ROOT, page);
-  const text = fs.readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  const text = fs
+    .readFileSync(file, 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .replace(/`[^`\n]*`/g, '');
   const bad = [];
   for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
     if (/^[a-z]+:/i.test(target)) continue; // http:, https:, mailto:

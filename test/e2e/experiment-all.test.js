@@ -49,9 +49,15 @@ describe('rqbench experiment run with several specs', () => {
     expect(fs.existsSync(path.join(parent, '.run-all.json'))).toBe(false);
     const index = fs.readFileSync(path.join(parent, 'README.md'), 'utf8');
     expect(index).toContain('Of 2 findings: 1 held, 1 did not hold, 0 inconclusive.');
-    expect(index).toContain('| 001 § A | [a-first](a-first/experiment.yaml) | First (test) | held | 6 trials per step | [RESULTS.md](a-first/RESULTS.md) |');
-    expect(index).toContain('| 002 § B | [b-second](b-second/experiment.yaml) | Second (test) | did not hold | 6 trials per step | [RESULTS.md](b-second/RESULTS.md) |');
+    expect(index).toContain(
+      '| 001 § A | [a-first](a-first/experiment.yaml) | First (test) | held | 6 trials per step | [RESULTS.md](a-first/RESULTS.md) |',
+    );
+    expect(index).toContain(
+      '| 002 § B | [b-second](b-second/experiment.yaml) | Second (test) | did not hold | 6 trials per step | [RESULTS.md](b-second/RESULTS.md) |',
+    );
     // what each check tests, from the spec; a spec that does not say is named
-    expect(index).toContain('## What each check tests\n\nA verdict decides the check, not the whole sentence of the seed: what each check tests, and what it leaves untested.\n\n- **a-first**: that something was written; not how fast\n\nNot said yet: b-second.');
+    expect(index).toContain(
+      '## What each check tests\n\nA verdict decides the check, not the whole sentence of the seed: what each check tests, and what it leaves untested.\n\n- **a-first**: that something was written; not how fast\n\nNot said yet: b-second.',
+    );
   }, 200_000);
 });

@@ -23,7 +23,7 @@ const rq = (args, tmp, timeoutMs = 60_000) => runNode([CLI, ...args], { timeoutM
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
 
 describe('an experiment of load steps', () => {
-  it('makes the delta file once, runs the grid with the real rqbench load and writes the seed\'s table with the verdict', async () => {
+  it("makes the delta file once, runs the grid with the real rqbench load and writes the seed's table with the verdict", async () => {
     const { dir, tmp } = experiment(LOAD, 'load');
     const r = await rq(['experiment', 'run', dir], tmp);
     expect(r.code, why(r)).toBe(0);
@@ -31,7 +31,9 @@ describe('an experiment of load steps', () => {
     expect(fs.statSync(file).size).toBe(300_000);
     expect(r.stderr).toContain(`rqbench experiment: wrote the delta file ${file} (3,000 records of 100 B)`);
     expect(r.stderr).toMatch(/\[1\/6\] one \(trial 1\/6, noop 1x1\): noop sink, 1 reader threads x 1 connections … ETA/);
-    expect(r.stderr).toMatch(/\[6\/6\] one done in [\d.]+ s: best [\d,]+ records\/s \(1 threads x 1 connections\), 1 cells, each exactly once/);
+    expect(r.stderr).toMatch(
+      /\[6\/6\] one done in [\d.]+ s: best [\d,]+ records\/s \(1 threads x 1 connections\), 1 cells, each exactly once/,
+    );
     // the noop sink needs no Redis: none is started
     expect(r.stderr).not.toContain('started a local Redis');
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
@@ -45,12 +47,18 @@ describe('an experiment of load steps', () => {
     expect(md).toContain('| reader threads | connections | data loading time | num records per sec |');
     expect(md).toContain('- 1 threads x 1 connections: 3,000 records read and stored once each (1 ranges tile the file).');
     // a cell that short cannot decide (issue 24, point 4): the rate comparison is inconclusive, and says why
-    expect(md).toMatch(/Seed: the reader loads the file\. Here: \*\*inconclusive\*\* \(6 trials per step\) — `one\.check_ok == 1 and one\.best_records_per_sec > 1000 and one\.cells == 1`\./);
-    expect(md).toMatch(/\| `one\.best_records_per_sec > 1000` \| [^\n]* \| inconclusive \| one cannot decide: its best cell loaded in \d+ ms \(median\), under 1 s: too short a window to carry a rate \|/);
+    expect(md).toMatch(
+      /Seed: the reader loads the file\. Here: \*\*inconclusive\*\* \(6 trials per step\) — `one\.check_ok == 1 and one\.best_records_per_sec > 1000 and one\.cells == 1`\./,
+    );
+    expect(md).toMatch(
+      /\| `one\.best_records_per_sec > 1000` \| [^\n]* \| inconclusive \| one cannot decide: its best cell loaded in \d+ ms \(median\), under 1 s: too short a window to carry a rate \|/,
+    );
     expect(md).toMatch(/- one: its best cell loaded in \d+ ms \(median\), under 1 s: too short a window to carry a rate\./);
     expect(md).toMatch(/\| `one\.best_records_per_sec` \| \d+ \[\d+, \d+\] \| 6 \|/);
     expect(md).toContain(`node src/cli.js load ${file} --sink noop --reader-threads 1 --connections 1 --quiet --out `);
-    expect(md).toContain(`The delta file is made once for the spec, by \`node src/cli.js load --generate ${file} --records 3000 --record-size 100 --quiet\``);
+    expect(md).toContain(
+      `The delta file is made once for the spec, by \`node src/cli.js load --generate ${file} --records 3000 --record-size 100 --quiet\``,
+    );
     // a second report reads the same run back to the same RESULTS.md
     const again = await rq(['experiment', 'report', dir], tmp);
     expect(again.code, why(again)).toBe(0);
@@ -63,7 +71,7 @@ describe('an experiment of load steps', () => {
 });
 
 describe('an experiment of ops steps', () => {
-  it('times each operation with the real rqbench ops on the Redis the runner started: the seed\'s tables, the CPU, wrk2\'s spectrum, the verdict', async () => {
+  it("times each operation with the real rqbench ops on the Redis the runner started: the seed's tables, the CPU, wrk2's spectrum, the verdict", async () => {
     const { dir, tmp } = experiment(OPS, 'ops');
     const r = await rq(['experiment', 'run', dir], tmp);
     expect(r.code, why(r)).toBe(0);
@@ -85,7 +93,9 @@ describe('an experiment of ops steps', () => {
     expect(md).toMatch(/ +\d+\.\d{3} +1\.000000 +\d+ +inf\n#\[Mean {4}= +\d+\.\d{3}, StdDeviation {3}= +\d+\.\d{3}\]/);
     expect(md).toMatch(/-{58}\n {2}\d+ requests in 1\.00s\nRequests\/sec: +\d+\.\d{2}\n```/);
     // one trial decides nothing: the figures are there, the verdict says why it cannot be given
-    expect(md).toMatch(/Here: \*\*inconclusive\*\* \(1 trial per step\) — `one\.redis_get_first_ms > 0 and one\.redis_get_warm_n > 100 and one\.failed_ops == 0`/);
+    expect(md).toMatch(
+      /Here: \*\*inconclusive\*\* \(1 trial per step\) — `one\.redis_get_first_ms > 0 and one\.redis_get_warm_n > 100 and one\.failed_ops == 0`/,
+    );
     expect(md).toMatch(/\| `one\.redis_get_warm_n` \| \d+ \(n=1: a 95% interval for a median needs at least 6 trials\) \| 1 \|/);
     expect(md).toMatch(/node src\/cli\.js ops --only redis --url redis:\/\/127\.0\.0\.1:\d+ -d 1 --warmup 0 --quiet --out \S+ --name ops/);
   }, 40_000);

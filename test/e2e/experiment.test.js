@@ -21,31 +21,47 @@ function experiment(yaml, name = 'two') {
 const rq = (args, timeoutMs = 60_000) => runNode([CLI, ...args], { timeoutMs });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-600)}`;
 /** Every file under a directory, as paths relative to it. */
-const listFiles = (dir) => fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-  .map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name)));
+const listFiles = (dir) =>
+  fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name)));
 const runsOf = (dir) => fs.readdirSync(path.join(dir, 'runs')).map((d) => path.join(dir, 'runs', d));
 
 /** Checks the tables of a RESULTS.md written from a complete two-step run. */
 function expectResults(dir) {
   const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
   expect(md).toMatch(/^# Sorted set vs list \(test\)/);
-  expect(md).toContain('| Step | Instance type | Writers | Items per writer per sec | Store | master CPU | replica CPU | master process CPU | replica process CPU | master, % of 2 vCPUs | replica, % of 2 vCPUs | Achieved / target items/s | Batch p99 ms |');
+  expect(md).toContain(
+    '| Step | Instance type | Writers | Items per writer per sec | Store | master CPU | replica CPU | master process CPU | replica process CPU | master, % of 2 vCPUs | replica, % of 2 vCPUs | Achieved / target items/s | Batch p99 ms |',
+  );
   // a measured row per step: numbers, never "not run yet"; the seed's unit is the process's CPU over the seed node's 2 vCPUs
-  const zset = /\| zset \| local standalone \+1 replica \| 1 \| 2k \| zset \| \d+\.\d \| \d+\.\d \| (\d+\.\d) \| (\d+\.\d) \| (\d+\.\d) \| (\d+\.\d) \| 2k \/ 2k \(\d+(\.\d)?%\) \| \d+\.\d \|/.exec(md);
+  const zset =
+    /\| zset \| local standalone \+1 replica \| 1 \| 2k \| zset \| \d+\.\d \| \d+\.\d \| (\d+\.\d) \| (\d+\.\d) \| (\d+\.\d) \| (\d+\.\d) \| 2k \/ 2k \(\d+(\.\d)?%\) \| \d+\.\d \|/.exec(
+      md,
+    );
   expect(zset, md).not.toBeNull();
   expect(Math.abs(Number(zset?.[3]) - Number(zset?.[1]) / 2)).toBeLessThanOrEqual(0.051);
   expect(Math.abs(Number(zset?.[4]) - Number(zset?.[2]) / 2)).toBeLessThanOrEqual(0.051);
-  expect(md).toContain('The seed\'s CPU figures are CloudWatch\'s CPUUtilization, % of a whole 2-vCPU node (50% is one core saturated)');
-  expect(md).toMatch(/\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/);
+  expect(md).toContain("The seed's CPU figures are CloudWatch's CPUUtilization, % of a whole 2-vCPU node (50% is one core saturated)");
+  expect(md).toMatch(
+    /\| list \| local standalone \+1 replica \| 1 \| 2k \| list \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| \d+\.\d \| 2k \/ 2k/,
+  );
   expect(md).not.toContain('not run yet');
   expect(md).toMatch(/\| zset \| --limit 100 \| \d+ \| \d+ \| \d+\.\d \| \d+\.\d \|/);
   // two trials a step decide nothing: the verdict says so, with every trial's figure
-  expect(md).toMatch(/Seed: a list costs the master less CPU than a sorted set\. Here: \*\*inconclusive\*\* \(2 trials per step\) — `list\.master_cpu < zset\.master_cpu \* 10`\./);
+  expect(md).toMatch(
+    /Seed: a list costs the master less CPU than a sorted set\. Here: \*\*inconclusive\*\* \(2 trials per step\) — `list\.master_cpu < zset\.master_cpu \* 10`\./,
+  );
   expect(md).toContain('With fewer than 6 trials a step has no 95% interval for its median');
-  expect(md).toMatch(/\| `list\.master_cpu` \| [\d.]+ \(n=2: a 95% interval for a median needs at least 6 trials\) \| 2 \| [\d.]+–[\d.]+ \|/);
+  expect(md).toMatch(
+    /\| `list\.master_cpu` \| [\d.]+ \(n=2: a 95% interval for a median needs at least 6 trials\) \| 2 \| [\d.]+–[\d.]+ \|/,
+  );
   expect(md).toMatch(/\| `list\.master_cpu < zset\.master_cpu \* 10` \| .* \| [\d.]+ \| inconclusive \|/);
   expect(md).toMatch(/Trials: 2 of 2 per step complete, interleaved round by round in a shuffled order \(seed 5\)\./);
-  expect(md).toMatch(/node src\/producer\.js -t 1 -q 2000 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet --out \S+\/zset\/trial-\d --name producer/);
+  expect(md).toMatch(
+    /node src\/producer\.js -t 1 -q 2000 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet --out \S+\/zset\/trial-\d --name producer/,
+  );
   expect(md).toMatch(/node src\/consumer\.js --limit 100 --url redis:\/\/127\.0\.0\.1:\d+ -d 3 --warmup 1 --start-at \d+ --json --quiet/);
   expect(md).toMatch(/node src\/producer\.js -t 1 --sl -q 2000 --url/);
   const charts = fs.readdirSync(path.join(dir, 'charts'));
@@ -55,7 +71,8 @@ function expectResults(dir) {
     expect(png.length).toBeGreaterThan(1000);
     expect(md).toContain(`(charts/${f})`);
   }
-  for (const f of charts.filter((x) => x.endsWith('.svg'))) expect(fs.readFileSync(path.join(dir, 'charts', f), 'utf8')).toMatch(/<svg[\s\S]+<\/svg>\s*$/);
+  for (const f of charts.filter((x) => x.endsWith('.svg')))
+    expect(fs.readFileSync(path.join(dir, 'charts', f), 'utf8')).toMatch(/<svg[\s\S]+<\/svg>\s*$/);
   expect(charts.filter((x) => x.endsWith('.png')).length).toBeGreaterThan(0);
   return md;
 }
@@ -105,7 +122,8 @@ describe('rqbench experiment', () => {
 
   it('every step starts from an empty target: a hash step after a sorted-set step on the same Redis writes every item', async () => {
     // on the sorted set's keys left behind, every write of the hash model is WRONGTYPE: 0 of 2,000 items/s
-    const dir = experiment(`
+    const dir = experiment(
+      `
 title: Sorted set then hash (test)
 seed: "002 § Sorted set vs lists"
 topology: { local: { replicas: 1 } }
@@ -118,11 +136,16 @@ steps:
   - { name: hash, flags: { hash: true } }
 finding: "both write every item"
 check: "hash.achieved > 0"
-`, 'zh');
+`,
+      'zh',
+    );
     const r = await rq(['experiment', 'run', dir, '--seed', '1']);
     expect(r.code, why(r)).toBe(0);
     const [run] = runsOf(dir);
-    expect(JSON.parse(fs.readFileSync(path.join(run, 'manifest.json'), 'utf8')).order.map((o) => o.step), 'seed 1 runs the sorted set first').toEqual(['zset', 'hash']);
+    expect(
+      JSON.parse(fs.readFileSync(path.join(run, 'manifest.json'), 'utf8')).order.map((o) => o.step),
+      'seed 1 runs the sorted set first',
+    ).toEqual(['zset', 'hash']);
     const trial = path.join(run, 'hash', 'trial-1');
     const [producer] = fs.readdirSync(trial).filter((d) => d.endsWith('-producer'));
     const summary = JSON.parse(fs.readFileSync(path.join(trial, producer, 'summary.json'), 'utf8'));
@@ -131,14 +154,34 @@ check: "hash.achieved > 0"
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
     expect(md).toContain('emptied (FLUSHALL) before every step');
     expect(md).toMatch(/\| hash \| local standalone \+1 replica \| 1 \| 2k \| hash \| .* \| 2k \/ 2k/);
-    }, 60_000);
+  }, 60_000);
 
   it('a step whose writes failed fails the run (exit 1, the step named, no verdict from it), unless its check measures failures', async () => {
     // a server of the user's (topology url: the runner empties nothing) that holds a sorted set's keys
     const redis = await startRedis();
     try {
       // item keys that outlive the runner's start however slow this machine is (the default TTL is seconds)
-      const filled = await runNode(['src/producer.js', '--url', redis.url, '-t', '1', '-q', '2000', '-d', '1', '--warmup', '0', '--ttl', '300', '--quiet', '--out', tempDir('rqbench-exp-fill-')], { timeoutMs: 30_000 });
+      const filled = await runNode(
+        [
+          'src/producer.js',
+          '--url',
+          redis.url,
+          '-t',
+          '1',
+          '-q',
+          '2000',
+          '-d',
+          '1',
+          '--warmup',
+          '0',
+          '--ttl',
+          '300',
+          '--quiet',
+          '--out',
+          tempDir('rqbench-exp-fill-'),
+        ],
+        { timeoutMs: 30_000 },
+      );
       expect(filled.code, why(filled)).toBe(0);
       const spec = (check) => `
 title: Hash on a sorted set's keys (test)
@@ -156,7 +199,9 @@ check: "${check}"
       const dir = experiment(spec('hash.achieved > 0'), 'wrongtype');
       const r = await rq(['experiment', 'run', dir]);
       expect(r.code, why(r)).toBe(1);
-      expect(r.stderr).toMatch(/rqbench experiment: step hash \(trial 1\/1\): the producer's writes failed \(\d+ items failed[^)]*\): the step measured nothing its check can compare \(a check on hash\.failed or hash\.lost makes failures the measurement\)/);
+      expect(r.stderr).toMatch(
+        /rqbench experiment: step hash \(trial 1\/1\): the producer's writes failed \(\d+ items failed[^)]*\): the step measured nothing its check can compare \(a check on hash\.failed or hash\.lost makes failures the measurement\)/,
+      );
       const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
       expect(md).not.toMatch(/Here: \*\*(held|did not hold)\*\*/);
       // the same failures, when the check reads them, are the measurement: the run did what was asked
@@ -170,7 +215,10 @@ check: "${check}"
 
   it('stops cleanly on SIGINT during the last trial, and --resume skips the three complete trials and re-runs it', async () => {
     const dir = experiment(TWO_STEPS.replace('duration: 3', 'duration: 4'));
-    const child = spawn(process.execPath, [CLI, 'experiment', 'run', dir, '--seed', '5'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'experiment', 'run', dir, '--seed', '5'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     const code = await new Promise((resolve) => {
       child.stderr.on('data', (d) => {
@@ -216,7 +264,8 @@ check: "${check}"
   });
 
   it('six interleaved trials a step decide a real difference: held, with medians, intervals, p and a dot plot of every trial', async () => {
-    const dir = experiment(`
+    const dir = experiment(
+      `
 title: Ten times the items (test)
 seed: "test"
 topology: { local: {} }
@@ -228,7 +277,9 @@ steps:
   - { name: big, flags: { q: 40000 } }
 finding: "ten times the items cost the master more CPU"
 check: "big.master_cpu > small.master_cpu and big.failed == 0"
-`, 'six');
+`,
+      'six',
+    );
     const r = await rq(['experiment', 'run', dir], 150_000);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/\[12\/12\] (big|small) done in/);

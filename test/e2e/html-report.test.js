@@ -72,7 +72,7 @@ describeBrowser('report.html in Chromium', () => {
     await page.context().close();
   }, 60_000);
 
-  it('hovering a second shows that second\'s values as timeline.csv has them', async () => {
+  it("hovering a second shows that second's values as timeline.csv has them", async () => {
     const { page } = await openReport(browser, html);
     const [head, ...lines] = fs.readFileSync(path.join(prod.dir, 'timeline.csv'), 'utf8').trim().split('\n');
     const columns = head.split(',');
@@ -110,12 +110,14 @@ describeBrowser('report.html in Chromium', () => {
     expect(after[1] - after[0], `zoomed from ${before} to ${after}`).toBeLessThan(before[1] - before[0]);
     const legend = page.locator('#timeline-1 .role-legend-label text', { hasText: /^acked$/ });
     await legend.click();
-    const picked = await page.evaluate(() => /** @type {any} */ (window).rqbenchReport.views['timeline-1'].data('pick_store').map((d) => d.values));
+    const picked = await page.evaluate(() =>
+      /** @type {any} */ (window).rqbenchReport.views['timeline-1'].data('pick_store').map((d) => d.values),
+    );
     expect(picked).toEqual([['acked']]);
     await page.context().close();
   }, 60_000);
 
-  it('an experiment\'s report.html: RESULTS.md with the trial dots, their median and interval, and the step charts, drawn', async () => {
+  it("an experiment's report.html: RESULTS.md with the trial dots, their median and interval, and the step charts, drawn", async () => {
     const from = path.join(import.meta.dirname, '..', '..', 'experiments', '002-increasing-load');
     const dir = path.join(tempDir('rqbench-html-'), '002-increasing-load');
     fs.mkdirSync(dir);
@@ -128,8 +130,19 @@ describeBrowser('report.html in Chromium', () => {
     expect(state.errors).toEqual([]);
     expect(state.rendered).toBe(state.expected);
     const charts = await drawnCharts(page);
-    expect(Object.keys(charts).sort()).toEqual(['chart-cpu', 'chart-latency', 'chart-percentiles', 'chart-throughput', 'chart-trials-master_cpu', 'chart-trials-replica_cpu']);
-    for (const [id, c] of Object.entries(charts)) expect(Object.values(c.marks).reduce((a, b) => a + b, 0), id).toBeGreaterThan(0);
+    expect(Object.keys(charts).sort()).toEqual([
+      'chart-cpu',
+      'chart-latency',
+      'chart-percentiles',
+      'chart-throughput',
+      'chart-trials-master_cpu',
+      'chart-trials-replica_cpu',
+    ]);
+    for (const [id, c] of Object.entries(charts))
+      expect(
+        Object.values(c.marks).reduce((a, b) => a + b, 0),
+        id,
+      ).toBeGreaterThan(0);
     // the finding's table and verdicts are in the page, the charts where RESULTS.md links them
     const text = await page.locator('main').innerText();
     expect(text).toMatch(/Finding/);

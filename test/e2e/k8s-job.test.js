@@ -32,9 +32,14 @@ function sh(script, env) {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', script], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
-    child.stderr.on('data', (d) => { err += d; });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.once('close', (code) => { clearTimeout(timer); resolve({ code, err }); });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, err });
+    });
   });
 }
 
@@ -44,16 +49,34 @@ async function freeRun(n, taken) {
     const p = await freePort();
     const run = Array.from({ length: n }, (_, k) => p + k);
     if (run.some((x) => taken.has(x) || x > 65535)) continue;
-    const free = await Promise.all(run.map((x) => new Promise((resolve) => {
-      const srv = net.createServer().once('error', () => resolve(false));
-      srv.listen({ host: '127.0.0.1', port: x }, () => srv.close(() => resolve(true)));
-    })));
-    if (free.every(Boolean)) { run.forEach((x) => taken.add(x)); return p; }
+    const free = await Promise.all(
+      run.map(
+        (x) =>
+          new Promise((resolve) => {
+            const srv = net.createServer().once('error', () => resolve(false));
+            srv.listen({ host: '127.0.0.1', port: x }, () => srv.close(() => resolve(true)));
+          }),
+      ),
+    );
+    if (free.every(Boolean)) {
+      run.forEach((x) => taken.add(x));
+      return p;
+    }
   }
 }
 
 it(`the rendered Indexed Job's pods, as ${N} local pods of ${W} writers, merge into one run whose counts are the sums`, async () => {
-  const plan = k8sPlan({ pods: N, writersPerPod: W, flags: '--cluster --warmup 0 -q 4000 -d 3', image: 'rqbench:0.1.0', jobName: 'rqbench-producers', secret: 'rqbench-redis', claim: 'rqbench-results', startIn: 90, template: true });
+  const plan = k8sPlan({
+    pods: N,
+    writersPerPod: W,
+    flags: '--cluster --warmup 0 -q 4000 -d 3',
+    image: 'rqbench:0.1.0',
+    jobName: 'rqbench-producers',
+    secret: 'rqbench-redis',
+    claim: 'rqbench-results',
+    startIn: 90,
+    template: true,
+  });
   const job = YAML.parse(renderManifests(plan)[0].text);
   expect(job.spec.completionMode).toBe('Indexed');
   expect(job.spec.completions).toBe(job.spec.parallelism);
@@ -70,19 +93,34 @@ it(`the rendered Indexed Job's pods, as ${N} local pods of ${W} writers, merge i
   const startAt = Date.now() + 8000;
   // what `sed` fills in at apply time, the Secret's URL, and what differs between a pod and a local process
   const local = {
-    ...env, RUN_ID: runId, START_AT: String(startAt), REDIS_URL: redis.url, REDIS_PASSWORD: '', OUT: out,
+    ...env,
+    RUN_ID: runId,
+    START_AT: String(startAt),
+    REDIS_URL: redis.url,
+    REDIS_PASSWORD: '',
+    OUT: out,
     // each pod has an address of its own; here every process needs a port of its own, on loopback
-    METRICS_HOST: '127.0.0.1', METRICS_LINGER: '0',
+    METRICS_HOST: '127.0.0.1',
+    METRICS_LINGER: '0',
   };
   const taken = new Set();
   const ports = [];
   for (let i = 0; i < N; i++) ports.push(await freeRun(W, taken));
-  const results = await Promise.all(Array.from({ length: N }, (_, i) => sh(container.args[0], {
-    ...process.env, ...local, JOB_COMPLETION_INDEX: String(i), METRICS_PORT: String(ports[i]),
-  })));
+  const results = await Promise.all(
+    Array.from({ length: N }, (_, i) =>
+      sh(container.args[0], {
+        ...process.env,
+        ...local,
+        JOB_COMPLETION_INDEX: String(i),
+        METRICS_PORT: String(ports[i]),
+      }),
+    ),
+  );
   for (const r of results) expect(r.code, r.err).toBe(0);
 
-  const dirs = fs.readdirSync(path.join(out, runId)).map((d) => path.join(out, runId, d))
+  const dirs = fs
+    .readdirSync(path.join(out, runId))
+    .map((d) => path.join(out, runId, d))
     .sort((a, b) => Number(a.split('-').pop()) - Number(b.split('-').pop()));
   expect(dirs.map((d) => d.replace(/.*-(writer-\d+)$/, '$1'))).toEqual(Array.from({ length: N * W }, (_, i) => `writer-${i + 1}`));
   const each = dirs.map((d) => JSON.parse(fs.readFileSync(path.join(d, 'summary.json'), 'utf8')));

@@ -33,7 +33,10 @@ async function startHog(seconds) {
   const pidFile = path.join(tempDir('rqbench-hog-'), 'pid');
   const code = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) {}`;
   const child = spawn('setsid', ['-f', process.execPath, '-e', code], { stdio: 'ignore' });
-  await new Promise((resolve, reject) => { child.once('exit', resolve); child.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    child.once('exit', resolve);
+    child.once('error', reject);
+  });
   for (let i = 0; i < 50 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
   const pid = Number(fs.readFileSync(pidFile, 'utf8'));
   hogs.push(pid);
@@ -52,10 +55,18 @@ const ENV = { ...process.env, RQBENCH_RUN_ROOT: String(process.ppid) };
 /** A short producer run on its own local Redis; its run directory. */
 async function producerRun() {
   const out = tempDir('rqbench-noise-');
-  const r = await runNode([PRODUCER, '--local', '-q', '20000', '-d', '3', '--warmup', '0', '--quiet', '--json', '--out', out, '--name', 'noise'], { env: ENV });
+  const r = await runNode(
+    [PRODUCER, '--local', '-q', '20000', '-d', '3', '--warmup', '0', '--quiet', '--json', '--out', out, '--name', 'noise'],
+    { env: ENV },
+  );
   expect(r.code, r.stderr).toBe(0);
   const dir = path.join(out, fs.readdirSync(out)[0]);
-  return { dir, manifest: JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')), summary: JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')), md: fs.readFileSync(path.join(dir, 'summary.md'), 'utf8') };
+  return {
+    dir,
+    manifest: JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')),
+    summary: JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')),
+    md: fs.readFileSync(path.join(dir, 'summary.md'), 'utf8'),
+  };
 }
 
 describe('noise sentinels', () => {
@@ -88,7 +99,9 @@ describe('noise sentinels', () => {
   it('counts a child that ends as the run\'s own: its CPU moves into its parent\'s, nothing lost to "outside"', async () => {
     const s = new NoiseSentinel({ root: process.pid, intervalMs: 200 }).start();
     // a child spins for a second and exits; the sentinel sees it come and go
-    await new Promise((resolve) => spawn(process.execPath, ['-e', 'const e = Date.now() + 1000; while (Date.now() < e) {}']).once('exit', resolve));
+    await new Promise((resolve) =>
+      spawn(process.execPath, ['-e', 'const e = Date.now() + 1000; while (Date.now() < e) {}']).once('exit', resolve),
+    );
     await new Promise((r) => setTimeout(r, 400));
     const n = s.stop();
     const own = n.seconds.reduce((t, x) => t + x.ownPct, 0) * 0.2;
@@ -101,7 +114,9 @@ describe('noisy trials in an experiment', () => {
   it('marks a noisy trial in RESULTS.md and, with --retry-noisy, keeps it aside and runs it again', async () => {
     const dir = path.join(tempDir('rqbench-exp-noise-'), 'noisy');
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'experiment.yaml'), `
+    fs.writeFileSync(
+      path.join(dir, 'experiment.yaml'),
+      `
 title: Noise (test)
 seed: "002 § Sorted set vs lists"
 topology: { local: {} }
@@ -113,11 +128,14 @@ steps:
   - name: zset
 finding: "the master is not idle"
 check: "zset.master_cpu > 0"
-`);
+`,
+    );
     await startHog(40);
     const r = await runNode([CLI, 'experiment', 'run', dir, '--retry-noisy', '1', '--seed', '3'], { timeoutMs: 90_000 });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/zset trial 1\/1 was noisy \(other processes took [\d.]+% of a core, noisy at 25%\): kept in \S+trial-1\.noisy-1, running it again \(1 of at most 1\)/);
+    expect(r.stderr).toMatch(
+      /zset trial 1\/1 was noisy \(other processes took [\d.]+% of a core, noisy at 25%\): kept in \S+trial-1\.noisy-1, running it again \(1 of at most 1\)/,
+    );
     expect(r.stderr).toMatch(/\[2\/2\] zset \(trial 1\/1, again: the last was noisy\)/);
     const run = path.join(dir, 'runs', fs.readdirSync(path.join(dir, 'runs'))[0], 'zset');
     expect(fs.readdirSync(run).sort()).toEqual(['trial-1', 'trial-1.noisy-1']);
@@ -125,11 +143,23 @@ check: "zset.master_cpu > 0"
     expect(trialNoise(path.join(run, 'trial-1'))?.noisy).toBe(true);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
     expect(md).toMatch(/\| `zset\.master_cpu` \| .* \| [\d.]+\* \|/);
-    expect(md).toMatch(/Noisy trials \(marked \* above; kept and counted .*\n\n- zset trial 1: other processes on the host took [\d.]+% of a core during it \(noisy at 25%\)/);
+    expect(md).toMatch(
+      /Noisy trials \(marked \* above; kept and counted .*\n\n- zset trial 1: other processes on the host took [\d.]+% of a core during it \(noisy at 25%\)/,
+    );
   }, 120_000);
 
   it('says nothing of trials whose runs recorded no noise (made before the sentinels)', () => {
     expect(trialNoise(tempDir('rqbench-empty-'))).toBeNull();
-    expect(noisyLines([{ step: { name: 'a' }, trials: [{ trial: 1, noise: null }, { trial: 2, noise: { noisy: false, outsidePct: 3, thresholdPct: 25, runs: 1 } }] }])).toEqual([]);
+    expect(
+      noisyLines([
+        {
+          step: { name: 'a' },
+          trials: [
+            { trial: 1, noise: null },
+            { trial: 2, noise: { noisy: false, outsidePct: 3, thresholdPct: 25, runs: 1 } },
+          ],
+        },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -61,22 +61,98 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
     const metrics = (job) => ['--metrics-port', String(ports[job]), '--metrics-linger', LINGER, '--run-id', `${job}-${process.pid}`];
     // a producer with 2 writers and a consumer on the same items, as an experiment's step runs them
     const [p, c] = await Promise.all([
-      produce({ port: redis.server.port, q: 4000, d: 8, extra: ['-t', '2', '-c', '50', '--name', 'prom-producer', ...metrics('producer')] }),
-      inOut([CONSUMER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '8', '--warmup', '0', '--ttl', '30', '--name', 'prom-consumer', ...metrics('consumer')]),
+      produce({
+        port: redis.server.port,
+        q: 4000,
+        d: 8,
+        extra: ['-t', '2', '-c', '50', '--name', 'prom-producer', ...metrics('producer')],
+      }),
+      inOut([
+        CONSUMER,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(redis.server.port),
+        '-d',
+        '8',
+        '--warmup',
+        '0',
+        '--ttl',
+        '30',
+        '--name',
+        'prom-consumer',
+        ...metrics('consumer'),
+      ]),
     ]);
     Object.assign(runs, { producer: { ...p, runId: `producer-${process.pid}` }, consumer: { ...c, runId: `consumer-${process.pid}` } });
     // two writer processes of one run, as two hosts run them, while the queue runs go (they use no Redis)
     const startAt = Date.now() + 3000;
-    const twoHosts = Promise.all([1, 2].map((w, i) => produce({
-      port: redis.server.port, q: 4000, d: 2,
-      extra: ['-t', '2', '-a', String(w), '-c', '50', '--start-at', String(startAt), '--metrics-buckets', HOSTS_LAYOUT, '--metrics-port', String(hostPorts[i]), '--metrics-linger', LINGER, '--run-id', hostsRunId],
-    })));
+    const twoHosts = Promise.all(
+      [1, 2].map((w, i) =>
+        produce({
+          port: redis.server.port,
+          q: 4000,
+          d: 2,
+          extra: [
+            '-t',
+            '2',
+            '-a',
+            String(w),
+            '-c',
+            '50',
+            '--start-at',
+            String(startAt),
+            '--metrics-buckets',
+            HOSTS_LAYOUT,
+            '--metrics-port',
+            String(hostPorts[i]),
+            '--metrics-linger',
+            LINGER,
+            '--run-id',
+            hostsRunId,
+          ],
+        }),
+      ),
+    );
     const q = ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'prom'];
     // the queue consumer reads while the publisher publishes, once the publisher has made the queue (its run has begun)
     const pubOut = tempDir('rqbench-prom-run-');
-    const publishing = inOut(['src/producer.js', ...q, '--create', '--rate', '50', '--batch-size', '100', '-d', '4', '--publisher-id', 'pub-1', '--name', 'prom-publisher', ...metrics('publisher')], pubOut);
-    for (const until = Date.now() + 30_000; !fs.readdirSync(pubOut).length && Date.now() < until;) await new Promise((r) => setTimeout(r, 100));
-    runs['queue-consumer'] = { ...(await inOut(['src/consumer.js', ...q, '--until-complete', '-d', '30', '--wait-seconds', '1', '--name', 'prom-queue-consumer', ...metrics('queue-consumer')])), runId: `queue-consumer-${process.pid}` };
+    const publishing = inOut(
+      [
+        'src/producer.js',
+        ...q,
+        '--create',
+        '--rate',
+        '50',
+        '--batch-size',
+        '100',
+        '-d',
+        '4',
+        '--publisher-id',
+        'pub-1',
+        '--name',
+        'prom-publisher',
+        ...metrics('publisher'),
+      ],
+      pubOut,
+    );
+    for (const until = Date.now() + 30_000; !fs.readdirSync(pubOut).length && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 100));
+    runs['queue-consumer'] = {
+      ...(await inOut([
+        'src/consumer.js',
+        ...q,
+        '--until-complete',
+        '-d',
+        '30',
+        '--wait-seconds',
+        '1',
+        '--name',
+        'prom-queue-consumer',
+        ...metrics('queue-consumer'),
+      ])),
+      runId: `queue-consumer-${process.pid}`,
+    };
     runs.publisher = { ...(await publishing), runId: `publisher-${process.pid}` };
     hosts = await twoHosts;
     endS = Date.now() / 1000;
@@ -88,7 +164,8 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
   });
 
   /** The latest value of a query over the whole test: the runs are over, their endpoints gone. */
-  const last = async (q) => (await prom.query(`last_over_time((${q})[5m:1s])`)).map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
+  const last = async (q) =>
+    (await prom.query(`last_over_time((${q})[5m:1s])`)).map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
   const one = async (q) => {
     const r = await last(q);
     expect(r, q).toHaveLength(1);
@@ -103,12 +180,20 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
   });
 
   it("every series carries the run's labels; the writers and the publisher are named", async () => {
-    const names = { producer: 'prom-producer', consumer: 'prom-consumer', publisher: 'prom-publisher', 'queue-consumer': 'prom-queue-consumer' };
+    const names = {
+      producer: 'prom-producer',
+      consumer: 'prom-consumer',
+      publisher: 'prom-publisher',
+      'queue-consumer': 'prom-queue-consumer',
+    };
     for (const job of JOBS) {
       const all = await last(`{job="${job}", __name__!~"up|scrape_.*"}`);
       expect(all.length, job).toBeGreaterThan(50);
       const unlabelled = all.filter((s) => s.metric.run_id !== runs[job].runId || s.metric.run_name !== names[job] || !s.metric.host);
-      expect(unlabelled.map((s) => s.metric.__name__), job).toEqual([]);
+      expect(
+        unlabelled.map((s) => s.metric.__name__),
+        job,
+      ).toEqual([]);
     }
     expect(new Set((await last('{job="producer", __name__!~"up|scrape_.*"}')).map((s) => s.metric.writer))).toEqual(new Set(['1-2']));
     expect(new Set((await last('{job="publisher", __name__!~"up|scrape_.*"}')).map((s) => s.metric.publisher))).toEqual(new Set(['pub-1']));
@@ -119,7 +204,12 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
   it("counters equal the runs' totals", async () => {
     const p = timelineSums(runs.producer.dir);
     expect(p.acked).toBe(4000 * 8);
-    for (const [col, metric] of [['intended', 'rqbench_items_intended_total'], ['sent', 'rqbench_items_sent_total'], ['acked', 'rqbench_items_acknowledged_total'], ['failed', 'rqbench_items_failed_total']]) {
+    for (const [col, metric] of [
+      ['intended', 'rqbench_items_intended_total'],
+      ['sent', 'rqbench_items_sent_total'],
+      ['acked', 'rqbench_items_acknowledged_total'],
+      ['failed', 'rqbench_items_failed_total'],
+    ]) {
       expect(await one(`${metric}{job="producer"}`), metric).toBe(p[col]);
     }
     expect(runs.producer.summary.totals).toMatchObject({ intended: p.intended, sent: p.sent, acked: p.acked });
@@ -160,11 +250,15 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
         const got = await one(`histogram_quantile(${q}, sum by (le) (${metric}_bucket{job="${job}"${labels ? `, ${labels}` : ''}}))`);
         const exact = hdr.getValueAtPercentile(q * 100) / perUs;
         const off = (got - exact) / exact;
-        seen.push(`${job} ${metric}${labels ? `{${labels}}` : ''} p${q * 100}: ${got.toPrecision(4)} vs ${exact.toPrecision(4)} (${(off * 100).toFixed(2)}%, n=${hdr.totalCount})`);
+        seen.push(
+          `${job} ${metric}${labels ? `{${labels}}` : ''} p${q * 100}: ${got.toPrecision(4)} vs ${exact.toPrecision(4)} (${(off * 100).toFixed(2)}%, n=${hdr.totalCount})`,
+        );
         expect(Math.abs(off), seen.at(-1)).toBeLessThan(within);
       }
     }
-    process.stderr.write(`\nPrometheus histogram_quantile against the run directories' HdrHistograms (${settings.metricsBuckets} layout):\n  ${seen.join('\n  ')}\n`);
+    process.stderr.write(
+      `\nPrometheus histogram_quantile against the run directories' HdrHistograms (${settings.metricsBuckets} layout):\n  ${seen.join('\n  ')}\n`,
+    );
   });
 
   it("every query of deploy/grafana's dashboard returns series from these runs", async () => {
@@ -219,14 +313,20 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
     }
     expect(hosts.map((h) => h.summary.totals.acked)).toEqual([2000 * 2, 2000 * 2]);
     // their names differ (…-t2-a1, …-t2-a2): a panel that sums by run_name draws a line per host
-    const names = await prom.queryRange(`group by (run_name, instance) (rqbench_run_info{run_id="${hostsRunId}"})`, Math.floor(startS), Math.ceil(endS));
+    const names = await prom.queryRange(
+      `group by (run_name, instance) (rqbench_run_info{run_id="${hostsRunId}"})`,
+      Math.floor(startS),
+      Math.ceil(endS),
+    );
     expect(names).toHaveLength(2);
     expect(new Set(names.map((r) => r.metric.run_name)).size).toBe(2);
   });
 
-  it("every quantile panel of the dashboard: one line per run_id (and op), not one per host or process", async () => {
+  it('every quantile panel of the dashboard: one line per run_id (and op), not one per host or process', async () => {
     const dash = JSON.parse(fs.readFileSync(path.join(ROOT, 'deploy/grafana/rqbench-dashboard.json'), 'utf8'));
-    const quantiles = dash.panels.filter((p) => p.type !== 'row').flatMap((p) => p.targets.map((t) => ({ title: p.title, expr: t.expr, legend: t.legendFormat })))
+    const quantiles = dash.panels
+      .filter((p) => p.type !== 'row')
+      .flatMap((p) => p.targets.map((t) => ({ title: p.title, expr: t.expr, legend: t.legendFormat })))
       .filter((t) => t.expr.includes('histogram_quantile'));
     const hostsSeen = [];
     for (const t of quantiles) {
@@ -235,10 +335,18 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
       expect(series.length, `${t.title}: ${expr}`).toBeGreaterThan(0);
       const keys = series.map((r) => JSON.stringify(r.metric));
       // one line per run (per op where the panel splits by op): no label of a host or process left
-      for (const r of series) expect(Object.keys(r.metric).filter((k) => !['run_id', 'op'].includes(k)), `${t.title}: ${expr}`).toEqual([]);
+      for (const r of series)
+        expect(
+          Object.keys(r.metric).filter((k) => !['run_id', 'op'].includes(k)),
+          `${t.title}: ${expr}`,
+        ).toEqual([]);
       expect(new Set(keys).size, `${t.title}: ${expr}`).toBe(keys.length);
       // and what the legend names is there: a label the sum dropped would print as nothing
-      for (const name of [...t.legend.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1])) expect(series.every((r) => r.metric[name]), `${t.title}: legend {{${name}}}`).toBe(true);
+      for (const name of [...t.legend.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))
+        expect(
+          series.every((r) => r.metric[name]),
+          `${t.title}: legend {{${name}}}`,
+        ).toBe(true);
       if (series.some((r) => r.metric.run_id === hostsRunId)) hostsSeen.push(t.title);
     }
     // the latency and lag panels drew the two hosts' run
@@ -248,14 +356,23 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
   it(`the two hosts' quantiles, summed by le, land within the ${HOSTS_LAYOUT} layout's bound (${STATED[HOSTS_LAYOUT].within * 100}%) of their merged HdrHistograms`, async () => {
     const t = await bothFinal();
     const seen = [];
-    for (const [metric, labels, file, tag] of [['rqbench_latency_seconds', ', op="batch", from="intended"', 'batch.hlog', 'intended'], ['rqbench_latency_seconds', ', op="batch", from="sent"', 'batch.hlog', 'sent'], ['rqbench_schedule_lag_seconds', '', 'lag.hlog', 'lag']]) {
-      const hdr = mergeHlogFiles(hosts.map((h) => path.join(/** @type {string} */ (h.dir), file)), { tag });
+    for (const [metric, labels, file, tag] of [
+      ['rqbench_latency_seconds', ', op="batch", from="intended"', 'batch.hlog', 'intended'],
+      ['rqbench_latency_seconds', ', op="batch", from="sent"', 'batch.hlog', 'sent'],
+      ['rqbench_schedule_lag_seconds', '', 'lag.hlog', 'lag'],
+    ]) {
+      const hdr = mergeHlogFiles(
+        hosts.map((h) => path.join(/** @type {string} */ (h.dir), file)),
+        { tag },
+      );
       expect(await at(`sum(${metric}_count{run_id="${hostsRunId}"${labels}})`, t)).toBe(hdr.totalCount);
       for (const q of [0.5, 0.99, 0.999]) {
         const got = await at(`histogram_quantile(${q}, sum by (le, run_id) (${metric}_bucket{run_id="${hostsRunId}"${labels}}))`, t);
         const exact = hdr.getValueAtPercentile(q * 100) / 1e6;
         const off = (got - exact) / exact;
-        seen.push(`2 hosts ${metric}{${labels.slice(2)}} p${q * 100}: ${got.toPrecision(4)} vs ${exact.toPrecision(4)} (${(off * 100).toFixed(2)}%, n=${hdr.totalCount})`);
+        seen.push(
+          `2 hosts ${metric}{${labels.slice(2)}} p${q * 100}: ${got.toPrecision(4)} vs ${exact.toPrecision(4)} (${(off * 100).toFixed(2)}%, n=${hdr.totalCount})`,
+        );
         expect(Math.abs(off), seen.at(-1)).toBeLessThan(STATED[HOSTS_LAYOUT].within);
       }
     }
@@ -266,7 +383,11 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
     const dash = JSON.parse(fs.readFileSync(path.join(ROOT, 'deploy/grafana/rqbench-dashboard.json'), 'utf8'));
     const panel = dash.panels.find((p) => p.targets?.some((x) => x.expr.includes('rqbench_items_acknowledged_total')));
     const t = await bothFinal();
-    for (const [metric, total] of [['rqbench_items_acknowledged_total', 'acked'], ['rqbench_items_intended_total', 'intended'], ['rqbench_items_sent_total', 'sent']]) {
+    for (const [metric, total] of [
+      ['rqbench_items_acknowledged_total', 'acked'],
+      ['rqbench_items_intended_total', 'intended'],
+      ['rqbench_items_sent_total', 'sent'],
+    ]) {
       const target = panel.targets.find((x) => x.expr.includes(metric));
       if (!target) continue;
       const expr = target.expr.replaceAll('$run_id', hostsRunId);
@@ -280,10 +401,13 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
   });
 
   it('the series a scrape carries, per layout: what README.md states', async () => {
-    const scraped = async (job) => (await prom.query(`max by (instance) (max_over_time(scrape_samples_scraped{job="${job}"}[5m]))`)).map((r) => Number(r.value[1]));
+    const scraped = async (job) =>
+      (await prom.query(`max by (instance) (max_over_time(scrape_samples_scraped{job="${job}"}[5m]))`)).map((r) => Number(r.value[1]));
     /** The histograms in a job's scrapes (every target's): their label sets (name and labels but le), each with its bucket count. */
     const histograms = async (job) => {
-      const r = await fetch(`${prom.url}/api/v1/series?${new URLSearchParams({ 'match[]': `{job="${job}", le!=""}`, start: String(Math.floor(startS)), end: String(Math.ceil(endS) + 5) })}`);
+      const r = await fetch(
+        `${prom.url}/api/v1/series?${new URLSearchParams({ 'match[]': `{job="${job}", le!=""}`, start: String(Math.floor(startS)), end: String(Math.ceil(endS) + 5) })}`,
+      );
       /** @type {Map<string, number>} */
       const sets = new Map();
       for (const { le, ...labels } of (await r.json()).data) {
@@ -304,18 +428,28 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
     expect(hostScrapes).toHaveLength(2);
     expect((await histograms(HOSTS)).filter((n) => n === fine).length).toBe(2 * producerSets);
     const producerFine = Math.max(...hostScrapes);
-    figures.push(`producer endpoint: ${producer} series coarse (${producerSets} histograms of ${coarse} buckets), ${producerFine} fine (a writer process of the two hosts)`);
-    expect(producerFine - producer, 'the difference is the buckets, give or take the process metrics').toBeGreaterThan(producerSets * (fine - coarse) - SERIES_SLACK);
+    figures.push(
+      `producer endpoint: ${producer} series coarse (${producerSets} histograms of ${coarse} buckets), ${producerFine} fine (a writer process of the two hosts)`,
+    );
+    expect(producerFine - producer, 'the difference is the buckets, give or take the process metrics').toBeGreaterThan(
+      producerSets * (fine - coarse) - SERIES_SLACK,
+    );
     expect(producerFine - producer).toBeLessThan(producerSets * (fine - coarse) + SERIES_SLACK);
     // the queue consumer, default layout; fine: the same scrape with 221 more buckets in each of its histograms
     const [queueConsumer] = await scraped('queue-consumer');
     const queueSets = (await histograms('queue-consumer')).filter((n) => n === coarse).length;
     expect(queueSets).toBeGreaterThanOrEqual(4);
     const queueConsumerFine = queueConsumer + queueSets * (fine - coarse);
-    figures.push(`queue consumer endpoint: ${queueConsumer} series coarse (${queueSets} histograms of ${coarse} buckets), ${queueConsumerFine} fine (computed: ${fine - coarse} more buckets each)`);
+    figures.push(
+      `queue consumer endpoint: ${queueConsumer} series coarse (${queueSets} histograms of ${coarse} buckets), ${queueConsumerFine} fine (computed: ${fine - coarse} more buckets each)`,
+    );
     process.stderr.write(`\nSeries per scrape:\n  ${figures.join('\n  ')}\n`);
-    for (const [got, stated, what] of [[producer, STATED.coarse.producerSeries, 'producer, coarse'], [producerFine, STATED.fine.producerSeries, 'producer, fine'],
-      [queueConsumer, STATED.coarse.queueConsumerSeries, 'queue consumer, coarse'], [queueConsumerFine, STATED.fine.queueConsumerSeries, 'queue consumer, fine']]) {
+    for (const [got, stated, what] of [
+      [producer, STATED.coarse.producerSeries, 'producer, coarse'],
+      [producerFine, STATED.fine.producerSeries, 'producer, fine'],
+      [queueConsumer, STATED.coarse.queueConsumerSeries, 'queue consumer, coarse'],
+      [queueConsumerFine, STATED.fine.queueConsumerSeries, 'queue consumer, fine'],
+    ]) {
       expect(Math.abs(got - stated), `${what}: ${got} series, README.md states ${stated}`).toBeLessThanOrEqual(SERIES_SLACK);
     }
     // the stated bounds are the layouts' widest buckets
@@ -329,12 +463,19 @@ describePrometheus('live metrics, scraped by a real Prometheus', () => {
     expect(local.scrape_configs[0].static_configs[0].targets).toContain('127.0.0.1:9100');
     const job = YAML.parse(fs.readFileSync(path.join(ROOT, 'deploy/k8s/job.yaml'), 'utf8')).spec.template;
     const port = job.spec.containers[0].ports.find((p) => p.name === 'metrics');
-    expect(job.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port.containerPort), 'prometheus.io/path': '/metrics' });
+    expect(job.metadata.annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(port.containerPort),
+      'prometheus.io/path': '/metrics',
+    });
     // Debian's Prometheus is built without Kubernetes discovery: the file is read, not loaded
     const k8s = YAML.parse(fs.readFileSync(path.join(dir, 'prometheus-k8s.yml'), 'utf8')).scrape_configs[0];
     expect(k8s.kubernetes_sd_configs).toEqual([{ role: 'pod' }]);
     const keep = k8s.relabel_configs.filter((r) => r.action === 'keep').map((r) => [r.source_labels[0], r.regex]);
-    expect(keep).toEqual([['__meta_kubernetes_pod_annotation_prometheus_io_scrape', 'true'], ['__meta_kubernetes_pod_label_app_kubernetes_io_name', job.metadata.labels['app.kubernetes.io/name']]]);
+    expect(keep).toEqual([
+      ['__meta_kubernetes_pod_annotation_prometheus_io_scrape', 'true'],
+      ['__meta_kubernetes_pod_label_app_kubernetes_io_name', job.metadata.labels['app.kubernetes.io/name']],
+    ]);
     const monitor = YAML.parse(fs.readFileSync(path.join(dir, 'podmonitor.yaml'), 'utf8'));
     expect(monitor.spec.selector.matchLabels).toEqual(job.metadata.labels);
     expect(monitor.spec.podMetricsEndpoints[0]).toMatchObject({ port: port.name, path: '/metrics' });
@@ -357,6 +498,9 @@ function timelineSums(dir) {
   const cols = head.split(',');
   /** @type {Record<string, number>} */
   const sums = {};
-  for (const r of rows) r.split(',').forEach((v, i) => { sums[cols[i]] = (sums[cols[i]] || 0) + (Number(v) || 0); });
+  for (const r of rows)
+    r.split(',').forEach((v, i) => {
+      sums[cols[i]] = (sums[cols[i]] || 0) + (Number(v) || 0);
+    });
   return sums;
 }

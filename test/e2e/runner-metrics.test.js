@@ -30,18 +30,45 @@ function runAndScrape(args, port, done) {
         text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       }
     });
-    child.once('close', (code) => { clearTimeout(timer); resolve({ code, stderr, text }); });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, text });
+    });
   });
 }
 
 const value = (text, re) => Number(new RegExp(`^${re} (\\d+(?:\\.\\d+)?)$`, 'm').exec(text)?.[1]);
 
-describe('a runner serves its steps\' metrics on one endpoint', () => {
-  it('rqbench capacity: every run of the search relays, labelled with its step, under the search\'s run_id', async () => {
+describe("a runner serves its steps' metrics on one endpoint", () => {
+  it("rqbench capacity: every run of the search relays, labelled with its step, under the search's run_id", async () => {
     const port = await freePort();
     const out = tempDir('rqbench-cap-metrics-');
-    const r = await runAndScrape(['capacity', '--local', '-t', '1', '--start-rate', '2000', '--max-rate', '4000', '--step-seconds', '2', '--step-warmup', '0',
-      '--run-id', 'cap-1', '--metrics-port', String(port), '--metrics-linger', '3', '--out', out], port, /rqbench capacity: wrote /);
+    const r = await runAndScrape(
+      [
+        'capacity',
+        '--local',
+        '-t',
+        '1',
+        '--start-rate',
+        '2000',
+        '--max-rate',
+        '4000',
+        '--step-seconds',
+        '2',
+        '--step-warmup',
+        '0',
+        '--run-id',
+        'cap-1',
+        '--metrics-port',
+        String(port),
+        '--metrics-linger',
+        '3',
+        '--out',
+        out,
+      ],
+      port,
+      /rqbench capacity: wrote /,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/metrics: the final values stay on http:\/\/127\.0\.0\.1:\d+\/metrics for 3 s/);
     const [dir] = fs.readdirSync(out);
@@ -49,18 +76,28 @@ describe('a runner serves its steps\' metrics on one endpoint', () => {
     expect(doc.steps.map((s) => s.rate)).toEqual([2000, 4000]);
     for (const [i, s] of doc.steps.entries()) {
       const acked = JSON.parse(fs.readFileSync(path.join(out, dir, s.dir, 'summary.json'), 'utf8')).totals.acked;
-      expect(value(r.text, `rqbench_items_acknowledged_total\\{[^}]*run_id="cap-1"[^}]*step="${i + 1}-${s.rate}"[^}]*\\}`), `step ${i + 1}`).toBe(acked);
+      expect(
+        value(r.text, `rqbench_items_acknowledged_total\\{[^}]*run_id="cap-1"[^}]*step="${i + 1}-${s.rate}"[^}]*\\}`),
+        `step ${i + 1}`,
+      ).toBe(acked);
     }
     // the runner's own process metrics beside them
     expect(r.text).toMatch(/^process_cpu_seconds_total\{[^}]*run_id="cap-1"[^}]*run_name="capacity-zset"[^}]*\} /m);
   }, 120_000);
 
-  it('rqbench experiment run: the step\'s producer relays, labelled with the step', async () => {
+  it("rqbench experiment run: the step's producer relays, labelled with the step", async () => {
     const port = await freePort();
     const dir = path.join(tempDir('rqbench-exp-metrics-'), 'one');
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'experiment.yaml'), 'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nrepeat: 1\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n');
-    const r = await runAndScrape(['experiment', 'run', dir, '--metrics-port', String(port), '--metrics-linger', '3'], port, /wrote .*RESULTS\.md/);
+    fs.writeFileSync(
+      path.join(dir, 'experiment.yaml'),
+      'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nrepeat: 1\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n',
+    );
+    const r = await runAndScrape(
+      ['experiment', 'run', dir, '--metrics-port', String(port), '--metrics-linger', '3'],
+      port,
+      /wrote .*RESULTS\.md/,
+    );
     expect(r.code, r.stderr).toBe(0);
     const [stamp] = fs.readdirSync(path.join(dir, 'runs'));
     const [prod] = fs.readdirSync(path.join(dir, 'runs', stamp, 'only', 'trial-1')).filter((d) => d.endsWith('-producer'));

@@ -49,10 +49,14 @@ export async function openReport(browser, file) {
   const page = await context.newPage();
   const problems = [];
   const url = pathToFileURL(file).href;
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-  page.on('request', (r) => { if (r.url() !== url) problems.push(`request: ${r.url()}`); });
+  page.on('request', (r) => {
+    if (r.url() !== url) problems.push(`request: ${r.url()}`);
+  });
   await page.goto(url);
   await page.waitForFunction(() => /** @type {any} */ (window).rqbenchReport?.done, null, { timeout: 30_000 });
   const state = await page.evaluate(() => {
@@ -69,25 +73,32 @@ export async function openReport(browser, file) {
  * @returns {Promise<Record<string, { marks: Record<string, number>, axes: number, legends: number, texts: string[] }>>}
  */
 export function drawnCharts(page) {
-  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll('div.vega')].map((div) => {
-    const svg = div.querySelector('svg');
-    /** @type {Record<string, number>} */
-    const marks = {};
-    for (const g of svg ? svg.querySelectorAll('g.role-mark') : []) {
-      const type = [...g.classList].find((c) => c.startsWith('mark-'))?.slice(5) ?? '?';
-      const items = [...g.children].filter((e) => {
-        const b = e.getBoundingClientRect();
-        return b.width + b.height > 0 && e.getAttribute('d') !== '';
-      });
-      marks[type] = (marks[type] ?? 0) + items.length;
-    }
-    return [div.id, {
-      marks,
-      axes: svg ? svg.querySelectorAll('.role-axis').length : 0,
-      legends: svg ? svg.querySelectorAll('.role-legend').length : 0,
-      texts: svg ? [...svg.querySelectorAll('text')].map((t) => t.textContent ?? '') : [],
-    }];
-  })));
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('div.vega')].map((div) => {
+        const svg = div.querySelector('svg');
+        /** @type {Record<string, number>} */
+        const marks = {};
+        for (const g of svg ? svg.querySelectorAll('g.role-mark') : []) {
+          const type = [...g.classList].find((c) => c.startsWith('mark-'))?.slice(5) ?? '?';
+          const items = [...g.children].filter((e) => {
+            const b = e.getBoundingClientRect();
+            return b.width + b.height > 0 && e.getAttribute('d') !== '';
+          });
+          marks[type] = (marks[type] ?? 0) + items.length;
+        }
+        return [
+          div.id,
+          {
+            marks,
+            axes: svg ? svg.querySelectorAll('.role-axis').length : 0,
+            legends: svg ? svg.querySelectorAll('.role-legend').length : 0,
+            texts: svg ? [...svg.querySelectorAll('text')].map((t) => t.textContent ?? '') : [],
+          },
+        ];
+      }),
+    ),
+  );
 }
 
 /**
@@ -109,10 +120,14 @@ export async function hoverSecond(page, id, second) {
   await page.mouse.move(at.x - 40, at.y);
   await page.mouse.move(at.x, at.y, { steps: 4 });
   await page.waitForFunction(() => document.getElementById('vg-tooltip-element')?.classList.contains('visible'), null, { timeout: 5_000 });
-  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#vg-tooltip-element tr')].map((tr) => {
-    const [k, v] = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
-    return [k, v];
-  })));
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('#vg-tooltip-element tr')].map((tr) => {
+        const [k, v] = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
+        return [k, v];
+      }),
+    ),
+  );
 }
 
 /** Launches Debian's Chromium headless (as root it needs --no-sandbox). */

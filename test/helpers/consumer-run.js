@@ -28,9 +28,20 @@ export async function consume(o) {
   const out = tempDir('rqbench-consume-');
   const target = o.url ? ['--url', o.url] : ['--host', '127.0.0.1', '--port', String(o.port)];
   const args = [
-    ...(o.cli ? [CLI, 'consume'] : [CONSUMER]), ...target, ...(o.cluster ? ['--cluster'] : []),
-    '--ttl', String(o.ttl ?? 30), '-d', String(o.d ?? 3), '--warmup', String(o.warmup ?? 1),
-    '--out', out, '--json', '--quiet', ...(o.extra ?? []),
+    ...(o.cli ? [CLI, 'consume'] : [CONSUMER]),
+    ...target,
+    ...(o.cluster ? ['--cluster'] : []),
+    '--ttl',
+    String(o.ttl ?? 30),
+    '-d',
+    String(o.d ?? 3),
+    '--warmup',
+    String(o.warmup ?? 1),
+    '--out',
+    out,
+    '--json',
+    '--quiet',
+    ...(o.extra ?? []),
   ];
   const res = await runWatchingT0(args, out, o);
   const { summary, dir } = readRun(out, res.stdout);
@@ -40,7 +51,9 @@ export async function consume(o) {
 /** Short description of a consumer run for assertion messages. */
 export function describeConsumer(r) {
   const s = r.summary;
-  const brief = s ? JSON.stringify({ perCycle: s.perCycle, cycles: s.cycles, totals: s.totals, errorKinds: s.errorKinds, readerErrors: s.readerErrors }) : '(no summary)';
+  const brief = s
+    ? JSON.stringify({ perCycle: s.perCycle, cycles: s.cycles, totals: s.totals, errorKinds: s.errorKinds, readerErrors: s.readerErrors })
+    : '(no summary)';
   return `${r.args.slice(1).join(' ')} → exit ${r.code}${r.signal ? ` (${r.signal})` : ''} after ${r.ms} ms; stderr: ${r.stderr.trim().slice(0, 400) || '(empty)'}; ${brief}`;
 }
 

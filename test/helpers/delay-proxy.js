@@ -18,7 +18,10 @@ export async function startDelayProxy(upstream, delayMs) {
     sockets.add(up);
     client.on('data', (d) => up.write(d));
     up.on('data', (d) => setTimeout(() => client.write(d), delayMs));
-    const end = () => { client.destroy(); up.destroy(); };
+    const end = () => {
+      client.destroy();
+      up.destroy();
+    };
     client.on('close', end);
     up.on('close', () => setTimeout(end, delayMs));
     client.on('error', end);
@@ -29,9 +32,10 @@ export async function startDelayProxy(upstream, delayMs) {
   return {
     host: '127.0.0.1',
     port,
-    close: () => new Promise((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

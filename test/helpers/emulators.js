@@ -17,7 +17,9 @@ export const PUBSUB_INSTALLED = !!findPubsubEmulator();
 export function describePubsub(name, fn) {
   const run = PUBSUB_INSTALLED || process.env.CI === 'true';
   if (run) return describe(name, fn);
-  process.stderr.write(`\nSKIPPED "${name}": the Google Cloud Pub/Sub emulator is not installed (apt-get install google-cloud-cli-pubsub-emulator)\n`);
+  process.stderr.write(
+    `\nSKIPPED "${name}": the Google Cloud Pub/Sub emulator is not installed (apt-get install google-cloud-cli-pubsub-emulator)\n`,
+  );
   // skipped only for want of the emulator, and said so above and in the test's name
   return describe.skipIf(!run)(`${name} (SKIPPED: Pub/Sub emulator not installed)`, fn);
 }

@@ -23,7 +23,10 @@ export const fake = {
       int: [1, 10],
       onlyHere: 'only the fake queue has a depth',
     },
-    fakeRegion: { spec: { type: 'string', requiresArg: true, describe: 'where the fake queue lives' }, form: { re: /^[a-z]+$/, expected: 'lower-case letters' } },
+    fakeRegion: {
+      spec: { type: 'string', requiresArg: true, describe: 'where the fake queue lives' },
+      form: { re: /^[a-z]+$/, expected: 'lower-case letters' },
+    },
   },
   check: (flags, bad) => {
     if (flags.fakeRegion === 'nowhere') throw bad('--fake-region', 'somewhere', flags.fakeRegion);
@@ -31,7 +34,9 @@ export const fake = {
   },
   limits: { messageBytes: 1_000_000, countedBytes: (body) => Buffer.byteLength(body) },
   open: async (side) => ({
-    publish: async (body, attrs) => { published.push({ body, attrs }); },
+    publish: async (body, attrs) => {
+      published.push({ body, attrs });
+    },
     // nothing to read: wait for the stop, as a real consumer does
     consume: async ({ signal }) => new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
     probe: async () => {},
@@ -44,7 +49,12 @@ export const fake = {
   consumer: { cloud: 'Fake', timestamp: 'fake time', timestampHelp: 'fake time', receive: null },
   ops: {
     service: 'Fake',
-    options: { fakeEndpoint: { spec: { type: 'string', requiresArg: true, describe: 'the fake ops endpoint' }, form: { re: /^fake:\/\//, expected: 'a fake:// address' } } },
+    options: {
+      fakeEndpoint: {
+        spec: { type: 'string', requiresArg: true, describe: 'the fake ops endpoint' },
+        form: { re: /^fake:\/\//, expected: 'a fake:// address' },
+      },
+    },
     endpointKey: 'fakeEndpoint',
     where: (flags, emu) => ({ endpoint: emu?.endpoint ?? flags.fakeEndpoint }),
     shown: (w) => w.endpoint ?? 'the fake cloud',

@@ -28,7 +28,11 @@ export function copyFixtures() {
   fs.cpSync(FIXTURES, root, { recursive: true });
   const runs = (name) => {
     const dir = path.join(root, name);
-    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name)).sort();
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(dir, e.name))
+      .sort();
   };
   const run = (name) => {
     const all = runs(name);
@@ -60,8 +64,18 @@ export function copyRun(dir, damage) {
  * @returns {Promise<Ran>}
  */
 export async function rq(...argv) {
-  const stdout = { text: '', write(t) { this.text += t; } };
-  const stderr = { text: '', write(t) { this.text += t; } };
+  const stdout = {
+    text: '',
+    write(t) {
+      this.text += t;
+    },
+  };
+  const stderr = {
+    text: '',
+    write(t) {
+      this.text += t;
+    },
+  };
   const code = await runCommand(argv, { stdout, stderr });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }

@@ -52,5 +52,7 @@ export function expectGolden(name, text) {
     return;
   }
   expect(fs.existsSync(file), `no golden file ${path.relative(process.cwd(), file)}: UPDATE_GOLDEN=1 writes it`).toBe(true);
-  expect(text, `${name} differs from its golden file (UPDATE_GOLDEN=1 writes it again: review the diff)`).toBe(fs.readFileSync(file, 'utf8'));
+  expect(text, `${name} differs from its golden file (UPDATE_GOLDEN=1 writes it again: review the diff)`).toBe(
+    fs.readFileSync(file, 'utf8'),
+  );
 }

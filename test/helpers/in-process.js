@@ -11,7 +11,13 @@ import { runCommand, runScript } from '../../src/run-command.js';
 /** A stream that keeps what is written to it. */
 function buffer() {
   let text = '';
-  return { write: (/** @type {string} */ t) => { text += t; return true; }, text: () => text };
+  return {
+    write: (/** @type {string} */ t) => {
+      text += t;
+      return true;
+    },
+    text: () => text,
+  };
 }
 
 /**

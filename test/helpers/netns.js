@@ -19,13 +19,18 @@ export const CLUSTER_PORTS = [7001, 7002, 7003];
 export function netnsProblem() {
   if (process.platform !== 'linux') return 'network namespaces are Linux only';
   if (process.getuid?.() !== 0) return 'making network namespaces needs root';
-  for (const tool of ['ip', 'unshare', 'sysctl']) if (!findExecutable(tool)) return `${tool} is not installed (apt-get install iproute2 util-linux procps)`;
+  for (const tool of ['ip', 'unshare', 'sysctl'])
+    if (!findExecutable(tool)) return `${tool} is not installed (apt-get install iproute2 util-linux procps)`;
   const probe = `rqb${process.pid}-probe`;
   try {
     execFileSync('ip', ['netns', 'add', probe], { stdio: 'pipe' });
     execFileSync('ip', ['netns', 'del', probe], { stdio: 'pipe' });
   } catch (e) {
-    return `ip netns add failed: ${String(/** @type {any} */ (e).stderr ?? e).trim().split('\n')[0]}`;
+    return `ip netns add failed: ${
+      String(/** @type {any} */ (e).stderr ?? e)
+        .trim()
+        .split('\n')[0]
+    }`;
   }
   return null;
 }
@@ -47,7 +52,11 @@ function ip(...args) {
  * @param {string} ns
  */
 function prepare(ns) {
-  execFileSync('ip', ['netns', 'exec', ns, 'sysctl', '-qw', 'net.ipv4.conf.all.route_localnet=1', 'net.ipv4.conf.default.route_localnet=1'], { stdio: 'pipe' });
+  execFileSync(
+    'ip',
+    ['netns', 'exec', ns, 'sysctl', '-qw', 'net.ipv4.conf.all.route_localnet=1', 'net.ipv4.conf.default.route_localnet=1'],
+    { stdio: 'pipe' },
+  );
   ip('-n', ns, 'link', 'set', 'lo', 'up');
   ip('-n', ns, 'addr', 'del', '127.0.0.1/8', 'dev', 'lo');
   ip('-n', ns, 'addr', 'add', '127.0.0.1/32', 'dev', 'lo');
@@ -153,13 +162,20 @@ export function runIn(host, argv, pids, { timeoutMs = 60_000, onSpawn, hostname 
   const child = spawnIn(host, argv, pids, { hostname });
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (d) => { stdout += d; });
-  child.stderr?.on('data', (d) => { stderr += d; });
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
   const pid = /** @type {number} */ (child.pid);
   onSpawn?.(pid);
   const timer = setTimeout(() => endTree(pid), timeoutMs);
   return new Promise((resolve, reject) => {
-    child.once('error', (e) => { clearTimeout(timer); reject(e); });
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr, pid, ms: Date.now() - started });
@@ -209,7 +225,10 @@ async function endAll(pids) {
  * @param {string[]} cmd
  */
 export function cliIn(host, addr, port, ...cmd) {
-  return execFileSync('ip', ['netns', 'exec', host.ns, /** @type {string} */ (findRedisCli()), '-h', addr, '-p', String(port), ...cmd], { encoding: 'utf8', timeout: 5000 }).trim();
+  return execFileSync('ip', ['netns', 'exec', host.ns, /** @type {string} */ (findRedisCli()), '-h', addr, '-p', String(port), ...cmd], {
+    encoding: 'utf8',
+    timeout: 5000,
+  }).trim();
 }
 
 /**
@@ -224,8 +243,36 @@ export function cliIn(host, addr, port, ...cmd) {
 export async function startClusterIn(server, pids, dir) {
   const bin = /** @type {string} */ (findRedisServer());
   for (const port of CLUSTER_PORTS) {
-    const child = spawnIn(server, [bin, '--bind', server.addr, '--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`,
-      '--cluster-node-timeout', '2000', '--cluster-announce-ip', server.addr, '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', '--daemonize', 'no'], pids, { hostname: false });
+    const child = spawnIn(
+      server,
+      [
+        bin,
+        '--bind',
+        server.addr,
+        '--port',
+        String(port),
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '2000',
+        '--cluster-announce-ip',
+        server.addr,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--protected-mode',
+        'no',
+        '--daemonize',
+        'no',
+      ],
+      pids,
+      { hostname: false },
+    );
     child.stdout?.resume();
     child.stderr?.resume();
   }
@@ -234,7 +281,8 @@ export async function startClusterIn(server, pids, dir) {
   const per = Math.ceil(16384 / CLUSTER_PORTS.length);
   CLUSTER_PORTS.forEach((p, i) => ask(p, 'CLUSTER', 'ADDSLOTSRANGE', String(i * per), String(Math.min(16383, (i + 1) * per - 1))));
   for (const p of CLUSTER_PORTS.slice(1)) ask(CLUSTER_PORTS[0], 'CLUSTER', 'MEET', server.addr, String(p));
-  const ok = (p) => /cluster_state:ok/.test(tryOr(() => ask(p, 'CLUSTER', 'INFO'), '')) && /cluster_known_nodes:3/.test(ask(p, 'CLUSTER', 'INFO'));
+  const ok = (p) =>
+    /cluster_state:ok/.test(tryOr(() => ask(p, 'CLUSTER', 'INFO'), '')) && /cluster_known_nodes:3/.test(ask(p, 'CLUSTER', 'INFO'));
   await until(() => CLUSTER_PORTS.every(ok), 'cluster_state:ok on every node');
   return { url: `redis://${server.addr}:${CLUSTER_PORTS[0]}` };
 }
@@ -270,15 +318,28 @@ async function until(cond, what, timeoutMs = 15_000) {
  * @returns {Promise<{ endpoint: string }>}
  */
 export async function startSqsIn(server, pids, port) {
-  const script = "const { buildApp } = await import('fauxqs'); const app = buildApp({ logger: false, defaultRegion: 'us-east-1' });"
-    + " await app.listen({ host: process.argv[1], port: Number(process.argv[2]) }); process.stdout.write('listening\\n');";
-  const child = spawnIn(server, [process.execPath, '--input-type=module', '-e', script, server.addr, String(port)], pids, { hostname: false });
+  const script =
+    "const { buildApp } = await import('fauxqs'); const app = buildApp({ logger: false, defaultRegion: 'us-east-1' });" +
+    " await app.listen({ host: process.argv[1], port: Number(process.argv[2]) }); process.stdout.write('listening\\n');";
+  const child = spawnIn(server, [process.execPath, '--input-type=module', '-e', script, server.addr, String(port)], pids, {
+    hostname: false,
+  });
   let out = '';
-  child.stderr?.on('data', (d) => { out += d; });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`fauxqs did not start in the server namespace: ${out}`)), 15_000);
-    child.stdout?.on('data', (d) => { if (String(d).includes('listening')) { clearTimeout(timer); resolve(undefined); } });
-    child.once('close', (code) => { clearTimeout(timer); reject(new Error(`fauxqs ended (exit ${code}): ${out}`)); });
+    child.stdout?.on('data', (d) => {
+      if (String(d).includes('listening')) {
+        clearTimeout(timer);
+        resolve(undefined);
+      }
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`fauxqs ended (exit ${code}): ${out}`));
+    });
   });
   return { endpoint: `http://${server.addr}:${port}` };
 }

@@ -28,11 +28,18 @@ export function runNode(args, { timeoutMs = 60_000, env } = {}) {
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     // killed by its own PID (and only it) if it overstays
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', (e) => { clearTimeout(timer); reject(e); });
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started, pid: child.pid });
@@ -93,15 +100,29 @@ export async function produce(o) {
   const out = tempDir('rqbench-produce-');
   const target = o.url ? ['--url', o.url] : ['--host', '127.0.0.1', '--port', String(o.port)];
   const args = [
-    PRODUCER, ...target, ...(o.cluster ? ['--cluster'] : []),
-    '-q', String(o.q), '-d', String(o.d ?? 2), '--warmup', '0', '--ttl', String(o.ttl ?? 30),
-    '--out', out, '--json', '--quiet', ...(o.extra ?? []),
+    PRODUCER,
+    ...target,
+    ...(o.cluster ? ['--cluster'] : []),
+    '-q',
+    String(o.q),
+    '-d',
+    String(o.d ?? 2),
+    '--warmup',
+    '0',
+    '--ttl',
+    String(o.ttl ?? 30),
+    '--out',
+    out,
+    '--json',
+    '--quiet',
+    ...(o.extra ?? []),
   ];
   const started = Date.now();
   const res = await runWatchingT0(args, out, o);
   const finishedAt = Date.now();
   const { summary, dirs, dir } = readRun(out, res.stdout);
-  const manifest = dir && fs.existsSync(path.join(dir, 'manifest.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) : null;
+  const manifest =
+    dir && fs.existsSync(path.join(dir, 'manifest.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) : null;
   return { ...res, args, out, dirs, dir, summary, manifest, t0: manifest?.t0, started, finishedAt };
 }
 
@@ -170,6 +191,11 @@ export function readRun(out, stdout) {
   } catch {
     // left null: the assertions say so
   }
-  const dirs = fs.existsSync(out) ? fs.readdirSync(out, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : [];
+  const dirs = fs.existsSync(out)
+    ? fs
+        .readdirSync(out, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+    : [];
   return { summary, dirs, dir: dirs.length === 1 ? path.join(out, dirs[0]) : null };
 }

@@ -47,23 +47,51 @@ export async function startPrometheus(jobs) {
   const dir = tempDir('rqbench-prom-');
   const port = await freePort();
   const config = [
-    'global:', '  scrape_interval: 1s', '  scrape_timeout: 1s', '  evaluation_interval: 1s', 'scrape_configs:',
-    ...Object.entries(jobs).flatMap(([job, p]) => [`  - job_name: ${job}`, '    static_configs:', `      - targets: [${[p].flat().map((one) => `"127.0.0.1:${one}"`).join(', ')}]`]),
+    'global:',
+    '  scrape_interval: 1s',
+    '  scrape_timeout: 1s',
+    '  evaluation_interval: 1s',
+    'scrape_configs:',
+    ...Object.entries(jobs).flatMap(([job, p]) => [
+      `  - job_name: ${job}`,
+      '    static_configs:',
+      `      - targets: [${[p]
+        .flat()
+        .map((one) => `"127.0.0.1:${one}"`)
+        .join(', ')}]`,
+    ]),
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'prometheus.yml'), `${config}\n`);
-  const child = spawn(/** @type {string} */ (PROMETHEUS), [
-    `--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    /** @type {string} */ (PROMETHEUS),
+    [
+      `--config.file=${path.join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let log = '';
-  child.stderr.on('data', (d) => { log = (log + d).slice(-4000); });
+  child.stderr.on('data', (d) => {
+    log = (log + d).slice(-4000);
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited (${child.exitCode}): ${log}`);
-    if (await fetch(`${url}/-/ready`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`prometheus was not ready in 30 s: ${log}`); }
+    if (
+      await fetch(`${url}/-/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`prometheus was not ready in 30 s: ${log}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   const api = async (what, params) => {

@@ -31,14 +31,23 @@ export async function consumeQueue(args, opts = {}) {
  */
 export function startConsumer(args, re) {
   const out = tempDir('rqbench-con-');
-  const child = spawn(process.execPath, ['src/consumer.js', '--wait-seconds', '1', ...args, '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['src/consumer.js', '--wait-seconds', '1', ...args, '--out', out], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no ${re} in: ${stderr}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ${re} in: ${stderr}`));
+    }, 30_000);
     child.stderr.on('data', (d) => {
       stderr += d;
       const m = stderr.match(re);
-      if (m) { clearTimeout(timer); resolve({ child, match: m, out, stderr: () => stderr }); }
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m, out, stderr: () => stderr });
+      }
     });
   });
 }

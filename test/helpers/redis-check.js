@@ -104,7 +104,10 @@ export async function dropConnectionsNamed(nodes, name) {
   let dropped = 0;
   for (const n of nodes) {
     const admin = await standaloneClient(n.port);
-    const ids = String(await admin.client('LIST')).split('\n').filter((l) => l.includes(` name=${name} `)).map((l) => l.match(/^id=(\d+)/)?.[1]);
+    const ids = String(await admin.client('LIST'))
+      .split('\n')
+      .filter((l) => l.includes(` name=${name} `))
+      .map((l) => l.match(/^id=(\d+)/)?.[1]);
     for (const id of ids) dropped += Number(await admin.client('KILL', 'ID', String(id)));
     admin.disconnect();
   }

@@ -132,7 +132,10 @@ ${checkTests ? `checkTests: "${checkTests}"\n` : ''}`;
 /** Two specs in one parent directory, as experiments/ holds them. */
 export function twoSpecs() {
   const parent = tempDir('rqbench-exp-all-');
-  const dirs = [['a-first', oneStepSpec('First (test)', '001 § A', 'one.achieved > 0', 'that something was written; not how fast')], ['b-second', oneStepSpec('Second (test)', '002 § B', 'one.achieved < 0')]].map(([name, yaml]) => {
+  const dirs = [
+    ['a-first', oneStepSpec('First (test)', '001 § A', 'one.achieved > 0', 'that something was written; not how fast')],
+    ['b-second', oneStepSpec('Second (test)', '002 § B', 'one.achieved < 0')],
+  ].map(([name, yaml]) => {
     const dir = path.join(parent, name);
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);

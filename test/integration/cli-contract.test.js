@@ -11,7 +11,9 @@ import { TWO_STEPS } from '../helpers/specs.js';
 import { experimentDir } from '../helpers/experiment-spec.js';
 
 let deadPort;
-beforeAll(async () => { deadPort = await freePort(); });
+beforeAll(async () => {
+  deadPort = await freePort();
+});
 afterAll(() => removeTempDirs());
 
 /**
@@ -21,18 +23,66 @@ afterAll(() => removeTempDirs());
  * @type {Array<[string, string[], (base: string) => string[], string, string]>}
  */
 const CASES = [
-  ['node src/producer.js', [PRODUCER], (base) => ['-q', '0', '--port', String(deadPort), '--out', path.join(base, 'out')], '-q', 'producer.js: '],
-  ['node src/consumer.js', [CONSUMER], (base) => ['--fetch', 'x', '--port', String(deadPort), '--out', path.join(base, 'out')], '--fetch', 'consumer.js: '],
-  ['rqbench produce', [CLI, 'produce'], (base) => ['--ws', '--sl', '--port', String(deadPort), '--out', path.join(base, 'out')], '--sl', 'rqbench produce: '],
-  ['rqbench consume', [CLI, 'consume'], (base) => ['--readers', '0', '--port', String(deadPort), '--out', path.join(base, 'out')], '--readers', 'rqbench consume: '],
+  [
+    'node src/producer.js',
+    [PRODUCER],
+    (base) => ['-q', '0', '--port', String(deadPort), '--out', path.join(base, 'out')],
+    '-q',
+    'producer.js: ',
+  ],
+  [
+    'node src/consumer.js',
+    [CONSUMER],
+    (base) => ['--fetch', 'x', '--port', String(deadPort), '--out', path.join(base, 'out')],
+    '--fetch',
+    'consumer.js: ',
+  ],
+  [
+    'rqbench produce',
+    [CLI, 'produce'],
+    (base) => ['--ws', '--sl', '--port', String(deadPort), '--out', path.join(base, 'out')],
+    '--sl',
+    'rqbench produce: ',
+  ],
+  [
+    'rqbench consume',
+    [CLI, 'consume'],
+    (base) => ['--readers', '0', '--port', String(deadPort), '--out', path.join(base, 'out')],
+    '--readers',
+    'rqbench consume: ',
+  ],
   ['rqbench local', [CLI, 'local'], () => ['redis', '--cluster', '--masters', '2'], '--masters', 'rqbench: '],
   ['rqbench report', [CLI, 'report'], (base) => [base, '--format', 'xml'], '--format', 'rqbench report: '],
-  ['rqbench compare', [CLI, 'compare'], (base) => [path.join(base, 'a'), path.join(base, 'b'), '--format', 'xml'], '--format', 'rqbench compare: '],
+  [
+    'rqbench compare',
+    [CLI, 'compare'],
+    (base) => [path.join(base, 'a'), path.join(base, 'b'), '--format', 'xml'],
+    '--format',
+    'rqbench compare: ',
+  ],
   ['rqbench chart', [CLI, 'chart'], (base) => [base, '--out', path.join(base, 'charts'), '--width', '10'], '--width', 'rqbench chart: '],
-  ['rqbench ops', [CLI, 'ops'], (base) => ['--only', 'kafka', '--port', String(deadPort), '--out', path.join(base, 'out')], '--only', 'rqbench ops: '],
+  [
+    'rqbench ops',
+    [CLI, 'ops'],
+    (base) => ['--only', 'kafka', '--port', String(deadPort), '--out', path.join(base, 'out')],
+    '--only',
+    'rqbench ops: ',
+  ],
   ['rqbench load', [CLI, 'load'], (base) => ['--generate', path.join(base, 'delta.tsv'), '--records', '0'], '--records', 'rqbench load: '],
-  ['rqbench capacity', [CLI, 'capacity'], (base) => ['--slo-p99', '0', '--out', path.join(base, 'runs')], '--slo-p99', 'rqbench capacity: '],
-  ['rqbench generate-deltas', [CLI, 'generate-deltas'], (base) => ['-n', '0', '--out', path.join(base, 'deltas')], '--count', 'rqbench generate-deltas: '],
+  [
+    'rqbench capacity',
+    [CLI, 'capacity'],
+    (base) => ['--slo-p99', '0', '--out', path.join(base, 'runs')],
+    '--slo-p99',
+    'rqbench capacity: ',
+  ],
+  [
+    'rqbench generate-deltas',
+    [CLI, 'generate-deltas'],
+    (base) => ['-n', '0', '--out', path.join(base, 'deltas')],
+    '--count',
+    'rqbench generate-deltas: ',
+  ],
   ['rqbench k8s', [CLI, 'k8s'], (base) => ['--pods', '0', '--out', path.join(base, 'k8s')], '--pods', 'rqbench k8s: '],
 ];
 

@@ -62,8 +62,12 @@ describe('parseAt', () => {
   });
 
   it('parseAtList sorts by time, keeps the given order for ties, takes one value or none', () => {
-    expect(parseAtList(['20:failover', '5:reshard:10', '5:kill-master', '0:add-shard']).map((a) => a.text))
-      .toEqual(['0:add-shard', '5:reshard:10', '5:kill-master', '20:failover']);
+    expect(parseAtList(['20:failover', '5:reshard:10', '5:kill-master', '0:add-shard']).map((a) => a.text)).toEqual([
+      '0:add-shard',
+      '5:reshard:10',
+      '5:kill-master',
+      '20:failover',
+    ]);
     expect(parseAtList('3:failover')).toHaveLength(1);
     expect(parseAtList(undefined)).toEqual([]);
     expect(() => parseAtList(['1:failover', 'oops'])).toThrow(UsageError);
@@ -71,7 +75,16 @@ describe('parseAt', () => {
 });
 
 describe('slot plans', () => {
-  const node = (id, role, ranges, masterId) => ({ id, addr: `127.0.0.1:${id}`, host: '127.0.0.1', port: Number(id), role, slots: ranges, masterId, shard: 0 });
+  const node = (id, role, ranges, masterId) => ({
+    id,
+    addr: `127.0.0.1:${id}`,
+    host: '127.0.0.1',
+    port: Number(id),
+    role,
+    slots: ranges,
+    masterId,
+    shard: 0,
+  });
   const a = node('7001', 'master', [[0, 5460]]);
   const b = node('7002', 'master', [[5461, 10922]]);
   const c = node('7003', 'master', [[10923, 16383]]);
@@ -89,7 +102,10 @@ describe('slot plans', () => {
 
   it('drain spreads every slot so the others end even; fill takes an even share', () => {
     const moves = planDrain([a, b, c], c);
-    expect(moves.map((m) => [m.to.id, m.slots.length])).toEqual([['7001', 2731], ['7002', 2730]]);
+    expect(moves.map((m) => [m.to.id, m.slots.length])).toEqual([
+      ['7001', 2731],
+      ['7002', 2730],
+    ]);
     expect(moves.flatMap((m) => m.slots)).toEqual(slotsOf(c));
     const fill = planFill([a, b, c, fresh], fresh);
     expect(fill.reduce((n, m) => n + m.slots.length, 0)).toBe(4096);
@@ -168,7 +184,12 @@ describe('cluster actions on a local 3 x 1 cluster', SLOW, () => {
     expect(r.error).toBeUndefined();
     expect(r).toMatchObject({ kind: 'reshard', arg: '500', ok: true });
     expect(r.endMs).toBeGreaterThanOrEqual(r.startMs);
-    expect(r.detail).toMatchObject({ from: { id: planned.from.id, addr: planned.from.addr }, to: { id: planned.to.id }, slots: 500, slotsMoved: 500 });
+    expect(r.detail).toMatchObject({
+      from: { id: planned.from.id, addr: planned.from.addr },
+      to: { id: planned.to.id },
+      slots: 500,
+      slotsMoved: 500,
+    });
     const moved = new Set(planned.slots);
     let inMoved = 0;
     for (let i = 0; i < KEYS; i++) if (moved.has(keySlot(`key:${i}`))) inMoved++;
@@ -246,7 +267,11 @@ describe('cluster actions on a local 3 x 1 cluster', SLOW, () => {
     const pid = local.nodes.find((n) => n.port === master.port).pid;
     const r = await runAction(parseAt('0:kill-master'), { conn, local, log });
     expect(r.error).toBeUndefined();
-    expect(r.detail).toMatchObject({ killed: { id: master.id }, method: `SIGKILL pid ${pid}`, promoted: { id: replica.id, addr: replica.addr } });
+    expect(r.detail).toMatchObject({
+      killed: { id: master.id },
+      method: `SIGKILL pid ${pid}`,
+      promoted: { id: replica.id, addr: replica.addr },
+    });
     expect(r.detail.recoverMs).toBeLessThan(10_000);
     expect(isAlive(pid)).toBe(false);
     expect(servingMasters(await view(local))).toHaveLength(3);
@@ -319,12 +344,14 @@ describe('cluster actions with a password (MIGRATE AUTH2 user pass)', SLOW, () =
   beforeAll(async () => {
     local = await startRedis({ cluster: true, masters: 3, replicas: 0, password: PASSWORD });
     // An ACL user on every node, so MIGRATE has to pass AUTH2 <user> <pass> to the target.
-    await Promise.all(local.nodes.map(async ({ host, port }) => {
-      const r = new Redis({ host, port, password: PASSWORD, lazyConnect: true });
-      await r.connect();
-      await r.call('ACL', 'SETUSER', 'bench', 'on', `>${PASSWORD}`, '~*', '&*', '+@all');
-      r.disconnect();
-    }));
+    await Promise.all(
+      local.nodes.map(async ({ host, port }) => {
+        const r = new Redis({ host, port, password: PASSWORD, lazyConnect: true });
+        await r.connect();
+        await r.call('ACL', 'SETUSER', 'bench', 'on', `>${PASSWORD}`, '~*', '&*', '+@all');
+        r.disconnect();
+      }),
+    );
   }, 60_000);
   afterAll(() => local?.stop(), 30_000);
 

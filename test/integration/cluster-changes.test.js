@@ -33,7 +33,15 @@ describe('the cluster changes under load', () => {
   it('writers and readers keep going; nothing acknowledged is lost except what a hard kill can lose', async () => {
     const addShard = spare.map((n) => `${n.host}:${n.port}`).join(',');
     const [p, c] = await Promise.all([
-      produce({ port: local.port, cluster: true, q: Q, d: D, ttl: D + 70, timeoutMs: 110_000, extra: ['-c', '10', '--verify', ...ACTIONS(addShard).flatMap((x) => ['--at', x])] }),
+      produce({
+        port: local.port,
+        cluster: true,
+        q: Q,
+        d: D,
+        ttl: D + 70,
+        timeoutMs: 110_000,
+        extra: ['-c', '10', '--verify', ...ACTIONS(addShard).flatMap((x) => ['--at', x])],
+      }),
       consume({ port: local.port, cluster: true, d: D, warmup: 0, ttl: D + 70, timeoutMs: 110_000, extra: ['-p', '500'] }),
     ]);
     const why = `${describeRun(p)}\n${JSON.stringify(p.summary?.actions ?? null)}`;
@@ -43,7 +51,10 @@ describe('the cluster changes under load', () => {
     expect(s.outcome.problems, why).toEqual(s.verify.lost ? [`--verify: ${s.verify.lost} acknowledged items lost`] : []);
 
     // every action ran and succeeded, in order
-    expect(s.actions.map((x) => [x.text, x.ok, x.error]), why).toEqual(ACTIONS(addShard).map((x) => [x, true, undefined]));
+    expect(
+      s.actions.map((x) => [x.text, x.ok, x.error]),
+      why,
+    ).toEqual(ACTIONS(addShard).map((x) => [x, true, undefined]));
     const at = Object.fromEntries(s.actions.map((x) => [x.kind, x]));
     expect(at.reshard.detail.slotsMoved).toBe(2000);
     expect(at['remove-shard'].detail.slotsMoved ?? at['remove-shard'].detail.slots, why).toBeGreaterThan(0);
@@ -80,19 +91,31 @@ describe('the cluster changes under load', () => {
     // Redis CPU follows the cluster: the added nodes get columns, a promoted replica a master column
     const lines = timeline.trim().split('\n');
     const tl = readTimeline(`${p.dir}/timeline.csv`);
-    expect(tl.rows.length, 'every line has the header\'s columns (earlier rows padded when columns joined)').toBe(lines.length - 1);
+    expect(tl.rows.length, "every line has the header's columns (earlier rows padded when columns joined)").toBe(lines.length - 1);
     const secondOf = (ms) => Math.floor((ms - p.t0) / 1000);
-    const cpuAfter = (addr, role, fromSecond) => tl.nodes
-      .filter((n) => n.addr === addr && (role === 'any' || n.role === role))
-      .flatMap((n) => tl.rows.filter((r) => r.second > fromSecond && typeof r[n.column] === 'number'));
+    const cpuAfter = (addr, role, fromSecond) =>
+      tl.nodes
+        .filter((n) => n.addr === addr && (role === 'any' || n.role === role))
+        .flatMap((n) => tl.rows.filter((r) => r.second > fromSecond && typeof r[n.column] === 'number'));
     for (const n of at['add-shard'].detail.added) {
       // a master, or a replica of the new master (it joins as an empty master first)
-      expect(cpuAfter(n.addr, 'any', secondOf(at['add-shard'].endMs)).length, `CPU of the added ${n.addr}: ${tl.columns.join(' ')}`).toBeGreaterThan(3);
+      expect(
+        cpuAfter(n.addr, 'any', secondOf(at['add-shard'].endMs)).length,
+        `CPU of the added ${n.addr}: ${tl.columns.join(' ')}`,
+      ).toBeGreaterThan(3);
     }
     const promoted = at.failover.detail.to.addr;
-    expect(cpuAfter(promoted, 'master', secondOf(at.failover.endMs)).length, `CPU of ${promoted} as master after the failover: ${tl.columns.join(' ')}`).toBeGreaterThan(3);
+    expect(
+      cpuAfter(promoted, 'master', secondOf(at.failover.endMs)).length,
+      `CPU of ${promoted} as master after the failover: ${tl.columns.join(' ')}`,
+    ).toBeGreaterThan(3);
     expect(cpuAfter(promoted, 'replica', -1).length, `CPU of ${promoted} as a replica before`).toBeGreaterThan(3);
-    expect(s.cpu.nodes.filter((n) => n.addr === promoted).map((n) => n.role).sort()).toEqual(['master', 'replica']);
+    expect(
+      s.cpu.nodes
+        .filter((n) => n.addr === promoted)
+        .map((n) => n.role)
+        .sort(),
+    ).toEqual(['master', 'replica']);
 
     // the consumer kept cycling through all of it, to the end
     const cw = describeConsumer(c);
@@ -102,6 +125,9 @@ describe('the cluster changes under load', () => {
     expect(c.summary.cycles.count, cw).toBeGreaterThanOrEqual(D * 2 * 0.5);
     const rows = (await import('node:fs')).readFileSync(`${c.dir}/timeline.csv`, 'utf8').trim().split('\n').slice(1);
     const lastRows = rows.slice(-3).map((r) => Number(r.split(',')[2]));
-    expect(lastRows.some((n) => n > 0), `cycles in the last seconds: ${lastRows}; ${cw}`).toBe(true);
+    expect(
+      lastRows.some((n) => n > 0),
+      `cycles in the last seconds: ${lastRows}; ${cw}`,
+    ).toBe(true);
   }, 150_000);
 });

@@ -42,7 +42,9 @@ describe('values missing for a reason other than expiry', () => {
     expect(s.keyTtl.present, JSON.stringify(s.keyTtl)).toBeGreaterThan(0);
     expect(s.keyTtl.maxS).toBeGreaterThan(250);
     expect(s.keyTtl.maxS).toBeLessThanOrEqual(300);
-    expect(s.missingWhy).toMatch(/^not expiry: the item keys live at least \d+ s \(their PTTL, \d+ of the newest \d+ keys read back after the run\), longer than the 3 s the consumer reads back \(--ttl\), so none read was close to expiring; the missing ones were lost \(evicted, deleted, never written\)$/);
+    expect(s.missingWhy).toMatch(
+      /^not expiry: the item keys live at least \d+ s \(their PTTL, \d+ of the newest \d+ keys read back after the run\), longer than the 3 s the consumer reads back \(--ttl\), so none read was close to expiring; the missing ones were lost \(evicted, deleted, never written\)$/,
+    );
     expect(s.verdict).not.toMatch(/expired between range and fetch/);
     // the consumer did what it was asked: it read and counted; the missing values are the finding
     expect(r.code, describeConsumer(r)).toBe(0);

@@ -87,7 +87,8 @@ async function replicasInSync(local) {
     return m ? Number(m[1]) : -1;
   };
   const targets = [];
-  for (const n of local.nodes.filter((x) => x.role === 'replica')) targets.push({ replica: n.port, want: await offset(n.masterPort, 'master_repl_offset') });
+  for (const n of local.nodes.filter((x) => x.role === 'replica'))
+    targets.push({ replica: n.port, want: await offset(n.masterPort, 'master_repl_offset') });
   const deadline = Date.now() + 10_000;
   for (const t of targets) {
     while ((await offset(t.replica, 'slave_repl_offset')) < t.want) {
@@ -140,7 +141,9 @@ async function awayFromMinuteEdge(ms) {
 /** Runs the producer and, once its first send is at least `leadMs` old, `readers()`; returns both. */
 async function together(producer, leadMs, readers) {
   let gotT0;
-  const t0 = new Promise((resolve) => { gotT0 = resolve; });
+  const t0 = new Promise((resolve) => {
+    gotT0 = resolve;
+  });
   const prod = cluWrite({ ...producer, onT0: gotT0 });
   const first = await Promise.race([t0, prod.then((r) => ({ endedEarly: r }))]);
   if (typeof first !== 'number') throw new Error(`the producer ended before its first send: ${describeRun(first.endedEarly)}`);
@@ -153,13 +156,17 @@ async function together(producer, leadMs, readers) {
 
 describe('producer and consumer together (cluster)', () => {
   it('R x T: -q 6000 -p 3000 -c 30 --ttl 2 (R = 2000/s): about 4000 live items per cycle, every value its own; --limit 1000 the newest 1000', async () => {
-    const { prod, reads: [full, newest] } = await together(
-      { q: 6000, d: 7, ttl: 2, extra: ['-p', '3000', '-c', '30'] },
-      1500,
-      () => Promise.all([cluRead({ ttl: 2 }), cluRead({ ttl: 2, extra: ['--limit', '1000'] })]),
+    const {
+      prod,
+      reads: [full, newest],
+    } = await together({ q: 6000, d: 7, ttl: 2, extra: ['-p', '3000', '-c', '30'] }, 1500, () =>
+      Promise.all([cluRead({ ttl: 2 }), cluRead({ ttl: 2, extra: ['--limit', '1000'] })]),
     );
     expectProducerOk(prod);
-    expect(prod.summary.achieved.itemsPerSec, `the producer held its rate (else R x T means nothing): ${describeRun(prod)}`).toBeGreaterThan(1800);
+    expect(
+      prod.summary.achieved.itemsPerSec,
+      `the producer held its rate (else R x T means nothing): ${describeRun(prod)}`,
+    ).toBeGreaterThan(1800);
 
     expectCleanRun(full);
     expectAccounted(full);
@@ -183,7 +190,10 @@ describe('producer and consumer together (cluster)', () => {
   }, 40_000);
 
   it('-p 1000 --ttl 3 -q 5000: cardinality 5000 and 5000 items every cycle, every value fetched and its own', async () => {
-    const { prod, reads: [r] } = await together({ q: 5000, d: 7, ttl: 3, extra: ['-p', '1000'] }, 1500, () => Promise.all([cluRead({ ttl: 3 })]));
+    const {
+      prod,
+      reads: [r],
+    } = await together({ q: 5000, d: 7, ttl: 3, extra: ['-p', '1000'] }, 1500, () => Promise.all([cluRead({ ttl: 3 })]));
     expectProducerOk(prod);
     expectCleanRun(r);
     expectAccounted(r);
@@ -207,7 +217,11 @@ describe('--limit N: the newest N', () => {
   async function fill() {
     const now = Date.now();
     const old = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, score: now - 50_000 + i }));
-    const fresh = Array.from({ length: 1000 }, (_, k) => ({ id: 100_001 + k, score: now - 10_000 + 3 * k, set: k % 10 < 6 ? 0 : k % 10 < 9 ? 1 : 2 }));
+    const fresh = Array.from({ length: 1000 }, (_, k) => ({
+      id: 100_001 + k,
+      score: now - 10_000 + 3 * k,
+      set: k % 10 < 6 ? 0 : k % 10 < 9 ? 1 : 2,
+    }));
     const zadd = (key, items) => C.zadd(key, ...items.flatMap((x) => [x.score, `item:${x.id}`]));
     await zadd('latest-ids', [...old, ...fresh]);
     for (let n = 0; n < 3; n++) await zadd(`latest-ids:${n}`, [...old.filter((x) => x.id % 3 === n), ...fresh.filter((x) => x.set === n)]);
@@ -280,7 +294,9 @@ describe('--limit N: the newest N', () => {
     // older members have no keys: every missing value is an older member read instead of a newer one
     expect.soft(three.summary.perCycle.missing, `--ns 3 -s script read only the newest 1000: ${describeConsumer(three)}`).toBe(0);
     const three3 = await viaScript(3);
-    expect.soft(three3.filter((m) => !newestFirst.includes(m)).length, 'ns 3: members viaScript returned that are not among the newest 1000').toBe(0);
+    expect
+      .soft(three3.filter((m) => !newestFirst.includes(m)).length, 'ns 3: members viaScript returned that are not among the newest 1000')
+      .toBe(0);
     expect(three3, 'ns 3: viaScript returns the newest 1000 across the three sets, newest first').toEqual(newestFirst);
   }, 30_000);
 });
@@ -322,7 +338,10 @@ describe('where reads go (INFO commandstats on every node)', () => {
       // the reading role works, the other idles (per shard, from the summary's own CPU samples)
       for (const node of r.summary.cpu.nodes.filter((x) => x.role === reading)) {
         const other = r.summary.cpu.nodes.find((x) => x.shard === node.shard && x.role !== reading);
-        expect(node.avg, `CPU of the ${reading} of shard ${node.shard} above its ${other.role}'s: ${JSON.stringify(r.summary.cpu.nodes)}`).toBeGreaterThan(other.avg);
+        expect(
+          node.avg,
+          `CPU of the ${reading} of shard ${node.shard} above its ${other.role}'s: ${JSON.stringify(r.summary.cpu.nodes)}`,
+        ).toBeGreaterThan(other.avg);
       }
     };
     await check('replica');
@@ -335,7 +354,12 @@ describe('where reads go (INFO commandstats on every node)', () => {
     const [master, replica] = std.nodes;
     for (const readFrom of ['master', 'replica']) {
       await resetStats(std);
-      const r = await consume({ url: `redis://127.0.0.1:${std.port}`, ttl: 60, d: 2, extra: readFrom === 'replica' ? ['--read-from', 'replica'] : [] });
+      const r = await consume({
+        url: `redis://127.0.0.1:${std.port}`,
+        ttl: 60,
+        d: 2,
+        extra: readFrom === 'replica' ? ['--read-from', 'replica'] : [],
+      });
       expectCleanRun(r);
       expectAccounted(r);
       const stats = await statsOf(std);
@@ -348,7 +372,8 @@ describe('where reads go (INFO commandstats on every node)', () => {
       expect(stats[reader.port].calls.zrangebyscore ?? 0, why).toBe(cycles);
       expect(stats[reader.port].calls.zcard ?? 0, why).toBe(cycles);
       expect(stats[reader.port].calls.mget ?? 0, `MGETs of up to 1000 keys: ${why}`).toBe(3 * cycles);
-      for (const cmd of ['mget', 'zrangebyscore', 'zcard', 'get']) expect(stats[idle.port].calls[cmd] ?? 0, `${idle.role}: no ${cmd}: ${why}`).toBe(0);
+      for (const cmd of ['mget', 'zrangebyscore', 'zcard', 'get'])
+        expect(stats[idle.port].calls[cmd] ?? 0, `${idle.role}: no ${cmd}: ${why}`).toBe(0);
     }
   }, 40_000);
 });
@@ -409,7 +434,9 @@ describe('every data model the producer has, read back on the cluster', () => {
       if (mode === 'list-hll') {
         // PFCOUNT of the previous minute's HyperLogLog (standard error 0.81%)
         expect(typeof perCycle.uniques, why).toBe('number');
-        expect(Math.abs(perCycle.uniques - seededUniques), `PFCOUNT of latest-hll:<minute - 1>: ${why}`).toBeLessThanOrEqual(seededUniques * 0.03);
+        expect(Math.abs(perCycle.uniques - seededUniques), `PFCOUNT of latest-hll:<minute - 1>: ${why}`).toBeLessThanOrEqual(
+          seededUniques * 0.03,
+        );
       } else if (mode === 'set-per-minute') {
         expect(perCycle.uniques, `SCARD of latest-set:<minute - 1>: ${why}`).toBe(seededUniques);
       } else {
@@ -440,11 +467,7 @@ describe('every data model the producer has, read back on the cluster', () => {
     await awayFromMinuteEdge(8000);
     // 2 s measured (not 1): three readers start at once on a loaded machine, and a window of one
     // second could end before its only cycle did
-    const [zset, slh, ss] = await Promise.all([
-      cluRead({ d: 3 }),
-      cluRead({ d: 3, extra: ['--slh'] }),
-      cluRead({ d: 3, extra: ['--ss'] }),
-    ]);
+    const [zset, slh, ss] = await Promise.all([cluRead({ d: 3 }), cluRead({ d: 3, extra: ['--slh'] }), cluRead({ d: 3, extra: ['--ss'] })]);
     for (const r of [zset, slh, ss]) {
       expectCleanRun(r);
       expectAccounted(r);
@@ -454,7 +477,9 @@ describe('every data model the producer has, read back on the cluster', () => {
     // an empty index is not an error, but it is suspicious: said once, and in the summary
     for (const r of [zset, slh, ss]) {
       expect((r.stderr.match(/warning: .*found the index empty/g) ?? []).length, describeConsumer(r)).toBeLessThanOrEqual(1);
-      expect(r.summary.warnings?.[0], describeConsumer(r)).toMatch(/^every cycle found the index empty or missing \(.+ on redis:\/\/127\.0\.0\.1:\d+, data model/);
+      expect(r.summary.warnings?.[0], describeConsumer(r)).toMatch(
+        /^every cycle found the index empty or missing \(.+ on redis:\/\/127\.0\.0\.1:\d+, data model/,
+      );
       expect(r.summary.verdict).toMatch(/every cycle found the index empty/);
     }
     // a model that measures unique counts measured 0: "0", not "not measured"
@@ -470,7 +495,9 @@ describe('fetching values', () => {
     await replicasInSync(clu);
     const slots = await slotsPerMaster(1, Q);
     await resetStats(clu);
-    const [mget, pipeline, get] = await Promise.all(['mget', 'pipeline', 'get'].map((f) => cluRead({ ttl: 60, d: 2, extra: ['--fetch', f] })));
+    const [mget, pipeline, get] = await Promise.all(
+      ['mget', 'pipeline', 'get'].map((f) => cluRead({ ttl: 60, d: 2, extra: ['--fetch', f] })),
+    );
     const stats = await statsOf(clu);
     for (const r of [mget, pipeline, get]) {
       expectCleanRun(r);
@@ -483,7 +510,10 @@ describe('fetching values', () => {
     expect(pipeline.summary.fetch).toBe('pipeline');
     expect(get.summary.fetch).toBe('get');
     const why = `commandstats: ${JSON.stringify(stats)}`;
-    const sum = (role, cmd) => Object.values(stats).filter((n) => n.role === role).reduce((a, n) => a + (n.calls[cmd] ?? 0), 0);
+    const sum = (role, cmd) =>
+      Object.values(stats)
+        .filter((n) => n.role === role)
+        .reduce((a, n) => a + (n.calls[cmd] ?? 0), 0);
     // mget: one MGET per slot per cycle; get and pipeline: one GET per item per cycle; all on replicas
     expect(sum('replica', 'mget'), why).toBe(slots.total * mget.summary.totals.cycles);
     expect(sum('replica', 'get'), why).toBe(Q * (pipeline.summary.totals.cycles + get.summary.totals.cycles));
@@ -508,7 +538,9 @@ describe('fetching values', () => {
       expect(totals.fetched, describeConsumer(r)).toBe(0);
       // the consumer was told --ttl 60, the keys had 1 s: expiry during a cycle cannot explain
       // every value missing, and the summary says what can
-      expect(r.summary.verdict, describeConsumer(r)).toMatch(/2000 items per cycle missing: more than expiry explains with --ttl 60 .*their keys expire sooner than --ttl says/);
+      expect(r.summary.verdict, describeConsumer(r)).toMatch(
+        /2000 items per cycle missing: more than expiry explains with --ttl 60 .*their keys expire sooner than --ttl says/,
+      );
     }
   }, 30_000);
 });
@@ -533,7 +565,11 @@ describe('counting what a cycle could not do cleanly', () => {
     // item:1..100 in the sorted set; item:7 holds item 8's payload, item:9 holds no payload at all
     const now = Date.now();
     await C.zadd('latest-ids', ...Array.from({ length: 100 }, (_, i) => [now - 1000 + i, `item:${i + 1}`]).flat());
-    await Promise.all(Array.from({ length: 100 }, (_, i) => i + 1).map((id) => C.set(`item:${id}`, id === 7 ? payload(8, 128) : id === 9 ? 'not-a-payload' : payload(id, 128))));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => i + 1).map((id) =>
+        C.set(`item:${id}`, id === 7 ? payload(8, 128) : id === 9 ? 'not-a-payload' : payload(id, 128)),
+      ),
+    );
     await replicasInSync(clu);
     const runs = await Promise.all(['mget', 'pipeline', 'get'].map((f) => cluRead({ ttl: 60, d: 2, extra: ['--fetch', f] })));
     for (const r of runs) {
@@ -568,7 +604,10 @@ describe('counting what a cycle could not do cleanly', () => {
     // -d 2: no cycle starts after second 2, however late the schedule is
     const rows = fs.readFileSync(path.join(r.dir, 'timeline.csv'), 'utf8').trim().split('\n').slice(1);
     const lastSecond = Math.max(...rows.map((row) => Number(row.split(',')[0])));
-    expect(lastSecond, `timeline seconds 0..${lastSecond} for a 2 s run (${totals.cycles} cycles run, 400 scheduled in 2 s): ${why}`).toBeLessThanOrEqual(2);
+    expect(
+      lastSecond,
+      `timeline seconds 0..${lastSecond} for a 2 s run (${totals.cycles} cycles run, 400 scheduled in 2 s): ${why}`,
+    ).toBeLessThanOrEqual(2);
   }, 40_000);
 });
 
@@ -593,7 +632,8 @@ describe('readers and the run directory', () => {
 
     expect(r.dir, `one run directory under --out: ${listTree(r.out)}`).not.toBeNull();
     const files = fs.readdirSync(r.dir);
-    for (const f of ['manifest.json', 'summary.json', 'summary.md', 'timeline.csv', 'cycle.hlog', 'values.hlog']) expect(files, f).toContain(f);
+    for (const f of ['manifest.json', 'summary.json', 'summary.md', 'timeline.csv', 'cycle.hlog', 'values.hlog'])
+      expect(files, f).toContain(f);
     const manifest = JSON.parse(fs.readFileSync(path.join(r.dir, 'manifest.json'), 'utf8'));
     expect(manifest.command).toBe('consume');
     expect(manifest.readers).toEqual([1, 2, 3]);

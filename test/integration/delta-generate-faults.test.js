@@ -41,7 +41,7 @@ describe('load --generate onto what it cannot fill', () => {
     expect([after.rdev, after.ino]).toEqual([before.rdev, before.ino]);
   }, 40_000);
 
-  it('a user\'s file on a disk too small for the new one: it stays as it was, nothing else is left', async (ctx) => {
+  it("a user's file on a disk too small for the new one: it stays as it was, nothing else is left", async (ctx) => {
     if (!small) return ctx.skip();
     const mine = path.join(small, 'mine.tsv');
     fs.writeFileSync(mine, 'a file rqbench did not make\n');

@@ -75,7 +75,12 @@ describe('a producer run against a server with I/O threads', () => {
     expect(cpu.basis).toBe('main thread');
     expect(cpu.nodes).toHaveLength(1);
     const [node] = cpu.nodes;
-    expect(node, JSON.stringify(node)).toMatchObject({ avg: expect.any(Number), max: expect.any(Number), engineAvg: expect.any(Number), engineMax: expect.any(Number) });
+    expect(node, JSON.stringify(node)).toMatchObject({
+      avg: expect.any(Number),
+      max: expect.any(Number),
+      engineAvg: expect.any(Number),
+      engineMax: expect.any(Number),
+    });
     // the role figures: the main thread's, and the process's beside them
     expect(cpu.master).toBe(node.engineAvg);
     expect(cpu.process).toEqual({ master: node.avg, replica: null });
@@ -128,15 +133,30 @@ describe('a producer run against a server with I/O threads', () => {
 /** Five seconds of one master and one replica, as the sampler would give them. */
 function rows({ master, replica }) {
   return Array.from({ length: 5 }, (_, index) => ({
-    index, intended: 1000, counters: { acked: 500, sent: 1000 },
+    index,
+    intended: 1000,
+    counters: { acked: 500, sent: 1000 },
     client: { cpuPct: 20, cpuPctMax: 20, loopP99Ms: 1, rssMb: 80, wallMs: 1000 },
-    cpu: [{ addr: 'a:1', role: 'master', shard: 1, ...master }, { addr: 'b:2', role: 'replica', shard: 1, ...replica }],
+    cpu: [
+      { addr: 'a:1', role: 'master', shard: 1, ...master },
+      { addr: 'b:2', role: 'replica', shard: 1, ...replica },
+    ],
   }));
 }
 
 function summaryOf(cpu) {
   const r = rows(cpu);
-  return summarize({ rows: r, ackedDue: new Map(r.map((x) => [x.index, 500])), totals: new Map(), warmupS: 0, durationS: 5, targetRate: 1000, writers: 1, totalCounts: { failed: 0 }, errorKinds: {} });
+  return summarize({
+    rows: r,
+    ackedDue: new Map(r.map((x) => [x.index, 500])),
+    totals: new Map(),
+    warmupS: 0,
+    durationS: 5,
+    targetRate: 1000,
+    writers: 1,
+    totalCounts: { failed: 0 },
+    errorKinds: {},
+  });
 }
 
 describe('what the role figures are', () => {
@@ -147,7 +167,9 @@ describe('what the role figures are', () => {
     // judged on the process, as it is all there is
     expect(s.verdict).toMatch(/^server-bound: 50\.0%.*at 97% of a core \(process CPU: it does not report its main thread\)/);
     const md = renderSummaryMd({ name: 'n', description: 'd' }, s);
-    expect(md).toContain('| Writers | Items per writer per sec | master CPU | replica CPU |\n| --- | ---: | ---: | ---: |\n| 1 | 1k | 97.0 | 30.0 |');
+    expect(md).toContain(
+      '| Writers | Items per writer per sec | master CPU | replica CPU |\n| --- | ---: | ---: | ---: |\n| 1 | 1k | 97.0 | 30.0 |',
+    );
     expect(md).toContain("this server does not report its main thread's CPU: process CPU shown");
     expect(md).toContain('| Node | Role | Shard | CPU avg | CPU max | Coverage |');
   });
@@ -173,21 +195,52 @@ describe('what the role figures are', () => {
     const file = path.join(dir, 'timeline.csv');
     const A = { addr: '127.0.0.1:7000', role: 'master', shard: 1 };
     const B = { addr: '127.0.0.1:7001', role: 'replica', shard: 1 };
-    const row = (second) => ({ second, time: new Date(Date.UTC(2026, 10, 22, 0, 0, second)).toISOString(), intended: 10, sent: 10, acked: 10 });
+    const row = (second) => ({
+      second,
+      time: new Date(Date.UTC(2026, 10, 22, 0, 0, second)).toISOString(),
+      intended: 10,
+      sent: 10,
+      acked: 10,
+    });
     const t = new Timeline(file, PRODUCER_ROWS.columns, [A, B]);
-    t.append(row(0), [{ ...A, cpuPct: 30, enginePct: 20 }, { ...B, cpuPct: 5 }]);
-    t.append(row(1), [{ ...A, cpuPct: null, enginePct: null }, { ...B, cpuPct: 6 }]);
-    t.append(row(2), [{ ...A, cpuPct: 32, enginePct: 22 }, { ...B, cpuPct: 7 }]);
+    t.append(row(0), [
+      { ...A, cpuPct: 30, enginePct: 20 },
+      { ...B, cpuPct: 5 },
+    ]);
+    t.append(row(1), [
+      { ...A, cpuPct: null, enginePct: null },
+      { ...B, cpuPct: 6 },
+    ]);
+    t.append(row(2), [
+      { ...A, cpuPct: 32, enginePct: 22 },
+      { ...B, cpuPct: 7 },
+    ]);
     const tl = readTimeline(file);
-    expect(tl.columns.filter((c) => /^(cpu|engine)_/.test(c))).toEqual(['cpu_master_s1_127.0.0.1:7000', 'cpu_replica_s1_127.0.0.1:7001', 'engine_master_s1_127.0.0.1:7000']);
+    expect(tl.columns.filter((c) => /^(cpu|engine)_/.test(c))).toEqual([
+      'cpu_master_s1_127.0.0.1:7000',
+      'cpu_replica_s1_127.0.0.1:7001',
+      'engine_master_s1_127.0.0.1:7000',
+    ]);
     expect(tl.nodes.map((n) => n.engineColumn)).toEqual(['engine_master_s1_127.0.0.1:7000', undefined]);
     expect(tl.rows.map((r) => r.unsampled)).toEqual(['', 'cpu_master_s1_127.0.0.1:7000', '']);
     // read back and merged with itself: the same seconds, each figure averaged with itself
-    const m = mergeTimelines([{ kind: 'produce', timeline: tl }, { kind: 'produce', timeline: tl }]);
+    const m = mergeTimelines([
+      { kind: 'produce', timeline: tl },
+      { kind: 'produce', timeline: tl },
+    ]);
     expect(m.rows.map((r) => r.cpu)).toEqual([
-      [{ ...A, cpuPct: 30, enginePct: 20 }, { ...B, cpuPct: 5 }],
-      [{ ...A, cpuPct: null, enginePct: null }, { ...B, cpuPct: 6 }],
-      [{ ...A, cpuPct: 32, enginePct: 22 }, { ...B, cpuPct: 7 }],
+      [
+        { ...A, cpuPct: 30, enginePct: 20 },
+        { ...B, cpuPct: 5 },
+      ],
+      [
+        { ...A, cpuPct: null, enginePct: null },
+        { ...B, cpuPct: 6 },
+      ],
+      [
+        { ...A, cpuPct: 32, enginePct: 22 },
+        { ...B, cpuPct: 7 },
+      ],
     ]);
     expect(m.nodeColumns.map((c) => c.engine)).toEqual([false, false, true]);
   });

@@ -24,7 +24,6 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-
 /** Seconds (relative to the producer's t0) of each fault. */
 const FREEZE_AT = 4;
 const THAW_AT = 10;
@@ -37,11 +36,18 @@ describe('faults from outside', () => {
     const frozen = local.nodes.find((n) => n.role === 'master');
     let faults;
     let resolveT0;
-    const t0Known = new Promise((r) => { resolveT0 = r; });
+    const t0Known = new Promise((r) => {
+      resolveT0 = r;
+    });
     const started = Date.now();
     const [p, c] = await Promise.all([
       produce({
-        port: local.port, cluster: true, q: 2000, d: D, ttl: D + 70, timeoutMs: 90_000,
+        port: local.port,
+        cluster: true,
+        q: 2000,
+        d: D,
+        ttl: D + 70,
+        timeoutMs: 90_000,
         extra: ['-c', '10', '--verify'],
         onT0: (t0) => {
           resolveT0(t0);
@@ -66,7 +72,9 @@ describe('faults from outside', () => {
         },
       }),
       // the consumer starts with the producer; its own seconds are close to the producer's
-      t0Known.then(() => consume({ port: local.port, cluster: true, d: D, warmup: 0, ttl: D + 70, timeoutMs: 90_000, extra: ['-p', '500'] })),
+      t0Known.then(() =>
+        consume({ port: local.port, cluster: true, d: D, warmup: 0, ttl: D + 70, timeoutMs: 90_000, extra: ['-p', '500'] }),
+      ),
     ]);
     const { dropped } = await faults;
     expect(dropped, 'writers, readers and samplers were connected when the connections were dropped').toBeGreaterThanOrEqual(6);
@@ -107,11 +115,16 @@ describe('faults from outside', () => {
     // Redis CPU after the drop: every node not frozen is sampled in every second until the kill
     // (second i is sampled at its end, t0 + i + 1: the one ending at the kill is a race)
     const tl = readTimeline(path.join(p.dir, 'timeline.csv'));
-    const steady = tl.nodes.filter((n) => !n.addr.endsWith(`:${frozen.port}`) && tl.rows.some((r) => r.second === DROP_AT && typeof r[n.column] === 'number'));
+    const steady = tl.nodes.filter(
+      (n) => !n.addr.endsWith(`:${frozen.port}`) && tl.rows.some((r) => r.second === DROP_AT && typeof r[n.column] === 'number'),
+    );
     expect(steady.length, tl.columns.join(' ')).toBeGreaterThanOrEqual(4);
     for (const n of steady) {
       const cells = tl.rows.filter((r) => r.second >= DROP_AT + 1 && r.second < KILL_AT - 1).map((r) => r[n.column]);
-      expect(cells.every((v) => typeof v === 'number'), `${n.column} after the drop: ${cells}`).toBe(true);
+      expect(
+        cells.every((v) => typeof v === 'number'),
+        `${n.column} after the drop: ${cells}`,
+      ).toBe(true);
     }
     // and the figures say they are partial: nothing answered after the kill
     expect(s.cpu.partial.master.length, JSON.stringify(s.cpu.nodes)).toBeGreaterThan(0);

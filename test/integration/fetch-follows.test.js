@@ -89,7 +89,7 @@ it('a slot half way through a migration: the source answers ASK, the read follow
     await src.client.call('MIGRATE', '127.0.0.1', dst.addr.split(':')[1], '', 0, 5000, 'KEYS', ...keys);
     expect(router.addrFor(SLOT), 'the router still sends the slot to its source').toBe(src.addr);
     expect(await readAll(reads)).toEqual({ members: 200, fetched: 200, missing: 0, mismatched: 0, duplicates: 0 });
-    expect(router.addrFor(SLOT), 'ASK teaches nothing: the slot is still the source\'s').toBe(src.addr);
+    expect(router.addrFor(SLOT), "ASK teaches nothing: the slot is still the source's").toBe(src.addr);
   } finally {
     // the migration finished: the slot is the destination's everywhere
     for (const x of m.all) await x.client.call('CLUSTER', 'SETSLOT', SLOT, 'NODE', dst.id).catch(() => {});

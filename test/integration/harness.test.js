@@ -50,11 +50,18 @@ function interrupted(args, ready, signals, afterMs = 0) {
   const child = spawn(process.execPath, [...args, '--out', out, '--json', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   return new Promise((resolve, reject) => {
     // killed by its own PID (and only it) if it overstays
-    const killer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no exit: ${stderr}`)); }, 60_000);
+    const killer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no exit: ${stderr}`));
+    }, 60_000);
     let signalledAt = 0;
     const watch = setInterval(() => {
       const dirs = fs.existsSync(out) ? fs.readdirSync(out) : [];
@@ -80,29 +87,53 @@ function interrupted(args, ready, signals, afterMs = 0) {
   });
 }
 
-const LOAD = () => [CLI, 'load', file, '--host', '127.0.0.1', '--port', String(local.port), '--flush', '--reader-threads', '1,2,4', '--connections', '4', '--sample', '100'];
+const LOAD = () => [
+  CLI,
+  'load',
+  file,
+  '--host',
+  '127.0.0.1',
+  '--port',
+  String(local.port),
+  '--flush',
+  '--reader-threads',
+  '1,2,4',
+  '--connections',
+  '4',
+  '--sample',
+  '100',
+];
 /** The first cell is in summary.json: the grid is in its second cell. */
 const firstCellKept = (dir) => fs.existsSync(path.join(dir, 'summary.json')) && readJson(path.join(dir, 'summary.json')).cells?.length >= 1;
 
 describe('rqbench load on the harness', () => {
-  it.each([['SIGINT', 130], ['SIGTERM', 143]])('stopped mid-grid by %s keeps the finished cells, marks the summary, exits %i', async (sig, code) => {
-    const r = await interrupted(LOAD(), firstCellKept, [sig]);
-    expect(r.code, r.stderr).toBe(code);
-    expect(r.exitMs, 'the cell under way is stopped, not waited for').toBeLessThan(5000);
-    const s = readJson(path.join(r.dir, 'summary.json'));
-    expect(s.interrupted).toBe(sig);
-    expect(s.incomplete, 'the final summary, not the one kept as the grid went').toBeUndefined();
-    expect(s.cells.length).toBeGreaterThanOrEqual(1);
-    expect(s.cells.length).toBeLessThan(3);
-    for (const c of s.cells) {
-      expect(c.check.problems).toEqual([]);
-      expect(c.stored).toBe(RECORDS);
-    }
-    expect(s.cells[0]).toMatchObject({ threads: 1, connections: 4 });
-    expect(JSON.parse(r.stdout).interrupted, 'the printed summary is the saved one').toBe(sig);
-    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(new RegExp(`\\*\\*Interrupted\\*\\* \\(${sig}\\) after ${s.cells.length} of 3 cells`));
-    expect(readJson(path.join(r.dir, 'manifest.json')).kind).toBe('load');
-  }, 90_000);
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ])(
+    'stopped mid-grid by %s keeps the finished cells, marks the summary, exits %i',
+    async (sig, code) => {
+      const r = await interrupted(LOAD(), firstCellKept, [sig]);
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.exitMs, 'the cell under way is stopped, not waited for').toBeLessThan(5000);
+      const s = readJson(path.join(r.dir, 'summary.json'));
+      expect(s.interrupted).toBe(sig);
+      expect(s.incomplete, 'the final summary, not the one kept as the grid went').toBeUndefined();
+      expect(s.cells.length).toBeGreaterThanOrEqual(1);
+      expect(s.cells.length).toBeLessThan(3);
+      for (const c of s.cells) {
+        expect(c.check.problems).toEqual([]);
+        expect(c.stored).toBe(RECORDS);
+      }
+      expect(s.cells[0]).toMatchObject({ threads: 1, connections: 4 });
+      expect(JSON.parse(r.stdout).interrupted, 'the printed summary is the saved one').toBe(sig);
+      expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(
+        new RegExp(`\\*\\*Interrupted\\*\\* \\(${sig}\\) after ${s.cells.length} of 3 cells`),
+      );
+      expect(readJson(path.join(r.dir, 'manifest.json')).kind).toBe('load');
+    },
+    90_000,
+  );
 
   it('a second Ctrl-C leaves at once, and the cells that finished stay in summary.json', async () => {
     const r = await interrupted(LOAD(), firstCellKept, ['SIGINT', 'SIGINT']);
@@ -116,7 +147,10 @@ describe('rqbench load on the harness', () => {
 
   it('a run that finishes writes its whole grid, not marked interrupted', async () => {
     const out = tempDir('rqbench-harness-');
-    const r = await runNode([CLI, 'load', file, '--sink', 'noop', '--reader-threads', '1,2', '--connections', '1', '--out', out, '--json'], { timeoutMs: 60_000 });
+    const r = await runNode(
+      [CLI, 'load', file, '--sink', 'noop', '--reader-threads', '1,2', '--connections', '1', '--out', out, '--json'],
+      { timeoutMs: 60_000 },
+    );
     expect(r.code, describeRun(r)).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.cells.length).toBe(2);
@@ -146,15 +180,25 @@ describe('rqbench ops on the harness', () => {
 
 describe('one manifest shape: every kind of run says what it is', () => {
   let sqs;
-  beforeAll(async () => { sqs = await startSqs(); });
-  afterAll(async () => { await sqs?.stop(); });
+  beforeAll(async () => {
+    sqs = await startSqs();
+  });
+  afterAll(async () => {
+    await sqs?.stop();
+  });
 
   const redis = () => ['--host', '127.0.0.1', '--port', String(local.port)];
   const cases = [
     ['produce', () => [PRODUCER, ...redis(), '-q', '1000', '-d', '1', '--warmup', '0']],
     ['consume', () => [CONSUMER, ...redis(), '-d', '1', '--warmup', '0']],
-    ['queue-publish', () => [PRODUCER, '--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'kinds', '--create', '--rate', '5', '-d', '1']],
-    ['queue-consume', () => [CONSUMER, '--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'kinds', '--wait-seconds', '1', '-d', '1']],
+    [
+      'queue-publish',
+      () => [PRODUCER, '--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'kinds', '--create', '--rate', '5', '-d', '1'],
+    ],
+    [
+      'queue-consume',
+      () => [CONSUMER, '--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'kinds', '--wait-seconds', '1', '-d', '1'],
+    ],
     ['load', () => [CLI, 'load', file, '--sink', 'noop', '--reader-threads', '1', '--connections', '1']],
     ['ops', () => [CLI, 'ops', ...redis(), '--warmup', '0', '-d', '0.2']],
   ];
@@ -167,7 +211,8 @@ describe('one manifest shape: every kind of run says what it is', () => {
       const m = readJson(path.join(out, dir, 'manifest.json'));
       expect(m.kind).toBe(kind);
       expect(m).toMatchObject({ tool: 'rqbench', dir: path.join(out, dir) });
-      for (const k of ['command', 'runId', 'description', 'startedAt', 't0', 'flags', 'versions', 'git', 'host']) expect(m, k).toHaveProperty(k);
+      for (const k of ['command', 'runId', 'description', 'startedAt', 't0', 'flags', 'versions', 'git', 'host'])
+        expect(m, k).toHaveProperty(k);
       expect(m.versions.rqbench).toBeTruthy();
     }, 60_000);
   }

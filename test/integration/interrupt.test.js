@@ -24,13 +24,24 @@ afterAll(async () => {
 /** Starts a run, waits until its manifest exists plus `afterMs`, sends the signals, collects. */
 function interrupted(script, flags, signals, afterMs = 2500) {
   const out = tempDir('rqbench-int-');
-  const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', String(local.port), '--out', out, '--json', '--quiet', ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [script, '--host', '127.0.0.1', '--port', String(local.port), '--out', out, '--json', '--quiet', ...flags],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   return new Promise((resolve, reject) => {
-    const killer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no exit: ${stderr}`)); }, 30_000);
+    const killer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no exit: ${stderr}`));
+    }, 30_000);
     let signalledAt;
     const watch = setInterval(() => {
       const dirs = fs.existsSync(out) ? fs.readdirSync(out) : [];
@@ -54,21 +65,28 @@ function interrupted(script, flags, signals, afterMs = 2500) {
 const readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
 
 describe('interrupts', () => {
-  it.each([['SIGINT', 130], ['SIGTERM', 143]])('a producer run stopped by %s flushes what it measured, says so, exits %i', async (sig, code) => {
-    const r = await interrupted(PRODUCER, ['-q', '2000', '-c', '10', '-d', '30', '--warmup', '0'], [sig]);
-    expect(r.code, r.stderr).toBe(code);
-    expect(r.exitMs, 'it stops promptly').toBeLessThan(8000);
-    for (const f of ['manifest.json', 'summary.json', 'summary.md', 'timeline.csv', 'batch.hlog']) expect(r.files).toContain(f);
-    const s = readJson(path.join(r.dir, 'summary.json'));
-    expect(s.interrupted).toBe(true);
-    expect(JSON.parse(r.stdout).interrupted, 'the printed summary is the saved one').toBe(true);
-    // seconds before the signal are all there, and what was sent was acknowledged
-    const rows = fs.readFileSync(path.join(r.dir, 'timeline.csv'), 'utf8').trim().split('\n').slice(1);
-    expect(rows.length).toBeGreaterThanOrEqual(2);
-    expect(s.totals.acked).toBeGreaterThanOrEqual(2000 * 2);
-    expect(s.totals.acked).toBe(s.totals.sent);
-    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(/\*\*Interrupted\*\*/);
-  }, 40_000);
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ])(
+    'a producer run stopped by %s flushes what it measured, says so, exits %i',
+    async (sig, code) => {
+      const r = await interrupted(PRODUCER, ['-q', '2000', '-c', '10', '-d', '30', '--warmup', '0'], [sig]);
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.exitMs, 'it stops promptly').toBeLessThan(8000);
+      for (const f of ['manifest.json', 'summary.json', 'summary.md', 'timeline.csv', 'batch.hlog']) expect(r.files).toContain(f);
+      const s = readJson(path.join(r.dir, 'summary.json'));
+      expect(s.interrupted).toBe(true);
+      expect(JSON.parse(r.stdout).interrupted, 'the printed summary is the saved one').toBe(true);
+      // seconds before the signal are all there, and what was sent was acknowledged
+      const rows = fs.readFileSync(path.join(r.dir, 'timeline.csv'), 'utf8').trim().split('\n').slice(1);
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+      expect(s.totals.acked).toBeGreaterThanOrEqual(2000 * 2);
+      expect(s.totals.acked).toBe(s.totals.sent);
+      expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(/\*\*Interrupted\*\*/);
+    },
+    40_000,
+  );
 
   it('after a SIGINT the rate, latency, CPU and spectrum cover the same seconds: the partial last one is in the files only', async () => {
     // 20 chunks a second: the second the signal lands in has batches, so leaving it out shows
@@ -80,7 +98,8 @@ describe('interrupts', () => {
     expect(seconds).toBe(toSecond - fromSecond);
     // batches per interval of batch.hlog, by second
     const byStart = new Map();
-    for (const iv of readHlog(path.join(r.dir, 'batch.hlog')).intervals.filter((x) => x.tag === 'intended')) byStart.set(iv.startSec, iv.histogram.totalCount);
+    for (const iv of readHlog(path.join(r.dir, 'batch.hlog')).intervals.filter((x) => x.tag === 'intended'))
+      byStart.set(iv.startSec, iv.histogram.totalCount);
     const inWindow = [...byStart].filter(([sec]) => sec >= fromSecond && sec < toSecond).reduce((n, [, c]) => n + c, 0);
     const after = [...byStart].filter(([sec]) => sec >= toSecond).reduce((n, [, c]) => n + c, 0);
     expect(after, 'the partial second the signal landed in had batches').toBeGreaterThan(0);

@@ -32,12 +32,31 @@ describe('produce --client ioredis', () => {
     expect(r.summary).toMatchObject({ sentBy: 'ioredis', totals: { failed: 0 }, verify: { lost: 0 } });
     // the load generator's own cost stays in summary.client, whoever sent the commands
     expect(r.summary.client.cpuPct).toBeGreaterThan(0);
-    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(/\*\*Load generator:\*\* CPU \d+(\.\d)?% of a core in total, up to \d+(\.\d)?% for one writer/);
+    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toMatch(
+      /\*\*Load generator:\*\* CPU \d+(\.\d)?% of a core in total, up to \d+(\.\d)?% for one writer/,
+    );
     expect(r.summary.totals.acked).toBe(4000);
   }, 60_000);
 
   it('a shard removed under the writes: ioredis fails them with MOVED (exit 1); nothing it acknowledged is lost', async () => {
-    const r = await produceLocal(['--cluster', '-q', '4000', '-t', '2', '-c', '10', '-d', '6', '--ttl', '120', '--verify', '--at', '2:remove-shard', '--client', 'ioredis']);
+    const r = await produceLocal([
+      '--cluster',
+      '-q',
+      '4000',
+      '-t',
+      '2',
+      '-c',
+      '10',
+      '-d',
+      '6',
+      '--ttl',
+      '120',
+      '--verify',
+      '--at',
+      '2:remove-shard',
+      '--client',
+      'ioredis',
+    ]);
     expect(r.code, describeRun(r)).toBe(1);
     expect(r.summary.errorKinds.MOVED, JSON.stringify(r.summary.errorKinds)).toBeGreaterThan(0);
     expect(r.summary.totals.failed).toBeGreaterThan(0);

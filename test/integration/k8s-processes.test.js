@@ -23,24 +23,51 @@ function podArgv(job) {
   fs.writeFileSync(path.join(bin, 'node'), '#!/bin/sh\necho "$@"\n', { mode: 0o755 });
   const c = job.spec.template.spec.containers[0];
   const env = Object.fromEntries(c.env.filter((e) => 'value' in e).map((e) => [e.name, e.value]));
-  return Array.from({ length: job.spec.completions }, (_, i) => execFileSync('sh', ['-c', c.args[0]], {
-    env: { ...env, PATH: `${bin}:/usr/bin:/bin`, REDIS_URL: 'redis://from-the-secret:6379', JOB_COMPLETION_INDEX: String(i) }, encoding: 'utf8',
-  }).trim().split('\n').map((l) => l.split(' ')));
+  return Array.from({ length: job.spec.completions }, (_, i) =>
+    execFileSync('sh', ['-c', c.args[0]], {
+      env: { ...env, PATH: `${bin}:/usr/bin:/bin`, REDIS_URL: 'redis://from-the-secret:6379', JOB_COMPLETION_INDEX: String(i) },
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')),
+  );
 }
 
 /** The value of a flag in one writer's argv. */
 const flag = (argv, f) => argv[argv.indexOf(f) + 1];
 
-describe.each([[1, 1], [3, 2], [8, 1]])('%i pods × %i writers', (pods, perPod) => {
+describe.each([
+  [1, 1],
+  [3, 2],
+  [8, 1],
+])('%i pods × %i writers', (pods, perPod) => {
   let text = '';
   const before = Date.now();
   beforeAll(async () => {
-    const r = await rqbench(['k8s', '--pods', String(pods), '-w', String(perPod), '--podmonitor', '--namespace', 'bench', '--', '--cluster', '-q', '300000', '--ns', '10', '-d', '60']);
+    const r = await rqbench([
+      'k8s',
+      '--pods',
+      String(pods),
+      '-w',
+      String(perPod),
+      '--podmonitor',
+      '--namespace',
+      'bench',
+      '--',
+      '--cluster',
+      '-q',
+      '300000',
+      '--ns',
+      '10',
+      '-d',
+      '60',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     text = r.stdout;
   });
 
-  it('holds the run\'s invariants: completions = parallelism = pods, disjoint slices covering 1..N*W, one run and start', () => {
+  it("holds the run's invariants: completions = parallelism = pods, disjoint slices covering 1..N*W, one run and start", () => {
     const [job, monitor] = docs(text);
     expect(job.spec).toMatchObject({ completionMode: 'Indexed', completions: pods, parallelism: pods, backoffLimit: 0 });
     const argv = podArgv(job);
@@ -64,8 +91,15 @@ describe.each([[1, 1], [3, 2], [8, 1]])('%i pods × %i writers', (pods, perPod) 
     expect([job.metadata.namespace, monitor.metadata.namespace]).toEqual(['bench', 'bench']);
     // the URL only from the Secret: a secretKeyRef, and no redis:// anywhere in the text
     const env = job.spec.template.spec.containers[0].env;
-    expect(env.find((e) => e.name === 'REDIS_URL')).toEqual({ name: 'REDIS_URL', valueFrom: { secretKeyRef: { name: 'rqbench-redis', key: 'url' } } });
-    expect(env.find((e) => e.name === 'REDIS_PASSWORD').valueFrom.secretKeyRef).toEqual({ name: 'rqbench-redis', key: 'password', optional: true });
+    expect(env.find((e) => e.name === 'REDIS_URL')).toEqual({
+      name: 'REDIS_URL',
+      valueFrom: { secretKeyRef: { name: 'rqbench-redis', key: 'url' } },
+    });
+    expect(env.find((e) => e.name === 'REDIS_PASSWORD').valueFrom.secretKeyRef).toEqual({
+      name: 'rqbench-redis',
+      key: 'password',
+      optional: true,
+    });
     expect(text).not.toMatch(/rediss?:\/\//);
     expect(argv.flat().every((w) => flag(w, '--url') === 'redis://from-the-secret:6379')).toBe(true);
   });
@@ -79,10 +113,30 @@ describe('what the schemas leave to the type check', () => {
     expect(() => validate({ ...job, spec: { ...job.spec, completionz: 8 } })).not.toThrow();
     const dir = tempDir('rqbench-k8s-tsc-');
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    fs.writeFileSync(path.join(dir, 'typo.js'), "/** @type {import('kubernetes-models/batch/v1/Job').IJob} */\nexport const job = { apiVersion: 'batch/v1', kind: 'Job', spec: { completionz: 8, template: {} } };\n");
+    fs.writeFileSync(
+      path.join(dir, 'typo.js'),
+      "/** @type {import('kubernetes-models/batch/v1/Job').IJob} */\nexport const job = { apiVersion: 'batch/v1', kind: 'Job', spec: { completionz: 8, template: {} } };\n",
+    );
     let out = '';
     try {
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--allowJs', '--checkJs', '--noEmit', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', 'typo.js'], { cwd: dir, encoding: 'utf8' });
+      execFileSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+          '--allowJs',
+          '--checkJs',
+          '--noEmit',
+          '--skipLibCheck',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--types',
+          'node',
+          'typo.js',
+        ],
+        { cwd: dir, encoding: 'utf8' },
+      );
     } catch (e) {
       out = String(e.stdout);
     }

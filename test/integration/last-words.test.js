@@ -31,17 +31,32 @@ afterAll(async () => {
  * @returns {Promise<{ code: number|null, stdout: string, stderr: string, dir: string, actedAt: number, endedAt: number }>}
  */
 function watched(out, flags, ready, act, port = local.port, script = PRODUCER) {
-  const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', String(port), '--out', out, '--json', '--quiet', ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [script, '--host', '127.0.0.1', '--port', String(port), '--out', out, '--json', '--quiet', ...flags],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   return new Promise((resolve, reject) => {
-    const killer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no exit: ${stderr}`)); }, 40_000);
+    const killer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no exit: ${stderr}`));
+    }, 40_000);
     let dir = null;
     let actedAt = 0;
     const watch = setInterval(() => {
-      dir ??= fs.readdirSync(out).filter((d) => d !== 'lost+found' && !d.startsWith('filler')).map((d) => path.join(out, d))[0] ?? null;
+      dir ??=
+        fs
+          .readdirSync(out)
+          .filter((d) => d !== 'lost+found' && !d.startsWith('filler'))
+          .map((d) => path.join(out, d))[0] ?? null;
       if (!dir || !ready(dir)) return;
       clearInterval(watch);
       actedAt = Date.now();
@@ -70,17 +85,25 @@ describe('the end of a run', () => {
     // every reply held 400 ms: the drain after the first Ctrl-C waits that long for what is in flight,
     // so the second one, 50 ms later, lands in it (and the read-back could not be done by then either)
     const proxy = await startDelayProxy({ host: '127.0.0.1', port: local.port }, 400);
-    const r = await watched(out, ['-q', '20000', '-c', '10', '-d', '30', '--warmup', '0', '--verify', '--ttl', '300'], (dir) => timelineRows(dir) >= 2, (pid) => {
-      process.kill(pid, 'SIGINT');
-      setTimeout(() => process.kill(pid, 'SIGINT'), 50);
-    }, proxy.port).finally(() => proxy.close());
+    const r = await watched(
+      out,
+      ['-q', '20000', '-c', '10', '-d', '30', '--warmup', '0', '--verify', '--ttl', '300'],
+      (dir) => timelineRows(dir) >= 2,
+      (pid) => {
+        process.kill(pid, 'SIGINT');
+        setTimeout(() => process.kill(pid, 'SIGINT'), 50);
+      },
+      proxy.port,
+    ).finally(() => proxy.close());
     expect(r.code, r.stderr).toBe(130);
     expect(r.endedAt - r.actedAt, 'the second Ctrl-C does not wait for a drain or a read-back').toBeLessThan(4000);
     const s = readJson(path.join(r.dir, 'summary.json'));
     expect(s.incomplete, 'a summary of what was measured, not a placeholder').toBeUndefined();
     expect(s.interrupted).toBeTruthy();
     expect(s.outcome.exitCode).toBe(130);
-    expect(s.verify, JSON.stringify({ verify: s.verify, note: s.note, outcome: s.outcome, stderr: r.stderr })).toEqual({ skipped: 'the run was left at once (a second Ctrl-C) before the read-back' });
+    expect(s.verify, JSON.stringify({ verify: s.verify, note: s.note, outcome: s.outcome, stderr: r.stderr })).toEqual({
+      skipped: 'the run was left at once (a second Ctrl-C) before the read-back',
+    });
     expect(s.note).toBe('a second SIGINT ended the run at once');
     expect(s.outcome.problems.join('; ')).toMatch(/--verify did not read the items back/);
     expect(s.totals.acked).toBeGreaterThan(0);
@@ -97,10 +120,17 @@ describe('the end of a run', () => {
     const out = tempDir('rqbench-2int-consume-');
     // replies held 400 ms: a cycle is in flight when the first Ctrl-C comes, the second lands in its drain
     const proxy = await startDelayProxy({ host: '127.0.0.1', port: local.port }, 400);
-    const r = await watched(out, ['-p', '200', '-d', '30', '--warmup', '0'], (dir) => timelineRows(dir) >= 2, (pid) => {
-      process.kill(pid, 'SIGINT');
-      setTimeout(() => process.kill(pid, 'SIGINT'), 50);
-    }, proxy.port, CONSUMER).finally(() => proxy.close());
+    const r = await watched(
+      out,
+      ['-p', '200', '-d', '30', '--warmup', '0'],
+      (dir) => timelineRows(dir) >= 2,
+      (pid) => {
+        process.kill(pid, 'SIGINT');
+        setTimeout(() => process.kill(pid, 'SIGINT'), 50);
+      },
+      proxy.port,
+      CONSUMER,
+    ).finally(() => proxy.close());
     expect(r.code, r.stderr).toBe(130);
     const s = readJson(path.join(r.dir, 'summary.json'));
     expect(s.incomplete, JSON.stringify(s).slice(0, 300)).toBeUndefined();
@@ -114,7 +144,12 @@ describe('the end of a run', () => {
   it('one Ctrl-C during the read-back (the run itself over): exit 130 at once, the summary says the read-back did not finish', async () => {
     const out = tempDir('rqbench-int-verify-');
     // 120k items to read back (a few hundred ms); summary.json first appears as the read-back starts
-    const r = await watched(out, ['-q', '40000', '-t', '2', '-c', '20', '-d', '3', '--warmup', '0', '--verify', '--ttl', '300'], (dir) => fs.existsSync(path.join(dir, 'summary.json')), (pid) => process.kill(pid, 'SIGINT'));
+    const r = await watched(
+      out,
+      ['-q', '40000', '-t', '2', '-c', '20', '-d', '3', '--warmup', '0', '--verify', '--ttl', '300'],
+      (dir) => fs.existsSync(path.join(dir, 'summary.json')),
+      (pid) => process.kill(pid, 'SIGINT'),
+    );
     expect(r.code, r.stderr).toBe(130);
     expect(r.endedAt - r.actedAt, 'it leaves at once').toBeLessThan(2000);
     const s = readJson(path.join(r.dir, 'summary.json'));
@@ -124,7 +159,9 @@ describe('the end of a run', () => {
     // the run was whole before the signal: every second of it is in the summary
     expect(s.window.seconds).toBe(3);
     expect(s.totals.acked).toBe(s.totals.sent);
-    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain('**Verify:** did not run to the end: a SIGINT ended the read-back before it finished.');
+    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain(
+      '**Verify:** did not run to the end: a SIGINT ended the read-back before it finished.',
+    );
   }, 60_000);
 
   it('the disk fills up just before the final save: exit 1, no summary.json that says exit 0, report refuses the run', async (ctx) => {
@@ -136,20 +173,27 @@ describe('the end of a run', () => {
     } catch {
       return ctx.skip();
     }
-    const r = await watched(out, ['-q', '2000', '-c', '10', '-d', '4', '--warmup', '0', '--ttl', '30'], (dir) => timelineRows(dir) >= 2, () => {
-      // every inode but one taken: the run's end may replace manifest.json (one at a time) and write one more file, not two
-      let n = 0;
-      try {
-        for (;; n++) fs.writeFileSync(path.join(out, `filler-${n}`), '');
-      } catch (e) {
-        if (e.code !== 'ENOSPC') throw e;
-      }
-      fs.rmSync(path.join(out, `filler-${n - 1}`));
-    });
+    const r = await watched(
+      out,
+      ['-q', '2000', '-c', '10', '-d', '4', '--warmup', '0', '--ttl', '30'],
+      (dir) => timelineRows(dir) >= 2,
+      () => {
+        // every inode but one taken: the run's end may replace manifest.json (one at a time) and write one more file, not two
+        let n = 0;
+        try {
+          for (; ; n++) fs.writeFileSync(path.join(out, `filler-${n}`), '');
+        } catch (e) {
+          if (e.code !== 'ENOSPC') throw e;
+        }
+        fs.rmSync(path.join(out, `filler-${n - 1}`));
+      },
+    );
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines.length, r.stderr).toBe(1);
-    expect(lines[0]).toMatch(/^producer\.js: cannot write the run directory .+: no space left on device \(ENOSPC\); .*summary \(printed above\) could not be saved/);
+    expect(lines[0]).toMatch(
+      /^producer\.js: cannot write the run directory .+: no space left on device \(ENOSPC\); .*summary \(printed above\) could not be saved/,
+    );
     // the summary computed was printed, with the run's exit code
     expect(JSON.parse(r.stdout).totals.acked).toBeGreaterThan(0);
     const files = fs.readdirSync(r.dir);

@@ -8,7 +8,7 @@ import { startSqs } from '../../src/local/sqs-emulator.js';
 import { awsClientConfig } from '../../src/transports/aws.js';
 
 describe('drawDelay', () => {
-  it('has the seed\'s p50 and p999 (ReceiveMessage 77 ms, 505 ms) over 200,000 draws', () => {
+  it("has the seed's p50 and p999 (ReceiveMessage 77 ms, 505 ms) over 200,000 draws", () => {
     const draws = Float64Array.from({ length: 200_000 }, () => drawDelay({ p50Ms: 77, p999Ms: 505 })).sort();
     const at = (q) => draws[Math.floor(q * draws.length)];
     expect(at(0.5)).toBeGreaterThan(77 * 0.97);
@@ -46,7 +46,7 @@ describe('the latency proxy in front of fauxqs', () => {
     return ms.sort((a, b) => a - b)[Math.floor(n / 2)];
   };
 
-  it('holds each ReceiveMessage for the model\'s draw and lets SendMessage through at once; the report counts both', async () => {
+  it("holds each ReceiveMessage for the model's draw and lets SendMessage through at once; the report counts both", async () => {
     const receive = await timed(30, () => new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 0 }));
     const send = await timed(30, () => new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'x' }));
     expect(receive).toBeGreaterThan(30);

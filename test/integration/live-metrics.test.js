@@ -24,7 +24,14 @@ async function scrape(url) {
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const i = line.lastIndexOf(' ');
-    out.set(line.slice(0, i).replace(/,?(run_id|run_name|host|writer)="[^"]*"/g, '').replace('{,', '{').replace('{}', ''), Number(line.slice(i + 1)));
+    out.set(
+      line
+        .slice(0, i)
+        .replace(/,?(run_id|run_name|host|writer)="[^"]*"/g, '')
+        .replace('{,', '{')
+        .replace('{}', ''),
+      Number(line.slice(i + 1)),
+    );
   }
   return out;
 }
@@ -34,13 +41,23 @@ function startUntil(args, re, opts = {}) {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   const closed = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, at: Date.now() })));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no ${re} in: ${stderr}`)); }, 40_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ${re} in: ${stderr}`));
+    }, 40_000);
     child.stderr.on('data', () => {
-      if (re.test(stderr)) { clearTimeout(timer); resolve({ child, closed, out: () => ({ stdout, stderr }) }); }
+      if (re.test(stderr)) {
+        clearTimeout(timer);
+        resolve({ child, closed, out: () => ({ stdout, stderr }) });
+      }
     });
   });
 }
@@ -66,34 +83,74 @@ describe('bad values that need a listener or a process of their own: one line na
     expect(written, what).toEqual([]);
   }
 
-  it('a --metrics-port in use, on every command that serves metrics (in this process; the other values: test/unit/metrics-flags.test.js)', SLOW, async () => {
-    const redisAt = ['--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1'];
-    const commands = {
-      producer: (argv) => seedScript('producer.js', [...redisAt, ...argv]),
-      consumer: (argv) => seedScript('consumer.js', [...redisAt, ...argv]),
-      'queue consumer': (argv) => seedScript('consumer.js', ['--target', 'sqs', '--queue', 'q', '--endpoint', 'http://127.0.0.1:9', '-d', '1', ...argv]),
-      load: (argv) => rqbench(['load', file, '--sink', 'noop', ...argv]),
-    };
-    for (const [name, run] of Object.entries(commands)) {
-      const out = tempDir('rqbench-bad-metrics-');
-      const r = await run(['--out', out, '--metrics-port', String(busy)]);
-      expectRefused(`${name} --metrics-port ${busy}: ${r.stderr}`, r, listTree(out), new RegExp(`--metrics-port ${busy} is in use on 127\\.0\\.0\\.1`));
-    }
-  });
+  it(
+    'a --metrics-port in use, on every command that serves metrics (in this process; the other values: test/unit/metrics-flags.test.js)',
+    SLOW,
+    async () => {
+      const redisAt = ['--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1'];
+      const commands = {
+        producer: (argv) => seedScript('producer.js', [...redisAt, ...argv]),
+        consumer: (argv) => seedScript('consumer.js', [...redisAt, ...argv]),
+        'queue consumer': (argv) =>
+          seedScript('consumer.js', ['--target', 'sqs', '--queue', 'q', '--endpoint', 'http://127.0.0.1:9', '-d', '1', ...argv]),
+        load: (argv) => rqbench(['load', file, '--sink', 'noop', ...argv]),
+      };
+      for (const [name, run] of Object.entries(commands)) {
+        const out = tempDir('rqbench-bad-metrics-');
+        const r = await run(['--out', out, '--metrics-port', String(busy)]);
+        expectRefused(
+          `${name} --metrics-port ${busy}: ${r.stderr}`,
+          r,
+          listTree(out),
+          new RegExp(`--metrics-port ${busy} is in use on 127\\.0\\.0\\.1`),
+        );
+      }
+    },
+  );
 
-  it('--metrics-relay with no parent to relay to: a process of its own (a test worker has an IPC channel, so it cannot run in this one)', SLOW, async () => {
-    const out = tempDir('rqbench-bad-metrics-');
-    const r = await runNode([PRODUCER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1', '--out', out, '--metrics-relay'], { timeoutMs: 30_000 });
-    expectRefused(`producer --metrics-relay: ${r.stderr}`, r, listTree(out), /--metrics-relay must be used by a parent process that spawned this one with an IPC channel/);
-  });
+  it(
+    '--metrics-relay with no parent to relay to: a process of its own (a test worker has an IPC channel, so it cannot run in this one)',
+    SLOW,
+    async () => {
+      const out = tempDir('rqbench-bad-metrics-');
+      const r = await runNode(
+        [PRODUCER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '1', '--out', out, '--metrics-relay'],
+        { timeoutMs: 30_000 },
+      );
+      expectRefused(
+        `producer --metrics-relay: ${r.stderr}`,
+        r,
+        listTree(out),
+        /--metrics-relay must be used by a parent process that spawned this one with an IPC channel/,
+      );
+    },
+  );
 });
 
 describe('the end of a run', () => {
-  const base = () => [PRODUCER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-q', '1000', '-t', '2', '--warmup', '0', '--json', '--out', tempDir('rqbench-linger-')];
+  const base = () => [
+    PRODUCER,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(redis.server.port),
+    '-q',
+    '1000',
+    '-t',
+    '2',
+    '--warmup',
+    '0',
+    '--json',
+    '--out',
+    tempDir('rqbench-linger-'),
+  ];
 
   it('the summary is out first, then the final values stay up --metrics-linger seconds, then the process exits', SLOW, async () => {
     const port = await freePort();
-    const run = await startUntil([...base(), '-d', '2', '--metrics-port', String(port), '--metrics-linger', '3'], /the final values stay on \S+ for 3 s/);
+    const run = await startUntil(
+      [...base(), '-d', '2', '--metrics-port', String(port), '--metrics-linger', '3'],
+      /the final values stay on \S+ for 3 s/,
+    );
     const m = await scrape(`http://127.0.0.1:${port}/metrics`);
     const summary = JSON.parse(run.out().stdout);
     expect(m.get('rqbench_run_ended')).toBe(1);
@@ -107,9 +164,12 @@ describe('the end of a run', () => {
     await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
 
-  it('a Ctrl-C during the linger leaves at once, with the run\'s exit code', SLOW, async () => {
+  it("a Ctrl-C during the linger leaves at once, with the run's exit code", SLOW, async () => {
     const port = await freePort();
-    const run = await startUntil([...base(), '-d', '1', '--metrics-port', String(port), '--metrics-linger', '60'], /the final values stay on/);
+    const run = await startUntil(
+      [...base(), '-d', '1', '--metrics-port', String(port), '--metrics-linger', '60'],
+      /the final values stay on/,
+    );
     const at = Date.now();
     run.child.kill('SIGINT');
     const end = await run.closed;
@@ -119,10 +179,14 @@ describe('the end of a run', () => {
 
   it('Ctrl-C twice during a run still leaves at once: the first stops it (and it lingers), the second leaves', SLOW, async () => {
     const port = await freePort();
-    const run = await startUntil([...base(), '-d', '30', '--metrics-port', String(port), '--metrics-linger', '60'], /run directory|metrics: http/);
+    const run = await startUntil(
+      [...base(), '-d', '30', '--metrics-port', String(port), '--metrics-linger', '60'],
+      /run directory|metrics: http/,
+    );
     await new Promise((r) => setTimeout(r, 2500));
     run.child.kill('SIGINT');
-    for (const until = Date.now() + 20_000; !/the final values stay on/.test(run.out().stderr) && Date.now() < until;) await new Promise((r) => setTimeout(r, 100));
+    for (const until = Date.now() + 20_000; !/the final values stay on/.test(run.out().stderr) && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 100));
     expect((await scrape(`http://127.0.0.1:${port}/metrics`)).get('rqbench_run_ended')).toBe(1);
     const at = Date.now();
     run.child.kill('SIGINT');
@@ -137,7 +201,26 @@ it('rqbench load: the records stored and every cell of the grid', SLOW, async ()
   const file = path.join(tempDir('rqbench-load-metrics-'), 'delta.tsv');
   expect((await runNode([CLI, 'load', '--generate', file, '--records', '20000', '--quiet'])).code).toBe(0);
   const port = await freePort();
-  const run = await startUntil([CLI, 'load', file, '--sink', 'noop', '--reader-threads', '1,2', '--connections', '2', '--out', tempDir('rqbench-load-metrics-'), '--metrics-port', String(port), '--metrics-linger', '2'], /metrics: http/);
+  const run = await startUntil(
+    [
+      CLI,
+      'load',
+      file,
+      '--sink',
+      'noop',
+      '--reader-threads',
+      '1,2',
+      '--connections',
+      '2',
+      '--out',
+      tempDir('rqbench-load-metrics-'),
+      '--metrics-port',
+      String(port),
+      '--metrics-linger',
+      '2',
+    ],
+    /metrics: http/,
+  );
   let ended = false;
   for (const until = Date.now() + 30_000; !ended && Date.now() < until;) {
     const m = await scrape(`http://127.0.0.1:${port}/metrics`);
@@ -158,19 +241,49 @@ it("a runner's hub: children relay their steps (a producer beside a consumer) to
   const port = await freePort();
   const hub = await MetricsHub.open({ port, lingerS: 0, keepS: 30, labels: { run_id: 'exp-1', run_name: 'experiment' }, quiet: true });
   try {
-    const child = (script, step, extra) => new Promise((resolve) => {
-      const c = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', String(redis.server.port), '-d', '2', '--warmup', '0', '--quiet', '--json',
-        '--out', tempDir('rqbench-hub-'), '--run-id', 'exp-1', '--metrics-relay', '--metrics-label', `step=${step}`, ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-      let stdout = '';
-      c.stdout.on('data', (d) => { stdout += d; });
-      hub.attach(c);
-      c.once('close', (code) => resolve({ code, summary: JSON.parse(stdout || 'null') }));
-    });
-    const step = (name) => Promise.all([child(PRODUCER, name, ['-q', '500', '--name', 'producer']), child(CONSUMER, name, ['--name', 'consumer'])]);
+    const child = (script, step, extra) =>
+      new Promise((resolve) => {
+        const c = spawn(
+          process.execPath,
+          [
+            script,
+            '--host',
+            '127.0.0.1',
+            '--port',
+            String(redis.server.port),
+            '-d',
+            '2',
+            '--warmup',
+            '0',
+            '--quiet',
+            '--json',
+            '--out',
+            tempDir('rqbench-hub-'),
+            '--run-id',
+            'exp-1',
+            '--metrics-relay',
+            '--metrics-label',
+            `step=${step}`,
+            ...extra,
+          ],
+          { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+        );
+        let stdout = '';
+        c.stdout.on('data', (d) => {
+          stdout += d;
+        });
+        hub.attach(c);
+        c.once('close', (code) => resolve({ code, summary: JSON.parse(stdout || 'null') }));
+      });
+    const step = (name) =>
+      Promise.all([child(PRODUCER, name, ['-q', '500', '--name', 'producer']), child(CONSUMER, name, ['--name', 'consumer'])]);
     const [[p1, c1], [p2]] = [await step('s1'), await step('s2')];
     expect([p1.code, c1.code, p2.code]).toEqual([0, 0, 0]);
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    const acked = (s) => Number(new RegExp(`^rqbench_items_acknowledged_total\\{[^}]*run_name="producer"[^}]*step="${s}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    const acked = (s) =>
+      Number(
+        new RegExp(`^rqbench_items_acknowledged_total\\{[^}]*run_name="producer"[^}]*step="${s}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1],
+      );
     expect(acked('s1')).toBe(p1.summary.totals.acked);
     expect(acked('s2')).toBe(p2.summary.totals.acked);
     expect(text).toMatch(/^rqbench_cycles_total\{[^}]*run_name="consumer"[^}]*step="s1"[^}]*\} \d+$/m);

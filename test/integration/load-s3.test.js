@@ -41,16 +41,47 @@ const load = async (args, timeoutMs = 60_000) => {
 describe('rqbench load from S3', () => {
   it('--generate s3:// uploads the file in parts; the grid reads it back by ranged GETs, every record stored once in every cell', async () => {
     // 12 MB: two parts, and two ranged GETs of 8 MiB, so a thread's range and a chunk do not line up
-    const g = await runNode([CLI, 'load', '--generate', 's3://deltas/delta.tsv', '--endpoint', emu.endpoint, '--records', String(RECORDS), '--record-size', String(SIZE), '--json'], { timeoutMs: 60_000 });
+    const g = await runNode(
+      [
+        CLI,
+        'load',
+        '--generate',
+        's3://deltas/delta.tsv',
+        '--endpoint',
+        emu.endpoint,
+        '--records',
+        String(RECORDS),
+        '--record-size',
+        String(SIZE),
+        '--json',
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(g.code, describeRun(g)).toBe(0);
     expect(JSON.parse(g.stdout)).toMatchObject({ file: 's3://deltas/delta.tsv', records: RECORDS, bytes: RECORDS * SIZE, parts: 2 });
-    const r = await load(['s3://deltas/delta.tsv', '--endpoint', emu.endpoint, '--sink', 'memory', '--reader-threads', '1,3', '--s3-connections', '3,4', '--json']);
+    const r = await load([
+      's3://deltas/delta.tsv',
+      '--endpoint',
+      emu.endpoint,
+      '--sink',
+      'memory',
+      '--reader-threads',
+      '1,3',
+      '--s3-connections',
+      '3,4',
+      '--json',
+    ]);
     expect(r.code, describeRun(r)).toBe(0);
     const s = r.summary;
     expect(s.ok).toBe(true);
     expect(s.s3).toEqual({ endpoint: emu.endpoint, region: null });
     // the seed's order: threads vary fastest, S3 connections outermost
-    expect(s.cells.map((c) => [c.threads, c.s3Connections])).toEqual([[1, 3], [3, 3], [1, 4], [3, 4]]);
+    expect(s.cells.map((c) => [c.threads, c.s3Connections])).toEqual([
+      [1, 3],
+      [3, 3],
+      [1, 4],
+      [3, 4],
+    ]);
     for (const c of s.cells) {
       expect(c.stored, JSON.stringify(c.check)).toBe(RECORDS);
       expect(c.check.problems).toEqual([]);
@@ -63,7 +94,9 @@ describe('rqbench load from S3', () => {
     }
     const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
     expect(md).toContain('| data_loading_num_threads | s3client_max_connections | data loading time | num records per sec |');
-    expect(md).toMatch(/from s3:\/\/deltas\/delta\.tsv \(S3 at http:\/\/127\.0\.0\.1:\d+\) into the memory sink; each reader thread reads its own byte range of the file by ranged GETs of 8 MiB/);
+    expect(md).toMatch(
+      /from s3:\/\/deltas\/delta\.tsv \(S3 at http:\/\/127\.0\.0\.1:\d+\) into the memory sink; each reader thread reads its own byte range of the file by ranged GETs of 8 MiB/,
+    );
     expect(md).toContain('- 3 threads x 4 S3 connections: 60,000 records read and stored once each (3 ranges tile the file).');
   }, 120_000);
 
@@ -82,7 +115,10 @@ describe('rqbench load from S3', () => {
   });
 
   it('--generate to a bucket that does not exist says so (exit 1, nothing left)', async () => {
-    const g = await runNode([CLI, 'load', '--generate', 's3://nobucket/d.tsv', '--endpoint', emu.endpoint, '--records', '1000', '--quiet'], { timeoutMs: 30_000 });
+    const g = await runNode(
+      [CLI, 'load', '--generate', 's3://nobucket/d.tsv', '--endpoint', emu.endpoint, '--records', '1000', '--quiet'],
+      { timeoutMs: 30_000 },
+    );
     expect(g.code, describeRun(g)).toBe(1);
     expect(g.stderr).toMatch(/cannot write s3:\/\/nobucket\/d\.tsv: no such bucket/);
   }, 60_000);
@@ -94,9 +130,13 @@ describe('an experiment step from S3', () => {
     const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 120_000 });
     expect(r.code, describeRun(r)).toBe(0);
     expect(r.stderr).toMatch(/put the delta file on the S3 emulator as s3:\/\/rqbench-deltas\/rqbench-delta-30000x100\.tsv \(1 parts\)/);
-    expect(r.stderr).toMatch(/\[1\/1\] s3 done in [\d.]+ s: best [\d,]+ records\/s \(\d threads x 2 S3 connections\), 2 cells, each exactly once/);
+    expect(r.stderr).toMatch(
+      /\[1\/1\] s3 done in [\d.]+ s: best [\d,]+ records\/s \(\d threads x 2 S3 connections\), 2 cells, each exactly once/,
+    );
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
-    expect(md).toMatch(/node src\/cli\.js load s3:\/\/rqbench-deltas\/rqbench-delta-30000x100\.tsv --sink memory --reader-threads 1,2 --s3-connections 2 --endpoint http:\/\/127\.0\.0\.1:\d+/);
+    expect(md).toMatch(
+      /node src\/cli\.js load s3:\/\/rqbench-deltas\/rqbench-delta-30000x100\.tsv --sink memory --reader-threads 1,2 --s3-connections 2 --endpoint http:\/\/127\.0\.0\.1:\d+/,
+    );
     expect(md).toContain('| data_loading_num_threads | s3client_max_connections | data loading time | num records per sec |');
   }, 150_000);
 });

@@ -65,16 +65,44 @@ describe('delta file and ranges', () => {
     expect(lines[0].length).toBe(511);
     expect(lines[RECORDS - 1]).toBe(`delta:${RECORDS - 1}\t${valueOf('delta:{n}', RECORDS - 1, 512).toString('latin1')}`);
     const other = path.join(path.dirname(file), 'small.tsv');
-    const r = await runNode([CLI, 'load', '--generate', other, '--records', '100', '--record-size', '40', '--key-pattern', 'user:{n}:x', '--quiet']);
+    const r = await runNode([
+      CLI,
+      'load',
+      '--generate',
+      other,
+      '--records',
+      '100',
+      '--record-size',
+      '40',
+      '--key-pattern',
+      'user:{n}:x',
+      '--quiet',
+    ]);
     expect(r.code, describeRun(r)).toBe(0);
     const small = fs.readFileSync(other, 'latin1').split('\n');
     expect(small[42].startsWith(`${keyOf('user:{n}:x', 42)}\t`)).toBe(true);
     expect(small[42].length).toBe(39);
     // {n:W}: the index zero-padded, redis-benchmark's key shape
     const padded = path.join(path.dirname(file), 'padded.tsv');
-    const p = await runNode([CLI, 'load', '--generate', padded, '--records', '12', '--record-size', '40', '--key-pattern', 'key:{n:12}', '--quiet']);
+    const p = await runNode([
+      CLI,
+      'load',
+      '--generate',
+      padded,
+      '--records',
+      '12',
+      '--record-size',
+      '40',
+      '--key-pattern',
+      'key:{n:12}',
+      '--quiet',
+    ]);
     expect(p.code, describeRun(p)).toBe(0);
-    const keys = fs.readFileSync(padded, 'latin1').split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    const keys = fs
+      .readFileSync(padded, 'latin1')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0]);
     expect(keys[0]).toBe('key:000000000000');
     expect(keys[11]).toBe('key:000000000011');
     expect(keyOf('k{n:3}', 7)).toBe('k007');
@@ -83,18 +111,51 @@ describe('delta file and ranges', () => {
 
   it('byte ranges cover the file, connections are shared out, and the tiling check finds gaps and overlaps', () => {
     const r = byteRanges(1000, 3);
-    expect(r).toEqual([{ start: 0, end: 333 }, { start: 333, end: 666 }, { start: 666, end: 1000 }]);
+    expect(r).toEqual([
+      { start: 0, end: 333 },
+      { start: 333, end: 666 },
+      { start: 666, end: 1000 },
+    ]);
     expect(connectionShares(10, 4)).toEqual([2, 3, 2, 3]);
-    expect(tilingProblems([{ first: 0, last: 4, count: 5 }, { first: 5, last: 9, count: 5 }], 10)).toEqual([]);
-    expect(tilingProblems([{ first: 0, last: 4, count: 5 }, { first: 6, last: 9, count: 4 }], 10).join()).toMatch(/starts at record 6, expected 5/);
-    expect(tilingProblems([{ first: 0, last: 5, count: 6 }, { first: 5, last: 9, count: 5 }], 10).join()).toMatch(/expected 6/);
+    expect(
+      tilingProblems(
+        [
+          { first: 0, last: 4, count: 5 },
+          { first: 5, last: 9, count: 5 },
+        ],
+        10,
+      ),
+    ).toEqual([]);
+    expect(
+      tilingProblems(
+        [
+          { first: 0, last: 4, count: 5 },
+          { first: 6, last: 9, count: 4 },
+        ],
+        10,
+      ).join(),
+    ).toMatch(/starts at record 6, expected 5/);
+    expect(
+      tilingProblems(
+        [
+          { first: 0, last: 5, count: 6 },
+          { first: 5, last: 9, count: 5 },
+        ],
+        10,
+      ).join(),
+    ).toMatch(/expected 6/);
   });
 });
 
 describe('rqbench load', () => {
   it('noop sink: a 2x2 grid gives 4 rows; ranges cut mid-record are resynced (7 threads)', async () => {
     const r = await load([file, '--sink', 'noop', '--reader-threads', '2,7', '--connections', '1,3']);
-    expectExactlyOnce(r, [[2, 1], [7, 1], [2, 3], [7, 3]]);
+    expectExactlyOnce(r, [
+      [2, 1],
+      [7, 1],
+      [2, 3],
+      [7, 3],
+    ]);
     const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
     const table = md.split('\n').filter((l) => l.startsWith('|'));
     expect(table[0]).toBe('| reader threads | connections | data loading time | num records per sec |');
@@ -120,7 +181,12 @@ describe('rqbench load', () => {
   it('redis sink, standalone: every record once, DBSIZE and a read-back equal to the file, in each of 4 cells', async () => {
     await admin.flushall();
     const r = await load([file, '--port', String(standalone.port), '--reader-threads', '1,2', '--connections', '2,4', '--sample', '500']);
-    expectExactlyOnce(r, [[1, 2], [2, 2], [1, 4], [2, 4]]);
+    expectExactlyOnce(r, [
+      [1, 2],
+      [2, 2],
+      [1, 4],
+      [2, 4],
+    ]);
     for (const c of r.summary.cells) {
       expect(c.check.keys).toBe(RECORDS);
       expect(c.check.readBack).toMatchObject({ checked: 500, missing: 0, mismatched: 0 });
@@ -136,7 +202,18 @@ describe('rqbench load', () => {
     expect(refused.code, describeRun(refused)).toBe(1);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toMatch(/holds 20000 keys.*--flush/);
-    const r = await load([file, '--port', String(standalone.port), '--reader-threads', '2', '--connections', '2', '--ttl', '600', '--flush']);
+    const r = await load([
+      file,
+      '--port',
+      String(standalone.port),
+      '--reader-threads',
+      '2',
+      '--connections',
+      '2',
+      '--ttl',
+      '600',
+      '--flush',
+    ]);
     expectExactlyOnce(r, [[2, 2]]);
     const ttl = await admin.ttl('delta:7');
     expect(ttl).toBeGreaterThan(500);
@@ -145,7 +222,19 @@ describe('rqbench load', () => {
   it('--command mset: an MSET per batch instead of a SET per record, every record once, no TTL', async () => {
     await admin.flushall();
     await admin.config('RESETSTAT');
-    const r = await load([file, '--port', String(standalone.port), '--reader-threads', '2', '--connections', '2', '--command', 'mset', '--batch', '100']);
+    const r = await load([
+      file,
+      '--port',
+      String(standalone.port),
+      '--reader-threads',
+      '2',
+      '--connections',
+      '2',
+      '--command',
+      'mset',
+      '--batch',
+      '100',
+    ]);
     expectExactlyOnce(r, [[2, 2]]);
     expect(r.summary).toMatchObject({ command: 'mset', batch: 100 });
     const c = r.summary.cells[0];
@@ -170,7 +259,21 @@ describe('rqbench load', () => {
     await admin.config('SET', 'maxmemory', String(used + 2_000_000));
     await admin.config('SET', 'maxmemory-policy', 'noeviction');
     try {
-      const r = await load([file, '--port', String(standalone.port), '--reader-threads', '1', '--connections', '2', '--command', 'mset', '--batch', '50', '--sample', '0']);
+      const r = await load([
+        file,
+        '--port',
+        String(standalone.port),
+        '--reader-threads',
+        '1',
+        '--connections',
+        '2',
+        '--command',
+        'mset',
+        '--batch',
+        '50',
+        '--sample',
+        '0',
+      ]);
       expect(r.code, describeRun(r)).toBe(1);
       const c = r.summary.cells[0];
       expect(c.errors).toBeGreaterThan(0);
@@ -186,16 +289,25 @@ describe('rqbench load', () => {
 
   it('redis sink, 3x1 cluster: slot-aware, every record once on the masters, read back', async () => {
     const r = await load([file, '--port', String(cluster.port), '--cluster', '--reader-threads', '2', '--connections', '2,3']);
-    expectExactlyOnce(r, [[2, 2], [2, 3]]);
+    expectExactlyOnce(r, [
+      [2, 2],
+      [2, 3],
+    ]);
     for (const c of r.summary.cells) {
       expect(c.check.keys).toBe(RECORDS);
       expect(c.check.readBack).toMatchObject({ checked: 1000, missing: 0, mismatched: 0 });
     }
     const masters = cluster.nodes.filter((n) => n.role === 'master');
-    const sizes = await Promise.all(masters.map(async (m) => {
-      const c = new Redis({ host: m.host, port: m.port });
-      try { return await c.dbsize(); } finally { c.disconnect(); }
-    }));
+    const sizes = await Promise.all(
+      masters.map(async (m) => {
+        const c = new Redis({ host: m.host, port: m.port });
+        try {
+          return await c.dbsize();
+        } finally {
+          c.disconnect();
+        }
+      }),
+    );
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(RECORDS);
     for (const s of sizes) expect(s).toBeGreaterThan(RECORDS / 5);
   }, 40_000);
@@ -205,13 +317,30 @@ describe('rqbench load', () => {
     const clients = masters.map((m) => new Redis({ host: m.host, port: m.port }));
     try {
       await Promise.all(clients.map((c) => c.flushall()));
-      const r = await load([file, '--port', String(cluster.port), '--cluster', '--reader-threads', '2', '--connections', '2', '--command', 'eval', '--batch', '64', '--ttl', '600']);
+      const r = await load([
+        file,
+        '--port',
+        String(cluster.port),
+        '--cluster',
+        '--reader-threads',
+        '2',
+        '--connections',
+        '2',
+        '--command',
+        'eval',
+        '--batch',
+        '64',
+        '--ttl',
+        '600',
+      ]);
       expectExactlyOnce(r, [[2, 2]]);
       expect(r.summary.cells[0].check.keys).toBe(RECORDS);
-      const ttls = await Promise.all(clients.map(async (c) => {
-        const [, keys] = await c.scan('0', 'COUNT', '50');
-        return Promise.all(keys.map((k) => c.ttl(k)));
-      }));
+      const ttls = await Promise.all(
+        clients.map(async (c) => {
+          const [, keys] = await c.scan('0', 'COUNT', '50');
+          return Promise.all(keys.map((k) => c.ttl(k)));
+        }),
+      );
       for (const t of ttls.flat()) expect(t).toBeGreaterThan(500);
       for (const c of clients) expect(await c.info('commandstats')).toMatch(/cmdstat_evalsha:calls=[1-9]/);
 
@@ -219,13 +348,22 @@ describe('rqbench load', () => {
       const { redisSink } = await import('../../src/workloads/bulk-load/redis-sink.js');
       const { connectionFrom } = await import('../../src/transports/redis.js');
       await Promise.all(clients.map((c) => c.flushall()));
-      const sink = await redisSink({ conn: connectionFrom({ host: cluster.host, port: cluster.port, cluster: true }), connections: 1, command: 'eval', batch: 10, ttl: 60 });
+      const sink = await redisSink({
+        conn: connectionFrom({ host: cluster.host, port: cluster.port, cluster: true }),
+        connections: 1,
+        command: 'eval',
+        batch: 10,
+        ttl: 60,
+      });
       await Promise.all(clients.map((c) => c.script('FLUSH')));
       const keys = Array.from({ length: 200 }, (_, i) => `{k${i % 7}}:${i}`);
       const buf = Buffer.from(keys.map((k) => `${k}\tv${k}\n`).join(''), 'latin1');
       const offs = new Int32Array(keys.length * 4);
       let p = 0;
-      keys.forEach((k, i) => { offs.set([p, p + k.length, p + k.length + 1, p + 2 * k.length + 2], i * 4); p += 2 * k.length + 3; });
+      keys.forEach((k, i) => {
+        offs.set([p, p + k.length, p + k.length + 1, p + 2 * k.length + 2], i * 4);
+        p += 2 * k.length + 3;
+      });
       await sink.write(buf, offs, keys.length);
       const res = await sink.finish();
       sink.close();
@@ -282,7 +420,15 @@ describe('rqbench load', () => {
       sink.close();
       expect(r, JSON.stringify(r)).toMatchObject({ stored: 350, errors: 0, moved: 100, ask: 100 });
       const { checkLines } = await import('../../src/runs/load/load-table.js');
-      const line = checkLines([{ threads: 1, connections: 2, stored: 350, check: { ok: true, problems: [] }, redirects: { moved: r.moved, ask: r.ask, retries: r.retries } }]);
+      const line = checkLines([
+        {
+          threads: 1,
+          connections: 2,
+          stored: 350,
+          check: { ok: true, problems: [] },
+          redirects: { moved: r.moved, ask: r.ask, retries: r.retries },
+        },
+      ]);
       expect(line).toMatch(/the cluster changed during the load: 100 MOVED and 100 ASK followed, 0 commands retried/);
 
       for (const i of masters.keys()) await clients[i].call('CLUSTER', 'SETSLOT', ASK_SLOT, 'NODE', ids[askTo]);

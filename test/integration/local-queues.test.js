@@ -47,7 +47,10 @@ function untilPrinted(args, re) {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let sent = false;
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no ${re} in ${stdout}`)); }, 25_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ${re} in ${stdout}`));
+    }, 25_000);
     child.stdout.on('data', async (d) => {
       stdout += d;
       const m = stdout.match(re);
@@ -57,6 +60,9 @@ function untilPrinted(args, re) {
         child.kill('SIGINT');
       }
     });
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout });
+    });
   });
 }

@@ -43,10 +43,13 @@ async function withClient(port, fn) {
 
 function info(text) {
   return Object.fromEntries(
-    text.split(/\r?\n/).filter((l) => l.includes(':') && !l.startsWith('#')).map((l) => {
-      const i = l.indexOf(':');
-      return [l.slice(0, i), l.slice(i + 1).trim()];
-    }),
+    text
+      .split(/\r?\n/)
+      .filter((l) => l.includes(':') && !l.startsWith('#'))
+      .map((l) => {
+        const i = l.indexOf(':');
+        return [l.slice(0, i), l.slice(i + 1).trim()];
+      }),
   );
 }
 
@@ -57,10 +60,12 @@ async function clusterView(port) {
   for (const line of text.trim().split('\n')) {
     const [, addr, flags, , , , , , ...slots] = line.split(' ');
     const role = flags.split(',').includes('master') ? 'master' : flags.split(',').includes('slave') ? 'replica' : '?';
-    const count = slots.filter((s) => !s.startsWith('[')).reduce((sum, r) => {
-      const [a, b = a] = r.split('-').map(Number);
-      return sum + b - a + 1;
-    }, 0);
+    const count = slots
+      .filter((s) => !s.startsWith('['))
+      .reduce((sum, r) => {
+        const [a, b = a] = r.split('-').map(Number);
+        return sum + b - a + 1;
+      }, 0);
     view.set(Number(addr.split('@')[0].split(':')[1]), { role, slots: count });
   }
   return view;
@@ -153,7 +158,15 @@ describe('startRedis standalone', SLOW, () => {
         replica.disconnect();
       }
       // no plain port: a client without TLS gets no answer
-      const plain = new Redis({ host: '127.0.0.1', port: local.port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 1000 });
+      const plain = new Redis({
+        host: '127.0.0.1',
+        port: local.port,
+        lazyConnect: true,
+        retryStrategy: () => null,
+        maxRetriesPerRequest: 0,
+        connectTimeout: 1000,
+        commandTimeout: 1000,
+      });
       plain.on('error', () => {});
       await expect(plain.connect().then(() => plain.ping())).rejects.toThrow();
       plain.disconnect();
@@ -164,7 +177,9 @@ describe('startRedis standalone', SLOW, () => {
   });
 
   it('refuses a tls option without its CA', async () => {
-    await expect(startRedis({ tls: { certFile: 'a', keyFile: 'b' } })).rejects.toThrow(/tls must be true or \{ certFile, keyFile, caFile \}/);
+    await expect(startRedis({ tls: { certFile: 'a', keyFile: 'b' } })).rejects.toThrow(
+      /tls must be true or \{ certFile, keyFile, caFile \}/,
+    );
   });
 });
 
@@ -221,18 +236,29 @@ describe('local command options', () => {
 function spawnCli(args) {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => { out.stdout += d; });
-  child.stderr.on('data', (d) => { out.stderr += d; });
-  const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
-  const waitFor = (re, ms) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}: ${JSON.stringify(out)}`)), ms);
-    const check = () => {
-      if (re.test(out.stdout)) { clearTimeout(timer); resolve(out.stdout); }
-    };
-    child.stdout.on('data', check);
-    exited.then(() => { clearTimeout(timer); re.test(out.stdout) ? resolve(out.stdout) : reject(new Error(`exited: ${JSON.stringify(out)}`)); });
-    check();
+  child.stdout.on('data', (d) => {
+    out.stdout += d;
   });
+  child.stderr.on('data', (d) => {
+    out.stderr += d;
+  });
+  const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const waitFor = (re, ms) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}: ${JSON.stringify(out)}`)), ms);
+      const check = () => {
+        if (re.test(out.stdout)) {
+          clearTimeout(timer);
+          resolve(out.stdout);
+        }
+      };
+      child.stdout.on('data', check);
+      exited.then(() => {
+        clearTimeout(timer);
+        re.test(out.stdout) ? resolve(out.stdout) : reject(new Error(`exited: ${JSON.stringify(out)}`));
+      });
+      check();
+    });
   return { child, out, exited, waitFor };
 }
 

@@ -26,11 +26,15 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-
 it('every connection dropped twice under writes: each drop is an event of the timeline and of the summary, with its reconnect time', async () => {
   let faults;
   const p = await produce({
-    port: clu.port, cluster: true, q: 2000, d: 4, ttl: 30, extra: ['-c', '10'],
+    port: clu.port,
+    cluster: true,
+    q: 2000,
+    d: 4,
+    ttl: 30,
+    extra: ['-c', '10'],
     onT0: (t0) => {
       faults = (async () => {
         await until(t0 + 1500);
@@ -43,7 +47,10 @@ it('every connection dropped twice under writes: each drop is an event of the ti
   const dropped = await faults;
   const why = `${describeRun(p)}; ${JSON.stringify(p.summary?.connectionDrops)}`;
   // the writer's 3 masters, the CPU sampler's, at least
-  expect(dropped.every((n) => n >= 3), `connections dropped: ${dropped}`).toBe(true);
+  expect(
+    dropped.every((n) => n >= 3),
+    `connections dropped: ${dropped}`,
+  ).toBe(true);
   expect(p.code, why).toBe(0);
   const s = p.summary;
   expect(s.totals.failed, why).toBe(0);
@@ -56,7 +63,10 @@ it('every connection dropped twice under writes: each drop is an event of the ti
       expect(d.reconnectMs, JSON.stringify(d)).toBeGreaterThanOrEqual(0);
       expect(d.reconnectMs, JSON.stringify(d)).toBeLessThan(1000);
     }
-    expect(mine.map((d) => Math.round(d.atS * 2) / 2), JSON.stringify(mine)).toEqual([1.5, 3]);
+    expect(
+      mine.map((d) => Math.round(d.atS * 2) / 2),
+      JSON.stringify(mine),
+    ).toEqual([1.5, 3]);
   }
   const tl = readTimeline(path.join(p.dir, 'timeline.csv'));
   const events = (sec) => String(tl.rows.find((r) => r.second === sec)?.events ?? '');
@@ -75,11 +85,18 @@ it('every connection dropped twice under writes: each drop is an event of the ti
   expect(JSON.parse(r.stdout).connectionDrops).toEqual(s.connectionDrops);
 }, 60_000);
 
-it('--client ioredis: the seed client\'s own connections dropped (and not the router\'s) are drops of the run, over once ioredis is connected again', async () => {
+it("--client ioredis: the seed client's own connections dropped (and not the router's) are drops of the run, over once ioredis is connected again", async () => {
   let faults;
   const p = await produce({
-    port: clu.port, cluster: true, q: 2000, d: 3, ttl: 30, extra: ['-c', '10', '--client', 'ioredis'],
-    onT0: (t0) => { faults = until(t0 + 1500).then(() => dropConnectionsNamed(clu.nodes, SEED_CLIENT_NAME)); },
+    port: clu.port,
+    cluster: true,
+    q: 2000,
+    d: 3,
+    ttl: 30,
+    extra: ['-c', '10', '--client', 'ioredis'],
+    onT0: (t0) => {
+      faults = until(t0 + 1500).then(() => dropConnectionsNamed(clu.nodes, SEED_CLIENT_NAME));
+    },
   });
   const dropped = await faults;
   const why = `${describeRun(p)}; ${JSON.stringify(p.summary?.connectionDrops)}`;
@@ -106,7 +123,12 @@ it('every connection dropped over and over under reads from masters: a request c
   expect(w.code, describeRun(w)).toBe(0);
   let faults;
   const c = await consume({
-    port: clu.port, cluster: true, d: 4, warmup: 0, ttl: 300, extra: ['-p', '100'],
+    port: clu.port,
+    cluster: true,
+    d: 4,
+    warmup: 0,
+    ttl: 300,
+    extra: ['-p', '100'],
     onT0: (t0) => {
       faults = (async () => {
         const counts = [];
@@ -120,7 +142,10 @@ it('every connection dropped over and over under reads from masters: a request c
   });
   const dropped = await faults;
   const why = describeConsumer(c);
-  expect(dropped.every((n) => n >= 3), `connections dropped: ${dropped}`).toBe(true);
+  expect(
+    dropped.every((n) => n >= 3),
+    `connections dropped: ${dropped}`,
+  ).toBe(true);
   expect(c.code, why).toBe(0);
   expect(c.summary.cycles.failed, why).toBe(0);
   expect(c.summary.perCycle.missing, why).toBe(0);

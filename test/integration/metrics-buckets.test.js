@@ -32,12 +32,37 @@ describe('--metrics-buckets: what a run serves and records', () => {
   async function produceAndScrape(extra) {
     const port = await freePort();
     const out = tempDir('rqbench-buckets-run-');
-    const running = runNode([PRODUCER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-q', '500', '-d', '1', '--warmup', '0', '--quiet', '--out', out,
-      '--metrics-port', String(port), '--metrics-linger', '2', ...extra], { timeoutMs: 30_000 });
+    const running = runNode(
+      [
+        PRODUCER,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(redis.server.port),
+        '-q',
+        '500',
+        '-d',
+        '1',
+        '--warmup',
+        '0',
+        '--quiet',
+        '--out',
+        out,
+        '--metrics-port',
+        String(port),
+        '--metrics-linger',
+        '2',
+        ...extra,
+      ],
+      { timeoutMs: 30_000 },
+    );
     let text = '';
     for (const until = Date.now() + 25_000; !/^rqbench_run_ended\{[^}]*\} 1$/m.test(text) && Date.now() < until;) {
       await new Promise((r) => setTimeout(r, 200));
-      text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+      text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+        (r) => r.text(),
+        () => '',
+      );
     }
     const r = await running;
     expect(r.code, r.stderr).toBe(0);
@@ -45,11 +70,14 @@ describe('--metrics-buckets: what a run serves and records', () => {
     return { text, flags: JSON.parse(fs.readFileSync(path.join(out, dir, 'manifest.json'), 'utf8')).flags };
   }
 
-  it('coarse by default, fine when asked: the histograms have the layout\'s buckets, manifest.json records it', SLOW, async () => {
+  it("coarse by default, fine when asked: the histograms have the layout's buckets, manifest.json records it", SLOW, async () => {
     const [byDefault, fine] = await Promise.all([produceAndScrape([]), produceAndScrape(['--metrics-buckets', 'fine'])]);
     expect(byDefault.flags.metricsBuckets).toBe('coarse');
     expect(fine.flags.metricsBuckets).toBe('fine');
-    for (const [{ text }, layout] of [[byDefault, 'coarse'], [fine, 'fine']]) {
+    for (const [{ text }, layout] of [
+      [byDefault, 'coarse'],
+      [fine, 'fine'],
+    ]) {
       for (const name of ['rqbench_latency_seconds', 'rqbench_schedule_lag_seconds']) {
         const per = bucketsPerSeries(text, name);
         expect(per.length, `${layout} ${name}`).toBeGreaterThan(0);
@@ -63,9 +91,33 @@ describe('--metrics-buckets: what a run serves and records', () => {
     try {
       for (const layout of ['fine', 'coarse']) {
         const port = await freePort();
-        const hub = await MetricsHub.open({ port, lingerS: 0, keepS: 30, labels: { run_id: 'exp-b', run_name: 'experiment' }, buckets: layout, quiet: true });
+        const hub = await MetricsHub.open({
+          port,
+          lingerS: 0,
+          keepS: 30,
+          labels: { run_id: 'exp-b', run_name: 'experiment' },
+          buckets: layout,
+          quiet: true,
+        });
         try {
-          const argv = [PRODUCER, '--host', '127.0.0.1', '--port', String(redis.server.port), '-q', '500', '-d', '1', '--warmup', '0', '--quiet', '--out', tempDir('rqbench-buckets-hub-'), '--name', 'producer'];
+          const argv = [
+            PRODUCER,
+            '--host',
+            '127.0.0.1',
+            '--port',
+            String(redis.server.port),
+            '-q',
+            '500',
+            '-d',
+            '1',
+            '--warmup',
+            '0',
+            '--quiet',
+            '--out',
+            tempDir('rqbench-buckets-hub-'),
+            '--name',
+            'producer',
+          ];
           const child = await runChild([...argv, ...relayArgs({ hub, runId: 'exp-b' }, 's1')], stopper, { hub });
           expect(child.code, child.lastLine).toBe(0);
           const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

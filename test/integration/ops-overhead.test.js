@@ -28,7 +28,7 @@ async function ops(args, timeoutMs = 60_000) {
 const opsOf = (summary) => summary.services.flatMap((s) => s.ops.map((op) => ({ ...op, service: s.service })));
 
 describe('overhead: the call less its time on the wire', () => {
-  it('on a server that delays every answer by 20 ms, the SDK\'s overhead stays far below the round trip (SNS on fauxqs)', async () => {
+  it("on a server that delays every answer by 20 ms, the SDK's overhead stays far below the round trip (SNS on fauxqs)", async () => {
     const sqs = await startSqs();
     const proxy = await startDelayProxy({ host: sqs.host, port: sqs.port }, DELAY_MS);
     try {
@@ -70,7 +70,7 @@ describe('overhead: the call less its time on the wire', () => {
 });
 
 describePubsub('overhead of a gRPC call (Pub/Sub)', () => {
-  it('behind a 20 ms delay, the interceptor leaves the client\'s work only: far below the round trip', async () => {
+  it("behind a 20 ms delay, the interceptor leaves the client's work only: far below the round trip", async () => {
     const ps = await startPubsub();
     const proxy = await startDelayProxy({ host: ps.host, port: ps.port }, DELAY_MS);
     try {
@@ -100,13 +100,27 @@ describeMoto("seed 003's services on fauxqs and moto's server", () => {
   });
 
   it('two operations of each, overhead and round trip measured; Pinpoint\'s two that moto lacks say "not emulated" (exit 0); every resource made is deleted', async () => {
-    const r = await ops(['--only', 's3,sts,cloudwatch,events,dynamodb,pinpoint,s3express', '--endpoint', sqs.endpoint, '--api-endpoint', moto.endpoint], 120_000);
+    const r = await ops(
+      ['--only', 's3,sts,cloudwatch,events,dynamodb,pinpoint,s3express', '--endpoint', sqs.endpoint, '--api-endpoint', moto.endpoint],
+      120_000,
+    );
     expect(r.code, describeRun(r)).toBe(0);
     const got = opsOf(r.summary);
     expect(got.map((op) => `${op.service} ${op.name}`)).toEqual([
-      'S3 HeadObject', 'S3 PutObject', 'STS AssumeRole', 'STS GetCallerIdentity', 'CloudWatch GetMetricData', 'CloudWatch PutMetricData',
-      'CloudWatch Events DescribeEventBus', 'CloudWatch Events PutEvents', 'DynamoDB GetItem', 'DynamoDB PutItem',
-      'Pinpoint GetEndpoint', 'Pinpoint PutEvents', 'S3Express PutObject', 'S3Express GetObject',
+      'S3 HeadObject',
+      'S3 PutObject',
+      'STS AssumeRole',
+      'STS GetCallerIdentity',
+      'CloudWatch GetMetricData',
+      'CloudWatch PutMetricData',
+      'CloudWatch Events DescribeEventBus',
+      'CloudWatch Events PutEvents',
+      'DynamoDB GetItem',
+      'DynamoDB PutItem',
+      'Pinpoint GetEndpoint',
+      'Pinpoint PutEvents',
+      'S3Express PutObject',
+      'S3Express GetObject',
     ]);
     for (const op of got) {
       if (op.service === 'Pinpoint') {

@@ -29,7 +29,10 @@ afterAll(async () => {
 
 async function ops(extra) {
   const out = tempDir('rqbench-ops-');
-  const r = await runNode([CLI, 'ops', '--host', '127.0.0.1', '--port', String(local.port), '--warmup', '0.2', '-d', '0.5', '--out', out, '--json', ...extra], { timeoutMs: 30_000 });
+  const r = await runNode(
+    [CLI, 'ops', '--host', '127.0.0.1', '--port', String(local.port), '--warmup', '0.2', '-d', '0.5', '--out', out, '--json', ...extra],
+    { timeoutMs: 30_000 },
+  );
   return { ...r, ...readRun(out, r.stdout) };
 }
 
@@ -51,7 +54,10 @@ describe('rqbench ops', () => {
     expect(await admin.keys('{rqbench:ops}*'), 'teardown removed every key').toEqual([]);
 
     const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
-    const table = md.split('\n').filter((l) => l.startsWith('|')).slice(0, 2 + 1 + OPS.length);
+    const table = md
+      .split('\n')
+      .filter((l) => l.startsWith('|'))
+      .slice(0, 2 + 1 + OPS.length);
     expect(table[0]).toMatch(/^\| +\| Overhead \(ms\) \| +n \| +min \| +avg \| +med \| +p90 \| +p99 \| +max \|$/);
     expect(table[1]).toMatch(/^\| :---  *\|( +---: \|){8}$/);
     expect(table[2]).toMatch(/^\| \*\*Redis\*\* +\|( +\|){8}$/);
@@ -59,7 +65,8 @@ describe('rqbench ops', () => {
     // every line padded to the same width: the columns line up as in the seed
     expect(new Set(table.map((l) => l.length)).size).toBe(1);
     expect(md).toMatch(/\| +\| connect \(ms\) \| first call \(ms\) \| warm med \(ms\) \|/);
-    for (const f of ['manifest.json', 'summary.json', 'summary.md', 'redis-get.hlog', 'redis-zadd.hlog']) expect(fs.readdirSync(r.dir)).toContain(f);
+    for (const f of ['manifest.json', 'summary.json', 'summary.md', 'redis-get.hlog', 'redis-zadd.hlog'])
+      expect(fs.readdirSync(r.dir)).toContain(f);
     expect(fs.readFileSync(path.join(r.dir, 'manifest.json'), 'utf8')).not.toContain('ops-pass');
   }, 40_000);
 
@@ -74,7 +81,7 @@ describe('rqbench ops', () => {
     expect(r.stdout + r.stderr).not.toContain('noread-pass');
   }, 40_000);
 
-  it('SQS and SNS on the emulator: the seed\'s table with a row per operation, and the queue and topic deleted after', async () => {
+  it("SQS and SNS on the emulator: the seed's table with a row per operation, and the queue and topic deleted after", async () => {
     const sqs = await startSqs();
     try {
       const r = await ops(['--only', 'sqs,sns', '--endpoint', sqs.endpoint]);
@@ -101,9 +108,11 @@ describe('rqbench ops', () => {
     }
   }, 60_000);
 
-  it('--local --cluster: every operation, MGET included, on the master that owns the keys\' slot', async () => {
+  it("--local --cluster: every operation, MGET included, on the master that owns the keys' slot", async () => {
     const out = tempDir('rqbench-ops-cluster-');
-    const r0 = await runNode([CLI, 'ops', '--local', '--cluster', '--warmup', '0.2', '-d', '0.5', '--out', out, '--json'], { timeoutMs: 40_000 });
+    const r0 = await runNode([CLI, 'ops', '--local', '--cluster', '--warmup', '0.2', '-d', '0.5', '--out', out, '--json'], {
+      timeoutMs: 40_000,
+    });
     const r = { ...r0, ...readRun(out, r0.stdout) };
     expect(r.code, describeRun(r)).toBe(0);
     const [redis] = r.summary.services;
@@ -113,7 +122,9 @@ describe('rqbench ops', () => {
 
   it('--local starts only what the chosen services need: the SQS/SNS emulator for --only sqs, no Redis', async () => {
     const out = tempDir('rqbench-ops-local-');
-    const r0 = await runNode([CLI, 'ops', '--local', '--only', 'sqs', '--warmup', '0.2', '-d', '0.5', '--out', out, '--json'], { timeoutMs: 30_000 });
+    const r0 = await runNode([CLI, 'ops', '--local', '--only', 'sqs', '--warmup', '0.2', '-d', '0.5', '--out', out, '--json'], {
+      timeoutMs: 30_000,
+    });
     const r = { ...r0, ...readRun(out, r0.stdout) };
     expect(r.code, describeRun(r)).toBe(0);
     expect(Object.keys(r.summary.targets)).toEqual(['sqs']);
@@ -134,7 +145,9 @@ describe('rqbench ops', () => {
 
 describePubsub('rqbench ops on the Pub/Sub emulator', () => {
   let ps;
-  beforeAll(async () => { ps = await startPubsub(); }, 60_000);
+  beforeAll(async () => {
+    ps = await startPubsub();
+  }, 60_000);
   afterAll(() => ps?.stop());
 
   it('Publish and Pull are single calls, every Pull finds a message, and the topic and subscription are deleted after', async () => {

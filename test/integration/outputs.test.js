@@ -61,7 +61,9 @@ describe('an output that cannot be written is refused before anything runs', () 
     if (!canMount) return ctx.skip();
     const r = await seedScript('producer.js', ['--port', String(local.port), '--out', path.join(readOnly, 'runs'), '-d', '2']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr.trim()).toBe(`producer.js: --out must be a directory rqbench can write (${JSON.stringify(readOnly)}: read-only file system)`);
+    expect(r.stderr.trim()).toBe(
+      `producer.js: --out must be a directory rqbench can write (${JSON.stringify(readOnly)}: read-only file system)`,
+    );
     expect(listTree(readOnly)).toEqual([]);
   }, 30_000);
 });
@@ -70,7 +72,10 @@ describe('the disk fills up mid-run', () => {
   it('the run stops, says so in one line, exits 1, and what was written stays readable', async (ctx) => {
     if (!canMount) return ctx.skip();
     // ~10 histograms a second fill 32 kB (eight pages: one a file, and one more) within seconds: long before the planned 30 s
-    const r = await runNode([PRODUCER, '--port', String(local.port), '-q', '5000', '-c', '20', '-d', '30', '--ttl', '5', '--out', full, '--json', '--quiet'], { timeoutMs: 60_000 });
+    const r = await runNode(
+      [PRODUCER, '--port', String(local.port), '-q', '5000', '-c', '20', '-d', '30', '--ttl', '5', '--out', full, '--json', '--quiet'],
+      { timeoutMs: 60_000 },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.ms, 'stopped at the full disk, not at the planned end').toBeLessThan(20_000);
     const lines = r.stderr.trim().split('\n');

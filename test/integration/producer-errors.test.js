@@ -22,10 +22,31 @@ afterAll(async () => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
-describe('the seed\'s crashes and hangs', () => {
+describe("the seed's crashes and hangs", () => {
   it('writes 300k members in one ZADD per period without a stack overflow (the seed needed --stack-size=2000)', async () => {
     const dir = mkdtempSync(path.join(out, 'big-'));
-    const r = await runNode('src/producer.js', ['--port', String(server.port), '-q', '300000', '-c', '1', '-d', '2', '--warmup', '0', '--ttl', '30', '--out', dir, '--json', '--quiet'], { timeoutMs: 90_000 });
+    const r = await runNode(
+      'src/producer.js',
+      [
+        '--port',
+        String(server.port),
+        '-q',
+        '300000',
+        '-c',
+        '1',
+        '-d',
+        '2',
+        '--warmup',
+        '0',
+        '--ttl',
+        '30',
+        '--out',
+        dir,
+        '--json',
+        '--quiet',
+      ],
+      { timeoutMs: 90_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.totals.failed).toBe(0);
@@ -43,7 +64,22 @@ describe('the seed\'s crashes and hangs', () => {
 
   it('terminates with more chunks than items (the seed looped forever): one item per chunk', async () => {
     const dir = mkdtempSync(path.join(out, 'chunks-'));
-    const r = await runNode('src/producer.js', ['--port', String(server.port), '-q', '10', '-c', '1000', '-d', '2', '--warmup', '0', '--out', dir, '--json', '--quiet']);
+    const r = await runNode('src/producer.js', [
+      '--port',
+      String(server.port),
+      '-q',
+      '10',
+      '-c',
+      '1000',
+      '-d',
+      '2',
+      '--warmup',
+      '0',
+      '--out',
+      dir,
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.totals.acked).toBe(20);
@@ -55,7 +91,20 @@ describe('errors mid-run', () => {
   it('counts WRONGTYPE replies as failed items, names them, and still writes the run directory', async () => {
     const admin = new Redis({ host: '127.0.0.1', port: server.port });
     await admin.set('latest-ids', 'not a sorted set'); // every ZADD now fails
-    const r = await runNode('src/producer.js', ['--port', String(server.port), '-q', '500', '-d', '3', '--warmup', '0', '--out', out, '--json', '--quiet']);
+    const r = await runNode('src/producer.js', [
+      '--port',
+      String(server.port),
+      '-q',
+      '500',
+      '-d',
+      '3',
+      '--warmup',
+      '0',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
     await admin.quit();
     // the run did not do what was asked (write the items): exit 1, and the summary says why
     expect(r.code, r.stderr).toBe(1);
@@ -74,7 +123,20 @@ describe('errors mid-run', () => {
   it('keeps its schedule when the server dies mid-run: the rest fails, is counted, and every second is in the timeline', async () => {
     const doomed = await startRedis();
     const dir = mkdtempSync(path.join(out, 'kill-'));
-    const run = runNode('src/producer.js', ['--port', String(doomed.port), '-q', '1000', '-d', '5', '--warmup', '0', '--out', dir, '--json', '--quiet']);
+    const run = runNode('src/producer.js', [
+      '--port',
+      String(doomed.port),
+      '-q',
+      '1000',
+      '-d',
+      '5',
+      '--warmup',
+      '0',
+      '--out',
+      dir,
+      '--json',
+      '--quiet',
+    ]);
     // the server dies 2.5 s into the run: counted from t0 (in the manifest), not from the spawn,
     // which on a busy machine can take seconds to connect
     const t0 = await new Promise((resolve, reject) => {
@@ -105,11 +167,18 @@ describe('errors mid-run', () => {
     expect(s.errorKinds.CONNECTION).toBeGreaterThan(0);
     // seconds 0-4 hold the schedule; later rows (if any) are the drain, while lost connections
     // were retried with backoff until they counted as failed: nothing due there
-    const [head, ...rows] = readFileSync(path.join(dir, readdirSync(dir)[0], 'timeline.csv'), 'utf8').trim().split('\n');
+    const [head, ...rows] = readFileSync(path.join(dir, readdirSync(dir)[0], 'timeline.csv'), 'utf8')
+      .trim()
+      .split('\n');
     const cols = head.split(',');
     const cell = (row, name) => Number(row.split(',')[cols.indexOf(name)]);
     expect(rows.slice(0, 5).map((r) => [cell(r, 'second'), cell(r, 'intended')])).toEqual([0, 1, 2, 3, 4].map((i) => [i, 1000]));
-    expect(rows.slice(5).map((r) => cell(r, 'intended')).every((n) => n === 0)).toBe(true);
+    expect(
+      rows
+        .slice(5)
+        .map((r) => cell(r, 'intended'))
+        .every((n) => n === 0),
+    ).toBe(true);
     expect(rows.map((r) => cell(r, 'second'))).toEqual(rows.map((_, i) => i));
     expect(rows.reduce((n, r) => n + cell(r, 'failed'), 0)).toBe(s.totals.failed);
   }, 30_000);

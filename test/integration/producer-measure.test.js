@@ -34,8 +34,31 @@ function onlyRunDir(dir) {
 describe('producer measurement (cluster 3 masters x 1 replica)', () => {
   it('holds a rate this machine can hold within 5%, with 2 writers merged exactly', async () => {
     const dir = mkdtempSync(path.join(out, 'rate-'));
-    const r = await runNode('src/producer.js', ['--host', '127.0.0.1', '--port', String(cluster.port), '--cluster',
-      '-q', '10000', '-t', '2', '-c', '4', '-d', '6', '--warmup', '1', '--out', dir, '--json', '--quiet'], { timeoutMs: 60_000 });
+    const r = await runNode(
+      'src/producer.js',
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(cluster.port),
+        '--cluster',
+        '-q',
+        '10000',
+        '-t',
+        '2',
+        '-c',
+        '4',
+        '-d',
+        '6',
+        '--warmup',
+        '1',
+        '--out',
+        dir,
+        '--json',
+        '--quiet',
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.target.itemsPerSec).toBe(10000);
@@ -47,7 +70,10 @@ describe('producer measurement (cluster 3 masters x 1 replica)', () => {
 
     const run = onlyRunDir(dir);
     // every SETEX acknowledged is in the merged setex histograms, every chunk of both writers in batch
-    const count = (file, tag) => readHlog(path.join(run, file)).intervals.filter((i) => i.tag === tag).reduce((a, i) => a + i.histogram.totalCount, 0);
+    const count = (file, tag) =>
+      readHlog(path.join(run, file))
+        .intervals.filter((i) => i.tag === tag)
+        .reduce((a, i) => a + i.histogram.totalCount, 0);
     expect(count('setex.hlog', 'intended')).toBe(60000);
     expect(count('setex.hlog', 'sent')).toBe(60000);
     expect(count('batch.hlog', 'intended')).toBe(2 * 4 * 6);
@@ -62,7 +88,10 @@ describe('producer measurement (cluster 3 masters x 1 replica)', () => {
     expect(header.filter((h) => h.startsWith('cpu_master_'))).toHaveLength(3);
     expect(header.filter((h) => h.startsWith('cpu_replica_'))).toHaveLength(3);
     expect(lines.length - 1).toBeGreaterThanOrEqual(6);
-    const acked = lines.slice(1).map((l) => Number(l.split(',')[header.indexOf('acked')])).reduce((a, b) => a + b, 0);
+    const acked = lines
+      .slice(1)
+      .map((l) => Number(l.split(',')[header.indexOf('acked')]))
+      .reduce((a, b) => a + b, 0);
     expect(acked).toBe(60000);
 
     // per-node CPU in the summary: 3 masters, 3 replicas, all measured, masters busier
@@ -71,7 +100,9 @@ describe('producer measurement (cluster 3 masters x 1 replica)', () => {
     for (const n of s.cpu.nodes) expect(n.samples).toBeGreaterThan(0);
     expect(s.cpu.master).toBeGreaterThan(0);
     // the seed's columns (the main thread's CPU), then the process's beside them
-    expect(readFileSync(path.join(run, 'summary.md'), 'utf8')).toMatch(/\| Writers \| Items per writer per sec \| master CPU \| replica CPU \| master process CPU \| replica process CPU \|\n\| --- \| ---: \| ---: \| ---: \| ---: \| ---: \|\n\| 2 \| 5k \|/);
+    expect(readFileSync(path.join(run, 'summary.md'), 'utf8')).toMatch(
+      /\| Writers \| Items per writer per sec \| master CPU \| replica CPU \| master process CPU \| replica process CPU \|\n\| --- \| ---: \| ---: \| ---: \| ---: \| ---: \|\n\| 2 \| 5k \|/,
+    );
   }, 90_000);
 
   it('samples INFO cpu on every master and replica with its role and shard', async () => {

@@ -8,7 +8,16 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { queueDriver, queueDrivers, queueEmulators, queueFlags, registerQueueDriver } from '../../src/transports/queue-drivers.js';
 import { opsEmulators, opsFlags } from '../../src/transports/ops-drivers.js';
-import { checkPublisher, checkQueueConsumer, checkQueueTarget, publisherOptions, publisherPlan, queueConsumerOptions, queueConsumerPlan, rejectQueueFlags } from '../../src/plans/queue-plan.js';
+import {
+  checkPublisher,
+  checkQueueConsumer,
+  checkQueueTarget,
+  publisherOptions,
+  publisherPlan,
+  queueConsumerOptions,
+  queueConsumerPlan,
+  rejectQueueFlags,
+} from '../../src/plans/queue-plan.js';
 import { UsageError, bad } from '../../src/usage-error.js';
 import { opsServices } from '../../src/workloads/single-ops/run-ops.js';
 import * as ops from '../../src/commands/ops.js';
@@ -36,7 +45,17 @@ function expectFlag(key, f) {
 
 /** Every member of the contract, with the right type. */
 function expectDriver(d) {
-  expect(d).toMatchObject({ name: expect.stringMatching(/^[a-z][a-z0-9-]*$/), service: str, sides: expect.any(Array), options: expect.any(Object), check: fn, open: fn, describe: fn, where: fn, facts: fn });
+  expect(d).toMatchObject({
+    name: expect.stringMatching(/^[a-z][a-z0-9-]*$/),
+    service: str,
+    sides: expect.any(Array),
+    options: expect.any(Object),
+    check: fn,
+    open: fn,
+    describe: fn,
+    where: fn,
+    facts: fn,
+  });
   expect(d.sides.length, d.name).toBeGreaterThan(0);
   for (const s of d.sides) expect(['publish', 'consume']).toContain(s);
   for (const [key, f] of Object.entries(d.options)) expectFlag(`${d.name} --${key}`, f);
@@ -59,7 +78,15 @@ function expectDriver(d) {
     expect(d.ops.where({}, { endpoint: 'http://127.0.0.1:1' })).toMatchObject({ endpoint: 'http://127.0.0.1:1' });
   }
   if (d.emulator) {
-    expect(d.emulator).toMatchObject({ name: expect.stringMatching(/^[a-z]+$/), label: str, inProcess: expect.any(Boolean), example: str, missing: fn, start: fn, ready: fn });
+    expect(d.emulator).toMatchObject({
+      name: expect.stringMatching(/^[a-z]+$/),
+      label: str,
+      inProcess: expect.any(Boolean),
+      example: str,
+      missing: fn,
+      start: fn,
+      ready: fn,
+    });
     expect(d.emulator.tool === null || typeof d.emulator.tool === 'string').toBe(true);
     expect(d.emulator.ready({ endpoint: 'E:1', pid: 1 }, '0.5')).toContain('E:1');
   }
@@ -79,12 +106,23 @@ describe('every registered driver satisfies the contract', () => {
         seen.set(key, f);
       }
     }
-    expect(queueFlags('publish').map(([k]) => k)).toEqual(['endpoint', 'region', 'project', 'topic', 'queue', 'subscription', 'create', 'raw', 'visibilityTimeout', 'ackDeadline']);
+    expect(queueFlags('publish').map(([k]) => k)).toEqual([
+      'endpoint',
+      'region',
+      'project',
+      'topic',
+      'queue',
+      'subscription',
+      'create',
+      'raw',
+      'visibilityTimeout',
+      'ackDeadline',
+    ]);
     expect(queueFlags('consume').map(([k]) => k)).toContain('waitSeconds');
     expect(opsFlags().map(([k]) => k)).toEqual(['endpoint', 'region', 'pubsubEndpoint', 'project', 'apiEndpoint', 'assumeRoleArn']);
   });
 
-  it('the limits: AWS counts each attribute\'s type name, Pub/Sub does not', () => {
+  it("the limits: AWS counts each attribute's type name, Pub/Sub does not", () => {
     const attrs = { seq: '1' };
     expect(queueDriver('sqs')?.limits.countedBytes('ab', attrs)).toBe(2 + 3 + 6 + 1);
     expect(queueDriver('sns')?.limits).toBe(queueDriver('sqs')?.limits);
@@ -125,7 +163,7 @@ describe('a check returns a new object and leaves its input as it was', () => {
     expect(flags).toEqual(before);
   });
 
-  it('the publisher\'s and consumer\'s checks too: defaults in the copy, none in the flags', () => {
+  it("the publisher's and consumer's checks too: defaults in the copy, none in the flags", () => {
     const pub = frozen({ target: 'sqs', duration: 5 });
     const p = checkPublisher(pub);
     expect(p.a).toMatchObject({ rate: 45, batchSize: 1000, keySize: 30, valueSize: 10, concurrency: 64, queue: 'rqbench-updates' });
@@ -144,7 +182,11 @@ describe('a check returns a new object and leaves its input as it was', () => {
     [{ target: 'sqs', raw: true }, 'publish', '--raw must be used with --target sns (it is an SNS→SQS subscription setting)'],
     [{ target: 'sqs', raw: true }, 'consume', '--raw must be used with --target sns (it is an SNS→SQS subscription setting)'],
     [{ target: 'sqs', endpoint: '127.0.0.1:4566' }, 'publish', '--endpoint must be an http(s):// URL (got "127.0.0.1:4566")'],
-    [{ target: 'pubsub', endpoint: 'http://127.0.0.1:8085' }, 'publish', '--endpoint must be host:port (e.g. 127.0.0.1:8085) (got "http://127.0.0.1:8085")'],
+    [
+      { target: 'pubsub', endpoint: 'http://127.0.0.1:8085' },
+      'publish',
+      '--endpoint must be host:port (e.g. 127.0.0.1:8085) (got "http://127.0.0.1:8085")',
+    ],
     // a bad value is bad input even where the target does not read it (as before the drivers)
     [{ target: 'sqs', ackDeadline: 5 }, 'publish', '--ack-deadline must be an integer from 10 to 600 (got 5)'],
     [{ target: 'pubsub', waitSeconds: 30 }, 'consume', '--wait-seconds must be an integer from 0 to 20 (got 30)'],
@@ -157,7 +199,9 @@ describe('a check returns a new object and leaves its input as it was', () => {
 
 describe('a new system is one module: a fake driver, registered, is picked up everywhere', () => {
   let unregister = () => {};
-  beforeEach(() => { unregister = registerQueueDriver(fake); });
+  beforeEach(() => {
+    unregister = registerQueueDriver(fake);
+  });
   afterEach(() => unregister());
 
   it('satisfies the contract', () => expectDriver(fake));
@@ -183,16 +227,39 @@ describe('a new system is one module: a fake driver, registered, is picked up ev
     expect(run.target).toEqual({ fakeDepth: 3, fakeRegion: undefined });
     expect(run.a.fakeDepth).toBe(3);
     expect(flags).toEqual({ target: 'fake', duration: 5 });
-    expect(() => checkPublisher({ target: 'fake', duration: 5, fakeDepth: 11 })).toThrow('--fake-depth must be an integer from 1 to 10 (got 11)');
-    expect(() => checkPublisher({ target: 'fake', duration: 5, fakeRegion: 'Mars' })).toThrow('--fake-region must be lower-case letters (got "Mars")');
-    expect(() => checkPublisher({ target: 'fake', duration: 5, fakeRegion: 'nowhere' })).toThrow('--fake-region must be somewhere (got "nowhere")');
-    expect(() => checkPublisher({ target: 'sqs', duration: 5, fakeDepth: 2 })).toThrow('--fake-depth must be used with --target fake (only the fake queue has a depth)');
+    expect(() => checkPublisher({ target: 'fake', duration: 5, fakeDepth: 11 })).toThrow(
+      '--fake-depth must be an integer from 1 to 10 (got 11)',
+    );
+    expect(() => checkPublisher({ target: 'fake', duration: 5, fakeRegion: 'Mars' })).toThrow(
+      '--fake-region must be lower-case letters (got "Mars")',
+    );
+    expect(() => checkPublisher({ target: 'fake', duration: 5, fakeRegion: 'nowhere' })).toThrow(
+      '--fake-region must be somewhere (got "nowhere")',
+    );
+    expect(() => checkPublisher({ target: 'sqs', duration: 5, fakeDepth: 2 })).toThrow(
+      '--fake-depth must be used with --target fake (only the fake queue has a depth)',
+    );
     // a Redis run refuses it as a queue flag, naming the fake among the targets
-    expect(() => rejectQueueFlags({ target: 'redis', fakeDepth: 2 }, 'publish')).toThrow('--fake-depth is a queue flag: it needs --target sqs|sns|pubsub|fake (this run is on Redis)');
+    expect(() => rejectQueueFlags({ target: 'redis', fakeDepth: 2 }, 'publish')).toThrow(
+      '--fake-depth is a queue flag: it needs --target sqs|sns|pubsub|fake (this run is on Redis)',
+    );
   });
 
   it('rqbench ops: a service for --only, its flags and checks, its emulator for --local', async () => {
-    expect(opsServices()).toEqual(['redis', 'sqs', 'sns', 'pubsub', 'fake', 's3', 'sts', 'cloudwatch', 'events', 'dynamodb', 'pinpoint', 's3express']);
+    expect(opsServices()).toEqual([
+      'redis',
+      'sqs',
+      'sns',
+      'pubsub',
+      'fake',
+      's3',
+      'sts',
+      'cloudwatch',
+      'events',
+      'dynamodb',
+      'pinpoint',
+      's3express',
+    ]);
     const help = await ops.builder(yargs([]).wrap(null).scriptName('rqbench ops')).getHelp();
     expect(help).toMatch(/services, comma-separated: redis, sqs, sns, pubsub, fake, s3,/);
     expect(help).toMatch(/--fake-endpoint +the fake ops endpoint/);

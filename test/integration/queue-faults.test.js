@@ -60,38 +60,59 @@ function start(script, args, { timeoutMs = 80_000, out = tempDir('rqbench-faults
   let stderr = '';
   /** when the run said it was contacting the service: its SDK loaded, the service's time begins */
   let contacting = NaN;
-  child.stdout.on('data', (d) => { stdout += d; });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
   child.stderr.on('data', (d) => {
     stderr += d;
     if (Number.isNaN(contacting) && CONTACTING.test(stderr)) contacting = Date.now();
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const done = new Promise((resolve) => child.once('close', (code, signal) => {
-    clearTimeout(timer);
-    const now = Date.now();
-    resolve({ code, signal, stdout, stderr, ms: now - started, sinceContactMs: now - contacting, out, ...readRun(out, stdout) });
-  }));
-  const until = (re) => new Promise((resolve, reject) => {
-    const poll = setInterval(() => {
-      if (re.test(stderr)) { clearInterval(poll); resolve(undefined); }
-      if (child.exitCode !== null || child.signalCode !== null) { clearInterval(poll); reject(new Error(`exited before ${re}: ${stderr}`)); }
-    }, 20);
-  });
+  const done = new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      const now = Date.now();
+      resolve({ code, signal, stdout, stderr, ms: now - started, sinceContactMs: now - contacting, out, ...readRun(out, stdout) });
+    }),
+  );
+  const until = (re) =>
+    new Promise((resolve, reject) => {
+      const poll = setInterval(() => {
+        if (re.test(stderr)) {
+          clearInterval(poll);
+          resolve(undefined);
+        }
+        if (child.exitCode !== null || child.signalCode !== null) {
+          clearInterval(poll);
+          reject(new Error(`exited before ${re}: ${stderr}`));
+        }
+      }, 20);
+    });
   return { child, done, until, out };
 }
 
 const run = (script, args, opts) => start(script, args, opts).done;
-const lines = (s) => s.split(/[\r\n]+/).map((l) => l.trim()).filter(Boolean);
+const lines = (s) =>
+  s
+    .split(/[\r\n]+/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A loopback server that accepts connections and never answers: an endpoint that hangs. */
 async function hungServer() {
   const sockets = new Set();
-  const srv = net.createServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  const srv = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+  });
   await new Promise((r) => srv.listen({ host: '127.0.0.1', port: 0 }, r));
   return {
     port: /** @type {net.AddressInfo} */ (srv.address()).port,
-    close: () => { for (const s of sockets) s.destroy(); srv.close(); },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      srv.close();
+    },
   };
 }
 
@@ -104,14 +125,22 @@ async function sqsChild() {
     child.stdout.on('data', (d) => {
       text += d;
       const m = /endpoint: (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
   });
   return {
     endpoint,
     freeze: () => child.kill('SIGSTOP'),
     thaw: () => child.kill('SIGCONT'),
-    stop: () => new Promise((r) => { child.kill('SIGCONT'); child.once('close', r); child.kill('SIGKILL'); }),
+    stop: () =>
+      new Promise((r) => {
+        child.kill('SIGCONT');
+        child.once('close', r);
+        child.kill('SIGKILL');
+      }),
   };
 }
 
@@ -125,24 +154,82 @@ function expectOneLine(r, re) {
 
 describe('an endpoint nobody listens on or that never answers: one line naming it, exit 1, within the bound', () => {
   let hung;
-  beforeAll(async () => { hung = await hungServer(); });
+  beforeAll(async () => {
+    hung = await hungServer();
+  });
   afterAll(() => hung?.close());
 
   const cases = [
-    ['SQS consumer, refused', 'src/consumer.js', () => ['--target', 'sqs', '--endpoint', `http://127.0.0.1:${deadPort}`, '-d', '30'], () => `SQS at http://127.0.0.1:${deadPort}`, /ECONNREFUSED/],
-    ['SNS publisher, refused', 'src/producer.js', () => ['--target', 'sns', '--endpoint', `http://127.0.0.1:${deadPort}`, '--topic', 'arn:aws:sns:us-east-1:000000000000:t', '-d', '30'], () => `SNS at http://127.0.0.1:${deadPort}`, /ECONNREFUSED/],
-    ['SQS consumer, hung', 'src/consumer.js', () => ['--target', 'sqs', '--endpoint', `http://127.0.0.1:${hung.port}`, '-d', '30'], () => `SQS at http://127.0.0.1:${hung.port}`, /no answer within 5 s/],
-    ['SQS publisher, hung', 'src/producer.js', () => ['--target', 'sqs', '--endpoint', `http://127.0.0.1:${hung.port}`, '--queue', `http://127.0.0.1:${hung.port}/000000000000/q`, '-d', '30'], () => `SQS at http://127.0.0.1:${hung.port}`, /no answer within 5 s/],
+    [
+      'SQS consumer, refused',
+      'src/consumer.js',
+      () => ['--target', 'sqs', '--endpoint', `http://127.0.0.1:${deadPort}`, '-d', '30'],
+      () => `SQS at http://127.0.0.1:${deadPort}`,
+      /ECONNREFUSED/,
+    ],
+    [
+      'SNS publisher, refused',
+      'src/producer.js',
+      () => [
+        '--target',
+        'sns',
+        '--endpoint',
+        `http://127.0.0.1:${deadPort}`,
+        '--topic',
+        'arn:aws:sns:us-east-1:000000000000:t',
+        '-d',
+        '30',
+      ],
+      () => `SNS at http://127.0.0.1:${deadPort}`,
+      /ECONNREFUSED/,
+    ],
+    [
+      'SQS consumer, hung',
+      'src/consumer.js',
+      () => ['--target', 'sqs', '--endpoint', `http://127.0.0.1:${hung.port}`, '-d', '30'],
+      () => `SQS at http://127.0.0.1:${hung.port}`,
+      /no answer within 5 s/,
+    ],
+    [
+      'SQS publisher, hung',
+      'src/producer.js',
+      () => [
+        '--target',
+        'sqs',
+        '--endpoint',
+        `http://127.0.0.1:${hung.port}`,
+        '--queue',
+        `http://127.0.0.1:${hung.port}/000000000000/q`,
+        '-d',
+        '30',
+      ],
+      () => `SQS at http://127.0.0.1:${hung.port}`,
+      /no answer within 5 s/,
+    ],
     // the Pub/Sub client retries a refused connection until its deadline; before, the consumer never exited
-    ['Pub/Sub consumer, refused', 'src/consumer.js', () => ['--target', 'pubsub', '--endpoint', `127.0.0.1:${deadPort}`, '-d', '30'], () => `Pub/Sub at 127.0.0.1:${deadPort}`, /no answer within 5 s.*ECONNREFUSED/],
-    ['Pub/Sub publisher, hung', 'src/producer.js', () => ['--target', 'pubsub', '--endpoint', `127.0.0.1:${hung.port}`, '-d', '30'], () => `Pub/Sub at 127.0.0.1:${hung.port}`, /no answer within 5 s/],
+    [
+      'Pub/Sub consumer, refused',
+      'src/consumer.js',
+      () => ['--target', 'pubsub', '--endpoint', `127.0.0.1:${deadPort}`, '-d', '30'],
+      () => `Pub/Sub at 127.0.0.1:${deadPort}`,
+      /no answer within 5 s.*ECONNREFUSED/,
+    ],
+    [
+      'Pub/Sub publisher, hung',
+      'src/producer.js',
+      () => ['--target', 'pubsub', '--endpoint', `127.0.0.1:${hung.port}`, '-d', '30'],
+      () => `Pub/Sub at 127.0.0.1:${hung.port}`,
+      /no answer within 5 s/,
+    ],
   ];
   for (const [what, script, args, where, why] of cases) {
     it(what, SLOW, async () => {
       const r = await run(script, args());
       expect(r.code, describeRun(r)).toBe(1);
       expectOneLine(r, new RegExp(`^\\S+: cannot open ${where().replace(/[./]/g, '\\$&')}: .*${why.source}`));
-      expect(r.stderr, 'it said what it was waiting on').toMatch(new RegExp(`^contacting ${where().replace(/[./]/g, '\\$&')} \\(no answer within ${CALL_TIMEOUT_MS / 1000} s`, 'm'));
+      expect(r.stderr, 'it said what it was waiting on').toMatch(
+        new RegExp(`^contacting ${where().replace(/[./]/g, '\\$&')} \\(no answer within ${CALL_TIMEOUT_MS / 1000} s`, 'm'),
+      );
       // nothing measured, nothing written: the run directory comes after the target is open
       expect(fs.readdirSync(r.out)).toEqual([]);
       // timed from that line, so a slow start (Node and the SDK loading on a busy machine) is not the service's time
@@ -168,11 +255,28 @@ describe('what a client that keeps retrying does not say', () => {
 
 describe('an SQS/SNS endpoint that stops answering mid-run (the emulator frozen with SIGSTOP)', () => {
   let local;
-  beforeAll(async () => { local = await sqsChild(); }, 30_000);
+  beforeAll(async () => {
+    local = await sqsChild();
+  }, 30_000);
   afterAll(() => local?.stop());
 
   it('the publisher ends within --duration + drain + close, the calls left unanswered counted, exit 1', SLOW, async () => {
-    const p = start('src/producer.js', ['--target', 'sqs', '--endpoint', local.endpoint, '--queue', 'frozen-pub', '--create', '--rate', '20', '--batch-size', '10', '-d', '3', '--json']);
+    const p = start('src/producer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      local.endpoint,
+      '--queue',
+      'frozen-pub',
+      '--create',
+      '--rate',
+      '20',
+      '--batch-size',
+      '10',
+      '-d',
+      '3',
+      '--json',
+    ]);
     await p.until(/\[1s\]/);
     local.freeze();
     let r;
@@ -194,7 +298,20 @@ describe('an SQS/SNS endpoint that stops answering mid-run (the emulator frozen 
   });
 
   it('the consumer stops after the bound with one line naming the endpoint, exit 1, the summary written', SLOW, async () => {
-    const c = start('src/consumer.js', ['--target', 'sqs', '--endpoint', local.endpoint, '--queue', 'frozen-con', '--create', '--wait-seconds', '1', '-d', '60', '--json']);
+    const c = start('src/consumer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      local.endpoint,
+      '--queue',
+      'frozen-con',
+      '--create',
+      '--wait-seconds',
+      '1',
+      '-d',
+      '60',
+      '--json',
+    ]);
     await c.until(/\[2s\]/);
     const frozenAt = Date.now();
     local.freeze();
@@ -205,7 +322,12 @@ describe('an SQS/SNS endpoint that stops answering mid-run (the emulator frozen 
       local.thaw();
     }
     expect(r.code, describeRun(r)).toBe(1);
-    expectOneLine(r, new RegExp(`consumer\\.js: cannot reach SQS at ${local.endpoint.replace(/[./]/g, '\\$&')}: nothing answered for 1\\d\\.\\d s .*the run stopped, what it measured is in `));
+    expectOneLine(
+      r,
+      new RegExp(
+        `consumer\\.js: cannot reach SQS at ${local.endpoint.replace(/[./]/g, '\\$&')}: nothing answered for 1\\d\\.\\d s .*the run stopped, what it measured is in `,
+      ),
+    );
     const stoppedAfter = Date.now() - frozenAt;
     expect(stoppedAfter).toBeGreaterThanOrEqual(UNREACHABLE_MS - 2000);
     expect(stoppedAfter).toBeLessThan(UNREACHABLE_MS + CALL_TIMEOUT_MS + DRAIN_MS + CLOSE_MS);
@@ -218,7 +340,9 @@ describe('an SQS/SNS endpoint that stops answering mid-run (the emulator frozen 
 
 describePubsub('a Pub/Sub emulator that stops answering mid-run (frozen with SIGSTOP)', () => {
   let ps;
-  beforeAll(async () => { ps = await startPubsub(); }, 60_000);
+  beforeAll(async () => {
+    ps = await startPubsub();
+  }, 60_000);
   afterAll(async () => {
     if (ps) process.kill(ps.pid, 'SIGCONT');
     await ps?.stop();
@@ -226,7 +350,7 @@ describePubsub('a Pub/Sub emulator that stops answering mid-run (frozen with SIG
   const freeze = () => process.kill(ps.pid, 'SIGSTOP');
   const thaw = () => process.kill(ps.pid, 'SIGCONT');
 
-  it('the publisher no longer waits out the client\'s 60 s: it ends within --duration + drain + close, exit 1', SLOW, async () => {
+  it("the publisher no longer waits out the client's 60 s: it ends within --duration + drain + close, exit 1", SLOW, async () => {
     const t = ['--target', 'pubsub', '--endpoint', ps.endpoint, '--topic', 'frozen-pub', '--create'];
     const p = start('src/producer.js', [...t, '--rate', '20', '--batch-size', '10', '-d', '3', '--json']);
     await p.until(/\[1s\]/);
@@ -256,13 +380,26 @@ describePubsub('a Pub/Sub emulator that stops answering mid-run (frozen with SIG
       thaw();
     }
     expect(r.code, describeRun(r)).toBe(1);
-    expectOneLine(r, new RegExp(`consumer\\.js: cannot reach Pub/Sub at ${ps.endpoint.replace(/[./]/g, '\\$&')}: nothing answered for 1\\d\\.\\d s`));
+    expectOneLine(
+      r,
+      new RegExp(`consumer\\.js: cannot reach Pub/Sub at ${ps.endpoint.replace(/[./]/g, '\\$&')}: nothing answered for 1\\d\\.\\d s`),
+    );
     expect(r.summary.stoppedBy).toBe('unreachable');
     expect(r.ms).toBeLessThan(2000 + UNREACHABLE_MS + CALL_TIMEOUT_MS + DRAIN_MS + CLOSE_MS + START_MS);
   });
 
   it('a subscription that does not exist (no --create) is one line, exit 1, nothing written', SLOW, async () => {
-    const r = await run('src/consumer.js', ['--target', 'pubsub', '--endpoint', ps.endpoint, '--subscription', 'never-made', '-d', '30', '--quiet']);
+    const r = await run('src/consumer.js', [
+      '--target',
+      'pubsub',
+      '--endpoint',
+      ps.endpoint,
+      '--subscription',
+      'never-made',
+      '-d',
+      '30',
+      '--quiet',
+    ]);
     expect(r.code, describeRun(r)).toBe(1);
     expectOneLine(r, /cannot open Pub\/Sub at .*: .*subscription never-made does not exist \(--create makes it\)/);
     expect(fs.readdirSync(r.out)).toEqual([]);
@@ -271,7 +408,22 @@ describePubsub('a Pub/Sub emulator that stops answering mid-run (frozen with SIG
 
 describe('signals: the summary written and marked, exit 130 / 143; a second Ctrl-C leaves at once', () => {
   it('SIGINT ends a publisher with exit 130, its figures cover the seconds before the stop', SLOW, async () => {
-    const p = start('src/producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'sigint', '--create', '--rate', '20', '--batch-size', '10', '-d', '0', '--json']);
+    const p = start('src/producer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'sigint',
+      '--create',
+      '--rate',
+      '20',
+      '--batch-size',
+      '10',
+      '-d',
+      '0',
+      '--json',
+    ]);
     await p.until(/\[3s\]/);
     await sleep(500);
     p.child.kill('SIGINT');
@@ -287,12 +439,27 @@ describe('signals: the summary written and marked, exit 130 / 143; a second Ctrl
     const rows = readTimeline(path.join(r.dir, 'timeline.csv')).rows;
     expect(rows.length).toBeGreaterThan(3);
     expect(rows.filter((row) => row.second < 3).reduce((n, row) => n + row.acked, 0)).toBe(s.inWindow.acked);
-    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain('Rates, latency and counts cover seconds 0 to 3 of the run (3.0 s). The run was interrupted (SIGINT)');
+    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain(
+      'Rates, latency and counts cover seconds 0 to 3 of the run (3.0 s). The run was interrupted (SIGINT)',
+    );
     expect(s.messages.acked).toBeGreaterThan(s.inWindow.acked);
   });
 
   it('SIGTERM ends a consumer with exit 143, the summary still written', SLOW, async () => {
-    const c = start('src/consumer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'sigterm', '--create', '--wait-seconds', '1', '-d', '0', '--json']);
+    const c = start('src/consumer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'sigterm',
+      '--create',
+      '--wait-seconds',
+      '1',
+      '-d',
+      '0',
+      '--json',
+    ]);
     await c.until(/\[2s\]/);
     c.child.kill('SIGTERM');
     const r = await c.done;
@@ -304,7 +471,21 @@ describe('signals: the summary written and marked, exit 130 / 143; a second Ctrl
   it('a second SIGINT leaves at once, during a drain that would take seconds, with a summary file still there', SLOW, async () => {
     const local = await sqsChild();
     try {
-      const p = start('src/producer.js', ['--target', 'sqs', '--endpoint', local.endpoint, '--queue', 'twice', '--create', '--rate', '20', '--batch-size', '10', '-d', '0']);
+      const p = start('src/producer.js', [
+        '--target',
+        'sqs',
+        '--endpoint',
+        local.endpoint,
+        '--queue',
+        'twice',
+        '--create',
+        '--rate',
+        '20',
+        '--batch-size',
+        '10',
+        '-d',
+        '0',
+      ]);
       await p.until(/\[1s\]/);
       local.freeze();
       await sleep(300);
@@ -316,7 +497,10 @@ describe('signals: the summary written and marked, exit 130 / 143; a second Ctrl
       expect(r.code, describeRun(r)).toBe(130);
       expect(Date.now() - second).toBeLessThan(1000);
       const dir = path.join(r.out, fs.readdirSync(r.out)[0]);
-      expect(JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'))).toMatchObject({ incomplete: true, interrupted: 'SIGINT' });
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'))).toMatchObject({
+        incomplete: true,
+        interrupted: 'SIGINT',
+      });
     } finally {
       await local.stop();
     }
@@ -329,7 +513,21 @@ describe('a publisher whose messages the service refuses', () => {
     const client = new SQSClient(awsClientConfig({ endpoint: sqs.endpoint }));
     await client.send(new CreateQueueCommand({ QueueName: 'refuses', Attributes: { MaximumMessageSize: '1024' } }));
     client.destroy();
-    const r = await run('src/producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'refuses', '--rate', '10', '--batch-size', '30', '-d', '2', '--json']);
+    const r = await run('src/producer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'refuses',
+      '--rate',
+      '10',
+      '--batch-size',
+      '30',
+      '-d',
+      '2',
+      '--json',
+    ]);
     expect(r.code, describeRun(r)).toBe(1);
     expect(r.summary.messages).toMatchObject({ sent: 20, acked: 0, failed: 20, unanswered: 0 });
     expect(r.summary.stoppedBy).toBe(null);
@@ -342,8 +540,23 @@ describe('--out is checked before anything connects or is created', () => {
     const file = path.join(tempDir('rqbench-faults-out-'), 'a-file');
     fs.writeFileSync(file, '');
     // in this process: the emulator, also in this process, is what shows no queue was made
-    for (const [script, queue] of [['consumer.js', 'out-check-c'], ['producer.js', 'out-check-p']]) {
-      const { code, stderr } = await seedScript(script, ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', queue, '--create', '-d', '1', '--out', path.join(file, 'runs')]);
+    for (const [script, queue] of [
+      ['consumer.js', 'out-check-c'],
+      ['producer.js', 'out-check-p'],
+    ]) {
+      const { code, stderr } = await seedScript(script, [
+        '--target',
+        'sqs',
+        '--endpoint',
+        sqs.endpoint,
+        '--queue',
+        queue,
+        '--create',
+        '-d',
+        '1',
+        '--out',
+        path.join(file, 'runs'),
+      ]);
       expect(code, stderr).toBe(2);
       expect(lines(stderr)).toHaveLength(1);
       expect(stderr).toMatch(/--out must be a directory rqbench can write \(.*a-file" is not a directory\)/);
@@ -375,57 +588,88 @@ if (probe.dir) {
 }
 if (probe.why) process.stderr.write(`\nSKIPPED "a full disk": ${probe.why}\n`);
 
-describe.skipIf(!!probe.why)(`a full disk: the run stops in one line, exit 1, the summary still printed${probe.why ? ` (SKIPPED: ${probe.why})` : ''}`, () => {
-  const mounted = [];
-  afterAll(() => {
-    for (const dir of mounted) {
-      execFileSync('umount', [dir]);
-      fs.rmdirSync(dir);
+describe.skipIf(!!probe.why)(
+  `a full disk: the run stops in one line, exit 1, the summary still printed${probe.why ? ` (SKIPPED: ${probe.why})` : ''}`,
+  () => {
+    const mounted = [];
+    afterAll(() => {
+      for (const dir of mounted) {
+        execFileSync('umount', [dir]);
+        fs.rmdirSync(dir);
+      }
+    });
+
+    /** A tmpfs with only `pages` 4 KiB pages left free (a filler file takes the rest). */
+    function fullDisk(pages) {
+      const { dir } = tmpfs();
+      mounted.push(dir);
+      const free = fs.statfsSync(dir);
+      fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc((free.bavail - pages) * free.bsize));
+      expect(fs.statfsSync(dir).bavail).toBe(pages);
+      const out = path.join(dir, 'runs');
+      fs.mkdirSync(out);
+      return out;
     }
-  });
 
-  /** A tmpfs with only `pages` 4 KiB pages left free (a filler file takes the rest). */
-  function fullDisk(pages) {
-    const { dir } = tmpfs();
-    mounted.push(dir);
-    const free = fs.statfsSync(dir);
-    fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc((free.bavail - pages) * free.bsize));
-    expect(fs.statfsSync(dir).bavail).toBe(pages);
-    const out = path.join(dir, 'runs');
-    fs.mkdirSync(out);
-    return out;
-  }
+    const publish = (out, queue, d) =>
+      run(
+        'src/producer.js',
+        [
+          '--target',
+          'sqs',
+          '--endpoint',
+          sqs.endpoint,
+          '--queue',
+          queue,
+          '--create',
+          '--rate',
+          '20',
+          '--batch-size',
+          '10',
+          '-d',
+          String(d),
+          '--json',
+        ],
+        { out },
+      );
 
-  const publish = (out, queue, d) => run('src/producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', queue, '--create', '--rate', '20', '--batch-size', '10', '-d', String(d), '--json'], { out });
+    it('mid-run: the first second that cannot be written stops the work', SLOW, async () => {
+      // room for manifest.json and timeline.csv, none for the first .hlog
+      const out = fullDisk(2);
+      const r = await publish(out, 'full-mid', 30);
+      expect(r.code, describeRun(r)).toBe(1);
+      const dir = path.join(out, fs.readdirSync(out)[0]);
+      expectOneLine(
+        r,
+        new RegExp(
+          `^producer\\.js: cannot write the run directory ${dir.replace(/[./]/g, '\\$&')}: no space left on device \\(ENOSPC\\); the run stopped there`,
+        ),
+      );
+      // stopped at once, not after its 30 s; the summary computed is on stdout
+      expect(r.ms).toBeLessThan(2000 + DRAIN_MS + START_MS);
+      const s = JSON.parse(r.stdout);
+      expect(s.stoppedBy).toBe('write');
+      expect(s.messages.sent).toBeGreaterThan(0);
+      expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    });
 
-  it('mid-run: the first second that cannot be written stops the work', SLOW, async () => {
-    // room for manifest.json and timeline.csv, none for the first .hlog
-    const out = fullDisk(2);
-    const r = await publish(out, 'full-mid', 30);
-    expect(r.code, describeRun(r)).toBe(1);
-    const dir = path.join(out, fs.readdirSync(out)[0]);
-    expectOneLine(r, new RegExp(`^producer\\.js: cannot write the run directory ${dir.replace(/[./]/g, '\\$&')}: no space left on device \\(ENOSPC\\); the run stopped there`));
-    // stopped at once, not after its 30 s; the summary computed is on stdout
-    expect(r.ms).toBeLessThan(2000 + DRAIN_MS + START_MS);
-    const s = JSON.parse(r.stdout);
-    expect(s.stoppedBy).toBe('write');
-    expect(s.messages.sent).toBeGreaterThan(0);
-    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-  });
-
-  it('at the end: summary.json cannot be written, its temp file is removed', SLOW, async () => {
-    // room for manifest.json, timeline.csv, publish.hlog and lag.hlog: nothing left for the summary
-    const out = fullDisk(4);
-    const r = await publish(out, 'full-end', 1);
-    expect(r.code, describeRun(r)).toBe(1);
-    expectOneLine(r, /cannot write the run directory .*: no space left on device \(ENOSPC\); the run stopped there, and its summary \(printed above\) could not be saved/);
-    const s = JSON.parse(r.stdout);
-    expect(s.stoppedBy).toBe(null);
-    expect(s.messages).toMatchObject({ acked: 20, failed: 0, unanswered: 0 });
-    const dir = path.join(out, fs.readdirSync(out)[0]);
-    expect(fs.readdirSync(dir).sort()).toEqual(['lag.hlog', 'manifest.json', 'publish.hlog', 'timeline.csv']);
-  });
-});
+    it('at the end: summary.json cannot be written, its temp file is removed', SLOW, async () => {
+      // room for manifest.json, timeline.csv, publish.hlog and lag.hlog: nothing left for the summary
+      const out = fullDisk(4);
+      const r = await publish(out, 'full-end', 1);
+      expect(r.code, describeRun(r)).toBe(1);
+      expectOneLine(
+        r,
+        /cannot write the run directory .*: no space left on device \(ENOSPC\); the run stopped there, and its summary \(printed above\) could not be saved/,
+      );
+      const s = JSON.parse(r.stdout);
+      expect(s.stoppedBy).toBe(null);
+      expect(s.messages).toMatchObject({ acked: 20, failed: 0, unanswered: 0 });
+      const dir = path.join(out, fs.readdirSync(out)[0]);
+      expect(fs.readdirSync(dir).sort()).toEqual(['lag.hlog', 'manifest.json', 'publish.hlog', 'timeline.csv']);
+    });
+  },
+);
 
 describe('E2E from the intended send (coordinated omission)', () => {
   it('a publisher held up: E2E from time_intended shows the wait, from time_sent it does not', SLOW, async () => {
@@ -453,7 +697,9 @@ describe('E2E from the intended send (coordinated omission)', () => {
       const md = fs.readFileSync(path.join(cr.dir, 'summary.md'), 'utf8');
       expect(md).toMatch(/\| E2E \(time_intended → applied: from the publisher's schedule, corrected\) \| 60 \|/);
       expect(md).toMatch(/\| E2E from the actual send \(time_sent → applied, as the seed measured\) \| 60 \|/);
-      expect(readTimeline(path.join(cr.dir, 'timeline.csv')).columns).toEqual(expect.arrayContaining(['e2e_p99_ms', 'e2e_sent_p99_ms', 'malformed']));
+      expect(readTimeline(path.join(cr.dir, 'timeline.csv')).columns).toEqual(
+        expect.arrayContaining(['e2e_p99_ms', 'e2e_sent_p99_ms', 'malformed']),
+      );
     } finally {
       await local.stop();
     }
@@ -463,12 +709,30 @@ describe('E2E from the intended send (coordinated omission)', () => {
     const queue = await openSqs({ endpoint: sqs.endpoint, queue: 'old-publisher', create: true });
     try {
       for (let seq = 1; seq <= 5; seq++) {
-        await queue.publish(`k${seq}\tv\n`, { time_sent: String(BigInt(Date.now()) * 1_000_000n), publisher: 'old', seq: String(seq), ...(seq === 5 && { final: '1' }) });
+        await queue.publish(`k${seq}\tv\n`, {
+          time_sent: String(BigInt(Date.now()) * 1_000_000n),
+          publisher: 'old',
+          seq: String(seq),
+          ...(seq === 5 && { final: '1' }),
+        });
       }
     } finally {
       queue.close();
     }
-    const r = await run('src/consumer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'old-publisher', '--wait-seconds', '1', '--until-complete', '-d', '20', '--json']);
+    const r = await run('src/consumer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'old-publisher',
+      '--wait-seconds',
+      '1',
+      '--until-complete',
+      '-d',
+      '20',
+      '--json',
+    ]);
     expect(r.code, describeRun(r)).toBe(0);
     expect(r.summary.counts.e2eFromSent).toBe(5);
     expect(r.summary.latency.e2e.count).toBe(5);
@@ -476,12 +740,37 @@ describe('E2E from the intended send (coordinated omission)', () => {
   });
 
   it('the attributes a publisher sends are the ones the size check counts, none longer', SLOW, async () => {
-    const p = await run('src/producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'attrs', '--create', '--publisher-id', 'attr-check', '--rate', '1', '--batch-size', '2', '-d', '1', '--json']);
+    const p = await run('src/producer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'attrs',
+      '--create',
+      '--publisher-id',
+      'attr-check',
+      '--rate',
+      '1',
+      '--batch-size',
+      '2',
+      '-d',
+      '1',
+      '--json',
+    ]);
     expect(p.code, describeRun(p)).toBe(0);
     const queue = await openSqs({ endpoint: sqs.endpoint, queue: 'attrs' });
     const got = [];
     const ac = new AbortController();
-    await queue.consume({ threads: 1, waitSeconds: 1, signal: ac.signal, onMessages: async (msgs) => { got.push(...msgs); ac.abort(); } });
+    await queue.consume({
+      threads: 1,
+      waitSeconds: 1,
+      signal: ac.signal,
+      onMessages: async (msgs) => {
+        got.push(...msgs);
+        ac.abort();
+      },
+    });
     queue.close();
     const { attrs, body } = got[0];
     const largest = largestAttributes('attr-check');
@@ -497,29 +786,66 @@ describe('E2E from the intended send (coordinated omission)', () => {
 });
 
 describe('malformed updates are never "nothing lost"', () => {
-  it('--from-folder with a line that is not key<TAB>value: exit 2, one line naming file and line, nothing sent or written', SLOW, async () => {
-    const folder = tempDir('rqbench-faults-deltas-');
-    fs.writeFileSync(path.join(folder, 'delta-000001.txt'), 'k1\tv1\nk2\tv2\n');
-    fs.writeFileSync(path.join(folder, 'delta-000002.txt'), 'k3\tv3\nk4 v4\n');
-    const queue = await openSqs({ endpoint: sqs.endpoint, queue: 'bad-folder', create: true });
-    queue.close();
-    // in this process: the queue, in the emulator here, is what shows nothing was sent
-    const out = tempDir('rqbench-faults-');
-    const r = await seedScript('producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'bad-folder', '--from-folder', folder, '-d', '1', '--out', out]);
-    expect(r.code, describeRun(r)).toBe(2);
-    expect(lines(r.stderr)).toEqual([`producer.js: --from-folder: ${path.join(folder, 'delta-000002.txt')} line 2 is not key<TAB>value (no tab between key and value)`]);
-    expect(fs.readdirSync(out)).toEqual([]);
-    const client = new SQSClient(awsClientConfig({ endpoint: sqs.endpoint }));
-    const { QueueUrl } = await openSqs({ endpoint: sqs.endpoint, queue: 'bad-folder' }).then((q) => { q.close(); return { QueueUrl: q.queueUrl }; });
-    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
-    client.destroy();
-    expect(Attributes.ApproximateNumberOfMessages).toBe('0');
-    // an empty key is refused the same way
-    fs.writeFileSync(path.join(folder, 'delta-000002.txt'), 'k3\tv3\n\tv4\n');
-    const r2 = await seedScript('producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'bad-folder', '--from-folder', folder, '-d', '1', '--out', tempDir('rqbench-faults-')]);
-    expect(r2.code).toBe(2);
-    expect(r2.stderr).toContain('delta-000002.txt line 2 is not key<TAB>value (an empty key)');
-  });
+  it(
+    '--from-folder with a line that is not key<TAB>value: exit 2, one line naming file and line, nothing sent or written',
+    SLOW,
+    async () => {
+      const folder = tempDir('rqbench-faults-deltas-');
+      fs.writeFileSync(path.join(folder, 'delta-000001.txt'), 'k1\tv1\nk2\tv2\n');
+      fs.writeFileSync(path.join(folder, 'delta-000002.txt'), 'k3\tv3\nk4 v4\n');
+      const queue = await openSqs({ endpoint: sqs.endpoint, queue: 'bad-folder', create: true });
+      queue.close();
+      // in this process: the queue, in the emulator here, is what shows nothing was sent
+      const out = tempDir('rqbench-faults-');
+      const r = await seedScript('producer.js', [
+        '--target',
+        'sqs',
+        '--endpoint',
+        sqs.endpoint,
+        '--queue',
+        'bad-folder',
+        '--from-folder',
+        folder,
+        '-d',
+        '1',
+        '--out',
+        out,
+      ]);
+      expect(r.code, describeRun(r)).toBe(2);
+      expect(lines(r.stderr)).toEqual([
+        `producer.js: --from-folder: ${path.join(folder, 'delta-000002.txt')} line 2 is not key<TAB>value (no tab between key and value)`,
+      ]);
+      expect(fs.readdirSync(out)).toEqual([]);
+      const client = new SQSClient(awsClientConfig({ endpoint: sqs.endpoint }));
+      const { QueueUrl } = await openSqs({ endpoint: sqs.endpoint, queue: 'bad-folder' }).then((q) => {
+        q.close();
+        return { QueueUrl: q.queueUrl };
+      });
+      const { Attributes } = await client.send(
+        new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+      );
+      client.destroy();
+      expect(Attributes.ApproximateNumberOfMessages).toBe('0');
+      // an empty key is refused the same way
+      fs.writeFileSync(path.join(folder, 'delta-000002.txt'), 'k3\tv3\n\tv4\n');
+      const r2 = await seedScript('producer.js', [
+        '--target',
+        'sqs',
+        '--endpoint',
+        sqs.endpoint,
+        '--queue',
+        'bad-folder',
+        '--from-folder',
+        folder,
+        '-d',
+        '1',
+        '--out',
+        tempDir('rqbench-faults-'),
+      ]);
+      expect(r2.code).toBe(2);
+      expect(r2.stderr).toContain('delta-000002.txt line 2 is not key<TAB>value (an empty key)');
+    },
+  );
 
   it('a consumer counts body lines without a tab as malformed, says so instead of "Nothing lost", exit 1', SLOW, async () => {
     const queue = await openSqs({ endpoint: sqs.endpoint, queue: 'malformed', create: true });
@@ -530,7 +856,20 @@ describe('malformed updates are never "nothing lost"', () => {
     } finally {
       queue.close();
     }
-    const r = await run('src/consumer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'malformed', '--wait-seconds', '1', '--until-complete', '-d', '20', '--json']);
+    const r = await run('src/consumer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'malformed',
+      '--wait-seconds',
+      '1',
+      '--until-complete',
+      '-d',
+      '20',
+      '--json',
+    ]);
     expect(r.code, describeRun(r)).toBe(1);
     expect(r.summary.countsAll).toMatchObject({ messages: 2, rows: 2, malformed: 1, malformedMessages: 1 });
     expect(r.summary.nothingLost).toMatchObject({ missing: 0, malformed: 1, ok: false });
@@ -540,9 +879,24 @@ describe('malformed updates are never "nothing lost"', () => {
   });
 });
 
-describe('the summary\'s figures cover the seconds it names', () => {
+describe("the summary's figures cover the seconds it names", () => {
   it('a publisher that ran its duration: rate, latency and counts over seconds 0 to 2, exit 0', SLOW, async () => {
-    const r = await run('src/producer.js', ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'window', '--create', '--rate', '20', '--batch-size', '10', '-d', '2', '--json']);
+    const r = await run('src/producer.js', [
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'window',
+      '--create',
+      '--rate',
+      '20',
+      '--batch-size',
+      '10',
+      '-d',
+      '2',
+      '--json',
+    ]);
     expect(r.code, describeRun(r)).toBe(0);
     const s = r.summary;
     expect(s.window).toEqual({ fromS: 0, toS: 2, seconds: 2 });
@@ -550,6 +904,8 @@ describe('the summary\'s figures cover the seconds it names', () => {
     expect(s.publish.sent.count).toBe(s.inWindow.acked);
     expect(s.achievedMessagesPerSec).toBeCloseTo(s.inWindow.acked / 2, 6);
     expect(s.messages).toMatchObject({ planned: 40, sent: 40, acked: 40, failed: 0, unanswered: 0, notSent: 0 });
-    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain('Rates, latency and counts cover seconds 0 to 2 of the run (2.0 s).');
+    expect(fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8')).toContain(
+      'Rates, latency and counts cover seconds 0 to 2 of the run (2.0 s).',
+    );
   });
 });

@@ -14,8 +14,14 @@ async function take(target, n, extra = {}) {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), 5000);
   await target.consume({
-    threads: 2, waitSeconds: 1, signal: ac.signal, ...extra,
-    onMessages: async (msgs) => { got.push(...msgs); if (got.length >= n) ac.abort(); },
+    threads: 2,
+    waitSeconds: 1,
+    signal: ac.signal,
+    ...extra,
+    onMessages: async (msgs) => {
+      got.push(...msgs);
+      if (got.length >= n) ac.abort();
+    },
   });
   clearTimeout(timer);
   return got;
@@ -31,7 +37,9 @@ describe('AWS client config', () => {
 
 describe('SNS → SQS on fauxqs', () => {
   let sqs;
-  beforeAll(async () => { sqs = await startSqs(); });
+  beforeAll(async () => {
+    sqs = await startSqs();
+  });
   afterAll(() => sqs?.stop());
 
   for (const raw of [false, true]) {
@@ -59,7 +67,9 @@ describe('SNS → SQS on fauxqs', () => {
 
 describePubsub('Pub/Sub on the emulator', () => {
   let ps;
-  beforeAll(async () => { ps = await startPubsub(); }, 60_000);
+  beforeAll(async () => {
+    ps = await startPubsub();
+  }, 60_000);
   afterAll(() => ps?.stop());
 
   it('creates topic and subscription, streams the message with its publish time', async () => {

@@ -13,8 +13,13 @@ import { describePubsub } from '../helpers/emulators.js';
 
 const SLOW = { timeout: 60_000 };
 let sqs;
-beforeAll(async () => { sqs = await startSqs(); });
-afterAll(async () => { await sqs?.stop(); removeTempDirs(); });
+beforeAll(async () => {
+  sqs = await startSqs();
+});
+afterAll(async () => {
+  await sqs?.stop();
+  removeTempDirs();
+});
 
 /** 2 s at 20 messages/s x 100 updates: 40 messages. */
 const LOAD = ['--rate', '20', '--batch-size', '100', '-d', '2'];
@@ -35,13 +40,27 @@ describe('SNS → SQS', () => {
       const p = await publish(['--target', 'sns', '--endpoint', sqs.endpoint, ...names, '--create', ...(raw ? ['--raw'] : []), ...LOAD]);
       expect(p.code, p.stderr).toBe(0);
       expect(p.summary.messages).toMatchObject({ acked: 40, failed: 0 });
-      const c = await consumeQueue(['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', `fan-${raw}`, '--threads', '4', '--until-complete', '-d', '20']);
+      const c = await consumeQueue([
+        '--target',
+        'sqs',
+        '--endpoint',
+        sqs.endpoint,
+        '--queue',
+        `fan-${raw}`,
+        '--threads',
+        '4',
+        '--until-complete',
+        '-d',
+        '20',
+      ]);
       expect(c.code, c.stderr).toBe(0);
       expectNothingLost(c.summary, 40);
       expect(c.summary.counts.duplicates).toBe(0);
       expect(c.summary.latency.read.count).toBeGreaterThan(0);
       const md = (await import('node:fs')).readFileSync(`${c.dir}/summary.md`, 'utf8');
-      expect(md).toMatch(/\| Percentile \| Reading off SQS \| Server side processing \| E2E \|\n\| --- \|.*\n\| p50 \| \S+ \| \S+ \| \S+ \|\n\| p999 \|/);
+      expect(md).toMatch(
+        /\| Percentile \| Reading off SQS \| Server side processing \| E2E \|\n\| --- \|.*\n\| p50 \| \S+ \| \S+ \| \S+ \|\n\| p999 \|/,
+      );
       expect(md).toContain('Nothing lost: every message of 1 publisher(s) was applied');
     });
   }
@@ -63,7 +82,21 @@ describe('SNS → SQS', () => {
     expect(fs.readdirSync(dir)).toEqual(['delta-000001.txt', 'delta-000002.txt', 'delta-000003.txt']);
     expect(fs.readFileSync(path.join(dir, 'delta-000002.txt'), 'utf8').split('\n').filter(Boolean)).toHaveLength(100);
     // 40 messages from 3 files: every file sent, over and over
-    const p = await publish(['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'folder', '--create', '--from-folder', dir, '--rate', '20', '-d', '2']);
+    const p = await publish([
+      '--target',
+      'sqs',
+      '--endpoint',
+      sqs.endpoint,
+      '--queue',
+      'folder',
+      '--create',
+      '--from-folder',
+      dir,
+      '--rate',
+      '20',
+      '-d',
+      '2',
+    ]);
     expect(p.code, p.stderr).toBe(0);
     expect(p.summary.messages).toMatchObject({ acked: 40, failed: 0 });
     expect(p.summary.batchSize).toBe(100);
@@ -72,33 +105,50 @@ describe('SNS → SQS', () => {
     expectNothingLost(c.summary, 40);
   });
 
-  it('a consumer killed mid-run and another started: nothing lost (redelivery after the visibility timeout), Redis cache', SLOW, async () => {
-    const redis = await startRedis();
-    try {
-      const q = ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'restart'];
-      const cache = ['--cache', 'redis', '--cache-url', redis.url];
-      // the first consumer makes the queue, gets the first messages and is killed while the
-      // publisher goes on; what it held comes back after the 2 s visibility timeout
-      const first = await startConsumer([...q, ...cache, '--create', '--visibility-timeout', '2', '--threads', '1', '-d', '30'], /\[1s\]/);
-      const published = publish([...q, '--rate', '20', '--batch-size', '100', '-d', '3']);
-      await new Promise((r) => { const t = setInterval(() => { if (/total [1-9]/.test(first.stderr())) { clearInterval(t); r(); } }, 20); });
-      first.child.kill('SIGKILL');
-      const c = await consumeQueue([...q, ...cache, '--threads', '2', '--until-complete', '-d', '20']);
-      expect((await published).code).toBe(0);
-      expect(c.code, c.stderr).toBe(0);
-      expect(c.summary.counts.messages).toBeLessThan(60);
-      expect(c.summary.publishers[0]).toMatchObject({ received: 60, last: 60, missing: 0 });
-      expect(c.summary.nothingLost.ok).toBe(true);
-    } finally {
-      await redis.stop();
-    }
-  });
+  it(
+    'a consumer killed mid-run and another started: nothing lost (redelivery after the visibility timeout), Redis cache',
+    SLOW,
+    async () => {
+      const redis = await startRedis();
+      try {
+        const q = ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'restart'];
+        const cache = ['--cache', 'redis', '--cache-url', redis.url];
+        // the first consumer makes the queue, gets the first messages and is killed while the
+        // publisher goes on; what it held comes back after the 2 s visibility timeout
+        const first = await startConsumer(
+          [...q, ...cache, '--create', '--visibility-timeout', '2', '--threads', '1', '-d', '30'],
+          /\[1s\]/,
+        );
+        const published = publish([...q, '--rate', '20', '--batch-size', '100', '-d', '3']);
+        await new Promise((r) => {
+          const t = setInterval(() => {
+            if (/total [1-9]/.test(first.stderr())) {
+              clearInterval(t);
+              r();
+            }
+          }, 20);
+        });
+        first.child.kill('SIGKILL');
+        const c = await consumeQueue([...q, ...cache, '--threads', '2', '--until-complete', '-d', '20']);
+        expect((await published).code).toBe(0);
+        expect(c.code, c.stderr).toBe(0);
+        expect(c.summary.counts.messages).toBeLessThan(60);
+        expect(c.summary.publishers[0]).toMatchObject({ received: 60, last: 60, missing: 0 });
+        expect(c.summary.nothingLost.ok).toBe(true);
+      } finally {
+        await redis.stop();
+      }
+    },
+  );
 
-  it('serves the seed\'s Prometheus metrics while it runs', SLOW, async () => {
+  it("serves the seed's Prometheus metrics while it runs", SLOW, async () => {
     const q = ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'metrics'];
     expect((await publish([...q, '--create', ...LOAD])).code).toBe(0);
     const port = await freePort();
-    const run = await startConsumer([...q, '--metrics-port', String(port), '--metrics-linger', '0', '--name', 'seed-metrics', '-d', '4'], /metrics: (http:\S+)[\s\S]*total 40/);
+    const run = await startConsumer(
+      [...q, '--metrics-port', String(port), '--metrics-linger', '0', '--name', 'seed-metrics', '-d', '4'],
+      /metrics: (http:\S+)[\s\S]*total 40/,
+    );
     expect(run.match[1]).toBe(`http://127.0.0.1:${port}/metrics`);
     const text = await (await fetch(run.match[1])).text();
     await new Promise((r) => run.child.on('close', r));
@@ -117,7 +167,9 @@ describe('SNS → SQS', () => {
     expect(m.get('EventStatus{event="RealtimeTotalRowsUpdated"}')).toBe(4000);
     expect(m.get('RealtimeTotalRowsUpdated')).toBe(4000);
     // histogram_quantile(0.5, …E2E_bucket): the bucket where the cumulative count passes half
-    const buckets = [...m].filter(([k]) => k.startsWith('ReceivedLowLatencyNotificationsE2E_bucket')).map(([k, v]) => [Number(/le="([^"]+)"/.exec(k)[1]), v]);
+    const buckets = [...m]
+      .filter(([k]) => k.startsWith('ReceivedLowLatencyNotificationsE2E_bucket'))
+      .map(([k, v]) => [Number(/le="([^"]+)"/.exec(k)[1]), v]);
     const median = buckets.find(([, v]) => v >= 20)[0];
     expect(median).toBeGreaterThan(0);
     expect(median).toBeLessThan(60e6);
@@ -126,10 +178,12 @@ describe('SNS → SQS', () => {
 
 describePubsub('Pub/Sub', () => {
   let ps;
-  beforeAll(async () => { ps = await startPubsub(); }, 60_000);
+  beforeAll(async () => {
+    ps = await startPubsub();
+  }, 60_000);
   afterAll(() => ps?.stop());
 
-  it('streaming pull: every message applied once, ack after apply, the seed\'s GCP table', SLOW, async () => {
+  it("streaming pull: every message applied once, ack after apply, the seed's GCP table", SLOW, async () => {
     const t = ['--target', 'pubsub', '--endpoint', ps.endpoint, '--topic', 'rt-updates', '--subscription', 'rt-updates'];
     const p = await publish([...t, '--create', ...LOAD]);
     expect(p.code, p.stderr).toBe(0);
@@ -147,7 +201,11 @@ function parseProm(text) {
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const i = line.lastIndexOf(' ');
-    const key = line.slice(0, i).replace(/,?(run_id|run_name|host)="[^"]*"/g, '').replace('{,', '{').replace('{}', '');
+    const key = line
+      .slice(0, i)
+      .replace(/,?(run_id|run_name|host)="[^"]*"/g, '')
+      .replace('{,', '{')
+      .replace('{}', '');
     out.set(key, Number(line.slice(i + 1)));
   }
   return out;

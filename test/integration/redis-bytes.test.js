@@ -36,7 +36,9 @@ describe('BytesConn against a real server', () => {
     for (let i = 0; i < N; i += 500) batches.push(encodeCommand(['MGET', ...keys.slice(i, i + 500), 'missing:key']));
     await c.request(Buffer.concat(batches), batches.length, {
       item: (b, s, e, reply, index) => got.push([reply * 500 + index, b.toString('utf8', s, e)]),
-      nil: () => { nils++; },
+      nil: () => {
+        nils++;
+      },
     });
     expect(nils).toBe(batches.length);
     expect(got.length).toBe(N);
@@ -51,7 +53,10 @@ describe('BytesConn against a real server', () => {
     expect(errors[0]).toMatch(/^WRONGTYPE/);
     c.close();
     const bad = new BytesConn({ host: local.host, port: local.port, password: 'not-it' });
-    const err = await bad.connect().then(() => null, (e) => e);
+    const err = await bad.connect().then(
+      () => null,
+      (e) => e,
+    );
     expect(err.message).toMatch(new RegExp(`^cannot authenticate to ${local.host}:${local.port} as default: WRONGPASS`));
     expect(err.message).not.toContain('not-it');
     bad.close();

@@ -29,7 +29,8 @@ const READ = { cluster: true, d: 6, warmup: 0, ttl: 300, extra: ['-p', '200'] };
 it('every connection dropped twice: no cycle fails, and the timeline and the summary name each drop', async () => {
   let faults;
   const c = await consume({
-    ...READ, port: clu.port,
+    ...READ,
+    port: clu.port,
     onT0: (t0) => {
       faults = (async () => {
         await until(t0 + 2000);
@@ -41,7 +42,10 @@ it('every connection dropped twice: no cycle fails, and the timeline and the sum
   });
   const dropped = await faults;
   const why = describeConsumer(c);
-  expect(dropped.every((n) => n >= 6), `connections dropped: ${dropped}`).toBe(true);
+  expect(
+    dropped.every((n) => n >= 6),
+    `connections dropped: ${dropped}`,
+  ).toBe(true);
   expect(c.code, why).toBe(0);
   const s = c.summary;
   expect(s.cycles.failed, why).toBe(0);
@@ -76,8 +80,11 @@ it('a replica killed (kill -9) mid-run: its reads go to its master in the same c
   const victim = clu.nodes.find((n) => n.role === 'replica');
   let killed;
   const c = await consume({
-    ...READ, port: clu.port,
-    onT0: (t0) => { killed = until(t0 + 2000).then(() => process.kill(victim.pid, 'SIGKILL')); },
+    ...READ,
+    port: clu.port,
+    onT0: (t0) => {
+      killed = until(t0 + 2000).then(() => process.kill(victim.pid, 'SIGKILL'));
+    },
   });
   await killed;
   const why = describeConsumer(c);

@@ -49,7 +49,13 @@ async function consumeFrozen(victim, d, extra) {
   let faults;
   try {
     const c = await consume({
-      port: clu.port, cluster: true, d, warmup: 0, ttl: 300, extra: ['-p', '200', '--reply-timeout', String(TIMEOUT_MS), ...extra], timeoutMs: 40_000,
+      port: clu.port,
+      cluster: true,
+      d,
+      warmup: 0,
+      ttl: 300,
+      extra: ['-p', '200', '--reply-timeout', String(TIMEOUT_MS), ...extra],
+      timeoutMs: 40_000,
       onT0: (t0) => {
         faults = (async () => {
           await until(t0 + FREEZE_AT * 1000);
@@ -154,8 +160,15 @@ it('a replica killed (kill -9) under --fetch get (ioredis): its shard is read fr
   const victim = clu.nodes.filter((n) => n.role === 'replica')[0];
   let killed;
   const c = await consume({
-    port: clu.port, cluster: true, d: 5, warmup: 0, ttl: 300, extra: ['-p', '200', '--fetch', 'get'],
-    onT0: (t0) => { killed = until(t0 + 2000).then(() => process.kill(victim.pid, 'SIGKILL')); },
+    port: clu.port,
+    cluster: true,
+    d: 5,
+    warmup: 0,
+    ttl: 300,
+    extra: ['-p', '200', '--fetch', 'get'],
+    onT0: (t0) => {
+      killed = until(t0 + 2000).then(() => process.kill(victim.pid, 'SIGKILL'));
+    },
   });
   await killed;
   const why = describeConsumer(c);

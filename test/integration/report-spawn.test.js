@@ -19,11 +19,19 @@ describe('refused by the process: one line on stderr, exit 2', () => {
     ['report', [bad]],
     ['compare', [good, bad]],
     ['chart', [bad, '--out', out]],
-  ])('rqbench %s', async (command, args) => {
-    const r = await runNode([CLI, command, ...args], { timeoutMs: 30_000 });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^rqbench ${command}: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/timeline\\.csv:\\d+: 3 cells where the header has \\d+\\n$`));
-    expect(listTree(out)).toEqual([]);
-  }, 30_000);
+  ])(
+    'rqbench %s',
+    async (command, args) => {
+      const r = await runNode([CLI, command, ...args], { timeoutMs: 30_000 });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^rqbench ${command}: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/timeline\\.csv:\\d+: 3 cells where the header has \\d+\\n$`,
+        ),
+      );
+      expect(listTree(out)).toEqual([]);
+    },
+    30_000,
+  );
 });

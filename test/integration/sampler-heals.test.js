@@ -28,7 +28,10 @@ describe('the server CPU sampler heals', () => {
   it('after CLIENT KILL TYPE normal drops every connection, CPU is sampled again the next second', async () => {
     let killed;
     const run = produce({
-      port: local.server.port, q: 4000, d: 10, extra: ['-c', '10'],
+      port: local.server.port,
+      q: 4000,
+      d: 10,
+      extra: ['-c', '10'],
       onT0: (t0) => {
         killed = until(t0 + 3500).then(async () => {
           const admin = new Redis({ host: '127.0.0.1', port: local.server.port });
@@ -46,7 +49,10 @@ describe('the server CPU sampler heals', () => {
     // from two seconds after the kill to the end, every second has a figure
     const after = cells.filter(([sec]) => sec >= 5 && sec < 10);
     expect(after.length).toBe(5);
-    expect(after.every(([, v]) => typeof v === 'number'), JSON.stringify(cells)).toBe(true);
+    expect(
+      after.every(([, v]) => typeof v === 'number'),
+      JSON.stringify(cells),
+    ).toBe(true);
     const node = r.summary.cpu.nodes[0];
     expect(node.coverage, JSON.stringify(node)).toBeGreaterThanOrEqual(0.9);
     expect(r.summary.cpu.partial.master).toEqual([]);
@@ -58,16 +64,26 @@ describe('the server CPU sampler heals', () => {
   it('a standalone server restarted on its port: gaps while it was down are counted, the figure is marked, sampling resumes', async () => {
     const port = await freePort();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-restart-'));
-    const start = () => new Promise((resolve, reject) => {
-      const child = spawn(findRedisServer(), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
-      child.stdout.on('data', (d) => { if (/Ready to accept connections/.test(String(d))) resolve(child); });
-      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-    });
+    const start = () =>
+      new Promise((resolve, reject) => {
+        const child = spawn(
+          findRedisServer(),
+          ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+          { stdio: ['ignore', 'pipe', 'ignore'] },
+        );
+        child.stdout.on('data', (d) => {
+          if (/Ready to accept connections/.test(String(d))) resolve(child);
+        });
+        child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+      });
     let server = await start();
     let restarted;
     try {
       const run = produce({
-        port, q: 2000, d: 12, extra: ['-c', '10'],
+        port,
+        q: 2000,
+        d: 12,
+        extra: ['-c', '10'],
         onT0: (t0) => {
           restarted = until(t0 + 3000).then(async () => {
             const gone = new Promise((r) => server.once('exit', r));
@@ -86,7 +102,10 @@ describe('the server CPU sampler heals', () => {
       const gaps = cells.filter(([sec, v]) => sec >= 1 && sec < 12 && v === null).map(([sec]) => sec);
       expect(gaps.length, `gaps at ${gaps}: ${JSON.stringify(cells)}`).toBeGreaterThanOrEqual(2);
       // sampled again within two seconds of the restart, to the end
-      expect(cells.filter(([sec]) => sec >= 8 && sec < 12).every(([, v]) => typeof v === 'number'), JSON.stringify(cells)).toBe(true);
+      expect(
+        cells.filter(([sec]) => sec >= 8 && sec < 12).every(([, v]) => typeof v === 'number'),
+        JSON.stringify(cells),
+      ).toBe(true);
       const node = r.summary.cpu.nodes[0];
       expect(node.gaps).toBe(gaps.length);
       expect(node.coverage).toBeLessThan(0.9);

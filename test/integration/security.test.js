@@ -43,7 +43,11 @@ beforeAll(async () => {
   for (const s of started) if (s.status === 'rejected') throw s.reason;
   [tlsStd, tlsClu, plain] = started.map((s) => s.value);
   // ACL users are per node: every node of the cluster, replicas too (they serve the reads)
-  await Promise.all([...tlsClu.nodes, ...plain.nodes].map((n) => admin(tlsClu.nodes.includes(n), n.port, (c) => c.call('ACL', 'SETUSER', USER, ...ACL_RULES))));
+  await Promise.all(
+    [...tlsClu.nodes, ...plain.nodes].map((n) =>
+      admin(tlsClu.nodes.includes(n), n.port, (c) => c.call('ACL', 'SETUSER', USER, ...ACL_RULES)),
+    ),
+  );
 }, SLOW);
 
 afterAll(async () => {
@@ -54,7 +58,14 @@ afterAll(async () => {
 
 /** Runs fn with an admin client (default user) of one node, then closes it. */
 async function admin(useTls, port, fn) {
-  const c = new Redis({ host: HOST, port, password: ADMIN, tls: useTls ? { ca: fs.readFileSync(certs.caFile) } : undefined, lazyConnect: true, maxRetriesPerRequest: 1 });
+  const c = new Redis({
+    host: HOST,
+    port,
+    password: ADMIN,
+    tls: useTls ? { ca: fs.readFileSync(certs.caFile) } : undefined,
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+  });
   try {
     await c.connect();
     return await fn(c);
@@ -99,98 +110,168 @@ function expectOneLineFailure(r, port, pattern) {
 }
 
 describe('TLS, standalone', () => {
-  it('rediss:// with --tls-ca succeeds; the target is shown as rediss://', async () => {
-    const r = await produce({ port: tlsStd.port, url: tlsUrl(tlsStd), q: 2000, extra: ['--tls-ca', certs.caFile] });
-    expectProduced(r);
-    expect(r.manifest.target).toBe(tlsUrl(tlsStd));
-    expect(r.manifest.flags.tlsCa).toBe(certs.caFile);
-  }, SLOW);
+  it(
+    'rediss:// with --tls-ca succeeds; the target is shown as rediss://',
+    async () => {
+      const r = await produce({ port: tlsStd.port, url: tlsUrl(tlsStd), q: 2000, extra: ['--tls-ca', certs.caFile] });
+      expectProduced(r);
+      expect(r.manifest.target).toBe(tlsUrl(tlsStd));
+      expect(r.manifest.flags.tlsCa).toBe(certs.caFile);
+    },
+    SLOW,
+  );
 
-  it('--tls-insecure without a CA succeeds, and so does --tls-ca with --host/--port (TLS implied)', async () => {
-    const [insecure, implied] = await Promise.all([
-      produce({ port: tlsStd.port, url: tlsUrl(tlsStd), q: 2000, extra: ['--tls-insecure'] }),
-      produce({ port: tlsStd.port, q: 2000, extra: ['--tls-ca', certs.caFile] }),
-    ]);
-    expectProduced(insecure);
-    expectProduced(implied);
-  }, SLOW);
+  it(
+    '--tls-insecure without a CA succeeds, and so does --tls-ca with --host/--port (TLS implied)',
+    async () => {
+      const [insecure, implied] = await Promise.all([
+        produce({ port: tlsStd.port, url: tlsUrl(tlsStd), q: 2000, extra: ['--tls-insecure'] }),
+        produce({ port: tlsStd.port, q: 2000, extra: ['--tls-ca', certs.caFile] }),
+      ]);
+      expectProduced(insecure);
+      expectProduced(implied);
+    },
+    SLOW,
+  );
 
-  it('neither a CA nor --tls-insecure: one line saying the certificate is not trusted, exit 1', async () => {
-    const r = await produce({ port: tlsStd.port, url: tlsUrl(tlsStd), q: 2000 });
-    expectOneLineFailure(r, tlsStd.port, /certificate not trusted/);
-  }, SLOW);
+  it(
+    'neither a CA nor --tls-insecure: one line saying the certificate is not trusted, exit 1',
+    async () => {
+      const r = await produce({ port: tlsStd.port, url: tlsUrl(tlsStd), q: 2000 });
+      expectOneLineFailure(r, tlsStd.port, /certificate not trusted/);
+    },
+    SLOW,
+  );
 
-  it('a node known by IP is verified against the name the user connected to; without a name, against its IP', async () => {
-    // a certificate for localhost only, as a managed service's is for its domain, not its IPs
-    const named = await makeCerts({ dir: path.join(tempDir('rqbench-certs-'), 'named'), altNames: ['DNS:localhost'] });
-    const local = await startRedis({ tls: named });
-    servers.add(local);
-    const ca = fs.readFileSync(named.caFile);
-    const conn = (host) => ({ host, port: local.port, cluster: false, tls: { ca } });
-    const pipe = await openPipe(conn('localhost'), HOST, local.port); // as for a replica or cluster node listed by IP
-    expect(await pipe.call(['PING'])).toBe('PONG');
-    pipe.close();
-    await expect(openPipe(conn(HOST), HOST, local.port)).rejects.toThrow(`cannot connect to ${HOST}:${local.port}: TLS certificate not trusted`);
-  }, SLOW);
+  it(
+    'a node known by IP is verified against the name the user connected to; without a name, against its IP',
+    async () => {
+      // a certificate for localhost only, as a managed service's is for its domain, not its IPs
+      const named = await makeCerts({ dir: path.join(tempDir('rqbench-certs-'), 'named'), altNames: ['DNS:localhost'] });
+      const local = await startRedis({ tls: named });
+      servers.add(local);
+      const ca = fs.readFileSync(named.caFile);
+      const conn = (host) => ({ host, port: local.port, cluster: false, tls: { ca } });
+      const pipe = await openPipe(conn('localhost'), HOST, local.port); // as for a replica or cluster node listed by IP
+      expect(await pipe.call(['PING'])).toBe('PONG');
+      pipe.close();
+      await expect(openPipe(conn(HOST), HOST, local.port)).rejects.toThrow(
+        `cannot connect to ${HOST}:${local.port}: TLS certificate not trusted`,
+      );
+    },
+    SLOW,
+  );
 });
 
 describe('TLS cluster with an ACL user', () => {
-  it('producer --cluster --user --password over TLS, then consumer --cluster from the replicas (user and password in the URL); every node sampled', async () => {
-    const p = await produce({ port: tlsClu.port, cluster: true, url: tlsUrl(tlsClu), q: 2000, extra: ['--tls-ca', certs.caFile, '--user', USER, '--password', PASSWORD] });
-    withSecrets.push(p);
-    expectProduced(p);
-    expect(p.manifest.topology).toHaveLength(6);
-    expect(p.manifest.target).toBe(`rediss://${USER}:***@${HOST}:${tlsClu.port}`);
-    expect(p.manifest.flags.password).toBe('***');
+  it(
+    'producer --cluster --user --password over TLS, then consumer --cluster from the replicas (user and password in the URL); every node sampled',
+    async () => {
+      const p = await produce({
+        port: tlsClu.port,
+        cluster: true,
+        url: tlsUrl(tlsClu),
+        q: 2000,
+        extra: ['--tls-ca', certs.caFile, '--user', USER, '--password', PASSWORD],
+      });
+      withSecrets.push(p);
+      expectProduced(p);
+      expect(p.manifest.topology).toHaveLength(6);
+      expect(p.manifest.target).toBe(`rediss://${USER}:***@${HOST}:${tlsClu.port}`);
+      expect(p.manifest.flags.password).toBe('***');
 
-    const c = await consume({ port: tlsClu.port, cluster: true, url: tlsUrl(tlsClu, `${USER}:${PASSWORD}@`), d: 2, warmup: 0, extra: ['--tls-ca', certs.caFile] });
-    withSecrets.push(c);
-    expectConsumed(c, 'replica');
-    // the CPU sampler reached every master and replica over TLS with the user's credentials
-    const cpu = c.summary.cpu.nodes;
-    expect(cpu.map((n) => n.role).sort(), JSON.stringify(cpu)).toEqual(['master', 'master', 'master', 'replica', 'replica', 'replica']);
-    for (const n of cpu) expect(n.avg, `CPU of ${n.addr}: ${JSON.stringify(cpu)}`).toEqual(expect.any(Number));
-  }, SLOW);
+      const c = await consume({
+        port: tlsClu.port,
+        cluster: true,
+        url: tlsUrl(tlsClu, `${USER}:${PASSWORD}@`),
+        d: 2,
+        warmup: 0,
+        extra: ['--tls-ca', certs.caFile],
+      });
+      withSecrets.push(c);
+      expectConsumed(c, 'replica');
+      // the CPU sampler reached every master and replica over TLS with the user's credentials
+      const cpu = c.summary.cpu.nodes;
+      expect(cpu.map((n) => n.role).sort(), JSON.stringify(cpu)).toEqual(['master', 'master', 'master', 'replica', 'replica', 'replica']);
+      for (const n of cpu) expect(n.avg, `CPU of ${n.addr}: ${JSON.stringify(cpu)}`).toEqual(expect.any(Number));
+    },
+    SLOW,
+  );
 
-  it('--fetch get (the ioredis cluster client) reads from the replicas over TLS too', async () => {
-    const c = await consume({ port: tlsClu.port, cluster: true, url: tlsUrl(tlsClu), d: 2, warmup: 0, extra: ['--tls-ca', certs.caFile, '--user', USER, '--password', PASSWORD, '--fetch', 'get'] });
-    withSecrets.push(c);
-    expectConsumed(c, 'replica');
-  }, SLOW);
+  it(
+    '--fetch get (the ioredis cluster client) reads from the replicas over TLS too',
+    async () => {
+      const c = await consume({
+        port: tlsClu.port,
+        cluster: true,
+        url: tlsUrl(tlsClu),
+        d: 2,
+        warmup: 0,
+        extra: ['--tls-ca', certs.caFile, '--user', USER, '--password', PASSWORD, '--fetch', 'get'],
+      });
+      withSecrets.push(c);
+      expectConsumed(c, 'replica');
+    },
+    SLOW,
+  );
 });
 
 describe('ACL user on a plain server', () => {
-  it('redis://user:password@host:port for the producer (not --quiet: the markdown and the run line too), --user/--password for the consumer', async () => {
-    const out = tempDir('rqbench-produce-');
-    const args = [PRODUCER, '--url', `redis://${USER}:${PASSWORD}@${HOST}:${plain.port}`, '-q', '2000', '-d', '2', '--warmup', '0', '--ttl', '30', '--out', out];
-    const res = await runNode(args);
-    const { dir } = readRun(out, '');
-    const p = { ...res, args, out, summary: dir ? JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')) : null };
-    withSecrets.push(p);
-    expectProduced(p);
-    expect(p.stdout).toContain(`redis://${USER}:***@${HOST}:${plain.port}`); // the summary names its target, masked
-    expect(p.stderr).toContain('run directory:');
-    const c = await consume({ port: plain.port, d: 2, warmup: 0, extra: ['--user', USER, '--password', PASSWORD] });
-    withSecrets.push(c);
-    expectConsumed(c, 'master');
-    expect(c.summary.totals.items, describeConsumer(c)).toBeGreaterThan(0);
-  }, SLOW);
+  it(
+    'redis://user:password@host:port for the producer (not --quiet: the markdown and the run line too), --user/--password for the consumer',
+    async () => {
+      const out = tempDir('rqbench-produce-');
+      const args = [
+        PRODUCER,
+        '--url',
+        `redis://${USER}:${PASSWORD}@${HOST}:${plain.port}`,
+        '-q',
+        '2000',
+        '-d',
+        '2',
+        '--warmup',
+        '0',
+        '--ttl',
+        '30',
+        '--out',
+        out,
+      ];
+      const res = await runNode(args);
+      const { dir } = readRun(out, '');
+      const p = { ...res, args, out, summary: dir ? JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')) : null };
+      withSecrets.push(p);
+      expectProduced(p);
+      expect(p.stdout).toContain(`redis://${USER}:***@${HOST}:${plain.port}`); // the summary names its target, masked
+      expect(p.stderr).toContain('run directory:');
+      const c = await consume({ port: plain.port, d: 2, warmup: 0, extra: ['--user', USER, '--password', PASSWORD] });
+      withSecrets.push(c);
+      expectConsumed(c, 'master');
+      expect(c.summary.totals.items, describeConsumer(c)).toBeGreaterThan(0);
+    },
+    SLOW,
+  );
 
-  it('a wrong password fails at once with one line naming host:port and the user, never the password', async () => {
-    const runs = await Promise.all([
-      produce({ port: plain.port, q: 2000, extra: ['--user', USER, '--password', WRONG] }),
-      consume({ port: tlsClu.port, cluster: true, url: tlsUrl(tlsClu, `${USER}:${WRONG}@`), d: 2, extra: ['--tls-ca', certs.caFile] }),
-    ]);
-    withSecrets.push(...runs);
-    expectOneLineFailure(runs[0], plain.port, new RegExp(`cannot authenticate to .* as ${USER}: WRONGPASS`));
-    expectOneLineFailure(runs[1], tlsClu.port, /WRONGPASS/);
-  }, SLOW);
+  it(
+    'a wrong password fails at once with one line naming host:port and the user, never the password',
+    async () => {
+      const runs = await Promise.all([
+        produce({ port: plain.port, q: 2000, extra: ['--user', USER, '--password', WRONG] }),
+        consume({ port: tlsClu.port, cluster: true, url: tlsUrl(tlsClu, `${USER}:${WRONG}@`), d: 2, extra: ['--tls-ca', certs.caFile] }),
+      ]);
+      withSecrets.push(...runs);
+      expectOneLineFailure(runs[0], plain.port, new RegExp(`cannot authenticate to .* as ${USER}: WRONGPASS`));
+      expectOneLineFailure(runs[1], tlsClu.port, /WRONGPASS/);
+    },
+    SLOW,
+  );
 });
 
 describe('no secret anywhere', () => {
   it('the password is in no file of any run directory, and in nothing a run printed', () => {
     for (const r of withSecrets) {
-      const files = listTree(r.out).map((f) => path.join(r.out, f)).filter((f) => fs.statSync(f).isFile());
+      const files = listTree(r.out)
+        .map((f) => path.join(r.out, f))
+        .filter((f) => fs.statSync(f).isFile());
       for (const file of files) {
         const text = fs.readFileSync(file, 'latin1');
         for (const secret of [PASSWORD, WRONG]) expect(text.includes(secret), `${secret} in ${file}`).toBe(false);
@@ -203,6 +284,7 @@ describe('no secret anywhere', () => {
     expect(withSecrets.length, 'every run above ran').toBe(7);
     // the successful runs did write their files (the grep above saw them)
     const written = withSecrets.filter((r) => r.code === 0).map((r) => listTree(r.out).map((f) => path.basename(f)));
-    for (const names of written) expect(names).toEqual(expect.arrayContaining(['manifest.json', 'summary.json', 'summary.md', 'timeline.csv']));
+    for (const names of written)
+      expect(names).toEqual(expect.arrayContaining(['manifest.json', 'summary.json', 'summary.md', 'timeline.csv']));
   });
 });

@@ -97,7 +97,12 @@ describe('hash: item fields in a hash (HSET + EXPIRE), ids in the sorted set', (
     expect(Object.keys(p.summary.latency)).toEqual(expect.arrayContaining(['hset', 'expire', 'zadd']));
 
     // the newest 100, by the script and through ioredis, read what is there (the run is over: a long window)
-    for (const extra of [['--limit', '100'], ['-s', 'script'], ['--fetch', 'get', '--limit', '100'], ['--fetch', 'pipeline']]) {
+    for (const extra of [
+      ['--limit', '100'],
+      ['-s', 'script'],
+      ['--fetch', 'get', '--limit', '100'],
+      ['--fetch', 'pipeline'],
+    ]) {
       const r = await consume({ port: std.port, ttl: 60, d: 1, warmup: 0, extra: ['--hash', ...extra] });
       expectCleanRead(r);
       if (extra.includes('--limit')) expect(r.summary.perCycle.items, describeConsumer(r)).toBe(100);
@@ -167,7 +172,14 @@ describe('stream: one entry per item (XADD), trimmed to the TTL window with MINI
   it('cluster --ns 3 --same-slot --actual-value: the entries hold the values; the newest 100 across three streams', async () => {
     const [p, r] = await produceAndConsume(
       { port: clu.port, cluster: true, q: 3000, d: 3, ttl: 30, extra: ['--stream', '--ns', '3', '--same-slot', '--actual-value'] },
-      { port: clu.port, cluster: true, ttl: 3, d: 2, warmup: 0, extra: ['--stream', '--ns', '3', '--same-slot', '--actual-value', '--limit', '100', '--read-from', 'master'] },
+      {
+        port: clu.port,
+        cluster: true,
+        ttl: 3,
+        d: 2,
+        warmup: 0,
+        extra: ['--stream', '--ns', '3', '--same-slot', '--actual-value', '--limit', '100', '--read-from', 'master'],
+      },
     );
     expectProducerOk(p);
     expect(p.summary.mode).toBe('stream');

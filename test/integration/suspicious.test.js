@@ -21,9 +21,13 @@ describe('a consumer reading what nobody writes', () => {
     expect(c.code, why).toBe(0);
     const warnings = c.stderr.split('\n').filter((l) => /warning/.test(l));
     expect(warnings, why).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^rqbench: warning: the first \d+ cycles found the index empty or missing \(latest-list on redis:\/\/127\.0\.0\.1:\d+, data model list\): is a producer writing there with the same data-model flags \((?<flags>[^)]*)\)\?$/);
+    expect(warnings[0]).toMatch(
+      /^rqbench: warning: the first \d+ cycles found the index empty or missing \(latest-list on redis:\/\/127\.0\.0\.1:\d+, data model list\): is a producer writing there with the same data-model flags \((?<flags>[^)]*)\)\?$/,
+    );
     // every model flag the registry knows, then the flags that name the keys
-    expect(warnings[0].match(/flags \(([^)]*)\)/)?.[1]).toBe([...MODEL_FLAGS, 'ns', 'same-slot', 'actual-value'].map((f) => `--${f}`).join(', '));
+    expect(warnings[0].match(/flags \(([^)]*)\)/)?.[1]).toBe(
+      [...MODEL_FLAGS, 'ns', 'same-slot', 'actual-value'].map((f) => `--${f}`).join(', '),
+    );
     expect(c.summary.warnings).toEqual([warnings[0].replace(/^rqbench: warning: /, '')]);
     expect(c.summary.verdict).toMatch(/every cycle found the index empty/);
     expect(c.summary.cycles.empty).toBe(c.summary.cycles.count);

@@ -7,9 +7,13 @@ function interval(index, values, { final = false, acked = values.length } = {}) 
   const h = newHistogram();
   for (const v of values) record(h, v);
   return {
-    index, final, intended: 10, counters: { sent: acked, acked, failed: 0, errorKinds: { MOVED: 1 } },
+    index,
+    final,
+    intended: 10,
+    counters: { sent: acked, acked, failed: 0, errorKinds: { MOVED: 1 } },
     ackedDue: { [index]: acked },
-    hist: { 'batch.intended': toSparse(h) }, client: { cpuPct: 10, loopP99Ms: 1, rssMb: 50, wallMs: 1000 },
+    hist: { 'batch.intended': toSparse(h) },
+    client: { cpuPct: 10, loopP99Ms: 1, rssMb: 50, wallMs: 1000 },
   };
 }
 

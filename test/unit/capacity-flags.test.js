@@ -11,11 +11,17 @@ describe('rqbench capacity: bad input', () => {
   const refused = [
     [['--slo-p99', '0'], /^rqbench capacity: --slo-p99 must be a latency in ms > 0 \(got 0\)$/],
     [['--precision', '2'], /^rqbench capacity: --precision must be a fraction from 0\.005 to 0\.5/],
-    [['--start-rate', '5000', '--max-rate', '100'], /^rqbench capacity: --max-rate must be a rate in items\/s at least --start-rate \(5000\)/],
+    [
+      ['--start-rate', '5000', '--max-rate', '100'],
+      /^rqbench capacity: --max-rate must be a rate in items\/s at least --start-rate \(5000\)/,
+    ],
     [['--hourly-price', '0.2'], /^rqbench capacity: --hourly-price needs --instance-type/],
     [['--instance-type', 'r6g.large', '--vcpu', '0'], /^rqbench capacity: --vcpu must be a number > 0/],
     [['-q', '5000'], /^rqbench capacity: -q is set by the capacity search/],
-    [['--step-seconds', '3', '--step-warmup', '3'], /^rqbench capacity: --step-warmup must be seconds >= 0 and shorter than --step-seconds/],
+    [
+      ['--step-seconds', '3', '--step-warmup', '3'],
+      /^rqbench capacity: --step-warmup must be seconds >= 0 and shorter than --step-seconds/,
+    ],
     [['--ns', '0'], /^rqbench capacity: --ns must be/],
     [['--node-cpus', '0', '--local'], /^rqbench capacity: --node-cpus must be/],
   ];
@@ -33,7 +39,9 @@ describe('rqbench capacity: bad input', () => {
   it('refuses a consumer flag the search sets itself', async () => {
     const bad = await rqbench(['capacity', '--local', '--consumer=-d 5']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe('rqbench capacity: --consumer: -d is set by the capacity search (the consumer runs each step, on the producer\'s target)');
+    expect(bad.stderr.trim()).toBe(
+      "rqbench capacity: --consumer: -d is set by the capacity search (the consumer runs each step, on the producer's target)",
+    );
   });
 
   it('refuses a bad --metrics-port in one line, exit 2, nothing written', async () => {

@@ -77,10 +77,23 @@ describe('the boundary, confirmed', () => {
     return { c, asked };
   }
 
-  it('re-tests both ends, interleaved, and counts the search\'s own try: held 4/4, failed 4/4, the limit between them', async () => {
+  it("re-tests both ends, interleaved, and counts the search's own try: held 4/4, failed 4/4, the limit between them", async () => {
     const { c, asked } = await confirmWith({ 438000: [true, true, true], 450000: [false, false, false] });
-    expect(asked).toEqual([[438_000, 'confirm'], [450_000, 'confirm'], [438_000, 'confirm'], [450_000, 'confirm'], [438_000, 'confirm'], [450_000, 'confirm']]);
-    expect(c).toEqual({ at: { rate: 438_000, held: 4, of: 4 }, above: { rate: 450_000, failed: 4, of: 4 }, confirmed: true, interval: [438_000, 450_000], stopped: false });
+    expect(asked).toEqual([
+      [438_000, 'confirm'],
+      [450_000, 'confirm'],
+      [438_000, 'confirm'],
+      [450_000, 'confirm'],
+      [438_000, 'confirm'],
+      [450_000, 'confirm'],
+    ]);
+    expect(c).toEqual({
+      at: { rate: 438_000, held: 4, of: 4 },
+      above: { rate: 450_000, failed: 4, of: 4 },
+      confirmed: true,
+      interval: [438_000, 450_000],
+      stopped: false,
+    });
     expect(confirmWords(/** @type {any} */ (c))).toBe('held 4/4 at 438,000, failed 4/4 at 450,000: the limit lies between them');
   });
 
@@ -88,13 +101,27 @@ describe('the boundary, confirmed', () => {
     const { c } = await confirmWith({ 438000: [true, false, true], 450000: [false, false, false] });
     expect(c?.confirmed).toBe(false);
     expect(c?.interval).toEqual([null, 450_000]);
-    expect(confirmWords(/** @type {any} */ (c))).toBe('held 3/4 at 438,000, failed 4/4 at 450,000: NOT confirmed — 438,000 did not hold every time, the limit is at or below it');
-    const r = { search: found, confirmation: c, steps: [{ rate: 438_000, figures: { p99: 41 } }, { rate: 450_000, figures: {}, limit: null }], criteria };
-    expect(answerLine(/** @type {any} */ (r))).toMatch(/^max sustainable, not confirmed: 438,000 items\/s \(p99 41 ms\) — held 3\/4 at 438,000/);
+    expect(confirmWords(/** @type {any} */ (c))).toBe(
+      'held 3/4 at 438,000, failed 4/4 at 450,000: NOT confirmed — 438,000 did not hold every time, the limit is at or below it',
+    );
+    const r = {
+      search: found,
+      confirmation: c,
+      steps: [
+        { rate: 438_000, figures: { p99: 41 } },
+        { rate: 450_000, figures: {}, limit: null },
+      ],
+      criteria,
+    };
+    expect(answerLine(/** @type {any} */ (r))).toMatch(
+      /^max sustainable, not confirmed: 438,000 items\/s \(p99 41 ms\) — held 3\/4 at 438,000/,
+    );
   });
 
   it('has nothing to re-test without a boundary (the ceiling held, nothing held) or with --confirm 0; a Ctrl-C ends it with what it has', async () => {
-    const never = async () => { throw new Error('no step expected'); };
+    const never = async () => {
+      throw new Error('no step expected');
+    };
     expect(await confirmBoundary({ max: 1_000_000, failedAbove: null, end: 'ceiling' }, 3, never)).toBeNull();
     expect(await confirmBoundary({ max: null, failedAbove: 1250, end: 'none-held' }, 3, never)).toBeNull();
     expect(await confirmBoundary(found, 0, never)).toBeNull();
@@ -105,13 +132,26 @@ describe('the boundary, confirmed', () => {
 });
 
 /** A producer summary.json with the fields a judgement reads. */
-function summary({ target = 100_000, ratio = 1, failed = 0, p99 = 20, masters = [40], replicas = [], clientCpu = 30, loop = 5, engine = true } = {}) {
+function summary({
+  target = 100_000,
+  ratio = 1,
+  failed = 0,
+  p99 = 20,
+  masters = [40],
+  replicas = [],
+  clientCpu = 30,
+  loop = 5,
+  engine = true,
+} = {}) {
   const node = (role, v, i) => ({ addr: `10.0.0.${i + 1}:6379`, role, shard: i + 1, samples: 8, avg: v + 5, engineAvg: engine ? v : null });
   return {
-    target: { itemsPerSec: target }, achieved: { itemsPerSec: target * ratio, ratio },
-    totals: { failed, unacked: 0 }, latency: { batch: { intended: { p50: p99 / 2, p99 } } },
+    target: { itemsPerSec: target },
+    achieved: { itemsPerSec: target * ratio, ratio },
+    totals: { failed, unacked: 0 },
+    latency: { batch: { intended: { p50: p99 / 2, p99 } } },
     cpu: { nodes: [...masters.map((v, i) => node('master', v, i)), ...replicas.map((v, i) => node('replica', v, i + 10))] },
-    client: { cpuPctMaxWriter: clientCpu, loopP99MsMax: loop }, outcome: { exitCode: failed ? 1 : 0 },
+    client: { cpuPctMaxWriter: clientCpu, loopP99MsMax: loop },
+    outcome: { exitCode: failed ? 1 : 0 },
   };
 }
 const criteria = { minAchieved: 0.99, sloP99Ms: 100, engineCeiling: 90, nodeCpus: 1 };
@@ -171,7 +211,10 @@ describe('the projection', () => {
     expect(f.r2).toBeCloseTo(1);
   });
 
-  const step = (achieved, engine, held = true) => ({ held, figures: { achieved, nodes: [{ addr: 'a:1', role: 'master', shard: 1, engine }] } });
+  const step = (achieved, engine, held = true) => ({
+    held,
+    figures: { achieved, nodes: [{ addr: 'a:1', role: 'master', shard: 1, engine }] },
+  });
 
   it('reads saturation at 100% and the rate at the headroom from the held steps only', () => {
     const [p] = project([step(100_000, 22), step(200_000, 42), step(300_000, 62), step(400_000, 99, false)], { headroom: 60, nodeCpus: 1 });
@@ -195,7 +238,12 @@ describe('the projection', () => {
   describe('held to account by its own search', () => {
     const node = { addr: 'a:1', role: 'master', shard: 1, engine: 0, basis: 'main thread' };
     const run = (nodeCpus, stopped = /** @type {any} */ ({ kind: 'engine', node, pctOfNode: 97 })) => {
-      const steps = [[100_000, 22], [200_000, 42], [300_000, 62], [400_000, 82]].map(([rate, engine]) => ({ rate, held: true, limit: null, ...step(rate, engine) }));
+      const steps = [
+        [100_000, 22],
+        [200_000, 42],
+        [300_000, 62],
+        [400_000, 82],
+      ].map(([rate, engine]) => ({ rate, held: true, limit: null, ...step(rate, engine) }));
       steps.push({ rate: 420_000, held: false, limit: stopped, ...step(420_000, 97, false) });
       const criteria = { engineCeiling: 90, nodeCpus, headroom: 60, minAchieved: 0.99, sloP99Ms: 200, maxRate: 1e6 };
       const r = { search: { max: 400_000, failedAbove: 420_000, end: 'converged' }, steps, projection: project(steps, criteria), criteria };
@@ -206,7 +254,9 @@ describe('the projection', () => {
       const { r, check } = run(1);
       // engine = 2 + 0.0002 × rate: 90% at 440,000, 10% above the maximum of 400,000
       expect(check).toEqual({ addr: 'a:1', ceilingPct: 90, projected: 440_000, searchedMax: 400_000, failedAbove: 420_000, errorPct: 10 });
-      expect(projectionLine(r)).toMatch(/saturates at ≈ 490,000 items\/s .*; checked against this search: its line reaches the 90% ceiling at ≈ 440,000 items\/s, \+10\.0% from the searched maximum 400,000 \(failed at 420,000\)$/);
+      expect(projectionLine(r)).toMatch(
+        /saturates at ≈ 490,000 items\/s .*; checked against this search: its line reaches the 90% ceiling at ≈ 440,000 items\/s, \+10\.0% from the searched maximum 400,000 \(failed at 420,000\)$/,
+      );
       // a node capped at half a core reaches its ceiling at 45% of a core
       expect(run(0.5).check).toMatchObject({ projected: 215_000, errorPct: -46.25 });
       expect(checkWords(run(0.5).check)).toMatch(/at ≈ 215,000 items\/s, −46\.3% from the searched maximum/);
@@ -215,9 +265,15 @@ describe('the projection', () => {
     it('is not checked by a search that stopped on something else, found no boundary or has no line to trust', () => {
       expect(run(1, { kind: 'latency' }).check).toEqual({ unchecked: 'the search stopped on latency, not the engine' });
       const { r } = run(1);
-      expect(checkAgainstSearch({ ...r, search: { max: 400_000, failedAbove: null, end: 'ceiling' } })).toEqual({ unchecked: 'the search found no boundary' });
-      expect(checkAgainstSearch({ ...r, projection: r.projection.map((p) => ({ ...p, trusted: false, why: 'R² 0.50 below 0.9' })) })).toEqual({ unchecked: 'the line of a:1 is not trusted (R² 0.50 below 0.9)' });
-      expect(projectionLine({ ...r, steps: r.steps.map((s) => (s.held ? s : { ...s, limit: { kind: 'client' } })) })).toMatch(/; not checked against this search \(the search stopped on client, not the engine\)$/);
+      expect(checkAgainstSearch({ ...r, search: { max: 400_000, failedAbove: null, end: 'ceiling' } })).toEqual({
+        unchecked: 'the search found no boundary',
+      });
+      expect(
+        checkAgainstSearch({ ...r, projection: r.projection.map((p) => ({ ...p, trusted: false, why: 'R² 0.50 below 0.9' })) }),
+      ).toEqual({ unchecked: 'the line of a:1 is not trusted (R² 0.50 below 0.9)' });
+      expect(projectionLine({ ...r, steps: r.steps.map((s) => (s.held ? s : { ...s, limit: { kind: 'client' } })) })).toMatch(
+        /; not checked against this search \(the search stopped on client, not the engine\)$/,
+      );
     });
   });
 
@@ -231,11 +287,26 @@ describe('the projection', () => {
 
 describe('the answer', () => {
   it('names the maximum, its p99 and the limit found just above it', () => {
-    const held = { rate: 200_000, phase: 'bisect', dir: '', held: true, reasons: [], limit: null, figures: judge(summary({ target: 200_000, p99: 41 }), criteria).figures };
+    const held = {
+      rate: 200_000,
+      phase: 'bisect',
+      dir: '',
+      held: true,
+      reasons: [],
+      limit: null,
+      figures: judge(summary({ target: 200_000, p99: 41 }), criteria).figures,
+    };
     const j = judge(summary({ target: 210_000, masters: [30, 97], ratio: 0.95 }), criteria);
     const failed = { rate: 210_000, phase: 'bisect', dir: '', held: false, reasons: j.reasons, limit: j.limit, figures: j.figures };
-    const line = answerLine({ search: { max: 200_000, failedAbove: 210_000, end: 'converged' }, steps: [held, failed], projection: [], criteria: { ...criteria, headroom: 60, maxRate: 1e6 } });
-    expect(line).toBe('max sustainable 200,000 items/s (p99 41 ms); limited by master 10.0.0.2:6379 (shard 2) main thread at 97% at 210,000 items/s');
+    const line = answerLine({
+      search: { max: 200_000, failedAbove: 210_000, end: 'converged' },
+      steps: [held, failed],
+      projection: [],
+      criteria: { ...criteria, headroom: 60, maxRate: 1e6 },
+    });
+    expect(line).toBe(
+      'max sustainable 200,000 items/s (p99 41 ms); limited by master 10.0.0.2:6379 (shard 2) main thread at 97% at 210,000 items/s',
+    );
   });
 });
 
@@ -245,12 +316,28 @@ describe('the cost table carries the re-tests', () => {
     instance: { type, hourlyPrice: 0.1 },
     search: { max: 400_000, failedAbove: 420_000, end: 'converged' },
     confirmation,
-    steps: steps.map(([rate, held]) => ({ rate, held, figures: { nodes: [{ addr: 'a:1', role: 'master', shard: 1, engine: 50 }], busiestMaster: { engine: 50 } } })),
+    steps: steps.map(([rate, held]) => ({
+      rate,
+      held,
+      figures: { nodes: [{ addr: 'a:1', role: 'master', shard: 1, engine: 50 }], busiestMaster: { engine: 50 } },
+    })),
     // 100,000 items/s per shard at the headroom, read at the maximum of 400,000
     projection: [{ addr: 'a:1', trusted: true, atHeadroom: 100_000 }],
   });
-  const search = [[100_000, true], [200_000, true], [400_000, true], [800_000, false], [600_000, false], [500_000, false], [450_000, false], [420_000, false]];
-  const record = (atHeld, aboveFailed) => ({ at: { rate: 400_000, held: atHeld, of: 3 }, above: { rate: 420_000, failed: aboveFailed, of: 3 } });
+  const search = [
+    [100_000, true],
+    [200_000, true],
+    [400_000, true],
+    [800_000, false],
+    [600_000, false],
+    [500_000, false],
+    [450_000, false],
+    [420_000, false],
+  ];
+  const record = (atHeld, aboveFailed) => ({
+    at: { rate: 400_000, held: atHeld, of: 3 },
+    above: { rate: 420_000, failed: aboveFailed, of: 3 },
+  });
 
   it('confirmed: the limit between the two ends, shards at each end of it (a range where it spans a count)', () => {
     const d = doc([...search, [400_000, true], [420_000, false], [400_000, true], [420_000, false]], record(3, 3));
@@ -261,7 +348,9 @@ describe('the cost table carries the re-tests', () => {
     expect(row).toMatchObject({ shardsFor: 11, shardsRange: [10, 11] });
     const md = instanceTableMd([row], { forRate: 1_030_000, headroom: 60 });
     expect(md).toContain('| 400,000 | 400,000–420,000 (held 3/3 at 400,000, failed 3/3 at 420,000) | 18.00 | 100,000 | - | 10–11 |');
-    expect(md).toContain('**Cheapest for 1,030,000 items/s at 60% engine CPU: x, 11 shard(s), 792.00 per month (10–11 shards over the limit\'s interval: the re-tests do not settle the count).**');
+    expect(md).toContain(
+      "**Cheapest for 1,030,000 items/s at 60% engine CPU: x, 11 shard(s), 792.00 per month (10–11 shards over the limit's interval: the re-tests do not settle the count).**",
+    );
   });
 
   it('an end that did not repeat itself moves the bracket to the next rate that did, or leaves it open', () => {
@@ -273,19 +362,52 @@ describe('the cost table carries the re-tests', () => {
     const above = doc([...search, [400_000, true], [420_000, true], [400_000, true], [420_000, false]], record(3, 2));
     expect(limitBracket(above)).toMatchObject({ lo: 400_000, hi: 450_000 });
     // and with nothing above failing every try, the top is open
-    const open = doc([[100_000, true], [400_000, true], [420_000, false], [400_000, true], [420_000, true]], { at: { rate: 400_000, held: 2, of: 2 }, above: { rate: 420_000, failed: 1, of: 2 } });
+    const open = doc(
+      [
+        [100_000, true],
+        [400_000, true],
+        [420_000, false],
+        [400_000, true],
+        [420_000, true],
+      ],
+      { at: { rate: 400_000, held: 2, of: 2 }, above: { rate: 420_000, failed: 1, of: 2 } },
+    );
     expect(limitBracket(open)).toMatchObject({ lo: 400_000, hi: null });
     const [row] = instanceRows([{ label: 'x', doc: open }], { forRate: 1_030_000 });
     expect(row.shardsRange).toEqual([null, 11]);
-    expect(instanceTableMd([row], { forRate: 1_030_000, headroom: 60 })).toContain('| 400,000–? (held 2/2 at 400,000, failed 1/2 at 420,000) | 18.00 | 100,000 | - | ?–11 |');
+    expect(instanceTableMd([row], { forRate: 1_030_000, headroom: 60 })).toContain(
+      '| 400,000–? (held 2/2 at 400,000, failed 1/2 at 420,000) | 18.00 | 100,000 | - | ?–11 |',
+    );
   });
 
-  it('beside the per-shard figure, the projection\'s error against its own search, where the engine stopped it', () => {
+  it("beside the per-shard figure, the projection's error against its own search, where the engine stopped it", () => {
     const nodes = (engine) => [{ addr: 'a:1', role: 'master', shard: 1, engine }];
-    const steps = [[100_000, 22], [200_000, 42], [300_000, 62], [400_000, 82]].map(([rate, engine]) => ({ rate, held: true, limit: null, figures: { achieved: rate, nodes: nodes(engine), busiestMaster: { engine } } }));
-    steps.push({ rate: 420_000, held: false, limit: /** @type {any} */ ({ kind: 'engine', node: nodes(97)[0], pctOfNode: 97 }), figures: { achieved: 410_000, nodes: nodes(97), busiestMaster: { engine: 97 } } });
+    const steps = [
+      [100_000, 22],
+      [200_000, 42],
+      [300_000, 62],
+      [400_000, 82],
+    ].map(([rate, engine]) => ({
+      rate,
+      held: true,
+      limit: null,
+      figures: { achieved: rate, nodes: nodes(engine), busiestMaster: { engine } },
+    }));
+    steps.push({
+      rate: 420_000,
+      held: false,
+      limit: /** @type {any} */ ({ kind: 'engine', node: nodes(97)[0], pctOfNode: 97 }),
+      figures: { achieved: 410_000, nodes: nodes(97), busiestMaster: { engine: 97 } },
+    });
     const criteria = { engineCeiling: 90, nodeCpus: 1, headroom: 60 };
-    const d = { instance: { type: 'x', hourlyPrice: 0.1 }, search: { max: 400_000, failedAbove: 420_000, end: 'converged' }, confirmation: null, steps, criteria, projection: project(steps, criteria) };
+    const d = {
+      instance: { type: 'x', hourlyPrice: 0.1 },
+      search: { max: 400_000, failedAbove: 420_000, end: 'converged' },
+      confirmation: null,
+      steps,
+      criteria,
+      projection: project(steps, criteria),
+    };
     const [row] = instanceRows([{ label: 'x', doc: d }], {});
     // engine = 2 + 0.0002 × rate: the 90% ceiling at 440,000, 10% above the maximum held
     expect(row.projectionErrorPct).toBeCloseTo(10, 9);

@@ -24,8 +24,11 @@ afterAll(() => removeTempDirs());
 
 /** Every <text> of an SVG, after checking that it is well-formed XML. */
 function svgTexts(file) {
-  const doc = new DOMParser({ onError: (level, msg) => { throw new Error(`${file}: ${level}: ${msg}`); } })
-    .parseFromString(fs.readFileSync(file, 'utf8'), 'image/svg+xml');
+  const doc = new DOMParser({
+    onError: (level, msg) => {
+      throw new Error(`${file}: ${level}: ${msg}`);
+    },
+  }).parseFromString(fs.readFileSync(file, 'utf8'), 'image/svg+xml');
   expect(doc.documentElement.tagName).toBe('svg');
   return { doc, texts: Array.from(doc.getElementsByTagName('text'), (t) => t.textContent ?? '') };
 }
@@ -62,7 +65,9 @@ function decodePng(file) {
       const c = x >= 4 && y > 0 ? px[(y - 1) * stride + x - 4] : 0;
       const paeth = () => {
         const p = a + up - c;
-        const pa = Math.abs(p - a); const pb = Math.abs(p - up); const pc = Math.abs(p - c);
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - up);
+        const pc = Math.abs(p - c);
         return pa <= pb && pa <= pc ? a : pb <= pc ? up : c;
       };
       const pred = [0, a, up, (a + up) >> 1, filter === 4 ? paeth() : 0][filter];
@@ -115,7 +120,9 @@ describe('charts of recorded runs', () => {
     expect(texts.cpu).toEqual(expect.arrayContaining(['master', 'replica', 'Redis CPU (% of one core)', 'time (s)', ...labels]));
     expect(texts.cpu.some((t) => t.startsWith('2:failover started'))).toBe(true);
     // throughput, latency: both kinds of run, steps and the event marked there too
-    expect(texts.throughput).toEqual(expect.arrayContaining(['acked items/s', 'intended items/s (target)', 'cycles/s', 'target cycles/s', ...labels]));
+    expect(texts.throughput).toEqual(
+      expect.arrayContaining(['acked items/s', 'intended items/s (target)', 'cycles/s', 'target cycles/s', ...labels]),
+    );
     expect(texts.latency).toEqual(expect.arrayContaining(['batch p50', 'batch p99', 'cycle p50', 'cycle p99', ...labels]));
     expect(texts.latency.some((t) => t.startsWith('2:failover started'))).toBe(true);
     // percentiles: HdrHistogram's axis labels, one line per run named by its step
@@ -129,7 +136,9 @@ describe('charts of recorded runs', () => {
     const r = await rq('chart', prod.dir, '--out', out, '--width', '640', '--height', '300');
     expect(r.code, r.stderr).toBe(0);
     const files = r.stdout.trim().split('\n');
-    expect(files.map((f) => path.basename(f))).toEqual(['cpu', 'throughput', 'latency', 'percentiles'].flatMap((n) => [`${n}.svg`, `${n}.png`]));
+    expect(files.map((f) => path.basename(f))).toEqual(
+      ['cpu', 'throughput', 'latency', 'percentiles'].flatMap((n) => [`${n}.svg`, `${n}.png`]),
+    );
     for (const f of files) expect(fs.existsSync(f), f).toBe(true);
     const png = decodePng(path.join(out, 'cpu.png'));
     expect([png.width, png.height]).toEqual([640, 300]);
@@ -182,8 +191,20 @@ describe('chart pieces', () => {
   });
 
   it('event labels closer than the gap share one label', () => {
-    const labels = eventLabels([{ x: 10, text: 'b' }, { x: 3, text: 'a1' }, { x: 4, text: 'a2' }, { x: 30, text: 'c' }], 2);
-    expect(labels).toEqual([{ x: 3, text: 'a1; a2' }, { x: 10, text: 'b' }, { x: 30, text: 'c' }]);
+    const labels = eventLabels(
+      [
+        { x: 10, text: 'b' },
+        { x: 3, text: 'a1' },
+        { x: 4, text: 'a2' },
+        { x: 30, text: 'c' },
+      ],
+      2,
+    );
+    expect(labels).toEqual([
+      { x: 3, text: 'a1; a2' },
+      { x: 10, text: 'b' },
+      { x: 30, text: 'c' },
+    ]);
   });
 
   it('stacked panels: what the panel heights leave over is taken up by the padding, to the pixel, in either direction', async () => {
@@ -193,12 +214,28 @@ describe('chart pieces', () => {
     expect(padTo(8, { width: 900, height: 540 }, { width: 893, height: 530 })).toEqual({ left: 8, right: 15, top: 8, bottom: 18 });
     // and padding moves nothing inside the drawing: the image comes out exactly the size asked for
     const values = [1, 5, 3, 9].map((value, x) => ({ x, value }));
-    const panel = (title) => ({ title, layer: [{ data: { values }, mark: { type: 'line', point: true }, encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' } } }] });
+    const panel = (title) => ({
+      title,
+      layer: [
+        {
+          data: { values },
+          mark: { type: 'line', point: true },
+          encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' } },
+        },
+      ],
+    });
     const spec = panelsSpec({ title: 'three panels', width: 900, height: 540 }, [panel('a'), panel('b'), panel('c')]);
     const size = (svg) => /^<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg)?.slice(1).map(Number);
     const [w, h] = /** @type {number[]} */ (size(await toSvg(spec)));
-    for (const want of [{ width: w - 6, height: h - 6 }, { width: w + 5, height: h + 13 }, { width: w - 12, height: h - 11 }]) {
-      expect(size(await toSvg({ ...spec, padding: padTo(spec.padding, want, { width: w, height: h }) })), JSON.stringify(want)).toEqual([want.width, want.height]);
+    for (const want of [
+      { width: w - 6, height: h - 6 },
+      { width: w + 5, height: h + 13 },
+      { width: w - 12, height: h - 11 },
+    ]) {
+      expect(size(await toSvg({ ...spec, padding: padTo(spec.padding, want, { width: w, height: h }) })), JSON.stringify(want)).toEqual([
+        want.width,
+        want.height,
+      ]);
     }
   });
 });

@@ -16,9 +16,14 @@ function claimsIn(yaml) {
   return dir;
 }
 
-describe('the seeds\' claims', () => {
+describe("the seeds' claims", () => {
   it('experiments/claims.yaml: every covered claim names a spec beside it, every other says why; every seed has claims', () => {
-    const specs = new Set(fs.readdirSync(EXPERIMENTS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name));
+    const specs = new Set(
+      fs
+        .readdirSync(EXPERIMENTS, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name),
+    );
     const claims = readClaims(EXPERIMENTS, specs);
     expect(claims).not.toBeNull();
     expect(new Set(claims?.map((c) => c.seed))).toEqual(new Set(['000', '001', '002', '003', '004']));
@@ -27,7 +32,7 @@ describe('the seeds\' claims', () => {
     expect([...specs].filter((s) => !used.has(s))).toEqual([]);
   });
 
-  it('the index\'s section counts them and links each covered claim to its spec', () => {
+  it("the index's section counts them and links each covered claim to its spec", () => {
     const md = claimsSection([
       { seed: '001', claim: 'a', status: 'covered', spec: 'x', why: 'how' },
       { seed: '002', claim: 'b', status: 'planned', why: 'needs y' },
@@ -40,7 +45,10 @@ describe('the seeds\' claims', () => {
 
   it.each([
     ['- { seed: "001", claim: "a", status: maybe }', /status must be one of covered, planned, out of scope \(got "maybe"\)/],
-    ['- { seed: "001", claim: "a", status: covered, spec: nowhere }', /spec must name a spec beside it for a covered claim \(got "nowhere"\)/],
+    [
+      '- { seed: "001", claim: "a", status: covered, spec: nowhere }',
+      /spec must name a spec beside it for a covered claim \(got "nowhere"\)/,
+    ],
     ['- { seed: "001", claim: "a", status: planned }', /why is needed: what a planned claim lacks, or why/],
   ])('refuses %s', (yaml, says) => {
     expect(() => readClaims(claimsIn(yaml), new Set(['x']))).toThrow(says);

@@ -72,11 +72,19 @@ function run(sender, addr, slots) {
   const heard = { ok: 0, values: new Map(), failed: [], done: 0 };
   return new Promise((resolve) => {
     sender.send(addr, {
-      n: cmds.length, buf: Buffer.concat(cmds), starts, slotOf: (i) => slots[i],
-      ok: (k) => { heard.ok += k; },
+      n: cmds.length,
+      buf: Buffer.concat(cmds),
+      starts,
+      slotOf: (i) => slots[i],
+      ok: (k) => {
+        heard.ok += k;
+      },
       value: (i, v) => heard.values.set(i, String(v)),
       fail: (i, err) => heard.failed.push([i, err.message]),
-      done: () => { heard.done++; resolve(heard); },
+      done: () => {
+        heard.done++;
+        resolve(heard);
+      },
     });
   });
 }
@@ -89,7 +97,8 @@ describe('the policy', () => {
   it('classifies every reply kind it handles, and nothing else', () => {
     expect(classify('MOVED 3999 127.0.0.1:7002')).toEqual({ kind: 'moved', slot: 3999, addr: '127.0.0.1:7002' });
     expect(classify('ASK 12 10.0.0.5:6380')).toEqual({ kind: 'ask', slot: 12, addr: '10.0.0.5:6380' });
-    for (const k of ['TRYAGAIN', 'CLUSTERDOWN', 'LOADING', 'MASTERDOWN', 'READONLY', 'NOSCRIPT']) expect(classify(`${k} something`).kind).toBe(k.toLowerCase());
+    for (const k of ['TRYAGAIN', 'CLUSTERDOWN', 'LOADING', 'MASTERDOWN', 'READONLY', 'NOSCRIPT'])
+      expect(classify(`${k} something`).kind).toBe(k.toLowerCase());
     expect(classify(UNOWNED).kind).toBe('unowned');
     expect(classify('connection to 127.0.0.1:7000 closed').kind).toBe('connection');
     expect(classify('cannot connect to 127.0.0.1:7000: ECONNREFUSED').kind).toBe('connection');
@@ -112,7 +121,11 @@ describe('the sender', () => {
     const { sender, tally, pipes } = setup(() => 'OK');
     const h = await run(sender, 'a:1', [1, 2, 3]);
     expect(h).toMatchObject({ ok: 3, failed: [], done: 1 });
-    expect([...h.values]).toEqual([[0, 'OK'], [1, 'OK'], [2, 'OK']]);
+    expect([...h.values]).toEqual([
+      [0, 'OK'],
+      [1, 'OK'],
+      [2, 'OK'],
+    ]);
     expect(pipes.get('a:1').writes).toHaveLength(1);
     expect(tally).toEqual({});
   });
@@ -132,12 +145,15 @@ describe('the sender', () => {
     const h = await run(sender, 'a:1', [5, 6]);
     expect(h).toMatchObject({ ok: 2, failed: [], done: 1 });
     expect(pipes.get('c:3').writes).toEqual([[['ASKING'], ['SET', 'k0', 'v0']]]);
-    expect([...h.values].sort()).toEqual([[0, 'OK'], [1, 'OK']]);
+    expect([...h.values].sort()).toEqual([
+      [0, 'OK'],
+      [1, 'OK'],
+    ]);
     expect(router.moved).not.toHaveBeenCalled();
     expect(tally).toEqual({ ask: 1 });
   });
 
-  it('ASKING refused: the command\'s own reply still counts', async () => {
+  it("ASKING refused: the command's own reply still counts", async () => {
     const { sender } = setup((cmd, addr) => {
       if (cmd[0] === 'ASKING') return new Error('ERR no');
       return cmd[1] === 'k0' && addr === 'a:1' ? new Error('ASK 5 c:3') : 'OK';
@@ -212,7 +228,9 @@ describe('the sender', () => {
   });
 
   it('another error reply fails that command once, and only it', async () => {
-    const { sender, tally } = setup((cmd) => (cmd[1] === 'k1' ? new Error('WRONGTYPE Operation against a key holding the wrong kind of value') : 'OK'));
+    const { sender, tally } = setup((cmd) =>
+      cmd[1] === 'k1' ? new Error('WRONGTYPE Operation against a key holding the wrong kind of value') : 'OK',
+    );
     const h = await run(sender, 'a:1', [5, 6, 7]);
     expect(h).toMatchObject({ ok: 2, failed: [[1, 'WRONGTYPE Operation against a key holding the wrong kind of value']], done: 1 });
     expect(tally).toEqual({});

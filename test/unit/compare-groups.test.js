@@ -20,7 +20,17 @@ const STAMP = path.join(DATA, fs.readdirSync(DATA)[0]);
 const A = path.join(STAMP, 'plain');
 const B = path.join(STAMP, 'sk');
 /** a step's run directories, trial by trial */
-const trials = (step) => fs.readdirSync(step).sort().map((t) => path.join(step, t)).map((t) => path.join(t, fs.readdirSync(t).find((f) => f.endsWith('-producer'))));
+const trials = (step) =>
+  fs
+    .readdirSync(step)
+    .sort()
+    .map((t) => path.join(step, t))
+    .map((t) =>
+      path.join(
+        t,
+        fs.readdirSync(t).find((f) => f.endsWith('-producer')),
+      ),
+    );
 const runs = { a: trials(A), b: trials(B) };
 
 const rowOf = (doc, metric) => doc.metrics.find((m) => m.metric === metric);
@@ -41,12 +51,14 @@ describe('rqbench compare on groups', () => {
     const r = await golden('lua-plain-vs-sk.md', ['compare', A, B]);
     expect(r.code, why(r)).toBe(0);
     expect(r.stdout).toContain('| Metric | A median [95% CI] | B median [95% CI] | Change [95% CI] | p | n |');
-    expect(r.stdout).toMatch(/\| master CPU avg % \| [\d.]+ \[[\d.]+, [\d.]+\] \| [\d.]+ \[[\d.]+, [\d.]+\] \| \+[\d.]+% \[\+[\d.]+%, \+[\d.]+%\] \| 0\.0022 \| 6\+6 \|/);
+    expect(r.stdout).toMatch(
+      /\| master CPU avg % \| [\d.]+ \[[\d.]+, [\d.]+\] \| [\d.]+ \[[\d.]+, [\d.]+\] \| \+[\d.]+% \[\+[\d.]+%, \+[\d.]+%\] \| 0\.0022 \| 6\+6 \|/,
+    );
     expect(r.stdout).toMatch(/\| Achieved items\/s \| 10,000 \[10,000, 10,000\] \| 10,000 \[10,000, 10,000\] \| ~ \| 1 \| 6\+6 \|/);
     expect(r.stdout).toContain('"~" means not significant at 0.05');
   });
 
-  it('--format json: the groups as given, each row with its verdict and every run\'s value', async () => {
+  it("--format json: the groups as given, each row with its verdict and every run's value", async () => {
     const r = await golden('lua-plain-vs-sk.json', ['compare', A, B, '--format', 'json']);
     expect(r.code, why(r)).toBe(0);
     const doc = JSON.parse(r.stdout);

@@ -28,7 +28,11 @@ describe('bad caps: one line naming the flag or field, exit 2, nothing written',
     [['--local', '--node-cpus', '0'], '--node-cpus must be a number of cores from 0.01 to', '(got 0)'],
     [['--local', '--node-cpus', '-1'], '--node-cpus must be a number of cores from 0.01 to', '(got -1)'],
     [['--local', '--node-cpus', 'abc'], '--node-cpus must be a number of cores from 0.01 to', '(got "abc")'],
-    [['--local', '--node-cpus', String(os.availableParallelism() + 1)], `--node-cpus must be a number of cores from 0.01 to ${os.availableParallelism()}`, ''],
+    [
+      ['--local', '--node-cpus', String(os.availableParallelism() + 1)],
+      `--node-cpus must be a number of cores from 0.01 to ${os.availableParallelism()}`,
+      '',
+    ],
     [['--node-cpus', '0.5'], '--node-cpus must be used with --local', ''],
   ];
   it.each(cases)('producer %j', async (args, line, got) => {
@@ -44,7 +48,9 @@ describe('bad caps: one line naming the flag or field, exit 2, nothing written',
   it.each([['0'], ['-1'], ['abc']])('rqbench local redis --node-cpus %s', async (v) => {
     const r = await rqbench(['local', 'redis', '--node-cpus', v]);
     expect(r.code, why(r)).toBe(2);
-    expect(r.stderr.trim()).toBe(`rqbench: --node-cpus must be a number of cores from 0.01 to ${os.availableParallelism()}, such as 0.5 (got ${JSON.stringify(v)})`);
+    expect(r.stderr.trim()).toBe(
+      `rqbench: --node-cpus must be a number of cores from 0.01 to ${os.availableParallelism()}, such as 0.5 (got ${JSON.stringify(v)})`,
+    );
   });
 
   it.each([['0'], ['-0.5'], ['"half"'], ['2000']])('a spec with topology.local.cpus: %s', async (v) => {
@@ -60,7 +66,9 @@ describe('bad caps: one line naming the flag or field, exit 2, nothing written',
     const dir = spec(`topology: { local: { cpus: ${os.availableParallelism() + 1} } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
     const r = await rqbench(['experiment', 'run', dir]);
     expect(r.code, why(r)).toBe(2);
-    expect(r.stderr).toContain(`topology.local.cpus must be a number of cores from 0.01 to ${os.availableParallelism()}, such as 0.5 on this machine`);
+    expect(r.stderr).toContain(
+      `topology.local.cpus must be a number of cores from 0.01 to ${os.availableParallelism()}, such as 0.5 on this machine`,
+    );
     expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
   });
 });

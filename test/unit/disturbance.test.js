@@ -16,8 +16,13 @@ function seconds(changes = {}) {
 }
 
 const input = (rows, extra = {}) => ({
-  rows, t0: 0, p99Column: 'batch_p99_ms', countColumns: COUNTS, ackedColumn: 'acked',
-  ackedDue: new Map(rows.map((r) => [r.index, r.acked])), ...extra,
+  rows,
+  t0: 0,
+  p99Column: 'batch_p99_ms',
+  countColumns: COUNTS,
+  ackedColumn: 'acked',
+  ackedDue: new Map(rows.map((r) => [r.index, r.acked])),
+  ...extra,
 });
 
 describe('episodes of disturbed seconds', () => {
@@ -30,23 +35,41 @@ describe('episodes of disturbed seconds', () => {
     const frozen = { ackedDue: 1000, row: { acked: 0, retries: 4000, clusterdown: 4000, batch_p99_ms: 2 } };
     const rows = seconds({
       4: { row: { events: '127.0.0.1:7000 (master, shard 1) is not answering' } },
-      5: frozen, 6: frozen, 7: frozen,
-      8: { row: { acked: 3000, retries: 100, clusterdown: 100, batch_p99_ms: 4100, events: '127.0.0.1:7003 promoted: replica → master of shard 1' } },
+      5: frozen,
+      6: frozen,
+      7: frozen,
+      8: {
+        row: {
+          acked: 3000,
+          retries: 100,
+          clusterdown: 100,
+          batch_p99_ms: 4100,
+          events: '127.0.0.1:7003 promoted: replica → master of shard 1',
+        },
+      },
     });
     const [e, more] = episodes(input(rows));
     expect(more).toBeUndefined();
     expect(e).toMatchObject({ fromS: 5, toS: 8, seconds: 4, noneAckedS: 3, p99MaxMs: 4100, p99CalmMs: 2, actions: [] });
     expect(e.counts).toMatchObject({ retries: 12_100, clusterdown: 12_100, failed: 0 });
-    expect(e.events).toEqual(['+4 s: 127.0.0.1:7000 (master, shard 1) is not answering', '+8 s: 127.0.0.1:7003 promoted: replica → master of shard 1']);
+    expect(e.events).toEqual([
+      '+4 s: 127.0.0.1:7000 (master, shard 1) is not answering',
+      '+8 s: 127.0.0.1:7003 promoted: replica → master of shard 1',
+    ]);
     const md = episodesMd([e], 'writes').join('\n');
-    expect(md).toMatch(/- seconds 5–8 \(4 s\): retries 12,100, CLUSTERDOWN 12,100; nothing acknowledged in 3 s; p99 up to 4100\.0 ms \(calm: 2\.0 ms\)\. Not scripted\. Seen meanwhile: \+4 s: .*is not answering; \+8 s: .*promoted/);
+    expect(md).toMatch(
+      /- seconds 5–8 \(4 s\): retries 12,100, CLUSTERDOWN 12,100; nothing acknowledged in 3 s; p99 up to 4100\.0 ms \(calm: 2\.0 ms\)\. Not scripted\. Seen meanwhile: \+4 s: .*is not answering; \+8 s: .*promoted/,
+    );
   });
 
   it('seconds a few apart are one episode; farther apart, two; an --at action is named', () => {
     const blip = { row: { conn_retries: 3, retries: 3 } };
     const rows = seconds({ 3: blip, 6: blip, 14: { ackedDue: 400 } });
     const list = episodes(input(rows, { actions: [{ text: '13:failover', startMs: 13_200, endMs: 14_000 }] }));
-    expect(list.map((e) => [e.fromS, e.toS, e.actions])).toEqual([[3, 6, []], [14, 14, ['13:failover']]]);
+    expect(list.map((e) => [e.fromS, e.toS, e.actions])).toEqual([
+      [3, 6, []],
+      [14, 14, ['13:failover']],
+    ]);
     expect(list[1].minAckedPct).toBe(40);
   });
 
@@ -58,12 +81,14 @@ describe('episodes of disturbed seconds', () => {
 
 describe('topology changes in words', () => {
   const before = [
-    { addr: 'a:1', role: 'master', shard: 1 }, { addr: 'b:2', role: 'replica', shard: 1 },
+    { addr: 'a:1', role: 'master', shard: 1 },
+    { addr: 'b:2', role: 'replica', shard: 1 },
     { addr: 'c:3', role: 'master', shard: 2 },
   ];
   it('a promotion, a failure, a node gone, a node joined', () => {
     const after = [
-      { addr: 'a:1', role: 'master', shard: 1, failed: true }, { addr: 'b:2', role: 'master', shard: 1 },
+      { addr: 'a:1', role: 'master', shard: 1, failed: true },
+      { addr: 'b:2', role: 'master', shard: 1 },
       { addr: 'd:4', role: 'replica', shard: 1 },
     ];
     expect(diffTopology(before, after)).toEqual([
@@ -74,6 +99,11 @@ describe('topology changes in words', () => {
     ]);
   });
   it('nothing when nothing changed', () => {
-    expect(diffTopology(before, before.map((n) => ({ ...n })))).toEqual([]);
+    expect(
+      diffTopology(
+        before,
+        before.map((n) => ({ ...n })),
+      ),
+    ).toEqual([]);
   });
 });

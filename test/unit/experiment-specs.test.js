@@ -20,30 +20,89 @@ describe('a spec with a mistake', () => {
     ['a flag value', ['flags: { sl: true }', 'flags: { sl: true, c: 0 }'], 'steps[1].flags.c must be an integer from 1 to 1000000 (got 0)'],
     ['an unknown flag', ['flags: { sl: true }', 'flags: { slx: true }'], 'steps[1].flags.slx is not a producer flag'],
     ['a spec-wide flag', ['per-writer: 2000', 'per-writer: 0'], 'flags.per-writer must be a positive integer'],
-    ['a consumer flag', ['consumer: { limit: 100 }', 'consumer: { fetch: all }'], 'steps[0].consumer.fetch must be one of mget, pipeline, get (got "all")'],
+    [
+      'a consumer flag',
+      ['consumer: { limit: 100 }', 'consumer: { fetch: all }'],
+      'steps[0].consumer.fetch must be one of mget, pipeline, get (got "all")',
+    ],
     ['a runner-owned flag', ['flags: { sl: true }', 'flags: { out: /tmp/x }'], 'steps[1].flags.out is set by the runner'],
-    ['flags that clash', ['flags: { sl: true }', 'flags: { sl: true, ss: true }'], 'steps[1].flags.sl with --ss must be used one at a time'],
+    [
+      'flags that clash',
+      ['flags: { sl: true }', 'flags: { sl: true, ss: true }'],
+      'steps[1].flags.sl with --ss must be used one at a time',
+    ],
     ['the duration', ['duration: 3', 'duration: -1'], 'duration must be a number of seconds >= 1 (got -1)'],
     ['the warm-up', ['warmup: 1', 'warmup: 3'], 'warmup must be shorter than --duration (3 s) (got 3)'],
-    ['the topology', ['{ local: { replicas: 1 } }', '{ local: { replicas: 9 } }'], 'topology.local.replicas must be an integer from 0 to 5 (got 9)'],
+    [
+      'the topology',
+      ['{ local: { replicas: 1 } }', '{ local: { replicas: 9 } }'],
+      'topology.local.replicas must be an integer from 0 to 5 (got 9)',
+    ],
     ['actions without a cluster', ['warmup: 1', 'warmup: 1\nat: ["1:reshard:10"]'], 'at must be used with --cluster'],
     ['a step name', ['name: list', 'name: zset'], 'steps[1].name "zset" is used by an earlier step'],
     ['the check', ['list.master_cpu <', 'lists.master_cpu <'], 'check: "lists.master_cpu" names no step'],
     ['a field name', ['finding:', 'findings:'], 'findings is not a field here'],
     ['the trials', ['repeat: 2', 'repeat: 0'], 'repeat must be an integer from 1 to 100 (got 0)'],
-    ['the noise threshold', ['repeat: 2', 'repeat: 2\nnoiseThreshold: -1'], 'noiseThreshold must be a percentage from 0 to below 100 (got -1)'],
-    ['a seed column said neither way', ['repeat: 2', 'repeat: 2\nseedColumns: { "CPU %": "about the same" }'], 'seedColumns.CPU % must start with "same quantity" or "stand-in:" (got "about the same")'],
-    ['a step\'s seed figures without seedColumns', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { row: "List", "master CPU": "36" }'], 'steps[1].seed needs seedColumns:'],
-    ['a seed figure for a column seedColumns does not list', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { row: "List", "CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }'], 'steps[1].seed.CPU is not a column of seedColumns (known: master CPU)'],
-    ['a seed figure that is not a string', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { row: "List", "master CPU": 36 }\nseedColumns: { "master CPU": "same quantity" }'], 'steps[1].seed.master CPU must be the seed\'s figure as a string, as the seed wrote it (got 36)'],
-    ['a step\'s seed without its row', ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { "master CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }'], 'steps[1].seed.row must be a non-empty string'],
-    ['a seed metric the kind does not have', ['seedNodeVcpus: 2', 'seedNodeVcpus: 2\nseedColumns: { "master CPU": "same quantity" }\nseedMetrics: { "master CPU": master_cpu_of_node }'], 'seedMetrics.master CPU: "master_cpu_of_node" is not a metric (known: master_cpu,'],
-    ['a seed metric for a column seedColumns does not list', ['seedNodeVcpus: 2', 'seedNodeVcpus: 2\nseedColumns: { "master CPU": "same quantity" }\nseedMetrics: { "CPU": master_cpu_node }'], 'seedMetrics.CPU is not a column of seedColumns (known: master CPU)'],
-    ['the seed node\'s vCPUs', ['seedNodeVcpus: 2', 'seedNodeVcpus: 0.5'], 'seedNodeVcpus must be an integer from 1 to 448 (got 0.5)'],
-    ['a check that compares nothing', ['list.master_cpu < zset.master_cpu * 10', 'list.master_cpu + zset.master_cpu'], 'check: "list.master_cpu + zset.master_cpu" is not a comparison'],
+    [
+      'the noise threshold',
+      ['repeat: 2', 'repeat: 2\nnoiseThreshold: -1'],
+      'noiseThreshold must be a percentage from 0 to below 100 (got -1)',
+    ],
+    [
+      'a seed column said neither way',
+      ['repeat: 2', 'repeat: 2\nseedColumns: { "CPU %": "about the same" }'],
+      'seedColumns.CPU % must start with "same quantity" or "stand-in:" (got "about the same")',
+    ],
+    [
+      "a step's seed figures without seedColumns",
+      ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { row: "List", "master CPU": "36" }'],
+      'steps[1].seed needs seedColumns:',
+    ],
+    [
+      'a seed figure for a column seedColumns does not list',
+      [
+        'flags: { sl: true }',
+        'flags: { sl: true }\n    seed: { row: "List", "CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }',
+      ],
+      'steps[1].seed.CPU is not a column of seedColumns (known: master CPU)',
+    ],
+    [
+      'a seed figure that is not a string',
+      [
+        'flags: { sl: true }',
+        'flags: { sl: true }\n    seed: { row: "List", "master CPU": 36 }\nseedColumns: { "master CPU": "same quantity" }',
+      ],
+      "steps[1].seed.master CPU must be the seed's figure as a string, as the seed wrote it (got 36)",
+    ],
+    [
+      "a step's seed without its row",
+      ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { "master CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }'],
+      'steps[1].seed.row must be a non-empty string',
+    ],
+    [
+      'a seed metric the kind does not have',
+      [
+        'seedNodeVcpus: 2',
+        'seedNodeVcpus: 2\nseedColumns: { "master CPU": "same quantity" }\nseedMetrics: { "master CPU": master_cpu_of_node }',
+      ],
+      'seedMetrics.master CPU: "master_cpu_of_node" is not a metric (known: master_cpu,',
+    ],
+    [
+      'a seed metric for a column seedColumns does not list',
+      ['seedNodeVcpus: 2', 'seedNodeVcpus: 2\nseedColumns: { "master CPU": "same quantity" }\nseedMetrics: { "CPU": master_cpu_node }'],
+      'seedMetrics.CPU is not a column of seedColumns (known: master CPU)',
+    ],
+    ["the seed node's vCPUs", ['seedNodeVcpus: 2', 'seedNodeVcpus: 0.5'], 'seedNodeVcpus must be an integer from 1 to 448 (got 0.5)'],
+    [
+      'a check that compares nothing',
+      ['list.master_cpu < zset.master_cpu * 10', 'list.master_cpu + zset.master_cpu'],
+      'check: "list.master_cpu + zset.master_cpu" is not a comparison',
+    ],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
   ];
-  it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) => expectRefused(TWO_STEPS, edit, line));
+  it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) =>
+    expectRefused(TWO_STEPS, edit, line),
+  );
 
   it('refuses a missing spec with one line, exit 2', async () => {
     const r = await rqbench(['experiment', 'run', path.join(tempDir(), 'nope')]);
@@ -53,7 +112,10 @@ describe('a spec with a mistake', () => {
 
   it('refuses a mistake in any of several specs before running one: one line, exit 2, nothing written', async () => {
     const { parent, dirs } = twoSpecs();
-    fs.writeFileSync(path.join(dirs[1], 'experiment.yaml'), oneStepSpec('Second (test)', '002 § B', 'one.achieved < 0').replace('q: 2000', 'q: 0'));
+    fs.writeFileSync(
+      path.join(dirs[1], 'experiment.yaml'),
+      oneStepSpec('Second (test)', '002 § B', 'one.achieved < 0').replace('q: 2000', 'q: 0'),
+    );
     const r = await rqbench(['experiment', 'run', ...dirs]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -78,7 +140,10 @@ describe('bad flags of experiment run and report', () => {
   });
 
   it('refuses --retry-noisy outside 0–5 and with report, one line, exit 2', async () => {
-    for (const [args, msg] of [[['run', 'x', '--retry-noisy', '9'], /--retry-noisy must be an integer from 0 to 5 \(got 9\)/], [['report', 'x', '--retry-noisy', '1'], /--retry-noisy must be used with run/]]) {
+    for (const [args, msg] of [
+      [['run', 'x', '--retry-noisy', '9'], /--retry-noisy must be an integer from 0 to 5 \(got 9\)/],
+      [['report', 'x', '--retry-noisy', '1'], /--retry-noisy must be used with run/],
+    ]) {
       const r = await rqbench(['experiment', ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -86,7 +151,7 @@ describe('bad flags of experiment run and report', () => {
     }
   });
 
-  it('refuses --metrics-port with report: it serves a run\'s steps', async () => {
+  it("refuses --metrics-port with report: it serves a run's steps", async () => {
     const r = await rqbench(['experiment', 'report', 'experiments/002-store-models', '--metrics-port', '9999']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('rqbench experiment: --metrics-port must be used with run');

@@ -16,7 +16,10 @@ afterAll(() => removeTempDirs());
 const fx = copyFixtures();
 /** the temp directory holding the copy (`runs/`), the charts drawn and the damaged copies */
 const base = path.dirname(fx.root);
-const places = /** @type {Array<[string, string]>} */ ([[fx.root, '<fixtures>'], [base, '<tmp>']]);
+const places = /** @type {Array<[string, string]>} */ ([
+  [fx.root, '<fixtures>'],
+  [base, '<tmp>'],
+]);
 const norm = (text) => normalise(text, places);
 
 // one run directory of each kind, and the runs of one run id
@@ -60,7 +63,7 @@ const KINDS = /** @type {Array<[string, string[], string]>} */ ([
   ['queue-consume-one-publisher', [O], 'e2e'],
 ]);
 
-describe('report: every kind of run, alone and merged (a merged run\'s page left out: --no-html)', () => {
+describe("report: every kind of run, alone and merged (a merged run's page left out: --no-html)", () => {
   const cases = KINDS.flatMap(([name, dirs, op]) => {
     const quiet = dirs.length > 1 ? ['--no-html'] : [];
     return /** @type {Array<[string, string[]]>} */ ([
@@ -78,35 +81,39 @@ describe('report: every kind of run, alone and merged (a merged run\'s page left
 });
 
 describe('report: a producer run killed mid-run (no summary.json) is read up to its last second, exit 1', () => {
-  it.each(/** @type {Array<[string, string[]]>} */ ([
-    ['report/produce-killed-2.md', ['report', K2]],
-    ['report/produce-killed-2.json', ['report', K2, '--format', 'json']],
-    ['report/produce-killed-2.csv', ['report', K2, '--format', 'csv']],
-    ['report/produce-killed-2.spectrum', ['report', '--spectrum', K2]],
-    ['report/produce-killed-merged.md', ['report', K1, K2, '--no-html']],
-    ['report/produce-killed-merged.json', ['report', K1, K2, '--format', 'json', '--no-html']],
-    // unasked, the merged page is left out in one line: it reads finished runs only
-    ['report/produce-killed-merged.page-left-out', ['report', K1, K2, '--format', 'json']],
-  ]))('%s', async (name, argv) => {
+  it.each(
+    /** @type {Array<[string, string[]]>} */ ([
+      ['report/produce-killed-2.md', ['report', K2]],
+      ['report/produce-killed-2.json', ['report', K2, '--format', 'json']],
+      ['report/produce-killed-2.csv', ['report', K2, '--format', 'csv']],
+      ['report/produce-killed-2.spectrum', ['report', '--spectrum', K2]],
+      ['report/produce-killed-merged.md', ['report', K1, K2, '--no-html']],
+      ['report/produce-killed-merged.json', ['report', K1, K2, '--format', 'json', '--no-html']],
+      // unasked, the merged page is left out in one line: it reads finished runs only
+      ['report/produce-killed-merged.page-left-out', ['report', K1, K2, '--format', 'json']],
+    ]),
+  )('%s', async (name, argv) => {
     const r = await golden(name, argv);
     expect(r.code, r.stderr).toBe(1);
   });
 });
 
 describe('compare: two runs of each kind side by side', () => {
-  it.each(/** @type {Array<[string, string[]]>} */ ([
-    ['compare/produce-standalone-vs-cluster.md', ['compare', S, F]],
-    ['compare/produce-standalone-vs-cluster.json', ['compare', S, F, '--format', 'json']],
-    ['compare/produce-standalone-vs-cluster.setex-sent', ['compare', S, F, '--op', 'setex', '--tag', 'sent']],
-    ['compare/produce-two-writers.md', ['compare', W1, W2]],
-    ['compare/produce-killed-writer-1-vs-two-writers-1.md', ['compare', K1, W1]],
-    ['compare/consume-vs-itself.md', ['compare', C, C]],
-    ['compare/queue-publish.md', ['compare', P1, P2]],
-    ['compare/queue-publish.json', ['compare', P1, P2, '--format', 'json']],
-    ['compare/queue-consume.md', ['compare', Q1, Q2]],
-    ['compare/queue-consume.json', ['compare', Q1, Q2, '--format', 'json']],
-    ['compare/queue-consume-vs-one-publisher.md', ['compare', Q1, O]],
-  ]))('%s', async (name, argv) => {
+  it.each(
+    /** @type {Array<[string, string[]]>} */ ([
+      ['compare/produce-standalone-vs-cluster.md', ['compare', S, F]],
+      ['compare/produce-standalone-vs-cluster.json', ['compare', S, F, '--format', 'json']],
+      ['compare/produce-standalone-vs-cluster.setex-sent', ['compare', S, F, '--op', 'setex', '--tag', 'sent']],
+      ['compare/produce-two-writers.md', ['compare', W1, W2]],
+      ['compare/produce-killed-writer-1-vs-two-writers-1.md', ['compare', K1, W1]],
+      ['compare/consume-vs-itself.md', ['compare', C, C]],
+      ['compare/queue-publish.md', ['compare', P1, P2]],
+      ['compare/queue-publish.json', ['compare', P1, P2, '--format', 'json']],
+      ['compare/queue-consume.md', ['compare', Q1, Q2]],
+      ['compare/queue-consume.json', ['compare', Q1, Q2, '--format', 'json']],
+      ['compare/queue-consume-vs-one-publisher.md', ['compare', Q1, O]],
+    ]),
+  )('%s', async (name, argv) => {
     const r = await golden(name, argv);
     expect(r.code, r.stderr).toBe(0);
   });
@@ -136,14 +143,20 @@ describe('chart: the SVGs are drawn the same every time (Vega-Lite and resvg, fo
   });
 
   it('two steps laid end to end, labelled and titled: the failover run and the consumer', async () => {
-    expect(await goldenCharts('chart/failover-then-consume', [F, C], ['--label', 'write 2k/s', '--label', 'read all', '--title', 'fixture steps'])).toHaveLength(8);
+    expect(
+      await goldenCharts(
+        'chart/failover-then-consume',
+        [F, C],
+        ['--label', 'write 2k/s', '--label', 'read all', '--title', 'fixture steps'],
+      ),
+    ).toHaveLength(8);
   });
 
   it('a queue publisher: no Redis CPU', async () => {
     expect(await goldenCharts('chart/queue-publish-a', [P1])).toHaveLength(6);
   });
 
-  it('two queue consumers as steps: the seed\'s metrics per second and E2E by publisher', async () => {
+  it("two queue consumers as steps: the seed's metrics per second and E2E by publisher", async () => {
     expect(await goldenCharts('chart/queue-consume', [Q1, Q2])).toHaveLength(10);
   });
 
@@ -166,10 +179,15 @@ function pageOf(file) {
   expect(libraries, 'the three libraries are inlined').toHaveLength(3);
   let out = page;
   for (const s of libraries) out = out.replace(s, '<script>/* library inlined from node_modules */</script>');
-  return norm(out.replace(/(<script type="application\/json" id="rqbench-specs">)([\s\S]*?)(<\/script>)/, (_m, open, json, close) => `${open}\n${JSON.stringify(JSON.parse(json), null, 1)}\n${close}`));
+  return norm(
+    out.replace(
+      /(<script type="application\/json" id="rqbench-specs">)([\s\S]*?)(<\/script>)/,
+      (_m, open, json, close) => `${open}\n${JSON.stringify(JSON.parse(json), null, 1)}\n${close}`,
+    ),
+  );
 }
 
-describe('report --html: the page\'s own part (summary, specs and their data, script)', () => {
+describe("report --html: the page's own part (summary, specs and their data, script)", () => {
   it('one run with a failover: --html writes <dir>/report.html', async () => {
     const dir = path.join(base, 'html', path.basename(F));
     fs.cpSync(F, dir, { recursive: true });
@@ -191,7 +209,7 @@ describe('report --html: the page\'s own part (summary, specs and their data, sc
     expectGolden('html/produce-two-writers-merged.html', pageOf(path.join(a, 'report-merged-two-writers.html')));
   });
 
-  it('a queue consumer\'s page', async () => {
+  it("a queue consumer's page", async () => {
     const out = path.join(base, 'html', 'queue-consume.html');
     const r = await golden('html/queue-consume-one-publisher', ['report', O, '--html', out]);
     expect(r.code, r.stderr).toBe(0);
@@ -217,15 +235,67 @@ const rewrite = (dir, file, edit) => fs.writeFileSync(path.join(dir, file), edit
 describe('refused in one line, exit 2: damaged copies, runs reports cannot read, bad flags', () => {
   /** @type {Array<[string, () => string[]]>} */
   const cases = [
-    ['timeline-garbage-row', () => ['report', damaged('timeline-garbage-row', S, (d) => rewrite(d, 'timeline.csv', (t) => t.replace('\n', '\nnot,a,row\n')))]],
-    ['hlog-cut-mid-line', () => ['report', damaged('hlog-cut-mid-line', S, (d) => rewrite(d, 'batch.hlog', (t) => t.slice(0, t.indexOf('Tag=intended,1.') + 30)))]],
+    [
+      'timeline-garbage-row',
+      () => ['report', damaged('timeline-garbage-row', S, (d) => rewrite(d, 'timeline.csv', (t) => t.replace('\n', '\nnot,a,row\n')))],
+    ],
+    [
+      'hlog-cut-mid-line',
+      () => [
+        'report',
+        damaged('hlog-cut-mid-line', S, (d) => rewrite(d, 'batch.hlog', (t) => t.slice(0, t.indexOf('Tag=intended,1.') + 30))),
+      ],
+    ],
     ['summary-missing', () => ['report', damaged('summary-missing', F, (d) => fs.rmSync(path.join(d, 'summary.json')))]],
-    ['summary-not-json', () => ['compare', S, damaged('summary-not-json', S, (d) => rewrite(d, 'summary.json', (t) => t.replace(':', ';')))]],
-    ['manifest-binary', () => ['chart', damaged('manifest-binary', C, (d) => fs.writeFileSync(path.join(d, 'manifest.json'), Buffer.from([0x89, 0x50, 0x1b, 0x5b, 0x32, 0x4a, 0xff]))), '--out', path.join(base, 'bad', 'manifest-binary-out')]],
-    ['consumer-timeline-missing', () => ['report', damaged('consumer-timeline-missing', C, (d) => fs.rmSync(path.join(d, 'timeline.csv')))]],
-    ['queue-target-unknown', () => ['report', damaged('queue-target-unknown', P1, (d) => editJson(d, 'manifest.json', (m) => { delete m.kind; m.flags.target = 'kafka'; }))]],
-    ['queue-count-as-text', () => ['report', damaged('queue-count-as-text', Q1, (d) => editJson(d, 'summary.json', (s) => { s.counts.messages = 'many'; }))]],
-    ['killed-hlog-garbage', () => ['report', damaged('killed-hlog-garbage', K2, (d) => fs.appendFileSync(path.join(d, 'batch.hlog'), 'Tag=intended,0.1,1,2,garbage\n'))]],
+    [
+      'summary-not-json',
+      () => ['compare', S, damaged('summary-not-json', S, (d) => rewrite(d, 'summary.json', (t) => t.replace(':', ';')))],
+    ],
+    [
+      'manifest-binary',
+      () => [
+        'chart',
+        damaged('manifest-binary', C, (d) =>
+          fs.writeFileSync(path.join(d, 'manifest.json'), Buffer.from([0x89, 0x50, 0x1b, 0x5b, 0x32, 0x4a, 0xff])),
+        ),
+        '--out',
+        path.join(base, 'bad', 'manifest-binary-out'),
+      ],
+    ],
+    [
+      'consumer-timeline-missing',
+      () => ['report', damaged('consumer-timeline-missing', C, (d) => fs.rmSync(path.join(d, 'timeline.csv')))],
+    ],
+    [
+      'queue-target-unknown',
+      () => [
+        'report',
+        damaged('queue-target-unknown', P1, (d) =>
+          editJson(d, 'manifest.json', (m) => {
+            delete m.kind;
+            m.flags.target = 'kafka';
+          }),
+        ),
+      ],
+    ],
+    [
+      'queue-count-as-text',
+      () => [
+        'report',
+        damaged('queue-count-as-text', Q1, (d) =>
+          editJson(d, 'summary.json', (s) => {
+            s.counts.messages = 'many';
+          }),
+        ),
+      ],
+    ],
+    [
+      'killed-hlog-garbage',
+      () => [
+        'report',
+        damaged('killed-hlog-garbage', K2, (d) => fs.appendFileSync(path.join(d, 'batch.hlog'), 'Tag=intended,0.1,1,2,garbage\n')),
+      ],
+    ],
     ['killed-with-html', () => ['report', K2, '--html']],
     ['killed-compare', () => ['compare', K1, K2]],
     ['load-run', () => ['report', L]],
@@ -246,7 +316,8 @@ describe('refused in one line, exit 2: damaged copies, runs reports cannot read,
 
 describe('the golden files', () => {
   it('every golden file of these folders is one a case above holds the output to: none left from a case that is gone', () => {
-    const all = ['report', 'compare', 'chart', 'html', 'refused'].flatMap((d) => fs.readdirSync(path.join(GOLDEN, d), { recursive: true }).map((f) => path.join(d, String(f))))
+    const all = ['report', 'compare', 'chart', 'html', 'refused']
+      .flatMap((d) => fs.readdirSync(path.join(GOLDEN, d), { recursive: true }).map((f) => path.join(d, String(f))))
       .filter((f) => fs.statSync(path.join(GOLDEN, f)).isFile());
     if (UPDATE) for (const f of all.filter((x) => !used.has(x))) fs.rmSync(path.join(GOLDEN, f));
     else expect(all.filter((f) => !used.has(f)).sort()).toEqual([]);

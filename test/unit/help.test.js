@@ -11,8 +11,13 @@ import { ROOT } from '../helpers/producer-run.js';
 import { rqbench } from '../helpers/in-process.js';
 
 const DIR = path.join(ROOT, 'src/commands');
-const MODULES = await Promise.all(fs.readdirSync(DIR).filter((f) => f.endsWith('.js')).sort()
-  .map(async (f) => ({ file: f, mod: await import(path.join(DIR, f)) })));
+const MODULES = await Promise.all(
+  fs
+    .readdirSync(DIR)
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+    .map(async (f) => ({ file: f, mod: await import(path.join(DIR, f)) })),
+);
 const COMMANDS = MODULES.filter(({ mod }) => typeof mod.builder === 'function' && typeof mod.command === 'string');
 
 /** A command's definition as yargs holds it: visible options, their descriptions. */
@@ -27,17 +32,32 @@ function definition(mod) {
   return { o, descriptions, visible, hidden };
 }
 
-describe('every command\'s --help', () => {
+describe("every command's --help", () => {
   it('finds the commands (one module each in src/commands/)', () => {
-    expect(COMMANDS.map(({ mod }) => mod.command.split(' ')[0]).sort())
-      .toEqual(['capacity', 'chart', 'compare', 'consume', 'experiment', 'generate-deltas', 'k8s', 'load', 'local', 'ops', 'produce', 'report']);
+    expect(COMMANDS.map(({ mod }) => mod.command.split(' ')[0]).sort()).toEqual([
+      'capacity',
+      'chart',
+      'compare',
+      'consume',
+      'experiment',
+      'generate-deltas',
+      'k8s',
+      'load',
+      'local',
+      'ops',
+      'produce',
+      'report',
+    ]);
   });
 
-  it.each(COMMANDS.map(({ mod }) => [mod.command.split(' ')[0], mod]))('%s: every listed option and positional has a description', (_name, mod) => {
-    const { descriptions, visible } = definition(mod);
-    const bare = visible.filter((k) => !String(descriptions[k] ?? '').trim());
-    expect(bare).toEqual([]);
-  });
+  it.each(COMMANDS.map(({ mod }) => [mod.command.split(' ')[0], mod]))(
+    '%s: every listed option and positional has a description',
+    (_name, mod) => {
+      const { descriptions, visible } = definition(mod);
+      const bare = visible.filter((k) => !String(descriptions[k] ?? '').trim());
+      expect(bare).toEqual([]);
+    },
+  );
 
   it.each(COMMANDS.map(({ mod }) => [mod.command.split(' ')[0], mod]))('%s: a required positional shows no default', async (name, mod) => {
     const required = [...mod.command.matchAll(/<([\w-]+)(\.\.)?>/g)].map((m) => m[1]);
@@ -70,7 +90,9 @@ describe('every command\'s --help', () => {
 
   it('--stream says what the code does: one XADD per item, a separate XTRIM each purge period', async () => {
     const r = await rqbench(['produce', '--help']);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('a Redis Stream (one XADD per item; a separate XTRIM MINID ~ every purge period keeps it to the TTL)');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      'a Redis Stream (one XADD per item; a separate XTRIM MINID ~ every purge period keeps it to the TTL)',
+    );
   });
 });
 
@@ -78,12 +100,16 @@ describe('what the top level says', () => {
   it('an unknown command is called a command, with the list', async () => {
     const r = await rqbench(['bogus']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('rqbench: unknown command "bogus" (commands: produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generate-deltas, k8s; see rqbench --help)');
+    expect(r.stderr.trim()).toBe(
+      'rqbench: unknown command "bogus" (commands: produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generate-deltas, k8s; see rqbench --help)',
+    );
   });
 
   it('a command missing its arguments says which, in one line', async () => {
     const r = await rqbench(['experiment', 'run']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('rqbench: experiment needs more arguments: rqbench experiment <action> <dirs..> (see rqbench experiment --help)');
+    expect(r.stderr.trim()).toBe(
+      'rqbench: experiment needs more arguments: rqbench experiment <action> <dirs..> (see rqbench experiment --help)',
+    );
   });
 });

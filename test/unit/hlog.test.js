@@ -141,7 +141,9 @@ describe('readHlog', () => {
     lines[i] = lines[i].slice(0, 30);
     fs.writeFileSync(file, lines.join('\n'));
     expect(() => readHlog(file)).toThrow(UsageError);
-    expect(() => readHlog(file)).toThrow(`${file}:${i + 1}: not an interval line: 3 fields after the tag, where 4 are expected (start, length, max, histogram)`);
+    expect(() => readHlog(file)).toThrow(
+      `${file}:${i + 1}: not an interval line: 3 fields after the tag, where 4 are expected (start, length, max, histogram)`,
+    );
   });
 
   it('a bad last line is a cut only without a newline after it, and only of what interval lines hold', () => {
@@ -194,8 +196,7 @@ describe('readHlog', () => {
     const startSec = START_MS / 1000;
     fs.writeFileSync(
       file,
-      `#[StartTime: ${startSec.toFixed(3)} (seconds since epoch), x]\n` +
-        `${(startSec + 3).toFixed(3)},1.000,1.000,${encode(h)}\n`,
+      `#[StartTime: ${startSec.toFixed(3)} (seconds since epoch), x]\n` + `${(startSec + 3).toFixed(3)},1.000,1.000,${encode(h)}\n`,
     );
     const { startTimeMs, intervals } = readHlog(file);
     expect(startTimeMs).toBe(START_MS);

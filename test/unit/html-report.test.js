@@ -17,16 +17,28 @@ afterAll(() => removeTempDirs());
 const fx = copyFixtures();
 
 describe('the page itself (pure)', () => {
-  it('every column of every kind\'s timeline is in one of its panels', () => {
+  it("every column of every kind's timeline is in one of its panels", () => {
     for (const kind of READABLE_KINDS) {
       const shown = kind.panels.flatMap(([, , columns]) => columns);
-      expect(kind.rows.columns.filter((c) => !shown.includes(c)), kind.name).toEqual([]);
+      expect(
+        kind.rows.columns.filter((c) => !shown.includes(c)),
+        kind.name,
+      ).toEqual([]);
     }
   });
 
-  it('a name or an event cannot close the data\'s script or become markup, and credentials are masked', () => {
+  it("a name or an event cannot close the data's script or become markup, and credentials are masked", () => {
     const evil = '</script><script>alert(1)</script> redis://u:hunter2@h:1';
-    const page = htmlPage({ title: evil, sections: [{ heading: evil, html: markdownHtml(`# ${evil}\n\n<b>${evil}</b>\n\n![x](charts/none.png)`).html, charts: [{ id: 'c', title: evil, spec: { title: evil, mark: 'point', data: { values: [{ a: evil }] } } }] }] });
+    const page = htmlPage({
+      title: evil,
+      sections: [
+        {
+          heading: evil,
+          html: markdownHtml(`# ${evil}\n\n<b>${evil}</b>\n\n![x](charts/none.png)`).html,
+          charts: [{ id: 'c', title: evil, spec: { title: evil, mark: 'point', data: { values: [{ a: evil }] } } }],
+        },
+      ],
+    });
     expect(page.match(/<script>alert\(1\)/g)).toBeNull();
     expect(page.includes('hunter2')).toBe(false);
     const markup = page.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
@@ -68,7 +80,10 @@ describe('rqbench report --html', () => {
   it('bad --html values are one line naming the flag, exit 2, nothing written', async () => {
     const dir = fx.run('produce-standalone');
     for (const [args, re] of /** @type {Array<[string[], RegExp]>} */ ([
-      [['--html', '/nonexistent/dir/r.html'], /^rqbench report: --html "\/nonexistent\/dir\/r\.html": its directory "\/nonexistent\/dir" cannot be written \(ENOENT\)$/],
+      [
+        ['--html', '/nonexistent/dir/r.html'],
+        /^rqbench report: --html "\/nonexistent\/dir\/r\.html": its directory "\/nonexistent\/dir" cannot be written \(ENOENT\)$/,
+      ],
       [['--html', `${dir}.html`, '--spectrum'], /^rqbench report: --html must be left out with --spectrum/],
     ])) {
       const before = fs.readdirSync(dir);

@@ -14,14 +14,37 @@ import { docs, validate } from '../helpers/k8s-schemas.js';
 
 afterAll(() => removeTempDirs());
 
-describe.each([[1, 1], [3, 2], [8, 1]])('%i pods × %i writers', (pods, perPod) => {
+describe.each([
+  [1, 1],
+  [3, 2],
+  [8, 1],
+])('%i pods × %i writers', (pods, perPod) => {
   it('renders a Job and a PodMonitor that the API schemas accept', async () => {
-    const r = await rqbench(['k8s', '--pods', String(pods), '-w', String(perPod), '--podmonitor', '--namespace', 'bench', '--', '--cluster', '-q', '300000', '--ns', '10', '-d', '60']);
+    const r = await rqbench([
+      'k8s',
+      '--pods',
+      String(pods),
+      '-w',
+      String(perPod),
+      '--podmonitor',
+      '--namespace',
+      'bench',
+      '--',
+      '--cluster',
+      '-q',
+      '300000',
+      '--ns',
+      '10',
+      '-d',
+      '60',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const all = docs(r.stdout);
     expect(all.map((d) => d.kind)).toEqual(['Job', 'PodMonitor']);
     for (const d of all) expect(() => validate(d), d.kind).not.toThrow();
-    expect(r.stderr).toMatch(new RegExp(`^rqbench k8s: ${pods} pod\\(s\\) × ${perPod} writer\\(s\\), run k8s-\\d{8}-\\d{6}, start \\S+Z \\(in 90 s\\)\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^rqbench k8s: ${pods} pod\\(s\\) × ${perPod} writer\\(s\\), run k8s-\\d{8}-\\d{6}, start \\S+Z \\(in 90 s\\)\\n$`),
+    );
   });
 });
 
@@ -32,7 +55,9 @@ describe('the committed manifests', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${path.join(out, 'job.yaml')}\n${path.join(out, 'podmonitor.yaml')}\n`);
     expect(fs.readFileSync(path.join(ROOT, 'deploy/k8s/job.yaml'), 'utf8')).toBe(fs.readFileSync(path.join(out, 'job.yaml'), 'utf8'));
-    expect(fs.readFileSync(path.join(ROOT, 'deploy/grafana/podmonitor.yaml'), 'utf8')).toBe(fs.readFileSync(path.join(out, 'podmonitor.yaml'), 'utf8'));
+    expect(fs.readFileSync(path.join(ROOT, 'deploy/grafana/podmonitor.yaml'), 'utf8')).toBe(
+      fs.readFileSync(path.join(out, 'podmonitor.yaml'), 'utf8'),
+    );
     for (const f of ['deploy/k8s/job.yaml', 'deploy/grafana/podmonitor.yaml']) {
       for (const d of docs(fs.readFileSync(path.join(ROOT, f), 'utf8'))) expect(() => validate(d), f).not.toThrow();
     }
@@ -44,11 +69,41 @@ describe('the committed manifests', () => {
 
 describe('the validator can fail', () => {
   it.each([
-    ['completions of the wrong type', (j) => { j.spec.completions = 'eight'; }, /spec\/completions must be integer/],
-    ['a completionMode Kubernetes does not have', (j) => { j.spec.completionMode = 'Indexd'; }, /completionMode must be equal to one of the allowed values/],
-    ['a container without its name', (j) => { delete j.spec.template.spec.containers[0].name; }, /containers\/0 must have required property name$/],
-    ['a secretKeyRef without its key', (j) => { delete j.spec.template.spec.containers[0].env.find((e) => e.valueFrom).valueFrom.secretKeyRef.key; }, /secretKeyRef must have required property key$/],
-    ['a Job without its pod template', (j) => { delete j.spec.template; }, /spec must have required property template$/],
+    [
+      'completions of the wrong type',
+      (j) => {
+        j.spec.completions = 'eight';
+      },
+      /spec\/completions must be integer/,
+    ],
+    [
+      'a completionMode Kubernetes does not have',
+      (j) => {
+        j.spec.completionMode = 'Indexd';
+      },
+      /completionMode must be equal to one of the allowed values/,
+    ],
+    [
+      'a container without its name',
+      (j) => {
+        delete j.spec.template.spec.containers[0].name;
+      },
+      /containers\/0 must have required property name$/,
+    ],
+    [
+      'a secretKeyRef without its key',
+      (j) => {
+        delete j.spec.template.spec.containers[0].env.find((e) => e.valueFrom).valueFrom.secretKeyRef.key;
+      },
+      /secretKeyRef must have required property key$/,
+    ],
+    [
+      'a Job without its pod template',
+      (j) => {
+        delete j.spec.template;
+      },
+      /spec must have required property template$/,
+    ],
   ])('rejects a Job with %s', (_what, spoil, message) => {
     const job = docs(fs.readFileSync(path.join(ROOT, 'deploy/k8s/job.yaml'), 'utf8'))[0];
     spoil(job);
@@ -56,8 +111,20 @@ describe('the validator can fail', () => {
   });
 
   it.each([
-    ['a scrape interval that is no duration', (m) => { m.spec.podMetricsEndpoints[0].interval = 'five'; }, /interval must match pattern/],
-    ['a selector of the wrong shape', (m) => { m.spec.selector = ['app.kubernetes.io/name=rqbench']; }, /selector must be object/],
+    [
+      'a scrape interval that is no duration',
+      (m) => {
+        m.spec.podMetricsEndpoints[0].interval = 'five';
+      },
+      /interval must match pattern/,
+    ],
+    [
+      'a selector of the wrong shape',
+      (m) => {
+        m.spec.selector = ['app.kubernetes.io/name=rqbench'];
+      },
+      /selector must be object/,
+    ],
   ])('rejects a PodMonitor with %s', (_what, spoil, message) => {
     const monitor = docs(fs.readFileSync(path.join(ROOT, 'deploy/grafana/podmonitor.yaml'), 'utf8'))[0];
     spoil(monitor);
@@ -77,11 +144,23 @@ describe('what the schemas leave to the renderer', () => {
 describe('bad input', () => {
   it.each([
     [['--pods', '0'], 'rqbench k8s: --pods must be an integer from 1 to 1024 (got 0)'],
-    [['--pods', '2', '--', '--cluster', '-t', '4'], 'rqbench k8s: --flags must not hold "-t": the manifest sets it: --pods × --writers-per-pod'],
-    [['--', '--url', 'redis://10.0.0.5:6379'], 'rqbench k8s: --flags must not hold "--url": the URL comes from the Secret (--secret, key url)'],
+    [
+      ['--pods', '2', '--', '--cluster', '-t', '4'],
+      'rqbench k8s: --flags must not hold "-t": the manifest sets it: --pods × --writers-per-pod',
+    ],
+    [
+      ['--', '--url', 'redis://10.0.0.5:6379'],
+      'rqbench k8s: --flags must not hold "--url": the URL comes from the Secret (--secret, key url)',
+    ],
     [['--', '--clusterr'], 'rqbench k8s: --flags must be producer flags (rqbench produce --help): unknown producer flag(s) --clusterr'],
-    [['--pods', '4', '-w', '2', '--', '-q', '7'], 'rqbench k8s: --flags: -q must be at least the writers, pods × writers per pod (8), so every writer has an item (got 7)'],
-    [['--namespace', 'Bench'], 'rqbench k8s: --namespace must be a Kubernetes name: lower-case letters, digits and \'-\', at most 63 characters (got "Bench")'],
+    [
+      ['--pods', '4', '-w', '2', '--', '-q', '7'],
+      'rqbench k8s: --flags: -q must be at least the writers, pods × writers per pod (8), so every writer has an item (got 7)',
+    ],
+    [
+      ['--namespace', 'Bench'],
+      'rqbench k8s: --namespace must be a Kubernetes name: lower-case letters, digits and \'-\', at most 63 characters (got "Bench")',
+    ],
   ])('%j: one line, exit 2, nothing written', async (args, line) => {
     const out = path.join(tempDir('rqbench-k8s-bad-'), 'k8s');
     const r = await rqbench(['k8s', '--out', out, ...args]);

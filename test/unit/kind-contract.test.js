@@ -3,11 +3,32 @@ import { DEFAULT_STEP_KIND, STEP_KINDS, STEP_KIND_NAMES, stepKindOf } from '../.
 
 /** Every hook kind-contract.js requires, and what it is. */
 const REQUIRED = {
-  name: 'string', fields: 'array', specFields: 'array', topologyProblem: 'function', read: 'function', complete: 'function', run: 'function',
-  readBack: 'function', metrics: 'object', metricsOf: 'function', results: 'function', manifest: 'function', nominalSeconds: 'function',
-  what: 'function', figures: 'function', commandsNote: 'function', setupWords: 'object',
+  name: 'string',
+  fields: 'array',
+  specFields: 'array',
+  topologyProblem: 'function',
+  read: 'function',
+  complete: 'function',
+  run: 'function',
+  readBack: 'function',
+  metrics: 'object',
+  metricsOf: 'function',
+  results: 'function',
+  manifest: 'function',
+  nominalSeconds: 'function',
+  what: 'function',
+  figures: 'function',
+  commandsNote: 'function',
+  setupWords: 'object',
 };
-const OPTIONAL = { readSpec: 'function', start: 'function', chartDirs: 'function', setupWhere: 'function', setupSteps: 'function', details: 'function' };
+const OPTIONAL = {
+  readSpec: 'function',
+  start: 'function',
+  chartDirs: 'function',
+  setupWhere: 'function',
+  setupSteps: 'function',
+  details: 'function',
+};
 
 const typeOf = (v) => (Array.isArray(v) ? 'array' : typeof v);
 
@@ -23,14 +44,16 @@ describe('the kinds of experiment step', () => {
     for (const [name, kind] of Object.entries(STEP_KINDS)) {
       expect(kind.name).toBe(name);
       for (const [hook, type] of Object.entries(REQUIRED)) expect(typeOf(kind[hook]), `${name}.${hook}`).toBe(type);
-      for (const [hook, type] of Object.entries(OPTIONAL)) if (kind[hook] !== undefined) expect(typeOf(kind[hook]), `${name}.${hook}`).toBe(type);
+      for (const [hook, type] of Object.entries(OPTIONAL))
+        if (kind[hook] !== undefined) expect(typeOf(kind[hook]), `${name}.${hook}`).toBe(type);
     }
   });
 
   it('name metrics a check can use, each with what it is', () => {
     for (const [name, kind] of Object.entries(STEP_KINDS)) {
       expect(Object.keys(kind.metrics).length, name).toBeGreaterThan(0);
-      for (const [m, words] of Object.entries(kind.metrics)) expect(typeof words === 'string' && words.length > 3, `${name}.${m}`).toBe(true);
+      for (const [m, words] of Object.entries(kind.metrics))
+        expect(typeof words === 'string' && words.length > 3, `${name}.${m}`).toBe(true);
     }
   });
 });

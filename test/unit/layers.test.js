@@ -83,32 +83,52 @@ describe('the layout', () => {
 
   it('nothing below commands/ reads the flag bag: no workload or infrastructure imports plans/ or commands/', () => {
     const below = files.filter((f) => rankOf(f) > rankOf('plans/x.js'));
-    const reaching = below.flatMap((f) => importsOf(f).filter((to) => /^(plans|commands)\//.test(to)).map((to) => `${f} → ${to}`));
+    const reaching = below.flatMap((f) =>
+      importsOf(f)
+        .filter((to) => /^(plans|commands)\//.test(to))
+        .map((to) => `${f} → ${to}`),
+    );
     expect(reaching).toEqual([]);
   });
 
   it('reading runs back stays apart from making them: report/ imports no workload (what a kind of run holds is in runs/)', () => {
-    const reaching = files.filter((f) => f.startsWith('report/')).flatMap((f) => importsOf(f).filter((to) => to.startsWith('workloads/')).map((to) => `${f} → ${to}`));
+    const reaching = files
+      .filter((f) => f.startsWith('report/'))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((to) => to.startsWith('workloads/'))
+          .map((to) => `${f} → ${to}`),
+      );
     expect(reaching).toEqual([]);
   });
 
   it('no report/ file switches on a run kind: it asks runs/kinds.js, never compares a kind with a literal', () => {
     const KIND = String.raw`['"](?:produce|consume|queue-publish|queue-consume|load|ops)['"]`;
     const switching = [
-      new RegExp(String.raw`kind\s*[!=]==?\s*${KIND}`), new RegExp(String.raw`${KIND}\s*[!=]==?\s*[\w.]*kind\b`),
-      new RegExp(String.raw`case\s+${KIND}`), new RegExp(String.raw`\.includes\(\s*${KIND}\s*\)`),
+      new RegExp(String.raw`kind\s*[!=]==?\s*${KIND}`),
+      new RegExp(String.raw`${KIND}\s*[!=]==?\s*[\w.]*kind\b`),
+      new RegExp(String.raw`case\s+${KIND}`),
+      new RegExp(String.raw`\.includes\(\s*${KIND}\s*\)`),
       // a table keyed by kind
       /^\s*(?:produce|consume|'queue-publish'|'queue-consume'):/m,
     ];
-    const found = files.filter((f) => f.startsWith('report/')).flatMap((f) => {
-      const text = fs.readFileSync(path.join(SRC, f), 'utf8');
-      return switching.filter((re) => re.test(text)).map((re) => `${f}: ${re.exec(text)?.[0]}`);
-    });
+    const found = files
+      .filter((f) => f.startsWith('report/'))
+      .flatMap((f) => {
+        const text = fs.readFileSync(path.join(SRC, f), 'utf8');
+        return switching.filter((re) => re.test(text)).map((re) => `${f}: ${re.exec(text)?.[0]}`);
+      });
     expect(found).toEqual([]);
   });
 
   it('no two files share a name', () => {
-    const all = [...files.map((f) => `src/${f}`), ...fs.readdirSync(path.join(ROOT, 'bench'), { recursive: true }).filter((f) => String(f).endsWith('.js')).map((f) => `bench/${f}`)];
+    const all = [
+      ...files.map((f) => `src/${f}`),
+      ...fs
+        .readdirSync(path.join(ROOT, 'bench'), { recursive: true })
+        .filter((f) => String(f).endsWith('.js'))
+        .map((f) => `bench/${f}`),
+    ];
     const byName = new Map();
     for (const f of all) byName.set(path.basename(f), [...(byName.get(path.basename(f)) ?? []), f]);
     expect([...byName.values()].filter((v) => v.length > 1)).toEqual([]);
@@ -116,7 +136,28 @@ describe('the layout', () => {
 });
 
 describe('plans', () => {
-  const flags = () => ({ _: ['produce'], $0: 'rqbench', q: 1000, quantity: 1000, p: 1000, period: 1000, c: 1, chunks: 1, t: 2, writers: 2, ns: 2, 'same-slot': false, sameSlot: false, ttl: 3, duration: 10, d: 10, cluster: true, extraSets: 0, at: ['3:reshard:10'], out: fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-plan-')) });
+  const flags = () => ({
+    _: ['produce'],
+    $0: 'rqbench',
+    q: 1000,
+    quantity: 1000,
+    p: 1000,
+    period: 1000,
+    c: 1,
+    chunks: 1,
+    t: 2,
+    writers: 2,
+    ns: 2,
+    'same-slot': false,
+    sameSlot: false,
+    ttl: 3,
+    duration: 10,
+    d: 10,
+    cluster: true,
+    extraSets: 0,
+    at: ['3:reshard:10'],
+    out: fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-plan-')),
+  });
 
   it('a producer plan is checked once and frozen all the way down; the flags are left as they were', () => {
     const a = flags();
@@ -128,10 +169,17 @@ describe('plans', () => {
       expect(Object.isFrozen(plan.actions)).toBe(true);
       expect(Object.isFrozen(plan.actions[0])).toBe(true);
       // what the checks worked out is in the plan; yargs' duplicates are not
-      expect(plan).toMatchObject({ quantity: 1000, warmup: settings.warmupSeconds, valueSize: settings.valueSize, actions: [{ atSec: 3 }] });
+      expect(plan).toMatchObject({
+        quantity: 1000,
+        warmup: settings.warmupSeconds,
+        valueSize: settings.valueSize,
+        actions: [{ atSec: 3 }],
+      });
       expect(plan.q).toBeUndefined();
       expect(plan['same-slot']).toBeUndefined();
-      expect(() => { /** @type {any} */ (plan).quantity = 5; }).toThrow(TypeError);
+      expect(() => {
+        /** @type {any} */ (plan).quantity = 5;
+      }).toThrow(TypeError);
     } finally {
       fs.rmSync(a.out, { recursive: true, force: true });
     }

@@ -44,7 +44,11 @@ describe('rqbench load: bad input', () => {
 
   it('--generate with bad input exits 2 and writes no file', async () => {
     const dir = tempDir('rqbench-load-gen-');
-    for (const [args, name] of [[['--record-size', '8'], '--record-size'], [['--key-pattern', 'nokey'], '--key-pattern'], [['--records', '0'], '--records']]) {
+    for (const [args, name] of [
+      [['--record-size', '8'], '--record-size'],
+      [['--key-pattern', 'nokey'], '--key-pattern'],
+      [['--records', '0'], '--records'],
+    ]) {
       const r = await rqbench(['load', '--generate', path.join(dir, 'f.tsv'), ...args]);
       expect(r.code, describeRun(r)).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -64,7 +68,10 @@ describe('rqbench load from S3: bad input', () => {
   it.each([
     [['s3://Deltas/x.tsv', '--sink', 'memory'], /FILE must be s3:\/\/bucket\/key/],
     [['s3://deltas/delta.tsv', '--sink', 'redis'], /--sink must be memory or noop with an s3:\/\/ FILE/],
-    [['s3://deltas/delta.tsv', '--sink', 'memory', '--reader-threads', '8', '--s3-connections', '4'], /--s3-connections must be at least --reader-threads/],
+    [
+      ['s3://deltas/delta.tsv', '--sink', 'memory', '--reader-threads', '8', '--s3-connections', '4'],
+      /--s3-connections must be at least --reader-threads/,
+    ],
   ])('refuses %j: one line, exit 2, no run directory', async (args, says) => {
     const r = await load([...args, '--endpoint', NO_S3]);
     expect(r.code, describeRun(r)).toBe(2);

@@ -55,7 +55,11 @@ describe('bad values: one line naming the flag, exit 2, nothing written', () => 
   });
 
   it('every value on the producer, the first on every other command that serves metrics', async () => {
-    await expectEachRefused(Object.entries(commands()).flatMap(([name, run]) => cases.filter((_c, i) => name === 'producer' || i === 0).map(([flags, re]) => ({ name, run, flags, re }))));
+    await expectEachRefused(
+      Object.entries(commands()).flatMap(([name, run]) =>
+        cases.filter((_c, i) => name === 'producer' || i === 0).map(([flags, re]) => ({ name, run, flags, re })),
+      ),
+    );
   });
 });
 
@@ -63,7 +67,10 @@ describe('--metrics-buckets: bad values', () => {
   it('one line naming the flag and what it takes, exit 2, nothing written, on every command that serves metrics', async () => {
     const spec = path.join(tempDir('rqbench-buckets-spec-'), 'one');
     fs.mkdirSync(spec);
-    fs.writeFileSync(path.join(spec, 'experiment.yaml'), 'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nrepeat: 1\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n');
+    fs.writeFileSync(
+      path.join(spec, 'experiment.yaml'),
+      'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nrepeat: 1\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n',
+    );
     const commands = {
       producer: (argv) => producer([...redisAt, ...argv]),
       consumer: (argv) => consumer([...redisAt, ...argv]),
@@ -74,7 +81,10 @@ describe('--metrics-buckets: bad values', () => {
     };
     const cases = [
       [['--metrics-port', '9999', '--metrics-buckets', 'medium'], /--metrics-buckets must be coarse or fine \(got "medium"\)$/],
-      [['--metrics-port', '9999', '--metrics-buckets', 'fine', '--metrics-buckets', 'coarse'], /--metrics-buckets was given 2 times \(fine, coarse\): it takes one value$/],
+      [
+        ['--metrics-port', '9999', '--metrics-buckets', 'fine', '--metrics-buckets', 'coarse'],
+        /--metrics-buckets was given 2 times \(fine, coarse\): it takes one value$/,
+      ],
       [['--metrics-buckets', 'fine'], /--metrics-buckets must be used with --metrics-port$/],
     ];
     await expectEachRefused(Object.entries(commands).flatMap(([name, run]) => cases.map(([flags, re]) => ({ name, run, flags, re }))));
@@ -88,7 +98,15 @@ describe('--metrics-buckets: bad values', () => {
 
   it('a spec may not set it: the runner does (and passes its own on)', () => {
     expect(ownedFlags(COMMON_PARTS).has('metrics-buckets')).toBe(true);
-    expect(relayArgs({ hub: { buckets: 'fine' }, runId: 'r1' }, 's1')).toEqual(['--metrics-relay', '--metrics-label', 'step=s1', '--run-id', 'r1', '--metrics-buckets', 'fine']);
+    expect(relayArgs({ hub: { buckets: 'fine' }, runId: 'r1' }, 's1')).toEqual([
+      '--metrics-relay',
+      '--metrics-label',
+      'step=s1',
+      '--run-id',
+      'r1',
+      '--metrics-buckets',
+      'fine',
+    ]);
     expect(relayArgs(null, 's1')).toEqual([]);
   });
 });

@@ -21,13 +21,21 @@ describe('the registry', () => {
   });
 });
 
-describe('the data models\' flags', () => {
+describe("the data models' flags", () => {
   it('refuses what a model cannot do, in one line naming the flag, exit 2', async () => {
     const cases = [
       ['producer.js', ['--hash', '--actual-value'], /^producer\.js: --actual-value must be used without --hash/],
-      ['producer.js', ['--hash', '--stream'], /^producer\.js: --stream with --hash must be used one at a time|^producer\.js: --hash with --stream must be used one at a time/],
+      [
+        'producer.js',
+        ['--hash', '--stream'],
+        /^producer\.js: --stream with --hash must be used one at a time|^producer\.js: --hash with --stream must be used one at a time/,
+      ],
       ['consumer.js', ['--stream', '-s', 'script'], /^consumer\.js: -s script must be used with a sorted-set model/],
-      ['producer.js', ['--stream', '--actual-value', '--verify', '--ttl', '99'], /^producer\.js: --verify must be used without --actual-value/],
+      [
+        'producer.js',
+        ['--stream', '--actual-value', '--verify', '--ttl', '99'],
+        /^producer\.js: --verify must be used without --actual-value/,
+      ],
     ];
     for (const [script, args, want] of cases) {
       const r = await seedScript(script, args);

@@ -13,7 +13,11 @@ import { syncBuiltinESMExports } from 'node:module';
 const refused = (what) => new Error(`the unit tier starts no ${what}: move this test to test/integration/ or test/e2e/ (vitest.config.js)`);
 
 for (const name of /** @type {const} */ (['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'])) {
-  childProcess[name] = /** @type {any} */ (() => { throw refused(`child process (child_process.${name})`); });
+  childProcess[name] = /** @type {any} */ (
+    () => {
+      throw refused(`child process (child_process.${name})`);
+    }
+  );
 }
 net.Server.prototype.listen = function listen() {
   throw refused('server (a listening socket)');
@@ -22,17 +26,28 @@ net.Server.prototype.listen = function listen() {
 const ROOT_ONLY = /^\/(sys|proc\/sys)\//;
 const { accessSync, mkdirSync, writeFileSync } = fs;
 const REDIS_BINARIES = /(^|\/)redis-(server|cli)$/;
-fs.accessSync = /** @type {any} */ ((p, ...rest) => {
-  if (REDIS_BINARIES.test(String(p))) throw Object.assign(new Error(`ENOENT: no such file or directory, access '${p}'`), { code: 'ENOENT', syscall: 'access', path: String(p) });
-  return accessSync(p, ...rest);
-});
-fs.mkdirSync = /** @type {any} */ ((p, ...rest) => {
-  if (ROOT_ONLY.test(String(p))) throw refused(`change to the machine (mkdir ${p})`);
-  return mkdirSync(p, ...rest);
-});
-fs.writeFileSync = /** @type {any} */ ((p, ...rest) => {
-  if (ROOT_ONLY.test(String(p))) throw refused(`change to the machine (write ${p})`);
-  return writeFileSync(p, ...rest);
-});
+fs.accessSync = /** @type {any} */ (
+  (p, ...rest) => {
+    if (REDIS_BINARIES.test(String(p)))
+      throw Object.assign(new Error(`ENOENT: no such file or directory, access '${p}'`), {
+        code: 'ENOENT',
+        syscall: 'access',
+        path: String(p),
+      });
+    return accessSync(p, ...rest);
+  }
+);
+fs.mkdirSync = /** @type {any} */ (
+  (p, ...rest) => {
+    if (ROOT_ONLY.test(String(p))) throw refused(`change to the machine (mkdir ${p})`);
+    return mkdirSync(p, ...rest);
+  }
+);
+fs.writeFileSync = /** @type {any} */ (
+  (p, ...rest) => {
+    if (ROOT_ONLY.test(String(p))) throw refused(`change to the machine (write ${p})`);
+    return writeFileSync(p, ...rest);
+  }
+);
 // `import { spawn } from 'node:child_process'` binds to the module's exports: bring them in line
 syncBuiltinESMExports();

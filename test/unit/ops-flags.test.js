@@ -28,7 +28,10 @@ describe('rqbench ops: bad input', () => {
   });
 
   it('a bad --api-endpoint or --assume-role-arn is one line naming the flag (exit 2)', async () => {
-    for (const [flag, value, says] of [['--api-endpoint', 'localhost:5000', /--api-endpoint.*http\(s\):\/\/ URL/], ['--assume-role-arn', 'role/x', /--assume-role-arn.*IAM role ARN/]]) {
+    for (const [flag, value, says] of [
+      ['--api-endpoint', 'localhost:5000', /--api-endpoint.*http\(s\):\/\/ URL/],
+      ['--assume-role-arn', 'role/x', /--assume-role-arn.*IAM role ARN/],
+    ]) {
       const out = tempDir('rqbench-ops-overhead-');
       const r = await rqbench(['ops', '--warmup', '0.2', '-d', '0.6', '--out', out, '--json', '--only', 'sts', flag, value]);
       expect(r.code, describeRun(r)).toBe(2);

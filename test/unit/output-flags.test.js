@@ -22,9 +22,17 @@ describe('an output that cannot be written is refused before anything runs', () 
   const base = tempDir('rqbench-outputs-');
   const cases = [
     ['--out is a device', () => ['--out', '/dev/null'], /--out must be a directory rqbench can write \("\/dev\/null" is not a directory\)/],
-    ['--out is under a file', () => ['--out', '/dev/null/runs'], /--out must be a directory rqbench can write \("\/dev\/null" is not a directory\)/],
+    [
+      '--out is under a file',
+      () => ['--out', '/dev/null/runs'],
+      /--out must be a directory rqbench can write \("\/dev\/null" is not a directory\)/,
+    ],
     ['--name is too long', () => ['--out', tempDir(), '--name', 'x'.repeat(300)], /--name must be at most 235 bytes/],
-    ['--name has control characters', () => ['--out', tempDir(), '--name', 'run\u001b[31mred'], /--name must be text without control characters \(got "run\\u001b\[31mred"\)/],
+    [
+      '--name has control characters',
+      () => ['--out', tempDir(), '--name', 'run\u001b[31mred'],
+      /--name must be text without control characters \(got "run\\u001b\[31mred"\)/,
+    ],
     ['--out has control characters', () => ['--out', path.join(base, 'a\rb')], /--out must be a path without control characters/],
   ];
   for (const [what, args, line] of cases) {

@@ -23,8 +23,14 @@ const BAD = [
   [['-q', 'abc'], ['-q']],
   [['--same-slot'], ['--same-slot']],
   [['--ns', '0'], ['--ns']],
-  [['--ws', '--sl'], ['--ws', '--sl']],
-  [['--sl', '--ss'], ['--sl', '--ss']],
+  [
+    ['--ws', '--sl'],
+    ['--ws', '--sl'],
+  ],
+  [
+    ['--sl', '--ss'],
+    ['--sl', '--ss'],
+  ],
   [['--ws', '--extra-sets', '1'], ['--extra-sets']],
   [['--value-size', '4'], ['--value-size']],
   [['--ttl', '0'], ['--ttl']],
@@ -36,11 +42,20 @@ const BAD = [
   [['--port', '70000'], ['--port']],
   [['--local', '--port', '7000'], ['--local']],
   // one rule for a local cluster's size, everywhere (rqbench local, --local, a spec's topology)
-  [['--local', '--masters', '4'], ['--masters', '--cluster']],
+  [
+    ['--local', '--masters', '4'],
+    ['--masters', '--cluster'],
+  ],
   [['--local', '--cluster', '--masters', '65'], ['--masters']],
   // --local's servers are plain TCP: a TLS flag is refused before they start, not failed after
-  [['--local', '--cluster', '--tls'], ['--tls', '--local']],
-  [['--local', '--tls-insecure'], ['--tls-insecure', '--local']],
+  [
+    ['--local', '--cluster', '--tls'],
+    ['--tls', '--local'],
+  ],
+  [
+    ['--local', '--tls-insecure'],
+    ['--tls-insecure', '--local'],
+  ],
   [['--bogus-flag'], ['--bogus-flag']],
   [['--start-at', '5'], ['--start-at']],
   // beyond the brief's list: a numeric flag given without its value must not fall back to the default
@@ -75,8 +90,14 @@ const BAD = [
   [['--target', 'sqs', '-q', '100'], ['-q']],
   [['--target', 'sqs', '--no-cluster'], ['--cluster']],
   // a flag that takes one value, given twice: refused, not turned into a list
-  [['-q', '5', '-q', '6'], ['-q', '2 times']],
-  [['--quantity=5', '--ttl', '9', '--ttl', '10'], ['--ttl', '2 times']],
+  [
+    ['-q', '5', '-q', '6'],
+    ['-q', '2 times'],
+  ],
+  [
+    ['--quantity=5', '--ttl', '9', '--ttl', '10'],
+    ['--ttl', '2 times'],
+  ],
 ];
 
 /**
@@ -123,7 +144,18 @@ describe('node src/producer.js: bad input exits 2 with one line naming the flag'
 });
 
 describe('rqbench produce: the same checks', () => {
-  for (const [flags, names] of [[['-q', '0'], ['-q']], [['--ws', '--sl'], ['--ws', '--sl']], [['-q', '5', '-q', '6'], ['-q', '2 times']], [['--target', 'sqs', '-q', '100'], ['-q']]]) {
+  for (const [flags, names] of [
+    [['-q', '0'], ['-q']],
+    [
+      ['--ws', '--sl'],
+      ['--ws', '--sl'],
+    ],
+    [
+      ['-q', '5', '-q', '6'],
+      ['-q', '2 times'],
+    ],
+    [['--target', 'sqs', '-q', '100'], ['-q']],
+  ]) {
     it(flags.join(' '), async () => {
       const res = await runBad(produce, flags);
       expectUsageError(res, names);
@@ -136,7 +168,22 @@ describe('--help', () => {
   it('--help exits 0 and mentions every seed flag', async () => {
     const r = await producer(['--help']);
     expect(r.code, describeRun(r)).toBe(0);
-    for (const flag of ['-q', '-p', '-c', '-t', '-a', '--cluster', '--actual-value', '--ws', '--sk', '--sl', '--slh', '--ss', '--ns', '--same-slot']) {
+    for (const flag of [
+      '-q',
+      '-p',
+      '-c',
+      '-t',
+      '-a',
+      '--cluster',
+      '--actual-value',
+      '--ws',
+      '--sk',
+      '--sl',
+      '--slh',
+      '--ss',
+      '--ns',
+      '--same-slot',
+    ]) {
       expect(r.stdout, `--help mentions ${flag}`).toMatch(new RegExp(`(^|[\\s,\\[])${flag.replace(/-/g, '\\-')}(?![\\w-])`, 'm'));
     }
   });

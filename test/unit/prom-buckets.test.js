@@ -31,7 +31,9 @@ export function histogramQuantile(q, buckets) {
 
 /** The exposition's buckets of one series, as [le, cumulative]. */
 async function bucketsOf(metric) {
-  return (await metric.get()).values.filter((v) => v.metricName.endsWith('_bucket')).map((v) => [v.labels.le === '+Inf' ? Infinity : v.labels.le, v.value]);
+  return (await metric.get()).values
+    .filter((v) => v.metricName.endsWith('_bucket'))
+    .map((v) => [v.labels.le === '+Inf' ? Infinity : v.labels.le, v.value]);
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -146,15 +148,21 @@ describe('histogram_quantile against the HdrHistogram, per layout', () => {
         const observedBuckets = (await bucketsOf(observed)).map(([le, c]) => [le / 1e6, c]);
         for (const q of [0.5, 0.9, 0.99, 0.999]) {
           const exact = hdr.getValueAtPercentile(q * 100) / 1e6;
-          for (const [how, buckets] of [['fed', fedBuckets], ['observed', observedBuckets]]) {
+          for (const [how, buckets] of [
+            ['fed', fedBuckets],
+            ['observed', observedBuckets],
+          ]) {
             const got = histogramQuantile(q, buckets);
             const off = (got - exact) / exact;
-            if (process.env.SHOW_AGREEMENT) process.stderr.write(`${name} ${shape} ${how} p${q * 100}: ${(got * 1e3).toFixed(3)} ms vs ${(exact * 1e3).toFixed(3)} ms (${(off * 100).toFixed(2)}%)\n`);
+            if (process.env.SHOW_AGREEMENT)
+              process.stderr.write(
+                `${name} ${shape} ${how} p${q * 100}: ${(got * 1e3).toFixed(3)} ms vs ${(exact * 1e3).toFixed(3)} ms (${(off * 100).toFixed(2)}%)\n`,
+              );
             expect(Math.abs(off), `${how} p${q * 100}: ${got} s against HdrHistogram's ${exact} s`).toBeLessThan(STATED[name].widest);
           }
         }
         expect(fed.get().values.find((v) => v.metricName === 'fed_seconds_count').value).toBe(100_000);
-        expect(fed.get().values.find((v) => v.metricName === 'fed_seconds_sum').value).toBeCloseTo(hdr.mean * 100_000 / 1e6, 0);
+        expect(fed.get().values.find((v) => v.metricName === 'fed_seconds_sum').value).toBeCloseTo((hdr.mean * 100_000) / 1e6, 0);
       });
     }
   }

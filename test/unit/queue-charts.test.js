@@ -54,10 +54,16 @@ const busiest = (bySecond) => [...bySecond.entries()].sort((a, b) => b[1].totalC
 
 /** A chart's SVG is well-formed XML of the size asked for; its PNG starts with PNG's signature and is as large. */
 function checkFiles(chart, width, height) {
-  const doc = new DOMParser({ onError: (level, msg) => { throw new Error(`${chart.svg}: ${level}: ${msg}`); } })
-    .parseFromString(fs.readFileSync(chart.svg, 'utf8'), 'image/svg+xml');
+  const doc = new DOMParser({
+    onError: (level, msg) => {
+      throw new Error(`${chart.svg}: ${level}: ${msg}`);
+    },
+  }).parseFromString(fs.readFileSync(chart.svg, 'utf8'), 'image/svg+xml');
   expect(doc.documentElement.tagName).toBe('svg');
-  expect([Number(doc.documentElement.getAttribute('width')), Number(doc.documentElement.getAttribute('height'))], chart.name).toEqual([width, height]);
+  expect([Number(doc.documentElement.getAttribute('width')), Number(doc.documentElement.getAttribute('height'))], chart.name).toEqual([
+    width,
+    height,
+  ]);
   const png = fs.readFileSync(chart.png);
   expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   expect([png.readUInt32BE(16), png.readUInt32BE(20)], chart.png).toEqual([width, height]);
@@ -78,7 +84,9 @@ describe('the consumer records E2E per publisher', () => {
       expect(sum.totalCount, `second ${second}`).toBe(h.totalCount);
       for (const p of [50, 99, 100]) expect(ms(sum, p), `second ${second} p${p}`).toBe(ms(h, p));
     }
-    expect(fs.readFileSync(path.join(TWO.dir, 'e2e_publisher.hlog'), 'utf8')).toMatch(/^#\[rqbench e2e_publisher, microseconds: E2E from the intended send .* one tag per publisher/);
+    expect(fs.readFileSync(path.join(TWO.dir, 'e2e_publisher.hlog'), 'utf8')).toMatch(
+      /^#\[rqbench e2e_publisher, microseconds: E2E from the intended send .* one tag per publisher/,
+    );
     expect(Object.keys(TWO.summary.latency).sort()).toEqual(Object.keys(ONE.summary.latency).sort());
     expect(JSON.stringify(TWO.summary)).not.toContain('e2e_publisher');
     expect(fs.readFileSync(path.join(TWO.dir, 'timeline.csv'), 'utf8').split('\n')[0]).not.toMatch(/publisher/);
@@ -102,14 +110,18 @@ describe('the consumer records E2E per publisher', () => {
 });
 
 describe('queue consumer charts', () => {
-  it('two publishers: the per-second chart of the three metrics and E2E by publisher, their data the run\'s histograms', async () => {
+  it("two publishers: the per-second chart of the three metrics and E2E by publisher, their data the run's histograms", async () => {
     const out = tempDir('rqbench-qcharts-');
     const charts = await drawRunCharts([TWO.dir], out);
     expect(charts.map((c) => c.name)).toEqual(['throughput', 'latency', 'queue-latency', 'e2e-by-publisher', 'percentiles']);
     const byName = Object.fromEntries(charts.map((c) => [c.name, c]));
     // three panels: one and a half times the height of one chart
     const texts = checkFiles(byName['queue-latency'], 900, 540);
-    for (const t of ['Reading off the queue', 'Server side processing', 'E2E']) expect(texts.some((x) => x.startsWith(`${t} (`)), t).toBe(true);
+    for (const t of ['Reading off the queue', 'Server side processing', 'E2E'])
+      expect(
+        texts.some((x) => x.startsWith(`${t} (`)),
+        t,
+      ).toBe(true);
     expect(byName['queue-latency'].title).toBe('Latency per second: reading off the queue, processing, E2E');
     expect(texts).toEqual(expect.arrayContaining(['p50', 'p99', 'time (s)', byName['queue-latency'].title]));
     const pubTexts = checkFiles(byName['e2e-by-publisher'], 900, 360);
@@ -119,13 +131,27 @@ describe('queue consumer charts', () => {
     const seq = layOut([readRunDir(TWO.dir)]);
     const spec = queueLatencySpec(seq, FRAME);
     expect(spec?.vconcat).toHaveLength(3);
-    const timeline = fs.readFileSync(path.join(TWO.dir, 'timeline.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
-    for (const [i, [op, tag]] of [['read', 'read'], ['processing', 'processing'], ['e2e', 'intended']].entries()) {
+    const timeline = fs
+      .readFileSync(path.join(TWO.dir, 'timeline.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
+    for (const [i, [op, tag]] of [
+      ['read', 'read'],
+      ['processing', 'processing'],
+      ['e2e', 'intended'],
+    ].entries()) {
       const seconds = hlogSeconds(TWO.dir, op, tag);
       const second = busiest(seconds);
       const h = seconds.get(second);
       const values = spec?.vconcat[i].layer[0].data.values.filter((v) => v.second === second);
-      expect(values.map((v) => [v.percentile, v.value, v.count]), `${op} second ${second}`).toEqual([['p50', ms(h, 50), h.totalCount], ['p99', ms(h, 99), h.totalCount]]);
+      expect(
+        values.map((v) => [v.percentile, v.value, v.count]),
+        `${op} second ${second}`,
+      ).toEqual([
+        ['p50', ms(h, 50), h.totalCount],
+        ['p99', ms(h, 99), h.totalCount],
+      ]);
       expect(values[0].x).toBe(second);
       if (op === 'e2e') {
         // and the timeline's E2E columns for that second
@@ -138,11 +164,14 @@ describe('queue consumer charts', () => {
     const b = hlogSeconds(TWO.dir, 'e2e_publisher', 'pub-b');
     const second = busiest(b);
     const pv = pub?.layer[0].data.values.filter((v) => v.second === second && v.publisher === 'pub-b');
-    expect(pv.map((v) => [v.percentile, v.value, v.count])).toEqual([['p50', ms(b.get(second), 50), b.get(second).totalCount], ['p99', ms(b.get(second), 99), b.get(second).totalCount]]);
+    expect(pv.map((v) => [v.percentile, v.value, v.count])).toEqual([
+      ['p50', ms(b.get(second), 50), b.get(second).totalCount],
+      ['p99', ms(b.get(second), 99), b.get(second).totalCount],
+    ]);
     expect(new Set(pub?.layer[0].data.values.map((v) => v.publisher))).toEqual(new Set(['pub-a', 'pub-b']));
   });
 
-  it('one publisher: no chart by publisher; two steps laid end to end keep each step\'s seconds and windows', async () => {
+  it("one publisher: no chart by publisher; two steps laid end to end keep each step's seconds and windows", async () => {
     const out = tempDir('rqbench-qcharts-');
     const one = await drawRunCharts([ONE.dir], out);
     expect(one.map((c) => c.name)).toEqual(['throughput', 'latency', 'queue-latency', 'percentiles']);
@@ -162,8 +191,12 @@ describe('queue consumer charts', () => {
     const names = dist?.layer[0].encoding.color.scale.domain;
     const count = (s, k) => s.latency[k].count;
     expect(names).toEqual([
-      `one (Reading off the queue, n=${count(ONE.summary, 'read')})`, `one (Server side processing, n=${count(ONE.summary, 'processing')})`, `one (E2E, n=${count(ONE.summary, 'e2e')})`,
-      `two (Reading off the queue, n=${count(TWO.summary, 'read')})`, `two (Server side processing, n=${count(TWO.summary, 'processing')})`, `two (E2E, n=${count(TWO.summary, 'e2e')})`,
+      `one (Reading off the queue, n=${count(ONE.summary, 'read')})`,
+      `one (Server side processing, n=${count(ONE.summary, 'processing')})`,
+      `one (E2E, n=${count(ONE.summary, 'e2e')})`,
+      `two (Reading off the queue, n=${count(TWO.summary, 'read')})`,
+      `two (Server side processing, n=${count(TWO.summary, 'processing')})`,
+      `two (E2E, n=${count(TWO.summary, 'e2e')})`,
     ]);
     const colours = dist?.layer[0].encoding.color.scale.range;
     expect(new Set(colours.slice(0, 3)).size).toBe(1);

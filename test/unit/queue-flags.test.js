@@ -33,7 +33,18 @@ describe('bad input', () => {
   });
 
   it('a --from-folder that does not exist', async () => {
-    const bad = await publish(['--target', 'sqs', '--endpoint', 'http://127.0.0.1:9', '--queue', 'folder', '--from-folder', path.join(tempDir('rqbench-deltas-'), 'nope'), '-d', '1']);
+    const bad = await publish([
+      '--target',
+      'sqs',
+      '--endpoint',
+      'http://127.0.0.1:9',
+      '--queue',
+      'folder',
+      '--from-folder',
+      path.join(tempDir('rqbench-deltas-'), 'nope'),
+      '-d',
+      '1',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toContain('--from-folder');

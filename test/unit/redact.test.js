@@ -38,8 +38,12 @@ describe('topology parsing', () => {
     expect(by[30006]).toMatchObject({ role: 'replica', shard: 3 });
   });
   it('reads replicas from INFO replication', () => {
-    const info = 'role:master\r\nconnected_slaves:2\r\nslave0:ip=127.0.0.1,port=6380,state=online,offset=1,lag=0\r\nslave1:ip=10.0.0.2,port=6379,state=online,offset=1,lag=1\r\n';
+    const info =
+      'role:master\r\nconnected_slaves:2\r\nslave0:ip=127.0.0.1,port=6380,state=online,offset=1,lag=0\r\nslave1:ip=10.0.0.2,port=6379,state=online,offset=1,lag=1\r\n';
     const r = parseReplicas(info, { id: 'm' });
-    expect(r.map((n) => [n.addr, n.role])).toEqual([['127.0.0.1:6380', 'replica'], ['10.0.0.2:6379', 'replica']]);
+    expect(r.map((n) => [n.addr, n.role])).toEqual([
+      ['127.0.0.1:6380', 'replica'],
+      ['10.0.0.2:6379', 'replica'],
+    ]);
   });
 });

@@ -74,157 +74,304 @@ const BINARY = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00
  * @type {Array<[string, (dir: string) => (bad: string) => RegExp]>}
  */
 const CASES = [
-  ['an .hlog cut in the middle of the file, mid-line', (dir) => {
-    const n = firstWindowLine(dir);
-    const all = lines(dir, 'batch.hlog');
-    fs.writeFileSync(file(dir, 'batch.hlog'), `${all.slice(0, n - 1).join('\n')}\n${all[n - 1].slice(0, 30)}`);
-    return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}: 0 values tagged intended from second ${summary.window.fromSecond} on, where summary\\.json counts ${summary.latency.batch.intended.count}: line ${n} is cut short$`);
-  }],
-  ['an .hlog cut in the middle of the file, at a line end', (dir) => {
-    const n = firstWindowLine(dir);
-    fs.writeFileSync(file(dir, 'batch.hlog'), `${lines(dir, 'batch.hlog').slice(0, n - 1).join('\n')}\n`);
-    return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}: 0 values tagged intended from second \\d+ on, where summary\\.json counts \\d+: the file ends at line ${n - 1}$`);
-  }],
-  ['an .hlog with a garbage line in the middle', (dir) => {
-    const all = lines(dir, 'batch.hlog');
-    const n = firstInterval(dir, 'batch.hlog') + 1;
-    all.splice(n - 1, 0, 'garbage,line');
-    fs.writeFileSync(file(dir, 'batch.hlog'), all.join('\n'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}:${n}: not an interval line: 2 fields, where 4 are expected \\(start, length, max, histogram\\)$`);
-  }],
-  ['an .hlog line whose histogram is garbage', (dir) => {
-    const all = lines(dir, 'batch.hlog');
-    const n = firstInterval(dir, 'batch.hlog');
-    all[n - 1] = `${all[n - 1].split(',').slice(0, 4).join(',')},HISTFAAAAnotbase64`;
-    fs.writeFileSync(file(dir, 'batch.hlog'), all.join('\n'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}:${n}: not an interval line: the histogram does not decode$`);
-  }],
-  ['an empty .hlog', (dir) => {
-    fs.writeFileSync(file(dir, 'batch.hlog'), '');
-    return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}: empty \\(an HdrHistogram log starts with its header\\)$`);
-  }],
-  ['an .hlog of binary garbage', (dir) => {
-    fs.writeFileSync(file(dir, 'batch.hlog'), BINARY);
-    return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}:1: not an interval line: 1 field, where 4 are expected`);
-  }],
-  ['a damaged .hlog of an operation the spectrum, the timeline and the charts do not read', (dir) => {
-    const all = lines(dir, 'setex.hlog');
-    const n = firstInterval(dir, 'setex.hlog') + 1;
-    all.splice(n - 1, 0, 'Tag=intended,1.000,1.000');
-    fs.writeFileSync(file(dir, 'setex.hlog'), all.join('\n'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'setex.hlog'))}:${n}: not an interval line: 2 fields after the tag`);
-  }],
-  ['an .hlog missing', (dir) => {
-    fs.rmSync(file(dir, 'batch.hlog'));
-    return (bad) => new RegExp(`^${escape(bad)}: no batch\\.hlog, where summary\\.json has \\d+ batch values$`);
-  }],
-  ['timeline.csv missing', (dir) => {
-    fs.rmSync(file(dir, 'timeline.csv'));
-    return (bad) => new RegExp(`^${escape(bad)}: no timeline\\.csv$`);
-  }],
-  ['an empty timeline.csv', (dir) => {
-    fs.writeFileSync(file(dir, 'timeline.csv'), '');
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}: empty \\(not even the header line\\)$`);
-  }],
-  ['timeline.csv without its header', (dir) => {
-    fs.writeFileSync(file(dir, 'timeline.csv'), lines(dir, 'timeline.csv').slice(1).join('\n'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: not a timeline header: it starts with second,time \\(got "0,`);
-  }],
-  ['timeline.csv with another command\'s columns', (dir) => {
-    const all = lines(dir, 'timeline.csv');
-    all[0] = all[0].replace(',acked,', ',cycles,');
-    fs.writeFileSync(file(dir, 'timeline.csv'), all.join('\n'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: no acked column: not a Redis producer run's timeline$`);
-  }],
-  ['timeline.csv of binary garbage', (dir) => {
-    fs.writeFileSync(file(dir, 'timeline.csv'), BINARY);
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: not a timeline header`);
-  }],
-  ['timeline.csv with a garbage row in the middle', (dir) => {
-    const all = lines(dir, 'timeline.csv');
-    all.splice(2, 0, 'not,a,row');
-    fs.writeFileSync(file(dir, 'timeline.csv'), all.join('\n'));
-    const width = all[0].split(',').length;
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:3: 3 cells where the header has ${width}$`);
-  }],
-  ['timeline.csv with text in a number column', (dir) => {
-    const all = lines(dir, 'timeline.csv');
-    const col = all[0].split(',').indexOf('acked');
-    const cells = all[2].split(',');
-    cells[col] = 'lots';
-    all[2] = cells.join(',');
-    fs.writeFileSync(file(dir, 'timeline.csv'), all.join('\n'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:3: acked is not a number \\(got "lots"\\)$`);
-  }],
-  ['timeline.csv cut in the middle, at a row end', (dir) => {
-    const keep = lines(dir, 'timeline.csv').filter((l, i) => i === 0 || (l !== '' && Number(l.split(',')[0]) < summary.window.fromSecond));
-    fs.writeFileSync(file(dir, 'timeline.csv'), `${keep.join('\n')}\n`);
-    const { fromSecond, toSecond, seconds } = summary.window;
-    return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}: 0 rows in seconds ${fromSecond} to ${toSecond}, where summary\\.json's window has ${seconds} \\(the file has ${keep.length} lines\\)$`);
-  }],
+  [
+    'an .hlog cut in the middle of the file, mid-line',
+    (dir) => {
+      const n = firstWindowLine(dir);
+      const all = lines(dir, 'batch.hlog');
+      fs.writeFileSync(file(dir, 'batch.hlog'), `${all.slice(0, n - 1).join('\n')}\n${all[n - 1].slice(0, 30)}`);
+      return (bad) =>
+        new RegExp(
+          `^${escape(file(bad, 'batch.hlog'))}: 0 values tagged intended from second ${summary.window.fromSecond} on, where summary\\.json counts ${summary.latency.batch.intended.count}: line ${n} is cut short$`,
+        );
+    },
+  ],
+  [
+    'an .hlog cut in the middle of the file, at a line end',
+    (dir) => {
+      const n = firstWindowLine(dir);
+      fs.writeFileSync(
+        file(dir, 'batch.hlog'),
+        `${lines(dir, 'batch.hlog')
+          .slice(0, n - 1)
+          .join('\n')}\n`,
+      );
+      return (bad) =>
+        new RegExp(
+          `^${escape(file(bad, 'batch.hlog'))}: 0 values tagged intended from second \\d+ on, where summary\\.json counts \\d+: the file ends at line ${n - 1}$`,
+        );
+    },
+  ],
+  [
+    'an .hlog with a garbage line in the middle',
+    (dir) => {
+      const all = lines(dir, 'batch.hlog');
+      const n = firstInterval(dir, 'batch.hlog') + 1;
+      all.splice(n - 1, 0, 'garbage,line');
+      fs.writeFileSync(file(dir, 'batch.hlog'), all.join('\n'));
+      return (bad) =>
+        new RegExp(
+          `^${escape(file(bad, 'batch.hlog'))}:${n}: not an interval line: 2 fields, where 4 are expected \\(start, length, max, histogram\\)$`,
+        );
+    },
+  ],
+  [
+    'an .hlog line whose histogram is garbage',
+    (dir) => {
+      const all = lines(dir, 'batch.hlog');
+      const n = firstInterval(dir, 'batch.hlog');
+      all[n - 1] = `${all[n - 1].split(',').slice(0, 4).join(',')},HISTFAAAAnotbase64`;
+      fs.writeFileSync(file(dir, 'batch.hlog'), all.join('\n'));
+      return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}:${n}: not an interval line: the histogram does not decode$`);
+    },
+  ],
+  [
+    'an empty .hlog',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'batch.hlog'), '');
+      return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}: empty \\(an HdrHistogram log starts with its header\\)$`);
+    },
+  ],
+  [
+    'an .hlog of binary garbage',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'batch.hlog'), BINARY);
+      return (bad) => new RegExp(`^${escape(file(bad, 'batch.hlog'))}:1: not an interval line: 1 field, where 4 are expected`);
+    },
+  ],
+  [
+    'a damaged .hlog of an operation the spectrum, the timeline and the charts do not read',
+    (dir) => {
+      const all = lines(dir, 'setex.hlog');
+      const n = firstInterval(dir, 'setex.hlog') + 1;
+      all.splice(n - 1, 0, 'Tag=intended,1.000,1.000');
+      fs.writeFileSync(file(dir, 'setex.hlog'), all.join('\n'));
+      return (bad) => new RegExp(`^${escape(file(bad, 'setex.hlog'))}:${n}: not an interval line: 2 fields after the tag`);
+    },
+  ],
+  [
+    'an .hlog missing',
+    (dir) => {
+      fs.rmSync(file(dir, 'batch.hlog'));
+      return (bad) => new RegExp(`^${escape(bad)}: no batch\\.hlog, where summary\\.json has \\d+ batch values$`);
+    },
+  ],
+  [
+    'timeline.csv missing',
+    (dir) => {
+      fs.rmSync(file(dir, 'timeline.csv'));
+      return (bad) => new RegExp(`^${escape(bad)}: no timeline\\.csv$`);
+    },
+  ],
+  [
+    'an empty timeline.csv',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'timeline.csv'), '');
+      return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}: empty \\(not even the header line\\)$`);
+    },
+  ],
+  [
+    'timeline.csv without its header',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'timeline.csv'), lines(dir, 'timeline.csv').slice(1).join('\n'));
+      return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: not a timeline header: it starts with second,time \\(got "0,`);
+    },
+  ],
+  [
+    "timeline.csv with another command's columns",
+    (dir) => {
+      const all = lines(dir, 'timeline.csv');
+      all[0] = all[0].replace(',acked,', ',cycles,');
+      fs.writeFileSync(file(dir, 'timeline.csv'), all.join('\n'));
+      return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: no acked column: not a Redis producer run's timeline$`);
+    },
+  ],
+  [
+    'timeline.csv of binary garbage',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'timeline.csv'), BINARY);
+      return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:1: not a timeline header`);
+    },
+  ],
+  [
+    'timeline.csv with a garbage row in the middle',
+    (dir) => {
+      const all = lines(dir, 'timeline.csv');
+      all.splice(2, 0, 'not,a,row');
+      fs.writeFileSync(file(dir, 'timeline.csv'), all.join('\n'));
+      const width = all[0].split(',').length;
+      return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:3: 3 cells where the header has ${width}$`);
+    },
+  ],
+  [
+    'timeline.csv with text in a number column',
+    (dir) => {
+      const all = lines(dir, 'timeline.csv');
+      const col = all[0].split(',').indexOf('acked');
+      const cells = all[2].split(',');
+      cells[col] = 'lots';
+      all[2] = cells.join(',');
+      fs.writeFileSync(file(dir, 'timeline.csv'), all.join('\n'));
+      return (bad) => new RegExp(`^${escape(file(bad, 'timeline.csv'))}:3: acked is not a number \\(got "lots"\\)$`);
+    },
+  ],
+  [
+    'timeline.csv cut in the middle, at a row end',
+    (dir) => {
+      const keep = lines(dir, 'timeline.csv').filter(
+        (l, i) => i === 0 || (l !== '' && Number(l.split(',')[0]) < summary.window.fromSecond),
+      );
+      fs.writeFileSync(file(dir, 'timeline.csv'), `${keep.join('\n')}\n`);
+      const { fromSecond, toSecond, seconds } = summary.window;
+      return (bad) =>
+        new RegExp(
+          `^${escape(file(bad, 'timeline.csv'))}: 0 rows in seconds ${fromSecond} to ${toSecond}, where summary\\.json's window has ${seconds} \\(the file has ${keep.length} lines\\)$`,
+        );
+    },
+  ],
   ...[
     ['[]', [], 'must hold a JSON object \\(got \\[\\]\\)'],
     ['{}', {}, 'no window \\(it must be an object\\)'],
     ['{"window": 3}', { window: 3 }, 'window must be an object \\(got 3\\)'],
     ['a number', 3, 'must hold a JSON object \\(got 3\\)'],
-  ].map(([what, v, message]) => [`summary.json of the wrong shape: ${what}`, (dir) => {
-    writeJson(dir, 'summary.json', v);
-    return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: ${message}$`);
-  }]),
+  ].map(([what, v, message]) => [
+    `summary.json of the wrong shape: ${what}`,
+    (dir) => {
+      writeJson(dir, 'summary.json', v);
+      return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: ${message}$`);
+    },
+  ]),
   ...[
-    ['without window', (s) => { delete s.window; }, 'no window \\(it must be an object\\)'],
-    ['with a negative window start', (s) => { s.window.fromSecond = -1; }, 'window\\.fromSecond must be an integer >= 0 \\(got -1\\)'],
-    ['with latency a string', (s) => { s.latency = 'fast'; }, 'latency must be an object \\(got "fast"\\)'],
-    ['with a count as text', (s) => { s.latency.batch.intended.count = '12'; }, 'latency\\.batch\\.intended\\.count must be an integer >= 0 \\(got "12"\\)'],
-    ['without writers', (s) => { delete s.writers; }, 'no writers \\(it must be an integer >= 1\\)'],
-    ['with an escape sequence for a rate', (s) => { s.target.itemsPerSec = '\u001b[2J'; }, 'target\\.itemsPerSec must be a number \\(got "\\\\u001b\\[2J"\\)'],
-  ].map(([what, edit, message]) => [`a summary.json ${what}`, (dir) => {
-    editJson(dir, 'summary.json', edit);
-    return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: ${message}$`);
-  }]),
-  ['summary.json that is not JSON', (dir) => {
-    fs.writeFileSync(file(dir, 'summary.json'), fs.readFileSync(file(dir, 'summary.json'), 'utf8').replace(':', ';'));
-    return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}:2: not valid JSON$`);
-  }],
-  ['summary.json of binary garbage', (dir) => {
-    fs.writeFileSync(file(dir, 'summary.json'), BINARY);
-    return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}(:\\d+)?: not valid JSON$`);
-  }],
-  ['the placeholder summary.json of a run that failed', (dir) => {
-    writeJson(dir, 'summary.json', { incomplete: true, interrupted: false, failed: 'cannot connect to 127.0.0.1:1' });
-    return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: the run did not finish: it failed: cannot connect to 127\\.0\\.0\\.1:1$`);
-  }],
-  ['summary.json missing', (dir) => {
-    fs.rmSync(file(dir, 'summary.json'));
-    return (bad) => new RegExp(`^${escape(bad)}: no summary\\.json \\(the run did not finish\\)$`);
-  }],
+    [
+      'without window',
+      (s) => {
+        delete s.window;
+      },
+      'no window \\(it must be an object\\)',
+    ],
+    [
+      'with a negative window start',
+      (s) => {
+        s.window.fromSecond = -1;
+      },
+      'window\\.fromSecond must be an integer >= 0 \\(got -1\\)',
+    ],
+    [
+      'with latency a string',
+      (s) => {
+        s.latency = 'fast';
+      },
+      'latency must be an object \\(got "fast"\\)',
+    ],
+    [
+      'with a count as text',
+      (s) => {
+        s.latency.batch.intended.count = '12';
+      },
+      'latency\\.batch\\.intended\\.count must be an integer >= 0 \\(got "12"\\)',
+    ],
+    [
+      'without writers',
+      (s) => {
+        delete s.writers;
+      },
+      'no writers \\(it must be an integer >= 1\\)',
+    ],
+    [
+      'with an escape sequence for a rate',
+      (s) => {
+        s.target.itemsPerSec = '\u001b[2J';
+      },
+      'target\\.itemsPerSec must be a number \\(got "\\\\u001b\\[2J"\\)',
+    ],
+  ].map(([what, edit, message]) => [
+    `a summary.json ${what}`,
+    (dir) => {
+      editJson(dir, 'summary.json', edit);
+      return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: ${message}$`);
+    },
+  ]),
+  [
+    'summary.json that is not JSON',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'summary.json'), fs.readFileSync(file(dir, 'summary.json'), 'utf8').replace(':', ';'));
+      return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}:2: not valid JSON$`);
+    },
+  ],
+  [
+    'summary.json of binary garbage',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'summary.json'), BINARY);
+      return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}(:\\d+)?: not valid JSON$`);
+    },
+  ],
+  [
+    'the placeholder summary.json of a run that failed',
+    (dir) => {
+      writeJson(dir, 'summary.json', { incomplete: true, interrupted: false, failed: 'cannot connect to 127.0.0.1:1' });
+      return (bad) =>
+        new RegExp(`^${escape(file(bad, 'summary.json'))}: the run did not finish: it failed: cannot connect to 127\\.0\\.0\\.1:1$`);
+    },
+  ],
+  [
+    'summary.json missing',
+    (dir) => {
+      fs.rmSync(file(dir, 'summary.json'));
+      return (bad) => new RegExp(`^${escape(bad)}: no summary\\.json \\(the run did not finish\\)$`);
+    },
+  ],
   ...[
     ['[]', () => [], 'must hold a JSON object \\(got \\[\\]\\)'],
     ['{}', () => ({}), 'no command \\(it must be a string\\)'],
     ['t0 as text', (m) => ({ ...m, t0: 'yesterday' }), 't0 must be a number \\(epoch ms\\) \\(got "yesterday"\\)'],
     ['flags null', (m) => ({ ...m, flags: null }), 'flags must be an object \\(got null\\)'],
-  ].map(([what, make, message]) => [`manifest.json of the wrong shape: ${what}`, (dir) => {
-    writeJson(dir, 'manifest.json', make(JSON.parse(fs.readFileSync(file(dir, 'manifest.json'), 'utf8'))));
-    return (bad) => new RegExp(`^${escape(file(bad, 'manifest.json'))}: ${message}$`);
-  }]),
-  ['manifest.json naming another command, with an escape sequence in it', (dir) => {
-    // a manifest from before runs named their kind: the command tells it
-    editJson(dir, 'manifest.json', (m) => { delete m.kind; m.command = '\u001b[2Jops'; });
-    return (bad) => new RegExp(`^${escape(bad)}: manifest\\.json names command "\\\\u001b\\[2Jops"; reports read produce, consume, queue publish and queue consume runs$`);
-  }],
-  ['manifest.json of binary garbage', (dir) => {
-    fs.writeFileSync(file(dir, 'manifest.json'), BINARY);
-    return (bad) => new RegExp(`^${escape(file(bad, 'manifest.json'))}(:\\d+)?: not valid JSON$`);
-  }],
-  ['a consumer manifest over a producer\'s files', (dir) => {
-    editJson(dir, 'manifest.json', (m) => { m.kind = 'consume'; m.command = 'consume'; m.flags.period = 1000; });
-    return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: no readers \\(it must be an integer >= 1\\)$`);
-  }],
-  ['a run directory that is a file', (dir) => {
-    fs.rmSync(dir, { recursive: true });
-    fs.writeFileSync(dir, 'not a directory\n');
-    return (bad) => new RegExp(`^${escape(bad)}: not a directory$`);
-  }],
+  ].map(([what, make, message]) => [
+    `manifest.json of the wrong shape: ${what}`,
+    (dir) => {
+      writeJson(dir, 'manifest.json', make(JSON.parse(fs.readFileSync(file(dir, 'manifest.json'), 'utf8'))));
+      return (bad) => new RegExp(`^${escape(file(bad, 'manifest.json'))}: ${message}$`);
+    },
+  ]),
+  [
+    'manifest.json naming another command, with an escape sequence in it',
+    (dir) => {
+      // a manifest from before runs named their kind: the command tells it
+      editJson(dir, 'manifest.json', (m) => {
+        delete m.kind;
+        m.command = '\u001b[2Jops';
+      });
+      return (bad) =>
+        new RegExp(
+          `^${escape(bad)}: manifest\\.json names command "\\\\u001b\\[2Jops"; reports read produce, consume, queue publish and queue consume runs$`,
+        );
+    },
+  ],
+  [
+    'manifest.json of binary garbage',
+    (dir) => {
+      fs.writeFileSync(file(dir, 'manifest.json'), BINARY);
+      return (bad) => new RegExp(`^${escape(file(bad, 'manifest.json'))}(:\\d+)?: not valid JSON$`);
+    },
+  ],
+  [
+    "a consumer manifest over a producer's files",
+    (dir) => {
+      editJson(dir, 'manifest.json', (m) => {
+        m.kind = 'consume';
+        m.command = 'consume';
+        m.flags.period = 1000;
+      });
+      return (bad) => new RegExp(`^${escape(file(bad, 'summary.json'))}: no readers \\(it must be an integer >= 1\\)$`);
+    },
+  ],
+  [
+    'a run directory that is a file',
+    (dir) => {
+      fs.rmSync(dir, { recursive: true });
+      fs.writeFileSync(dir, 'not a directory\n');
+      return (bad) => new RegExp(`^${escape(bad)}: not a directory$`);
+    },
+  ],
 ];
 
 /** The five commands that read run directories, each given `bad` (compare: as B, after a good A). */
@@ -261,30 +408,67 @@ async function expectRefusedEverywhere(bad, message) {
 }
 
 describe('malformed run directories: one line naming the file, exit 2, nothing printed or drawn', () => {
-  it.each(CASES)('%s', async (_what, damage) => {
-    let message;
-    const bad = damaged((dir) => { message = damage(dir); });
-    await expectRefusedEverywhere(bad, message(bad));
-  }, 20_000);
+  it.each(CASES)(
+    '%s',
+    async (_what, damage) => {
+      let message;
+      const bad = damaged((dir) => {
+        message = damage(dir);
+      });
+      await expectRefusedEverywhere(bad, message(bad));
+    },
+    20_000,
+  );
 });
 
 describe('queue runs: read, and refused the same way when damaged', () => {
   it('an SQS publisher run, as written: every command reads it', async () => {
     const out = path.join(tempDir('rqbench-chart-out-'), 'charts');
     const results = await Promise.all([
-      rq('report', queueRun), rq('report', '--spectrum', queueRun), rq('report', '--format', 'csv', queueRun), rq('compare', queueRun, queueRun), rq('chart', queueRun, '--out', out),
+      rq('report', queueRun),
+      rq('report', '--spectrum', queueRun),
+      rq('report', '--format', 'csv', queueRun),
+      rq('compare', queueRun, queueRun),
+      rq('chart', queueRun, '--out', out),
     ]);
     for (const r of results) expect(r.code, why(r)).toBe(0);
   }, 20_000);
 
   it.each([
-    ['a target reports do not know', () => damagedQueue((m) => { delete m.kind; m.flags.target = 'kafka'; }), (dir) => `${escape(dir)}: manifest\\.json names target "kafka"; reports read redis, sqs, sns, pubsub runs`],
-    ['a count as text in a queue summary', () => damagedQueueSummary((s) => { s.publish.intended.count = 'many'; }), (dir) => `${escape(file(dir, 'summary.json'))}: publish\\.intended\\.count must be an integer >= 0 \\(got "many"\\)`],
-    ['a queue summary counting more than publish.hlog holds', () => damagedQueueSummary((s) => { s.publish.intended.count += 1000; }), (dir) => `${escape(file(dir, 'publish.hlog'))}: \\d+ values tagged intended from second 0 on, where summary\\.json counts \\d+: the file ends at line \\d+`],
-  ])('%s', async (_what, dirOf, message) => {
-    const dir = dirOf();
-    await expectRefusedEverywhere(dir, new RegExp(`^${message(dir)}$`));
-  }, 20_000);
+    [
+      'a target reports do not know',
+      () =>
+        damagedQueue((m) => {
+          delete m.kind;
+          m.flags.target = 'kafka';
+        }),
+      (dir) => `${escape(dir)}: manifest\\.json names target "kafka"; reports read redis, sqs, sns, pubsub runs`,
+    ],
+    [
+      'a count as text in a queue summary',
+      () =>
+        damagedQueueSummary((s) => {
+          s.publish.intended.count = 'many';
+        }),
+      (dir) => `${escape(file(dir, 'summary.json'))}: publish\\.intended\\.count must be an integer >= 0 \\(got "many"\\)`,
+    ],
+    [
+      'a queue summary counting more than publish.hlog holds',
+      () =>
+        damagedQueueSummary((s) => {
+          s.publish.intended.count += 1000;
+        }),
+      (dir) =>
+        `${escape(file(dir, 'publish.hlog'))}: \\d+ values tagged intended from second 0 on, where summary\\.json counts \\d+: the file ends at line \\d+`,
+    ],
+  ])(
+    '%s',
+    async (_what, dirOf, message) => {
+      const dir = dirOf();
+      await expectRefusedEverywhere(dir, new RegExp(`^${message(dir)}$`));
+    },
+    20_000,
+  );
 });
 
 /** A copy of the SQS run with its summary edited. */
@@ -332,7 +516,10 @@ describe("one window: the summary's [fromSecond, toSecond) on every report path"
     const want = summary.latency.batch.intended;
     const out = path.join(tempDir('rqbench-window-'), 'charts');
     const [spectrum, merged, one, chart] = await Promise.all([
-      rq('report', '--spectrum', a), rq('report', '--format', 'json', a, b), rq('report', '--format', 'json', a), rq('chart', a, '--out', out),
+      rq('report', '--spectrum', a),
+      rq('report', '--format', 'json', a, b),
+      rq('report', '--format', 'json', a),
+      rq('chart', a, '--out', out),
     ]);
     for (const r of [spectrum, merged, one, chart]) expect(r.code, why(r)).toBe(0);
     // the 5000 ms values are in the files, after toSecond: counted nowhere
@@ -354,11 +541,17 @@ describe('a last .hlog line cut short by a crash', () => {
     });
     const out = path.join(tempDir('rqbench-cut-'), 'charts');
     const results = await Promise.all([
-      rq('report', dir), rq('report', '--spectrum', dir), rq('report', '--format', 'csv', dir), rq('compare', good, dir), rq('chart', dir, '--out', out),
+      rq('report', dir),
+      rq('report', '--spectrum', dir),
+      rq('report', '--format', 'csv', dir),
+      rq('compare', good, dir),
+      rq('chart', dir, '--out', out),
     ]);
     for (const r of results) expect(r.code, why(r)).toBe(0);
     expect(spectrumCount(results[1].stdout)).toBe(summary.latency.batch.intended.count);
     expect(results[2].stdout).toBe(fs.readFileSync(file(good, 'timeline.csv'), 'utf8'));
-    expect(fs.readdirSync(out).sort()).toEqual(['cpu', 'latency', 'percentiles', 'throughput'].flatMap((n) => [`${n}.png`, `${n}.svg`]).sort());
+    expect(fs.readdirSync(out).sort()).toEqual(
+      ['cpu', 'latency', 'percentiles', 'throughput'].flatMap((n) => [`${n}.png`, `${n}.svg`]).sort(),
+    );
   }, 20_000);
 });

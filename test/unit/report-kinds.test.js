@@ -54,7 +54,8 @@ describe('queue publishers merged', () => {
     const s = await json('report', P1.dir, P2.dir, '--format', 'json');
     expect(s.kind).toBe('publisher');
     expect(s.rate).toBe(40);
-    for (const k of ['sent', 'acked', 'failed', 'unanswered', 'notSent']) expect(s.messages[k], k).toBe(P1.summary.messages[k] + P2.summary.messages[k]);
+    for (const k of ['sent', 'acked', 'failed', 'unanswered', 'notSent'])
+      expect(s.messages[k], k).toBe(P1.summary.messages[k] + P2.summary.messages[k]);
     expect(s.messages.acked).toBe(80);
     expect(s.inWindow.acked).toBe(P1.summary.inWindow.acked + P2.summary.inWindow.acked);
     expect(s.publish.intended.count).toBe(P1.summary.publish.intended.count + P2.summary.publish.intended.count);
@@ -80,7 +81,8 @@ describe('queue consumers of one queue merged', () => {
   it("the seed's metrics from the merged histograms, counts summed, nothing lost across both", async () => {
     const s = await json('report', C1.dir, C2.dir, '--format', 'json');
     expect(s.kind).toBe('consumer');
-    for (const k of ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed']) expect(s.counts[k], k).toBe(C1.summary.counts[k] + C2.summary.counts[k]);
+    for (const k of ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed'])
+      expect(s.counts[k], k).toBe(C1.summary.counts[k] + C2.summary.counts[k]);
     expect(s.countsAll.messages).toBe(80);
     expect(s.latency.e2e).toEqual(reference([C1, C2], 'e2e', 'intended'));
     expect(s.latency.e2eSent).toEqual(reference([C1, C2], 'e2e', 'sent'));
@@ -89,9 +91,14 @@ describe('queue consumers of one queue merged', () => {
     expect(s.latency.e2e.count).toBe(s.counts.messages);
     expect(s.threads).toBe(4);
     expect(s.nothingLost).toMatchObject({ ok: true, missing: 0, publishers: 2 });
-    expect(s.publishers.map((p) => [p.publisher, p.received, p.last, p.missing]).sort()).toEqual([['pub-a', 40, 40, 0], ['pub-b', 40, 40, 0]]);
+    expect(s.publishers.map((p) => [p.publisher, p.received, p.last, p.missing]).sort()).toEqual([
+      ['pub-a', 40, 40, 0],
+      ['pub-b', 40, 40, 0],
+    ]);
     const md = await rq('report', C1.dir, C2.dir);
-    expect(md.stdout).toMatch(/\| Percentile \| Reading off SQS \| Server side processing \| E2E \|\n\| --- \|.*\n\| p50 \| \S+ \| \S+ \| \S+ \|\n\| p999 \|/);
+    expect(md.stdout).toMatch(
+      /\| Percentile \| Reading off SQS \| Server side processing \| E2E \|\n\| --- \|.*\n\| p50 \| \S+ \| \S+ \| \S+ \|\n\| p999 \|/,
+    );
     expect(md.stdout).toContain('Nothing lost: every message of 2 publisher(s) was applied');
     expect(md.stdout).toContain('Runs merged:');
   });
@@ -102,7 +109,9 @@ describe('queue consumers of one queue merged', () => {
     expect(alone.stdout).toBe(`${fs.readFileSync(path.join(C1.dir, 'summary.md'), 'utf8')}\n`);
     const sp = await rq('report', C1.dir, C2.dir, '--spectrum');
     expect(sp.code, why(sp)).toBe(0);
-    expect(sp.stdout).toMatch(new RegExp(`Total count\\s+=\\s+${(C1.summary.latency.e2e?.count ?? 0) + (C2.summary.latency.e2e?.count ?? 0)}\\]`));
+    expect(sp.stdout).toMatch(
+      new RegExp(`Total count\\s+=\\s+${(C1.summary.latency.e2e?.count ?? 0) + (C2.summary.latency.e2e?.count ?? 0)}\\]`),
+    );
   });
 });
 
@@ -133,7 +142,9 @@ describe('chart', () => {
     const out = path.join(tempDir('rqbench-kinds-chart-'), 'c');
     const r = await rq('chart', C1.dir, C2.dir, '--out', out);
     expect(r.code, why(r)).toBe(0);
-    expect(listTree(out).sort()).toEqual(['e2e-by-publisher', 'latency', 'percentiles', 'queue-latency', 'throughput'].flatMap((n) => [`${n}.png`, `${n}.svg`]));
+    expect(listTree(out).sort()).toEqual(
+      ['e2e-by-publisher', 'latency', 'percentiles', 'queue-latency', 'throughput'].flatMap((n) => [`${n}.png`, `${n}.svg`]),
+    );
     const svg = (n) => fs.readFileSync(path.join(out, `${n}.svg`), 'utf8');
     expect(svg('throughput')).toContain('messages applied/s');
     expect(svg('throughput')).not.toMatch(/cycles/);
@@ -167,23 +178,53 @@ describe('kinds told apart, and the ones reports cannot show refused', () => {
   }
 
   it("a manifest's kind field is read before its command", async () => {
-    const dir = edited(C1.dir, (m) => { m.kind = 'queue-consume'; delete m.command; });
+    const dir = edited(C1.dir, (m) => {
+      m.kind = 'queue-consume';
+      delete m.command;
+    });
     const s = await json('report', dir, '--format', 'json');
     expect(s.counts).toEqual(C1.summary.counts);
-    const bogus = await rq('report', edited(C1.dir, (m) => { m.kind = 'stream'; }));
+    const bogus = await rq(
+      'report',
+      edited(C1.dir, (m) => {
+        m.kind = 'stream';
+      }),
+    );
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr).toMatch(/manifest\.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops \(got "stream"\)\n$/);
+    expect(bogus.stderr).toMatch(
+      /manifest\.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops \(got "stream"\)\n$/,
+    );
   });
 
   const refusals = [
-    ['a load run', () => loadDir, /a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish and queue consume runs \(its own table is in summary\.md\)$/],
-    ['an ops run', () => opsDir, /an ops run \(single calls timed one at a time: no per-second timeline to merge or chart\); reports read .* \(its own table is in summary\.md\)$/],
-    ['a run marked kind ops', () => edited(P1.dir, (m) => { m.kind = 'ops'; }), /an ops run/],
+    [
+      'a load run',
+      () => loadDir,
+      /a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish and queue consume runs \(its own table is in summary\.md\)$/,
+    ],
+    [
+      'an ops run',
+      () => opsDir,
+      /an ops run \(single calls timed one at a time: no per-second timeline to merge or chart\); reports read .* \(its own table is in summary\.md\)$/,
+    ],
+    [
+      'a run marked kind ops',
+      () =>
+        edited(P1.dir, (m) => {
+          m.kind = 'ops';
+        }),
+      /an ops run/,
+    ],
   ];
   it.each(refusals)('%s: report, compare and chart refuse it in one line, exit 2, nothing written', async (_what, dirOfCase, message) => {
     const dir = dirOfCase();
     const out = path.join(tempDir('rqbench-kinds-chart-'), 'x');
-    const results = await Promise.all([rq('report', dir), rq('report', dir, '--format', 'json'), rq('compare', P1.dir, dir), rq('chart', dir, '--out', out)]);
+    const results = await Promise.all([
+      rq('report', dir),
+      rq('report', dir, '--format', 'json'),
+      rq('compare', P1.dir, dir),
+      rq('chart', dir, '--out', out),
+    ]);
     for (const r of results) {
       expect(r.code, why(r)).toBe(2);
       expect(r.stdout).toBe('');

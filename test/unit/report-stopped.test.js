@@ -53,7 +53,12 @@ describe('a killed producer run', () => {
     expect(s.window).toEqual({ fromSecond: 0, toSecond: last + 1, seconds: last + 1 });
     for (const k of ['sent', 'acked', 'failed', 'moved', 'errors']) expect(s.totals[k], k).toBe(rows.reduce((n, r) => n + r[k], 0));
     expect(s.target.itemsPerSec).toBe(1000);
-    expect(s.outcome).toEqual({ exitCode: 1, problems: [`writer 2 on host ${host} stopped in second ${last + 1} (no summary.json: the process was killed or its host went down); its counts up to second ${last} are included, its share after that is missing`] });
+    expect(s.outcome).toEqual({
+      exitCode: 1,
+      problems: [
+        `writer 2 on host ${host} stopped in second ${last + 1} (no summary.json: the process was killed or its host went down); its counts up to second ${last} are included, its share after that is missing`,
+      ],
+    });
     // the batches of its window, from its .hlog files
     expect(s.latency.batch.intended.count).toBe(rows.length);
     expect(md.code, why(md)).toBe(1);
@@ -90,20 +95,46 @@ describe('a killed producer run', () => {
 
   it('refused in one line, exit 2: --html asked for, compare and chart, a spoilt .hlog, no second at all, a stopped consumer', async () => {
     const cases = [
-      [['report', killed, '--html'], /^rqbench report: --html must be left out when a run stopped before its end \(.+: no summary\.json\)$/],
+      [
+        ['report', killed, '--html'],
+        /^rqbench report: --html must be left out when a run stopped before its end \(.+: no summary\.json\)$/,
+      ],
       [['compare', A.dir, killed], /no summary\.json \(the run did not finish\)$/],
       [['chart', killed, '--out', path.join(tempDir('rqbench-stopped-chart-'), 'c')], /no summary\.json \(the run did not finish\)$/],
-      [['report', spoiled((d) => fs.appendFileSync(path.join(d, 'batch.hlog'), 'Tag=intended,0.1,1,2,garbage\nTag=sent,0.2,1,2,AAAA\n'))], /batch\.hlog:\d+: /],
-      [['report', spoiled((d) => fs.writeFileSync(path.join(d, 'timeline.csv'), `${fs.readFileSync(path.join(d, 'timeline.csv'), 'utf8').split('\n')[0]}\n`))], /no summary\.json, and timeline\.csv has no second: the run stopped before its first second ended$/],
-      [['report', spoiled((d) => {
-        const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-        fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, kind: 'consume', command: 'consume' }));
-      })], /no summary\.json \(the run did not finish\); report reads a stopped run of a Redis producer only, not of a Redis consumer$/],
+      [
+        ['report', spoiled((d) => fs.appendFileSync(path.join(d, 'batch.hlog'), 'Tag=intended,0.1,1,2,garbage\nTag=sent,0.2,1,2,AAAA\n'))],
+        /batch\.hlog:\d+: /,
+      ],
+      [
+        [
+          'report',
+          spoiled((d) =>
+            fs.writeFileSync(path.join(d, 'timeline.csv'), `${fs.readFileSync(path.join(d, 'timeline.csv'), 'utf8').split('\n')[0]}\n`),
+          ),
+        ],
+        /no summary\.json, and timeline\.csv has no second: the run stopped before its first second ended$/,
+      ],
+      [
+        [
+          'report',
+          spoiled((d) => {
+            const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+            fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, kind: 'consume', command: 'consume' }));
+          }),
+        ],
+        /no summary\.json \(the run did not finish\); report reads a stopped run of a Redis producer only, not of a Redis consumer$/,
+      ],
       // a run that reached its end (its manifest has its noise record) and lost summary.json is damaged, not stopped
-      [['report', spoiled((d) => {
-        const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-        fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, noise: { available: false } }));
-      })], /no summary\.json \(the run did not finish\)$/],
+      [
+        [
+          'report',
+          spoiled((d) => {
+            const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
+            fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, noise: { available: false } }));
+          }),
+        ],
+        /no summary\.json \(the run did not finish\)$/,
+      ],
     ];
     const results = await Promise.all(cases.map(([args]) => rq(...args)));
     results.forEach((r, i) => {

@@ -14,7 +14,12 @@ import { copyFixtures, readJson, rq } from '../helpers/fixture-runs.js';
 
 const fx = copyFixtures();
 /** A recorded run directory with its manifest and summary, as the tests read them. */
-const recorded = (dir) => ({ dir, manifest: readJson(dir, 'manifest.json'), summary: readJson(dir, 'summary.json'), t0: readJson(dir, 'manifest.json').t0 });
+const recorded = (dir) => ({
+  dir,
+  manifest: readJson(dir, 'manifest.json'),
+  summary: readJson(dir, 'summary.json'),
+  t0: readJson(dir, 'manifest.json').t0,
+});
 /** the two halves of one producer run, and a consumer run */
 const [A, B] = fx.runs('produce-two-writers').map(recorded);
 const C = recorded(fx.run('consume'));
@@ -26,7 +31,13 @@ afterAll(() => removeTempDirs());
 /** Every interval of a run's <op>.hlog with this tag, decoded here and added into one histogram. */
 function referenceHistogram(dirs, op, tag) {
   const { lowest, highest, digits } = settings.histogram;
-  const h = hdr.build({ bitBucketSize: 64, lowestDiscernibleValue: lowest, highestTrackableValue: highest, numberOfSignificantValueDigits: digits, useWebAssembly: false });
+  const h = hdr.build({
+    bitBucketSize: 64,
+    lowestDiscernibleValue: lowest,
+    highestTrackableValue: highest,
+    numberOfSignificantValueDigits: digits,
+    useWebAssembly: false,
+  });
   for (const dir of dirs) {
     for (const line of fs.readFileSync(path.join(dir, `${op}.hlog`), 'utf8').split('\n')) {
       if (!line.startsWith(`Tag=${tag},`)) continue;
@@ -68,14 +79,17 @@ describe('rqbench report: one run written by two processes', () => {
     const r = await rq('report', A.dir, B.dir, '--format', 'json');
     expect(r.code, why(r)).toBe(0);
     const s = JSON.parse(r.stdout);
-    for (const k of ['intended', 'sent', 'acked', 'failed', 'errors']) expect(s.totals[k], k).toBe(A.summary.totals[k] + B.summary.totals[k]);
+    for (const k of ['intended', 'sent', 'acked', 'failed', 'errors'])
+      expect(s.totals[k], k).toBe(A.summary.totals[k] + B.summary.totals[k]);
     expect(s.totals.acked).toBe(4000);
     expect(s.writers).toBe(2);
     expect(s.target.itemsPerSec).toBe(2000);
     expect(s.achieved.items).toBe(A.summary.achieved.items + B.summary.achieved.items);
     expect(s.merged).toMatchObject({ runId: 'two-writers', sharedT0: true, notes: [] });
     // every histogram both runs recorded, rebuilt here from the .hlog lines: exact, not close
-    const names = new Set([A, B].flatMap((run) => Object.entries(run.summary.latency).flatMap(([op, tags]) => Object.keys(tags).map((t) => `${op}/${t}`))));
+    const names = new Set(
+      [A, B].flatMap((run) => Object.entries(run.summary.latency).flatMap(([op, tags]) => Object.keys(tags).map((t) => `${op}/${t}`))),
+    );
     expect(names.size).toBeGreaterThanOrEqual(7);
     for (const name of names) {
       const [op, tag] = name.split('/');
@@ -101,9 +115,13 @@ describe('rqbench report: one run written by two processes', () => {
     expect(cpuCols).toHaveLength(2);
     for (const m of merged) {
       const both = [ta, tb].map((t) => t.rows.find((row) => row.second === m.second)).filter(Boolean);
-      for (const k of ['intended', 'sent', 'acked']) expect(Number(m[k]), `${k} in second ${m.second}`).toBe(both.reduce((x, row) => x + Number(row[k]), 0));
+      for (const k of ['intended', 'sent', 'acked'])
+        expect(Number(m[k]), `${k} in second ${m.second}`).toBe(both.reduce((x, row) => x + Number(row[k]), 0));
       for (const c of cpuCols) {
-        const v = both.map((row) => row[c]).filter((x) => x !== '').map(Number);
+        const v = both
+          .map((row) => row[c])
+          .filter((x) => x !== '')
+          .map(Number);
         const want = v.length ? String(Math.round((v.reduce((x, y) => x + y, 0) / v.length) * 100) / 100) : '';
         expect(m[c], `${c} in second ${m.second}`).toBe(want);
       }
@@ -120,7 +138,10 @@ describe('rqbench report: one run written by two processes', () => {
   });
 
   it("--spectrum: wrk2's Detailed Percentile spectrum of the merged histogram, parseable", async () => {
-    for (const [args, op, tag] of [[[], 'batch', 'intended'], [['setex', '--tag', 'sent'], 'setex', 'sent']]) {
+    for (const [args, op, tag] of [
+      [[], 'batch', 'intended'],
+      [['setex', '--tag', 'sent'], 'setex', 'sent'],
+    ]) {
       const r = await rq('report', '--spectrum', ...args, A.dir, B.dir);
       expect(r.code, why(r)).toBe(0);
       const lines = r.stdout.trimEnd().split('\n');
@@ -131,7 +152,8 @@ describe('rqbench report: one run written by two processes', () => {
       rows.forEach((cols, i) => {
         expect(cols, `row ${i}`).toHaveLength(4);
         const last = i === rows.length - 1;
-        for (const [j, c] of cols.entries()) expect(Number.isFinite(Number(c)) || (last && j === 3 && c === 'inf'), `row ${i}: ${cols}`).toBe(true);
+        for (const [j, c] of cols.entries())
+          expect(Number.isFinite(Number(c)) || (last && j === 3 && c === 'inf'), `row ${i}: ${cols}`).toBe(true);
         if (i) expect(Number(cols[1])).toBeGreaterThanOrEqual(Number(rows[i - 1][1]));
       });
       expect(rows.at(-1)[1]).toBe('1.000000');
@@ -150,7 +172,8 @@ describe('rqbench compare', () => {
     expect(md.stdout).toContain(A.dir);
     expect(md.stdout).toContain(B.dir);
     expect(md.stdout).toContain('| Metric | A | B | Δ | Δ % |');
-    for (const m of ['Achieved items/s', 'master CPU avg %', 'replica CPU avg %', 'batch p50 ms', 'batch p99 ms', 'batch p99.9 ms']) expect(md.stdout).toContain(`| ${m} |`);
+    for (const m of ['Achieved items/s', 'master CPU avg %', 'replica CPU avg %', 'batch p50 ms', 'batch p99 ms', 'batch p99.9 ms'])
+      expect(md.stdout).toContain(`| ${m} |`);
     const js = await rq('compare', A.dir, B.dir, '--format', 'json');
     expect(js.code, why(js)).toBe(0);
     const c = JSON.parse(js.stdout);
@@ -169,10 +192,22 @@ describe('bad input: one line, exit 2', () => {
   it.each([
     ['a missing directory', () => ['report', path.join(tempDir(), 'nope')], /nope: no such directory$/],
     ['a directory without manifest.json', () => ['report', A.dir, tempDir('rqbench-empty-')], /rqbench-empty-\w+: no manifest\.json/],
-    ['a producer and a consumer run', () => ['report', A.dir, C.dir], /cannot mix kinds of run: .* is a Redis producer run, .* a Redis consumer run$/],
+    [
+      'a producer and a consumer run',
+      () => ['report', A.dir, C.dir],
+      /cannot mix kinds of run: .* is a Redis producer run, .* a Redis consumer run$/,
+    ],
     ['an unknown --format', () => ['report', A.dir, '--format', 'xml'], /--format must be md, json, csv \(got "xml"\)/],
-    ['an operation no run recorded', () => ['report', A.dir, '--spectrum', 'nope'], /--spectrum must be an operation these runs recorded: .*batch/],
-    ['compare across kinds', () => ['compare', A.dir, C.dir], /cannot mix kinds of run: .* is a Redis producer run, .* a Redis consumer run$/],
+    [
+      'an operation no run recorded',
+      () => ['report', A.dir, '--spectrum', 'nope'],
+      /--spectrum must be an operation these runs recorded: .*batch/,
+    ],
+    [
+      'compare across kinds',
+      () => ['compare', A.dir, C.dir],
+      /cannot mix kinds of run: .* is a Redis producer run, .* a Redis consumer run$/,
+    ],
   ])('%s', async (_name, args, message) => {
     const r = await rq(...args());
     expect(r.code, why(r)).toBe(2);

@@ -30,15 +30,21 @@ function scanInChunks(bytes, replies, sizes) {
 
 const REPLIES = Buffer.from(
   '*3\r\n$6\r\nitem:1\r\n$-1\r\n$0\r\n\r\n' + // array with a nil and an empty string
-  '-MOVED 3999 127.0.0.1:7002\r\n' +
-  '+OK\r\n:42\r\n*0\r\n$5\r\nhello\r\n$-1\r\n' +
-  '*2\r\n$12\r\n7:abc\r\ndefgh\r\n$3\r\n\u00e9x\r\n', // CRLF inside a value; UTF-8 bytes
+    '-MOVED 3999 127.0.0.1:7002\r\n' +
+    '+OK\r\n:42\r\n*0\r\n$5\r\nhello\r\n$-1\r\n' +
+    '*2\r\n$12\r\n7:abc\r\ndefgh\r\n$3\r\n\u00e9x\r\n', // CRLF inside a value; UTF-8 bytes
 );
 const EXPECTED = [
-  ['item', 0, 0, 'item:1'], ['nil', 0, 1], ['item', 0, 2, ''],
+  ['item', 0, 0, 'item:1'],
+  ['nil', 0, 1],
+  ['item', 0, 2, ''],
   ['error', 1, 'MOVED 3999 127.0.0.1:7002'],
-  ['simple', 2, 'OK'], ['simple', 3, '42'], ['simple', 5, 'hello'], ['nil', 6, 0],
-  ['item', 7, 0, '7:abc\r\ndefgh'], ['item', 7, 1, '\u00e9x'],
+  ['simple', 2, 'OK'],
+  ['simple', 3, '42'],
+  ['simple', 5, 'hello'],
+  ['nil', 6, 0],
+  ['item', 7, 0, '7:abc\r\ndefgh'],
+  ['item', 7, 1, '\u00e9x'],
 ];
 
 describe('ReplyScanner', () => {
@@ -91,14 +97,22 @@ describe('MemberList and slotRuns', () => {
     expect(list.at(99_999)).toBe('item:123456');
     expect(list.at(100_000)).toBe('{t}');
     const { order, runs } = slotRuns(list.count, (i) => slotOfBytes(list.buf, list.start[i], list.end[i]), true);
-    expect(runs.map((r) => [r.slot, r.to - r.from]).sort((a, b) => a[0] - b[0]))
-      .toEqual([[keySlot('item:123456'), 100_000], [keySlot('t'), 1]].sort((a, b) => a[0] - b[0]));
+    expect(runs.map((r) => [r.slot, r.to - r.from]).sort((a, b) => a[0] - b[0])).toEqual(
+      [
+        [keySlot('item:123456'), 100_000],
+        [keySlot('t'), 1],
+      ].sort((a, b) => a[0] - b[0]),
+    );
     expect(new Set(order).size).toBe(list.count);
   });
 
   it('batches standalone keys in their own order', () => {
     const { order, runs } = slotRuns(2500, () => 0, false);
-    expect(runs).toEqual([{ slot: 0, from: 0, to: 1000 }, { slot: 0, from: 1000, to: 2000 }, { slot: 0, from: 2000, to: 2500 }]);
+    expect(runs).toEqual([
+      { slot: 0, from: 0, to: 1000 },
+      { slot: 0, from: 1000, to: 2000 },
+      { slot: 0, from: 2000, to: 2500 },
+    ]);
     expect(order[2499]).toBe(2499);
   });
 });

@@ -4,7 +4,9 @@ import { payload, payloadId } from '../../src/workloads/items/stores/payload.js'
 
 describe('RESP encoding', () => {
   it('encodes a command as a RESP array of bulk strings', () => {
-    expect(encodeCommand(['SETEX', 'item:1', 3, Buffer.from('ab')]).toString()).toBe('*4\r\n$5\r\nSETEX\r\n$6\r\nitem:1\r\n$1\r\n3\r\n$2\r\nab\r\n');
+    expect(encodeCommand(['SETEX', 'item:1', 3, Buffer.from('ab')]).toString()).toBe(
+      '*4\r\n$5\r\nSETEX\r\n$6\r\nitem:1\r\n$1\r\n3\r\n$2\r\nab\r\n',
+    );
   });
   it('patches every score slot and leaves the template untouched', () => {
     const tpl = encodeTemplate(['ZADD', 'k', SCORE, 'a', SCORE, 'b']);
@@ -24,7 +26,12 @@ describe('RESP encoding', () => {
 
 describe('payload', () => {
   it('is fully written, of the asked size, and carries its id', () => {
-    for (const [id, size] of [[1, 16], [35, 128], [299999, 128], [7, 1000]]) {
+    for (const [id, size] of [
+      [1, 16],
+      [35, 128],
+      [299999, 128],
+      [7, 1000],
+    ]) {
       const p = payload(id, size);
       expect(p.length).toBe(size);
       expect(payloadId(p)).toBe(id);

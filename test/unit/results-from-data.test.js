@@ -10,8 +10,11 @@ import { DATA_DIR } from '../../src/experiments/trial-data.js';
 import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
 
 const EXPERIMENTS = path.join(import.meta.dirname, '..', '..', 'experiments');
-const SPECS = fs.readdirSync(EXPERIMENTS, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && fs.existsSync(path.join(EXPERIMENTS, d.name, 'experiment.yaml'))).map((d) => d.name).sort();
+const SPECS = fs
+  .readdirSync(EXPERIMENTS, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && fs.existsSync(path.join(EXPERIMENTS, d.name, 'experiment.yaml')))
+  .map((d) => d.name)
+  .sort();
 afterAll(() => removeTempDirs());
 
 describe('committed RESULTS.md from committed trial data', () => {
@@ -24,8 +27,14 @@ describe('committed RESULTS.md from committed trial data', () => {
       const kept = path.join(EXPERIMENTS, name, DATA_DIR);
       expect(fs.readdirSync(kept), `${name}/data`).toEqual([from?.[1]]);
       const files = fs.readdirSync(path.join(kept, from?.[1] ?? ''), { recursive: true }).map(String);
-      expect(files.some((f) => f.endsWith('summary.json')), name).toBe(true);
-      expect(files.filter((f) => f.endsWith('summary.md')), name).toEqual([]);
+      expect(
+        files.some((f) => f.endsWith('summary.json')),
+        name,
+      ).toBe(true);
+      expect(
+        files.filter((f) => f.endsWith('summary.md')),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -35,26 +44,36 @@ describe('committed RESULTS.md from committed trial data', () => {
       expect(spec.seedColumns?.length, `${name}: seedColumns`).toBeGreaterThan(0);
       expect(spec.checkTests, `${name}: checkTests`).toBeTruthy();
       const md = fs.readFileSync(path.join(EXPERIMENTS, name, 'RESULTS.md'), 'utf8');
-      expect(md, name).toContain('What stands beside each of the seed\'s columns:');
+      expect(md, name).toContain("What stands beside each of the seed's columns:");
     }
   });
 
-  it.each(SPECS)('%s: experiment report writes the committed RESULTS.md again from data/ alone', async (name) => {
-    const from = path.join(EXPERIMENTS, name);
-    const dir = path.join(tempDir('rqbench-regen-'), name);
-    fs.mkdirSync(dir);
-    fs.copyFileSync(path.join(from, 'experiment.yaml'), path.join(dir, 'experiment.yaml'));
-    fs.cpSync(path.join(from, DATA_DIR), path.join(dir, DATA_DIR), { recursive: true });
-    const r = await writeResults(loadSpec(dir));
-    expect(r.runDir).toMatch(/\/data\/\d{8}-\d{6}$/);
-    expect(fs.readFileSync(r.file, 'utf8')).toBe(fs.readFileSync(path.join(from, 'RESULTS.md'), 'utf8'));
-    // and its charts: the same SVGs as committed, none committed that today's code no longer draws
-    const svgs = (d) => (fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith('.svg')).sort() : []);
-    const drawn = svgs(path.join(dir, 'charts'));
-    expect(svgs(path.join(from, 'charts')), `${name}/charts`).toEqual(drawn);
-    for (const f of drawn) {
-      const same = fs.readFileSync(path.join(dir, 'charts', f), 'utf8') === fs.readFileSync(path.join(from, 'charts', f), 'utf8');
-      expect(same, `${name}/charts/${f} is not what today's code draws (rqbench experiment report experiments/${name})`).toBe(true);
-    }
-  }, 60_000);
+  it.each(SPECS)(
+    '%s: experiment report writes the committed RESULTS.md again from data/ alone',
+    async (name) => {
+      const from = path.join(EXPERIMENTS, name);
+      const dir = path.join(tempDir('rqbench-regen-'), name);
+      fs.mkdirSync(dir);
+      fs.copyFileSync(path.join(from, 'experiment.yaml'), path.join(dir, 'experiment.yaml'));
+      fs.cpSync(path.join(from, DATA_DIR), path.join(dir, DATA_DIR), { recursive: true });
+      const r = await writeResults(loadSpec(dir));
+      expect(r.runDir).toMatch(/\/data\/\d{8}-\d{6}$/);
+      expect(fs.readFileSync(r.file, 'utf8')).toBe(fs.readFileSync(path.join(from, 'RESULTS.md'), 'utf8'));
+      // and its charts: the same SVGs as committed, none committed that today's code no longer draws
+      const svgs = (d) =>
+        fs.existsSync(d)
+          ? fs
+              .readdirSync(d)
+              .filter((f) => f.endsWith('.svg'))
+              .sort()
+          : [];
+      const drawn = svgs(path.join(dir, 'charts'));
+      expect(svgs(path.join(from, 'charts')), `${name}/charts`).toEqual(drawn);
+      for (const f of drawn) {
+        const same = fs.readFileSync(path.join(dir, 'charts', f), 'utf8') === fs.readFileSync(path.join(from, 'charts', f), 'utf8');
+        expect(same, `${name}/charts/${f} is not what today's code draws (rqbench experiment report experiments/${name})`).toBe(true);
+      }
+    },
+    60_000,
+  );
 });

@@ -6,9 +6,22 @@ import { READABLE_KINDS, RUN_KINDS, RUN_KIND_NAMES, kindOf, readKind, windowOf }
 
 /** Every hook a kind the reports read declares, and what it is. */
 const REQUIRED = {
-  name: 'string', words: 'string', mainOp: 'string', workers: 'object', serverCpu: 'boolean', manifestFields: 'array', summaryFields: 'array',
-  checkSummary: 'function', recorded: 'function', rows: 'object', summarize: 'function', summaryMd: 'function', merge: 'function',
-  compare: 'array', chart: 'object', panels: 'array',
+  name: 'string',
+  words: 'string',
+  mainOp: 'string',
+  workers: 'object',
+  serverCpu: 'boolean',
+  manifestFields: 'array',
+  summaryFields: 'array',
+  checkSummary: 'function',
+  recorded: 'function',
+  rows: 'object',
+  summarize: 'function',
+  summaryMd: 'function',
+  merge: 'function',
+  compare: 'array',
+  chart: 'object',
+  panels: 'array',
 };
 const typeOf = (v) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
 
@@ -30,15 +43,23 @@ describe('the kinds of run directory', () => {
   });
 
   it('every column a report needs is one the kind writes (and each it writes has a panel on the HTML page: test/unit/html-report.test.js)', () => {
-    for (const kind of READABLE_KINDS) expect(kind.rows.needed.filter((c) => !kind.rows.columns.includes(c)), kind.name).toEqual([]);
+    for (const kind of READABLE_KINDS)
+      expect(
+        kind.rows.needed.filter((c) => !kind.rows.columns.includes(c)),
+        kind.name,
+      ).toEqual([]);
   });
 
   it('a manifest names its kind, or an older one its command and target; load and ops runs are refused in one line', () => {
     expect(kindOf('d', { kind: 'consume' })).toBe('consume');
     expect(kindOf('d', { command: 'produce', flags: { target: 'sqs' } })).toBe('queue-publish');
     expect(kindOf('d', { command: 'consume', flags: {} })).toBe('consume');
-    expect(() => kindOf('d', { kind: 'load' })).toThrow(/^d: a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish and queue consume runs/);
-    expect(() => kindOf('d', { kind: 'bench' })).toThrow(/^d: manifest.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops \(got "bench"\)$/);
+    expect(() => kindOf('d', { kind: 'load' })).toThrow(
+      /^d: a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish and queue consume runs/,
+    );
+    expect(() => kindOf('d', { kind: 'bench' })).toThrow(
+      /^d: manifest.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops \(got "bench"\)$/,
+    );
     expect(() => readKind('load')).toThrow(TypeError);
   });
 

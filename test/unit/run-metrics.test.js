@@ -7,7 +7,13 @@ import { RunMetrics } from '../../src/measure/run-metrics.js';
 
 /** One second of a producer as the harness hands it over. */
 const second = (index, cpuPct, wallMs) => ({
-  iv: { index, intended: 1000, counters: { acked: 1000, sent: 1000 }, hist: new Map(), client: { cpuPct, cpuPctMax: cpuPct, loopP99Ms: 2, rssMb: 50, wallMs } },
+  iv: {
+    index,
+    intended: 1000,
+    counters: { acked: 1000, sent: 1000 },
+    hist: new Map(),
+    client: { cpuPct, cpuPctMax: cpuPct, loopP99Ms: 2, rssMb: 50, wallMs },
+  },
 });
 
 async function value(registry, name) {
@@ -15,8 +21,8 @@ async function value(registry, name) {
   return m?.values[0]?.value;
 }
 
-describe('live gauges over a run\'s last, partial second', () => {
-  it('a 3 ms tail: run seconds 60.003, not 61; the CPU gauge keeps the last full second\'s', async () => {
+describe("live gauges over a run's last, partial second", () => {
+  it("a 3 ms tail: run seconds 60.003, not 61; the CPU gauge keeps the last full second's", async () => {
     const registry = new client.Registry();
     const m = new RunMetrics(registry, 'produce');
     for (let i = 0; i < 60; i++) m.second(second(i, 2.3, 1000));

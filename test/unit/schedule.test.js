@@ -9,7 +9,13 @@ describe('idRange (seed-compatible)', () => {
     expect(idRange(10, 3, 3)).toEqual({ min: 7, max: 10, count: 4 });
   });
   it('covers every id exactly once for any q >= t', () => {
-    for (const [q, t] of [[1, 1], [7, 7], [100, 7], [999, 8], [300000, 6]]) {
+    for (const [q, t] of [
+      [1, 1],
+      [7, 7],
+      [100, 7],
+      [999, 8],
+      [300000, 6],
+    ]) {
       const seen = new Set();
       for (let a = 1; a <= t; a++) {
         const { min, max } = idRange(q, t, a);
@@ -29,14 +35,28 @@ describe('idRange (seed-compatible)', () => {
 describe('chunkRanges', () => {
   it('splits evenly, sizes differing by at most one, covering the range in order', () => {
     const r = chunkRanges(1, 10, 3);
-    expect(r).toEqual([{ lo: 1, hi: 4 }, { lo: 5, hi: 7 }, { lo: 8, hi: 10 }]);
+    expect(r).toEqual([
+      { lo: 1, hi: 4 },
+      { lo: 5, hi: 7 },
+      { lo: 8, hi: 10 },
+    ]);
   });
   it('terminates and gives one id per chunk when there are more chunks than ids (the seed looped forever)', () => {
     const r = chunkRanges(5, 7, 1000);
-    expect(r).toEqual([{ lo: 5, hi: 5 }, { lo: 6, hi: 6 }, { lo: 7, hi: 7 }]);
+    expect(r).toEqual([
+      { lo: 5, hi: 5 },
+      { lo: 6, hi: 6 },
+      { lo: 7, hi: 7 },
+    ]);
   });
   it('keeps every id once for many shapes', () => {
-    for (const [n, c] of [[1, 1], [100, 7], [37500, 4], [10, 10], [3, 9]]) {
+    for (const [n, c] of [
+      [1, 1],
+      [100, 7],
+      [37500, 4],
+      [10, 10],
+      [3, 9],
+    ]) {
       const r = chunkRanges(1, n, c);
       const sizes = r.map((x) => x.hi - x.lo + 1);
       expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);

@@ -4,7 +4,19 @@ import { keySlot } from '../../src/transports/slot.js';
 
 describe('keySlot', () => {
   it('agrees with cluster-key-slot on plain, tagged, empty-tag and non-ASCII keys', () => {
-    const keys = ['latest-ids', 'item:1', 'item:299999', 'latest-ids:3{forced-slot}', 'item:{latest-ids:2}:17', 'a{}b', '{}', 'x{y', 'héllo', '{ü}x', ''];
+    const keys = [
+      'latest-ids',
+      'item:1',
+      'item:299999',
+      'latest-ids:3{forced-slot}',
+      'item:{latest-ids:2}:17',
+      'a{}b',
+      '{}',
+      'x{y',
+      'héllo',
+      '{ü}x',
+      '',
+    ];
     for (let i = 0; i < 5000; i++) keys.push(`item:${i}`, `k{${i % 97}}v${i}`);
     for (const k of keys) expect(keySlot(k), k).toBe(calculateSlot(k));
   });

@@ -41,7 +41,7 @@ group('A/A: the false-positive rate stays at or under alpha', () => {
   }
 });
 
-group('the median\'s 95% interval covers the true median', () => {
+group("the median's 95% interval covers the true median", () => {
   for (const n of [6, 10]) {
     ['normal', 'lognormal'].forEach((name, i) => {
       it(`${n} trials, ${name}`, () => {

@@ -3,10 +3,21 @@
 // says the command), with and without ties, 1 to 12 trials a side.
 import fs from 'node:fs';
 import { describe as group, expect, it } from 'vitest';
-import { changeInterval, compareGroups, describe, holm, kendall, mannWhitney, signTest, smallestP, trialWarnings } from '../../src/stats/stats.js';
+import {
+  changeInterval,
+  compareGroups,
+  describe,
+  holm,
+  kendall,
+  mannWhitney,
+  signTest,
+  smallestP,
+  trialWarnings,
+} from '../../src/stats/stats.js';
 
 const FIX = JSON.parse(fs.readFileSync(new URL('../fixtures/stats/scipy.json', import.meta.url), 'utf8'));
-const close = (got, want, what) => expect(Math.abs(got - want), `${what}: ${got} vs scipy ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
+const close = (got, want, what) =>
+  expect(Math.abs(got - want), `${what}: ${got} vs scipy ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
 const name = (c) => `${c.kind} ${c.a.length} vs ${c.b.length}`;
 
 group('against scipy.stats', () => {
@@ -15,7 +26,7 @@ group('against scipy.stats', () => {
     expect(FIX.cases.some((c) => new Set([...c.a, ...c.b]).size < c.a.length + c.b.length)).toBe(true);
   });
 
-  it.each(FIX.cases.map((c) => [name(c), c]))('%s: the median interval is quantile_test\'s', (_n, c) => {
+  it.each(FIX.cases.map((c) => [name(c), c]))("%s: the median interval is quantile_test's", (_n, c) => {
     const d = describe(c.a);
     if (c.medianCiA === null) {
       expect(d.ci).toBeNull();
@@ -27,31 +38,40 @@ group('against scipy.stats', () => {
     }
   });
 
-  it.each(FIX.cases.filter((c) => c.mannWhitney).map((c) => [name(c), c]))('%s: Mann–Whitney U and its exact p are mannwhitneyu\'s', (_n, c) => {
-    const r = mannWhitney(c.a, c.b);
-    close(r.u, c.mannWhitney.u, 'U');
-    close(r.p, c.mannWhitney.p, 'p');
-  });
+  it.each(FIX.cases.filter((c) => c.mannWhitney).map((c) => [name(c), c]))(
+    "%s: Mann–Whitney U and its exact p are mannwhitneyu's",
+    (_n, c) => {
+      const r = mannWhitney(c.a, c.b);
+      close(r.u, c.mannWhitney.u, 'U');
+      close(r.p, c.mannWhitney.p, 'p');
+    },
+  );
 
-  it.each(FIX.cases.map((c) => [name(c), c]))('%s: the Hodges–Lehmann change and its interval are Moses\'s, from scipy\'s exact U distribution', (_n, c) => {
-    const r = changeInterval(c.a, c.b);
-    expect(r.kind).toBe(c.change.kind);
-    close(r.estimate, c.change.estimate, 'estimate');
-    if (c.change.lo === null) {
-      expect(r.lo).toBeNull();
-      expect(r.why).toMatch(/too few/);
-    } else {
-      close(r.lo, c.change.lo, 'lo');
-      close(r.hi, c.change.hi, 'hi');
-    }
-  });
+  it.each(FIX.cases.map((c) => [name(c), c]))(
+    "%s: the Hodges–Lehmann change and its interval are Moses's, from scipy's exact U distribution",
+    (_n, c) => {
+      const r = changeInterval(c.a, c.b);
+      expect(r.kind).toBe(c.change.kind);
+      close(r.estimate, c.change.estimate, 'estimate');
+      if (c.change.lo === null) {
+        expect(r.lo).toBeNull();
+        expect(r.why).toMatch(/too few/);
+      } else {
+        close(r.lo, c.change.lo, 'lo');
+        close(r.hi, c.change.hi, 'hi');
+      }
+    },
+  );
 
-  it.each(FIX.cases.map((c) => [name(c), c]))('%s: the sign test is binomtest\'s', (_n, c) => {
+  it.each(FIX.cases.map((c) => [name(c), c]))("%s: the sign test is binomtest's", (_n, c) => {
     close(signTest(c.a, c.signTestAvsMedianB.c).p, c.signTestAvsMedianB.p, 'p');
   });
 
-  it.each(FIX.cases.filter((c) => c.kendallA).map((c) => [name(c), c]))('%s: Kendall\'s τ-b and its p are kendalltau\'s', (_n, c) => {
-    const r = kendall(c.a.map((_, i) => i + 1), c.a);
+  it.each(FIX.cases.filter((c) => c.kendallA).map((c) => [name(c), c]))("%s: Kendall's τ-b and its p are kendalltau's", (_n, c) => {
+    const r = kendall(
+      c.a.map((_, i) => i + 1),
+      c.a,
+    );
     close(r.tau, c.kendallA.tau, 'tau');
     close(r.p, c.kendallA.p, 'p');
   });
@@ -83,7 +103,10 @@ group('what the numbers mean for a benchmark', () => {
   });
 
   it('warnings name the far trial by position, a trend across rounds, and a CV above 5 %; quiet trials give none', () => {
-    expect(trialWarnings([10, 10.1, 9.9, 31.2, 10.05, 9.95])).toEqual(['trial 4 (31.2) is far from the others (robust z 190)', 'CV 64% (above 5%)']);
+    expect(trialWarnings([10, 10.1, 9.9, 31.2, 10.05, 9.95])).toEqual([
+      'trial 4 (31.2) is far from the others (robust z 190)',
+      'CV 64% (above 5%)',
+    ]);
     expect(trialWarnings([10, 10.2, 10.4, 10.6, 10.8, 11, 11.2, 11.4])).toEqual(['rises across rounds (Kendall τ 1, p 0.000532)']);
     expect(trialWarnings([12, 11.5, 11, 10.5, 10, 9.5])).toEqual(['falls across rounds (Kendall τ -1, p 0.00483)', 'CV 8.7% (above 5%)']);
     // five trials are too few to call a trend, however steady

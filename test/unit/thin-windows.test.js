@@ -9,7 +9,12 @@ import { latencyTable } from '../../src/runs/ops/ops-table.js';
 describe('a percentile from too few samples', () => {
   it('needs 10 samples beyond it: p50 20, p90 100, p99 1,000, p99.9 10,000', () => {
     expect(BEYOND_MIN).toBe(10);
-    for (const [q, enough] of [[0.5, 20], [0.9, 100], [0.99, 1000], [0.999, 10000]]) {
+    for (const [q, enough] of [
+      [0.5, 20],
+      [0.9, 100],
+      [0.99, 1000],
+      [0.999, 10000],
+    ]) {
       expect(isThin(enough - 1, q), `${q} at ${enough - 1}`).toBe(true);
       expect(isThin(enough, q), `${q} at ${enough}`).toBe(false);
     }
@@ -30,7 +35,10 @@ describe('a percentile from too few samples', () => {
 
 describe('a load cell under a second', () => {
   it('is flagged beside its time and rate, with the note under the table', () => {
-    const md = loadTable([{ threads: 1, connections: 1, loadS: 0.03, recordsPerSec: 13_200_000 }, { threads: 2, connections: 1, loadS: 1.5, recordsPerSec: 300_000 }]);
+    const md = loadTable([
+      { threads: 1, connections: 1, loadS: 0.03, recordsPerSec: 13_200_000 },
+      { threads: 2, connections: 1, loadS: 1.5, recordsPerSec: 300_000 },
+    ]);
     expect(md).toContain('| 1 | 1 | 0.03 sec ⚠ | 13,200 k/s ⚠ |');
     expect(md).toContain('| 2 | 1 | 1.50 sec | 300 k/s |');
     expect(md).toMatch(/⚠ 1 of 2 cells loaded in under 1 s: a window that short is decided by start-up/);

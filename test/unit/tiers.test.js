@@ -14,7 +14,10 @@ const TIERS = ['unit', 'integration', 'e2e'];
 
 describe('the tiers', () => {
   it('every test file stands in test/unit/, test/integration/ or test/e2e/', () => {
-    const files = fs.readdirSync(TEST, { recursive: true }).map(String).filter((f) => f.endsWith('.test.js'));
+    const files = fs
+      .readdirSync(TEST, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.test.js'));
     expect(files.length).toBeGreaterThan(0);
     expect(files.filter((f) => !TIERS.includes(f.split(path.sep)[0]))).toEqual([]);
   });

@@ -11,7 +11,9 @@ import { PRODUCER_ROWS } from '../../src/runs/produce/produce-run.js';
 import { summarize } from '../../src/runs/produce/produce-summary.js';
 
 const dirs = [];
-afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 
 const A = { addr: '127.0.0.1:7000', role: 'master', shard: 1 };
 const B = { addr: '127.0.0.1:7001', role: 'replica', shard: 1 };
@@ -41,7 +43,10 @@ describe('a timeline whose nodes change', () => {
     const tl = readTimeline(file);
     expect(tl.rows).toHaveLength(4);
     expect(tl.nodes.map((n) => n.column)).toEqual([
-      'cpu_master_s1_127.0.0.1:7000', 'cpu_replica_s1_127.0.0.1:7001', 'cpu_master_s2_127.0.0.1:7002', 'cpu_master_s1_127.0.0.1:7001',
+      'cpu_master_s1_127.0.0.1:7000',
+      'cpu_replica_s1_127.0.0.1:7001',
+      'cpu_master_s2_127.0.0.1:7002',
+      'cpu_master_s1_127.0.0.1:7001',
     ]);
     const col = (c) => tl.rows.map((r) => r[c]);
     expect(col('cpu_master_s1_127.0.0.1:7000')).toEqual([10, 11, 12, null]);
@@ -59,21 +64,49 @@ describe('a timeline whose nodes change', () => {
     const file = path.join(dir, 'timeline.csv');
     const t = new Timeline(file, PRODUCER_ROWS.columns, [A, B]);
     for (let s = 0; s < 4; s++) t.append(row(s), [cpu(A, 30), cpu(B, 15)]);
-    const m = mergeTimelines([{ kind: 'produce', timeline: grown }, { kind: 'produce', timeline: readTimeline(file) }]);
-    expect(m.nodes.map((n) => `${n.role}:${n.addr}`)).toEqual(['master:127.0.0.1:7000', 'replica:127.0.0.1:7001', 'master:127.0.0.1:7002', 'master:127.0.0.1:7001']);
+    const m = mergeTimelines([
+      { kind: 'produce', timeline: grown },
+      { kind: 'produce', timeline: readTimeline(file) },
+    ]);
+    expect(m.nodes.map((n) => `${n.role}:${n.addr}`)).toEqual([
+      'master:127.0.0.1:7000',
+      'replica:127.0.0.1:7001',
+      'master:127.0.0.1:7002',
+      'master:127.0.0.1:7001',
+    ]);
     const at3 = Object.fromEntries(m.rows[3].cpu.map((c) => [`${c.role}:${c.addr}`, c.cpuPct]));
-    expect(at3).toEqual({ 'master:127.0.0.1:7000': 30, 'replica:127.0.0.1:7001': 15, 'master:127.0.0.1:7002': 2, 'master:127.0.0.1:7001': 20 });
+    expect(at3).toEqual({
+      'master:127.0.0.1:7000': 30,
+      'replica:127.0.0.1:7001': 15,
+      'master:127.0.0.1:7002': 2,
+      'master:127.0.0.1:7001': 20,
+    });
     expect(m.rows[3].counters.acked).toBe(20);
   });
 
   it('the summary lists a promoted node once per role, and counts each second under the role it had', () => {
     const rows = [0, 1, 2, 3].map((index) => ({
-      index, intended: 10, counters: { acked: 10 }, client: { cpuPct: 1, cpuPctMax: 1, loopP99Ms: 1, rssMb: 1, wallMs: 1000 },
+      index,
+      intended: 10,
+      counters: { acked: 10 },
+      client: { cpuPct: 1, cpuPctMax: 1, loopP99Ms: 1, rssMb: 1, wallMs: 1000 },
       cpu: index < 2 ? [cpu(A, 40), cpu(B, 10)] : [cpu(A, null), { ...B, role: 'master', cpuPct: 50 }],
     }));
-    const s = summarize({ rows, ackedDue: new Map(rows.map((r) => [r.index, 10])), totals: new Map(), warmupS: 0, durationS: 4, targetRate: 10, writers: 1, totalCounts: { failed: 0 }, errorKinds: {} });
+    const s = summarize({
+      rows,
+      ackedDue: new Map(rows.map((r) => [r.index, 10])),
+      totals: new Map(),
+      warmupS: 0,
+      durationS: 4,
+      targetRate: 10,
+      writers: 1,
+      totalCounts: { failed: 0 },
+      errorKinds: {},
+    });
     expect(s.cpu.nodes.map((n) => [n.addr, n.role, n.avg, n.samples])).toEqual([
-      ['127.0.0.1:7000', 'master', 40, 2], ['127.0.0.1:7001', 'master', 50, 2], ['127.0.0.1:7001', 'replica', 10, 2],
+      ['127.0.0.1:7000', 'master', 40, 2],
+      ['127.0.0.1:7001', 'master', 50, 2],
+      ['127.0.0.1:7001', 'replica', 10, 2],
     ]);
   });
 });

@@ -6,13 +6,16 @@ import { HELD, INCONCLUSIVE, NOT_HELD, comparisonsOf, judge } from '../../src/ex
 
 /** step → metric → one value per trial (trial k in round k). */
 function trials(table) {
-  return (step) => (table[step] ? Object.entries(table[step]).reduce((out, [metric, values]) => {
-    values.forEach((v, i) => {
-      out[i] ??= { round: i + 1, trial: i + 1, metrics: {} };
-      out[i].metrics[metric] = v;
-    });
-    return out;
-  }, []) : []);
+  return (step) =>
+    table[step]
+      ? Object.entries(table[step]).reduce((out, [metric, values]) => {
+          values.forEach((v, i) => {
+            out[i] ??= { round: i + 1, trial: i + 1, metrics: {} };
+            out[i].metrics[metric] = v;
+          });
+          return out;
+        }, [])
+      : [];
 }
 
 const near = (x, spread, n = 6) => Array.from({ length: n }, (_, i) => x * (1 + spread * ((i % 3) - 1) + 0.001 * i));
@@ -64,7 +67,7 @@ describe('two steps compared (Mann–Whitney, Hodges–Lehmann, noise threshold)
   });
 });
 
-describe('a figure against a constant (the median\'s distribution-free interval)', () => {
+describe("a figure against a constant (the median's distribution-free interval)", () => {
   it('held when every trial is on the claimed side, did not hold when every one is on the other', () => {
     expect(judgeOf('x.complete == 1', { x: { complete: [1, 1, 1, 1, 1, 1] } }).verdict).toBe(HELD);
     expect(judgeOf('x.complete == 1', { x: { complete: [0, 0, 0, 0, 0, 0] } }).verdict).toBe(NOT_HELD);
@@ -82,16 +85,24 @@ describe('a figure against a constant (the median\'s distribution-free interval)
   it('a side naming several steps is taken round by round', () => {
     const v = judgeOf('a.failed + b.failed == 0', { a: { failed: [0, 0, 0, 0, 0, 0] }, b: { failed: [0, 0, 0, 0, 0, 0] } });
     expect(v.verdict).toBe(HELD);
-    expect(judgeOf('a.failed + b.failed == 0', { a: { failed: [0, 0, 0, 0, 0, 0] }, b: { failed: [0, 0, 1, 0, 0, 0] } }).verdict).toBe(INCONCLUSIVE);
+    expect(judgeOf('a.failed + b.failed == 0', { a: { failed: [0, 0, 0, 0, 0, 0] }, b: { failed: [0, 0, 1, 0, 0, 0] } }).verdict).toBe(
+      INCONCLUSIVE,
+    );
   });
 });
 
-describe('and / or / not: Kleene\'s three-valued logic', () => {
+describe("and / or / not: Kleene's three-valued logic", () => {
   const table = { h: { v: [1, 1, 1, 1, 1, 1] }, n: { v: [0, 0, 0, 0, 0, 0] }, u: { v: [1, 1, 1] } };
   const cases = [
-    ['h.v == 1 and u.v == 1', INCONCLUSIVE], ['h.v == 1 and n.v == 1', NOT_HELD], ['u.v == 1 and n.v == 1', NOT_HELD],
-    ['h.v == 1 or u.v == 1', HELD], ['n.v == 1 or u.v == 1', INCONCLUSIVE], ['n.v == 1 or n.v == 2', NOT_HELD],
-    ['not u.v == 1', INCONCLUSIVE], ['not n.v == 1', HELD], ['not h.v == 1', NOT_HELD],
+    ['h.v == 1 and u.v == 1', INCONCLUSIVE],
+    ['h.v == 1 and n.v == 1', NOT_HELD],
+    ['u.v == 1 and n.v == 1', NOT_HELD],
+    ['h.v == 1 or u.v == 1', HELD],
+    ['n.v == 1 or u.v == 1', INCONCLUSIVE],
+    ['n.v == 1 or n.v == 2', NOT_HELD],
+    ['not u.v == 1', INCONCLUSIVE],
+    ['not n.v == 1', HELD],
+    ['not h.v == 1', NOT_HELD],
   ];
   it.each(cases)('%s → %s', (check, want) => {
     expect(judgeOf(check, table).verdict).toBe(want);
@@ -103,7 +114,7 @@ it('refuses a check that is not comparisons joined by and / or / not', () => {
   expect(() => comparisonsOf(parseCheck('(a.x < b.x) == (c.x < d.x)'))).toThrow(/compares a comparison/);
 });
 
-describe('a step outside the seed\'s regime cannot decide', () => {
+describe("a step outside the seed's regime cannot decide", () => {
   const table = { list: { cpu: near(10, 0.02) }, zset: { cpu: near(14, 0.02) }, set: { cpu: near(9, 0.02) } };
   it('a comparison naming it is inconclusive whatever its figures say, and says why; the others stand', () => {
     const behind = (step) => (step === 'zset' ? 'its writers held 80% of the target rate (median), below 99%' : null);
@@ -121,7 +132,7 @@ describe('a step outside the seed\'s regime cannot decide', () => {
   });
 });
 
-describe('each kind\'s regime rule', async () => {
+describe("each kind's regime rule", async () => {
   const { outOfRegime: produce } = await import('../../src/experiments/kinds/produce-kind.js');
   const { queueOutOfRegime: queue } = await import('../../src/experiments/kinds/queue-results.js');
   const { loadOutOfRegime: load } = await import('../../src/experiments/kinds/load-results.js');

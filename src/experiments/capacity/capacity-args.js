@@ -41,12 +41,18 @@ const CONSUMER_OWNED = new Set([...ownedFlags(COMMON_PARTS).keys()].map((k) => (
  * @returns {string[]}
  */
 function consumerArgsOf(a, producerFlags, plan, target) {
-  if (typeof a.consumer !== 'string') throw new UsageError('--consumer must be the consumer\'s flags in one argument, e.g. --consumer="-r 2 --fetch pipeline"');
+  if (typeof a.consumer !== 'string')
+    throw new UsageError('--consumer must be the consumer\'s flags in one argument, e.g. --consumer="-r 2 --fetch pipeline"');
   const own = a.consumer.trim().split(/\s+/).filter(Boolean);
   const owned = own.find((t) => CONSUMER_OWNED.has(t.split('=')[0]));
-  if (owned) throw new UsageError(`--consumer: ${owned} is set by the capacity search (the consumer runs each step, on the producer's target)`);
+  if (owned)
+    throw new UsageError(`--consumer: ${owned} is set by the capacity search (the consumer runs each step, on the producer's target)`);
   const args = [...toArgs(Object.fromEntries(Object.entries(producerFlags).filter(([k]) => MODEL_FLAGS.includes(k)))), ...own];
-  const problem = cliProblem('consumer', [...args, ...target, '-d', String(plan.stepSeconds), '--warmup', String(plan.stepWarmup)], (names) => `--consumer's --${names.split('|').sort((x, y) => y.length - x.length)[0]}`);
+  const problem = cliProblem(
+    'consumer',
+    [...args, ...target, '-d', String(plan.stepSeconds), '--warmup', String(plan.stepWarmup)],
+    (names) => `--consumer's --${names.split('|').sort((x, y) => y.length - x.length)[0]}`,
+  );
   if (problem) throw new UsageError(problem);
   return args;
 }
@@ -75,10 +81,20 @@ export function prepareCapacity(a) {
   }
   // the producer's own checks, on what the first step will run
   const target = plan.local ? ['--local', ...(a.cluster ? ['--cluster'] : [])] : targetArgs;
-  const first = [...toArgs(producerFlags), ...target,
-    '-q', String(Math.round(plan.startRate * (a.period ?? 1000) / 1000)), '-d', String(plan.stepSeconds), '--warmup', String(plan.stepWarmup)];
+  const first = [
+    ...toArgs(producerFlags),
+    ...target,
+    '-q',
+    String(Math.round((plan.startRate * (a.period ?? 1000)) / 1000)),
+    '-d',
+    String(plan.stepSeconds),
+    '--warmup',
+    String(plan.stepWarmup),
+  ];
   const consumerArgs = a.consumer === undefined ? null : consumerArgsOf(a, producerFlags, plan, target);
-  const problem = cliProblem('producer', first, (names) => (names.split('|').includes('q') ? '--start-rate (as -q per period)' : `--${names.split('|').sort((x, y) => y.length - x.length)[0]}`));
+  const problem = cliProblem('producer', first, (names) =>
+    names.split('|').includes('q') ? '--start-rate (as -q per period)' : `--${names.split('|').sort((x, y) => y.length - x.length)[0]}`,
+  );
   if (problem) throw new UsageError(problem);
   return { plan, producerFlags, consumerArgs, targetArgs, env };
 }
@@ -92,8 +108,13 @@ export function prepareCapacity(a) {
  * @returns {string|null}
  */
 export function capacityArgvProblem(argv, pathOf) {
-  const { a, failure, unknown } = parseQuietly(argv, (y) => capacityOptions(metricsOptions(outputOptions(producerOptions(connectionOptions(y))))));
-  if (failure) return unknown ? `${pathOf(unknown.length === 1 ? `-${unknown}` : `--${unknown}`)} is not a capacity flag (see rqbench capacity --help)` : failure;
+  const { a, failure, unknown } = parseQuietly(argv, (y) =>
+    capacityOptions(metricsOptions(outputOptions(producerOptions(connectionOptions(y))))),
+  );
+  if (failure)
+    return unknown
+      ? `${pathOf(unknown.length === 1 ? `-${unknown}` : `--${unknown}`)} is not a capacity flag (see rqbench capacity --help)`
+      : failure;
   try {
     prepareCapacity(a);
   } catch (e) {

@@ -31,7 +31,11 @@ export const CLIENT_BUSY = { cpuPct: 90, loopP99Ms: 100 };
 export function nodeEngine(n) {
   const hasEngine = typeof n.engineAvg === 'number';
   return {
-    addr: n.addr, role: n.role, shard: n.shard, engine: engineOrProcess(n) ?? 0, process: n.avg ?? null,
+    addr: n.addr,
+    role: n.role,
+    shard: n.shard,
+    engine: engineOrProcess(n) ?? 0,
+    process: n.avg ?? null,
     basis: hasEngine ? 'main thread' : 'process',
   };
 }
@@ -68,12 +72,17 @@ export function figuresOf(s) {
 export function judge(summary, c) {
   const f = figuresOf(summary);
   const reasons = [];
-  if (f.ratio < c.minAchieved) reasons.push(`achieved ${(f.ratio * 100).toFixed(1)}% of the target (needs ${(c.minAchieved * 100).toFixed(1)}%)`);
-  if (f.failed > 0 || f.exitCode !== 0) reasons.push(`${f.failed} items failed or unacknowledged${f.exitCode ? ` (exit ${f.exitCode})` : ''}`);
+  if (f.ratio < c.minAchieved)
+    reasons.push(`achieved ${(f.ratio * 100).toFixed(1)}% of the target (needs ${(c.minAchieved * 100).toFixed(1)}%)`);
+  if (f.failed > 0 || f.exitCode !== 0)
+    reasons.push(`${f.failed} items failed or unacknowledged${f.exitCode ? ` (exit ${f.exitCode})` : ''}`);
   if (f.p99 === null) reasons.push('no chunk latency was recorded');
   else if (f.p99 > c.sloP99Ms) reasons.push(`p99 ${f.p99.toFixed(1)} ms above the SLO of ${c.sloP99Ms} ms`);
-  const hot = f.nodes.map((node) => ({ node, pctOfNode: node.engine / engineCores(c.nodeCpus) })).sort((a, b) => b.pctOfNode - a.pctOfNode)[0];
-  if (hot && hot.pctOfNode >= c.engineCeiling) reasons.push(`${hot.node.role} ${hot.node.addr} engine at ${Math.round(hot.pctOfNode)}% of its CPU (ceiling ${c.engineCeiling}%)`);
+  const hot = f.nodes
+    .map((node) => ({ node, pctOfNode: node.engine / engineCores(c.nodeCpus) }))
+    .sort((a, b) => b.pctOfNode - a.pctOfNode)[0];
+  if (hot && hot.pctOfNode >= c.engineCeiling)
+    reasons.push(`${hot.node.role} ${hot.node.addr} engine at ${Math.round(hot.pctOfNode)}% of its CPU (ceiling ${c.engineCeiling}%)`);
   return { held: reasons.length === 0, reasons, limit: reasons.length ? limitOf(f, c, hot) : null, figures: f };
 }
 

@@ -47,12 +47,28 @@ export async function runCapacity(r) {
   const p = r.plan;
   const name = p.name ?? `capacity-${modelName(r.producerFlags)}`;
   // the endpoint listens before anything is written: a port in use is bad input, nothing made
-  const live = p.metricsPort ? { hub: await MetricsHub.open({ port: p.metricsPort, host: p.metricsHost, lingerS: p.metricsLinger, labels: { run_id: p.metricsRunId, run_name: name, ...p.metricsLabels }, buckets: p.metricsBuckets, quiet: p.quiet }), runId: p.metricsRunId } : null;
+  const live = p.metricsPort
+    ? {
+        hub: await MetricsHub.open({
+          port: p.metricsPort,
+          host: p.metricsHost,
+          lingerS: p.metricsLinger,
+          labels: { run_id: p.metricsRunId, run_name: name, ...p.metricsLabels },
+          buckets: p.metricsBuckets,
+          quiet: p.quiet,
+        }),
+        runId: p.metricsRunId,
+      }
+    : null;
   const dir = createRunDir(p.out, name);
   const stopper = new Stopper(log, 'rqbench capacity');
   const criteria = {
-    minAchieved: p.minAchieved, sloP99Ms: p.sloP99, engineCeiling: p.engineCeiling, nodeCpus: p.nodeCpus ?? 1,
-    headroom: p.headroom, maxRate: p.maxRate,
+    minAchieved: p.minAchieved,
+    sloP99Ms: p.sloP99,
+    engineCeiling: p.engineCeiling,
+    nodeCpus: p.nodeCpus ?? 1,
+    headroom: p.headroom,
+    maxRate: p.maxRate,
   };
   /** @type {import('../../report/capacity/capacity-md.js').CapacityStep[]} */
   const steps = [];
@@ -66,9 +82,17 @@ export async function runCapacity(r) {
   try {
     let targetArgs = r.targetArgs;
     if (p.local) {
-      local = await startRedis({ cluster: !!p.cluster, masters: p.masters, replicas: p.replicas, cpus: p.nodeCpus, signal: stopper.signal });
+      local = await startRedis({
+        cluster: !!p.cluster,
+        masters: p.masters,
+        replicas: p.replicas,
+        cpus: p.nodeCpus,
+        signal: stopper.signal,
+      });
       const cap = p.nodeCpus ? `, each node capped at ${p.nodeCpus} of a core` : '';
-      log(`rqbench capacity: started a local ${p.cluster ? `cluster of ${local.nodes.length} nodes` : `Redis with ${local.nodes.length - 1} replica(s)`} at ${local.url}${cap}`);
+      log(
+        `rqbench capacity: started a local ${p.cluster ? `cluster of ${local.nodes.length} nodes` : `Redis with ${local.nodes.length - 1} replica(s)`} at ${local.url}${cap}`,
+      );
       targetArgs = ['--url', local.url, ...(p.cluster ? ['--cluster'] : [])];
     }
     const period = r.producerFlags.p ?? r.producerFlags.period ?? 1000;
@@ -83,11 +107,19 @@ export async function runCapacity(r) {
       const q = Math.max(1, Math.round((rate * period) / 1000));
       // with a consumer, both start together on a shared --start-at, as an experiment step does
       const startAt = r.consumerArgs ? Date.now() + START_DELAY_MS : null;
-      const common = (name) => ({ target: targetArgs, length: { duration: p.stepSeconds, warmup: p.stepWarmup, startAt }, output: { out: path.resolve(stepDir), name, json: true } });
+      const common = (name) => ({
+        target: targetArgs,
+        length: { duration: p.stepSeconds, warmup: p.stepWarmup, startAt },
+        output: { out: path.resolve(stepDir), name, json: true },
+      });
       const cmds = [stepArgv({ cli: ['src/producer.js'], flags: r.producerFlags, args: ['-q', String(q)], ...common('producer') })];
       if (r.consumerArgs) cmds.push(stepArgv({ cli: ['src/consumer.js'], args: r.consumerArgs, ...common('consumer') }));
-      log(`rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`);
-      const children = await Promise.all(cmds.map((argv) => runChild([...argv, ...relayArgs(live, `${n}-${rate}`)], stopper, { env: r.env, hub: live?.hub })));
+      log(
+        `rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`,
+      );
+      const children = await Promise.all(
+        cmds.map((argv) => runChild([...argv, ...relayArgs(live, `${n}-${rate}`)], stopper, { env: r.env, hub: live?.hub })),
+      );
       const [summary, consumer] = ['producer', 'consumer'].map((role) => {
         const runDir = newestRunDir(stepDir, role);
         return runDir && readJson(path.join(runDir, 'summary.json'));
@@ -97,7 +129,9 @@ export async function runCapacity(r) {
       const broken = children.findIndex((c, i) => !(i ? consumer : summary) || (c.code !== 0 && c.code !== 1));
       if (broken >= 0) {
         const c = children[broken];
-        throw new Error(`step ${n} at ${grouped(rate)} items/s: the ${broken ? 'consumer' : 'producer'} exited with ${c.code ?? c.signal}: ${c.lastLine || 'no summary'}`);
+        throw new Error(
+          `step ${n} at ${grouped(rate)} items/s: the ${broken ? 'consumer' : 'producer'} exited with ${c.code ?? c.signal}: ${c.lastLine || 'no summary'}`,
+        );
       }
       const j = judge(summary, criteria);
       if (r.consumerArgs) {
@@ -105,9 +139,19 @@ export async function runCapacity(r) {
         j.reasons.push(...more);
         if (more.length && j.held) Object.assign(j, { held: false, limit: { kind: 'failures' } });
       }
-      steps.push({ rate, phase, dir: path.relative(dir, newestRunDir(stepDir, 'producer')), held: j.held, reasons: j.reasons, limit: j.limit, figures: j.figures });
+      steps.push({
+        rate,
+        phase,
+        dir: path.relative(dir, newestRunDir(stepDir, 'producer')),
+        held: j.held,
+        reasons: j.reasons,
+        limit: j.limit,
+        figures: j.figures,
+      });
       const f = j.figures;
-      log(`rqbench capacity: [${n}] ${grouped(rate)} ${j.held ? 'held' : 'not held'}: achieved ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`);
+      log(
+        `rqbench capacity: [${n}] ${grouped(rate)} ${j.held ? 'held' : 'not held'}: achieved ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`,
+      );
       return j.held;
     };
     search = await searchMax({ startRate: p.startRate, maxRate: p.maxRate, growth: p.growth, precision: p.precision }, runStep);
@@ -125,7 +169,18 @@ export async function runCapacity(r) {
   const answer = failure ? `failed: ${failure}` : answerLine(result);
   const projection = projectionLine(result);
   const noise = trialNoise(dir);
-  const doc = { command: r.command, instance: r.instance, ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}), answer, projectionLine: projection, noiseLine: noiseWords(noise), noise, ...result, producerFlags: r.producerFlags, tookSeconds: Math.round((Date.now() - started) / 1000) };
+  const doc = {
+    command: r.command,
+    instance: r.instance,
+    ...(p.nodeCpus ? { nodeCpus: p.nodeCpus } : {}),
+    answer,
+    projectionLine: projection,
+    noiseLine: noiseWords(noise),
+    noise,
+    ...result,
+    producerFlags: r.producerFlags,
+    tookSeconds: Math.round((Date.now() - started) / 1000),
+  };
   writeJson(path.join(dir, 'capacity.json'), doc);
   const md = capacityMd(result, { command: r.command, instance: r.instance, answer, noiseLine: doc.noiseLine });
   writeText(path.join(dir, 'capacity.md'), md);

@@ -76,7 +76,10 @@ export async function confirmBoundary(result, times, step) {
   const failed = [false];
   let stopped = false;
   for (let i = 0; i < times && !stopped; i++) {
-    for (const [rate, tries] of /** @type {Array<[number, boolean[]]>} */ ([[max, held], [failedAbove, failed]])) {
+    for (const [rate, tries] of /** @type {Array<[number, boolean[]]>} */ ([
+      [max, held],
+      [failedAbove, failed],
+    ])) {
       const ok = await step(rate, 'confirm');
       if (ok === null) {
         stopped = true;

@@ -42,10 +42,12 @@ export function topologyProblem(t) {
 export function read(s, p, raw) {
   const shape = flagMapProblem(s.capacity, `${p}.capacity`) ?? flagMapProblem(raw.capacity, 'capacity');
   if (shape) throw new KindProblem(shape);
-  if (s.cpus !== undefined && (typeof s.cpus !== 'number' || !(s.cpus > 0))) throw new KindProblem(`${p}.cpus must be a number of cores > 0 (got ${JSON.stringify(s.cpus)})`);
+  if (s.cpus !== undefined && (typeof s.cpus !== 'number' || !(s.cpus > 0)))
+    throw new KindProblem(`${p}.cpus must be a number of cores > 0 (got ${JSON.stringify(s.cpus)})`);
   let instance = null;
   if (s.instance !== undefined) {
-    if (!s.instance || typeof s.instance !== 'object' || Array.isArray(s.instance)) throw new KindProblem(`${p}.instance must be a map: { type, vcpu, memoryGb, hourlyPrice }`);
+    if (!s.instance || typeof s.instance !== 'object' || Array.isArray(s.instance))
+      throw new KindProblem(`${p}.instance must be a map: { type, vcpu, memoryGb, hourlyPrice }`);
     const extra = Object.keys(s.instance).find((k) => !(k in INSTANCE));
     if (extra) throw new KindProblem(`${p}.instance.${extra} is not a field here (known: ${Object.keys(INSTANCE).join(', ')})`);
     instance = s.instance;
@@ -56,7 +58,8 @@ export function read(s, p, raw) {
 /** @param {Record<string, any>} raw */
 export function readSpec(raw) {
   if (raw.forRate === undefined) return { forRate: null };
-  if (typeof raw.forRate !== 'number' || !Number.isFinite(raw.forRate) || raw.forRate <= 0) throw new KindProblem(`forRate must be a number > 0 (got ${JSON.stringify(raw.forRate)})`);
+  if (typeof raw.forRate !== 'number' || !Number.isFinite(raw.forRate) || raw.forRate <= 0)
+    throw new KindProblem(`forRate must be a number > 0 (got ${JSON.stringify(raw.forRate)})`);
   return { forRate: raw.forRate };
 }
 
@@ -68,10 +71,27 @@ export function readSpec(raw) {
  */
 export function complete(d, { flags, duration, warmup, consumer, at, topology }) {
   const owned = ['q', 'quantity', 'per-writer'].find((k) => flags[k] !== undefined);
-  if (owned) throw new KindProblem(`${d.flagPaths[owned] ?? `flags.${owned}`} is set by the capacity search (use ${d.path}.capacity's start-rate and max-rate)`);
-  if (consumer || d.consumer) throw new KindProblem(`${d.path}: a capacity step runs its consumer through capacity.consumer ("<consumer flags>"), not consumer:`);
+  if (owned)
+    throw new KindProblem(
+      `${d.flagPaths[owned] ?? `flags.${owned}`} is set by the capacity search (use ${d.path}.capacity's start-rate and max-rate)`,
+    );
+  if (consumer || d.consumer)
+    throw new KindProblem(`${d.path}: a capacity step runs its consumer through capacity.consumer ("<consumer flags>"), not consumer:`);
   if (at.length || d.at?.length) throw new KindProblem(`${d.path}: a capacity step needs a steady cluster (no at:)`);
-  const step = { kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: null, at: [], varied: [], capacity: d.capacity, cpus: d.cpus, instance: d.instance };
+  const step = {
+    kind: name,
+    name: d.name,
+    label: d.label,
+    duration,
+    warmup,
+    flags,
+    consumer: null,
+    at: [],
+    varied: [],
+    capacity: d.capacity,
+    cpus: d.cpus,
+    instance: d.instance,
+  };
   const bad = problemOf({ ...step, path: d.path }, topology);
   if (bad) throw new KindProblem(bad);
   return step;
@@ -88,11 +108,24 @@ function argvOf(step, topology, out) {
   const l = topology.local;
   const cpus = step.cpus ?? l?.cpus ?? null;
   const target = l
-    ? ['--local', ...(l.cluster ? ['--cluster', '--masters', String(l.masters)] : []), '--replicas', String(l.replicas), ...(cpus ? ['--node-cpus', String(cpus)] : [])]
+    ? [
+        '--local',
+        ...(l.cluster ? ['--cluster', '--masters', String(l.masters)] : []),
+        '--replicas',
+        String(l.replicas),
+        ...(cpus ? ['--node-cpus', String(cpus)] : []),
+      ]
     : ['--url', topology.url, ...(topology.cluster ? ['--cluster'] : [])];
   const instance = step.instance ? Object.fromEntries(Object.entries(step.instance).map(([k, v]) => [INSTANCE[k], v])) : {};
   // the search's own step length and instance flags; the producer's length is the search's to set
-  const own = [...toArgs(step.capacity ?? {}), ...toArgs(instance), '--step-seconds', String(step.duration), '--step-warmup', String(step.warmup)];
+  const own = [
+    ...toArgs(step.capacity ?? {}),
+    ...toArgs(instance),
+    '--step-seconds',
+    String(step.duration),
+    '--step-warmup',
+    String(step.warmup),
+  ];
   return stepArgv({ cli: ['src/cli.js', 'capacity'], flags: step.flags, args: own, target, output: { out, name: 'capacity' } });
 }
 
@@ -103,12 +136,23 @@ function argvOf(step, topology, out) {
  * @returns {string|null}
  */
 function problemOf(step, topology) {
-  const argv = argvOf(step, topology, '.').slice(2).filter((x, i, all) => x !== '--out' && all[i - 1] !== '--out');
+  const argv = argvOf(step, topology, '.')
+    .slice(2)
+    .filter((x, i, all) => x !== '--out' && all[i - 1] !== '--out');
   const fields = {
-    '--step-seconds': `${step.path}.duration (or duration)`, '--step-warmup': `${step.path}.warmup (or warmup)`, '--node-cpus': `${step.path}.cpus`,
+    '--step-seconds': `${step.path}.duration (or duration)`,
+    '--step-warmup': `${step.path}.warmup (or warmup)`,
+    '--node-cpus': `${step.path}.cpus`,
     ...Object.fromEntries(Object.entries(INSTANCE).map(([k, flag]) => [`--${flag}`, `${step.path}.instance.${k}`])),
   };
-  return capacityArgvProblem(argv, (flag) => fields[flag] ?? (step.capacity?.[flag.replace(/^-+/, '')] !== undefined ? `${step.path}.capacity.${flag.replace(/^-+/, '')}` : `${step.path}.flags (${flag})`));
+  return capacityArgvProblem(
+    argv,
+    (flag) =>
+      fields[flag] ??
+      (step.capacity?.[flag.replace(/^-+/, '')] !== undefined
+        ? `${step.path}.capacity.${flag.replace(/^-+/, '')}`
+        : `${step.path}.flags (${flag})`),
+  );
 }
 
 /**
@@ -120,7 +164,14 @@ function problemOf(step, topology) {
 export async function run(step, { stepDir, out, topology, stopper }) {
   fs.mkdirSync(stepDir, { recursive: true });
   const argv = argvOf(step, topology, out);
-  const meta = { name: step.name, label: step.label, kind: 'capacity', startedAt: new Date().toISOString(), commands: [commandLine('node', argv)], ok: false };
+  const meta = {
+    name: step.name,
+    label: step.label,
+    kind: 'capacity',
+    startedAt: new Date().toISOString(),
+    commands: [commandLine('node', argv)],
+    ok: false,
+  };
   const save = stepRecord(stepDir, meta);
   const r = await runChild(argv, stopper);
   const doc = readBack(stepDir, null).capacity;
@@ -150,7 +201,10 @@ export function readBack(stepDir, meta) {
  */
 function rowsOf(spec, steps) {
   const done = steps.filter((s) => s.r?.complete);
-  const rows = instanceRows(done.map((s) => ({ label: s.step.label, doc: s.r.capacity })), { forRate: spec.kindSpec.forRate ?? undefined });
+  const rows = instanceRows(
+    done.map((s) => ({ label: s.step.label, doc: s.r.capacity })),
+    { forRate: spec.kindSpec.forRate ?? undefined },
+  );
   return steps.map((s) => (s.r?.complete ? rows[done.indexOf(s)] : null));
 }
 
@@ -176,17 +230,30 @@ export async function results(spec, steps) {
   const headroom = steps.find((s) => s.r?.complete)?.r.capacity.criteria?.headroom ?? 60;
   const searches = steps.map(({ step, r }) => {
     const c = r?.complete ? r.capacity : null;
-    return [step.label, step.cpus ?? spec.topology.local?.cpus ?? '-', c ? c.answer : 'not run yet', c ? c.projectionLine.replace(/^projection: /, '') : '', c ? c.steps.length : ''];
+    return [
+      step.label,
+      step.cpus ?? spec.topology.local?.cpus ?? '-',
+      c ? c.answer : 'not run yet',
+      c ? c.projectionLine.replace(/^projection: /, '') : '',
+      c ? c.steps.length : '',
+    ];
   });
   const c0 = steps.find((s) => s.r?.complete)?.r.capacity;
-  const held = c0 ? `Held means: achieved ≥ ${c0.criteria.minAchieved * 100}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c0.criteria.sloP99Ms} ms, every node's engine below ${c0.criteria.engineCeiling}% of its CPU.` : '';
+  const held = c0
+    ? `Held means: achieved ≥ ${c0.criteria.minAchieved * 100}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c0.criteria.sloP99Ms} ms, every node's engine below ${c0.criteria.engineCeiling}% of its CPU.`
+    : '';
   return [
-    rows.length ? instanceTableMd(rows, { forRate: spec.kindSpec.forRate ?? undefined, headroom }) : 'No search has completed yet.', '',
+    rows.length ? instanceTableMd(rows, { forRate: spec.kindSpec.forRate ?? undefined, headroom }) : 'No search has completed yet.',
+    '',
     ...oneLoad(steps),
-    '### Searches', '',
-    mdTable(['Step', 'Cores per node', 'Answer', 'Projection', 'Runs'], searches), '',
-    held, '',
-    `Each search's steps, one row per run, are in its \`capacity.md\` and \`capacity.json\` (under \`data/<stamp>/<step>/trial-<k>/*-capacity/\`).${spec.kindSpec.forRate ? ` Shards for ${grouped(spec.kindSpec.forRate)} items/s are sized at the headroom.` : ''}`, '',
+    '### Searches',
+    '',
+    mdTable(['Step', 'Cores per node', 'Answer', 'Projection', 'Runs'], searches),
+    '',
+    held,
+    '',
+    `Each search's steps, one row per run, are in its \`capacity.md\` and \`capacity.json\` (under \`data/<stamp>/<step>/trial-<k>/*-capacity/\`).${spec.kindSpec.forRate ? ` Shards for ${grouped(spec.kindSpec.forRate)} items/s are sized at the headroom.` : ''}`,
+    '',
   ];
 }
 
@@ -200,12 +267,25 @@ function oneLoad(steps) {
   const rates = new Set(firsts.filter((x) => x.first).map((x) => x.first.rate));
   if (rates.size !== 1) return [];
   const [rate] = rates;
-  const rows = firsts.map(({ step, first }) => (first
-    ? [step.label, step.instance?.type ?? '-', fixed(first.figures?.busiestMaster?.process ?? NaN, 1), fixed(first.figures?.busiestReplica?.process ?? NaN, 1), first.held ? 'yes' : `no (${first.reasons.join('; ')})`]
-    : [step.label, step.instance?.type ?? '-', 'not run yet', '', '']));
-  return [`### One load: ${grouped(rate)} items/s`, '',
-    mdTable(['Step', 'Instance type', 'master CPU, % of the node', 'replica CPU, % of the node', 'Held'], rows), '',
-    'Each search\'s first run, at its start rate: every step under the same load. CPU is each busiest node\'s process, as a share of the node\'s CPU (its cap here; CloudWatch\'s CPUUtilization of the whole node on ElastiCache), from the trial shown.', ''];
+  const rows = firsts.map(({ step, first }) =>
+    first
+      ? [
+          step.label,
+          step.instance?.type ?? '-',
+          fixed(first.figures?.busiestMaster?.process ?? NaN, 1),
+          fixed(first.figures?.busiestReplica?.process ?? NaN, 1),
+          first.held ? 'yes' : `no (${first.reasons.join('; ')})`,
+        ]
+      : [step.label, step.instance?.type ?? '-', 'not run yet', '', ''],
+  );
+  return [
+    `### One load: ${grouped(rate)} items/s`,
+    '',
+    mdTable(['Step', 'Instance type', 'master CPU, % of the node', 'replica CPU, % of the node', 'Held'], rows),
+    '',
+    "Each search's first run, at its start rate: every step under the same load. CPU is each busiest node's process, as a share of the node's CPU (its cap here; CloudWatch's CPUUtilization of the whole node on ElastiCache), from the trial shown.",
+    '',
+  ];
 }
 
 /**
@@ -227,9 +307,9 @@ export const metrics = {
   monthly_per_100k: 'capacity: monthly price of the topology per 100k items/s (needs instance.hourlyPrice)',
   shards_for: 'capacity: shards needed for forRate at the headroom',
   monthly_for: 'capacity: monthly price of the shards needed for forRate',
-  start_rate: 'capacity: the search\'s first rate (start-rate: the same load for every step)',
-  master_cpu_at_start: 'capacity: the busiest master\'s process CPU at the first rate, % of its node\'s CPU (the seed\'s unit)',
-  replica_cpu_at_start: 'capacity: the busiest replica\'s process CPU at the first rate, % of its node\'s CPU',
+  start_rate: "capacity: the search's first rate (start-rate: the same load for every step)",
+  master_cpu_at_start: "capacity: the busiest master's process CPU at the first rate, % of its node's CPU (the seed's unit)",
+  replica_cpu_at_start: "capacity: the busiest replica's process CPU at the first rate, % of its node's CPU",
 };
 
 /**
@@ -246,8 +326,12 @@ function metricsOfRow(doc, row) {
     start_rate: def(start?.rate),
     master_cpu_at_start: def(start?.figures?.busiestMaster?.process),
     replica_cpu_at_start: def(start?.figures?.busiestReplica?.process),
-    max_rate: def(doc?.search?.max), saturates_at: def(first?.saturatesAt), at_headroom: def(first?.atHeadroom),
-    top_master_cpu: def(row?.masterCpu), monthly_per_100k: def(row?.per100k), shards_for: def(row?.shardsFor),
+    max_rate: def(doc?.search?.max),
+    saturates_at: def(first?.saturatesAt),
+    at_headroom: def(first?.atHeadroom),
+    top_master_cpu: def(row?.masterCpu),
+    monthly_per_100k: def(row?.per100k),
+    shards_for: def(row?.shardsFor),
     monthly_for: row ? def(monthlyFor(row)) : undefined,
   };
 }
@@ -259,6 +343,7 @@ export const what = (step) => `capacity search, runs of ${step.duration} s`;
 /** @param {any} r */
 export const figures = (r) => r?.capacity?.answer ?? 'no capacity.json';
 /** @param {import('../spec.js').Spec} spec */
-export const commandsNote = (spec) => (spec.topology.local ? 'Each search starts its own local servers (`--local`), capped with the step\'s `--node-cpus`.' : '');
+export const commandsNote = (spec) =>
+  spec.topology.local ? "Each search starts its own local servers (`--local`), capped with the step's `--node-cpus`." : '';
 /** How RESULTS.md's setup line speaks of the topology and the steps. */
 export const setupWords = { starter: 'a fresh one for each search, started by it', each: ' capacity searches, each run' };

@@ -49,5 +49,6 @@ export function joinLists(flags, keys) {
  * @returns {(flag: string) => string}
  */
 export function fieldOf(d, flags, runnerFields) {
-  return (flag) => d.flagPaths[flag] ?? (flags[flag] !== undefined ? `flags.${flag}` : runnerFields[flag] ?? `${d.path}.flags (--${flag})`);
+  return (flag) =>
+    d.flagPaths[flag] ?? (flags[flag] !== undefined ? `flags.${flag}` : (runnerFields[flag] ?? `${d.path}.flags (--${flag})`));
 }

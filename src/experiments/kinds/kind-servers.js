@@ -44,7 +44,12 @@ export async function startServers(wanted, { log, signal }) {
   let motoPid = /** @type {number|null} */ (null);
   /** @type {Servers} */
   const s = {
-    redisUrl: null, redisVersion: null, sqsEndpoint: null, pubsubEndpoint: null, motoEndpoint: null, endpoint: null,
+    redisUrl: null,
+    redisVersion: null,
+    sqsEndpoint: null,
+    pubsubEndpoint: null,
+    motoEndpoint: null,
+    endpoint: null,
     mark: () => ({
       at: performance.now(),
       redis: redisPids.length ? sumOrNull(redisPids.map((pid) => procCpuSeconds(pid))) : null,
@@ -68,7 +73,9 @@ export async function startServers(wanted, { log, signal }) {
       redisPids = redis.nodes.map((n) => n.pid);
       s.redisUrl = redis.url;
       s.redisVersion = redisServerVersion();
-      log(`rqbench experiment: started a local Redis (${redis.nodes.length} node${redis.nodes.length > 1 ? 's' : ''}${cpus ? `, ${describeCap(cpus)}` : ''}) at ${redis.url} (${took(t0)})`);
+      log(
+        `rqbench experiment: started a local Redis (${redis.nodes.length} node${redis.nodes.length > 1 ? 's' : ''}${cpus ? `, ${describeCap(cpus)}` : ''}) at ${redis.url} (${took(t0)})`,
+      );
     }
     if (wanted.sqs && !signal?.aborted) {
       const t0 = Date.now();
@@ -114,14 +121,21 @@ export async function startServers(wanted, { log, signal }) {
 export function cpuBetween(a, b) {
   const wallS = (b.at - a.at) / 1000;
   const pct = (k) => (a[k] !== null && b[k] !== null && wallS > 0 ? Math.round(((b[k] - a[k]) / wallS) * 1000) / 10 : null);
-  return { wallS: Math.round(wallS * 10) / 10, redisPct: pct('redis'), sqsEmulatorPct: pct('sqs'), pubsubEmulatorPct: pct('pubsub'), motoPct: pct('moto'), rqbenchPct: pct('rqbench') };
+  return {
+    wallS: Math.round(wallS * 10) / 10,
+    redisPct: pct('redis'),
+    sqsEmulatorPct: pct('sqs'),
+    pubsubEmulatorPct: pct('pubsub'),
+    motoPct: pct('moto'),
+    rqbenchPct: pct('rqbench'),
+  };
 }
 
 /** The local redis-server's version, as `redis-server --version` gives it, or null. */
 function redisServerVersion() {
   try {
     const bin = findRedisServer();
-    return bin ? /v=([\d.]+)/.exec(execFileSync(bin, ['--version'], { encoding: 'utf8' }))?.[1] ?? null : null;
+    return bin ? (/v=([\d.]+)/.exec(execFileSync(bin, ['--version'], { encoding: 'utf8' }))?.[1] ?? null) : null;
   } catch {
     return null;
   }

@@ -68,10 +68,13 @@ function readDeltaFile(f) {
   const o = /** @type {Record<string, unknown>} */ (f);
   const records = /** @type {number} */ (o.records ?? SEED_FILE.records);
   const recordSize = /** @type {number} */ (o.recordSize ?? SEED_FILE.recordSize);
-  if (!Number.isInteger(records) || records < 1 || records > 2 ** 31) throw new KindProblem(`deltaFile.records must be an integer from 1 to ${2 ** 31} (got ${JSON.stringify(records)})`);
+  if (!Number.isInteger(records) || records < 1 || records > 2 ** 31)
+    throw new KindProblem(`deltaFile.records must be an integer from 1 to ${2 ** 31} (got ${JSON.stringify(records)})`);
   const least = Buffer.byteLength(keyOf(KEY_PATTERN, Number(records) - 1)) + 3;
   if (!Number.isInteger(recordSize) || recordSize < least || recordSize > 1 << 20) {
-    throw new KindProblem(`deltaFile.recordSize must be an integer from ${least} (keys like ${keyOf(KEY_PATTERN, Number(records) - 1)}, TAB, a value byte, LF) to ${1 << 20} (got ${JSON.stringify(recordSize)})`);
+    throw new KindProblem(
+      `deltaFile.recordSize must be an integer from ${least} (keys like ${keyOf(KEY_PATTERN, Number(records) - 1)}, TAB, a value byte, LF) to ${1 << 20} (got ${JSON.stringify(recordSize)})`,
+    );
   }
   return { records: Number(records), recordSize: Number(recordSize) };
 }
@@ -82,10 +85,17 @@ function readDeltaFile(f) {
  * @param {Record<string, any>} raw the spec as written
  */
 export function read(s, p, raw) {
-  for (const [field, where] of [[s.duration, `${p}.duration`], [s.warmup, `${p}.warmup`], [raw.duration, 'duration'], [raw.warmup, 'warmup']]) {
-    if (field !== undefined) throw new KindProblem(`${where}: a load step runs until its grid has loaded the file (no duration or warm-up)`);
+  for (const [field, where] of [
+    [s.duration, `${p}.duration`],
+    [s.warmup, `${p}.warmup`],
+    [raw.duration, 'duration'],
+    [raw.warmup, 'warmup'],
+  ]) {
+    if (field !== undefined)
+      throw new KindProblem(`${where}: a load step runs until its grid has loaded the file (no duration or warm-up)`);
   }
-  if (s.from !== undefined && s.from !== 's3' && s.from !== 'file') throw new KindProblem(`${p}.from must be file or s3 (got ${JSON.stringify(s.from)})`);
+  if (s.from !== undefined && s.from !== 's3' && s.from !== 'file')
+    throw new KindProblem(`${p}.from must be file or s3 (got ${JSON.stringify(s.from)})`);
   return { deltaFile: readDeltaFile(raw.deltaFile), from: s.from === 's3' ? 's3' : 'file' };
 }
 
@@ -105,19 +115,45 @@ export function complete(d, { flags: given, consumer, at, topology }) {
   const fieldFor = fieldOf(d, flags, {});
   const owned = Object.keys(flags).find((k) => FILE_OWNED.has(k) || (ownedFlags(['reset']).has(k) && topology.local));
   if (owned) {
-    throw new KindProblem(owned === 'flush'
-      ? `${fieldFor(owned)} is set by the runner (it empties the local Redis it started before each grid)`
-      : owned === 'endpoint'
-        ? `${fieldFor(owned)} is set by the runner (from: s3 reads the file from the S3 emulator it starts)`
-        : `${fieldFor(owned)} is set by the runner (the spec's deltaFile: { records, recordSize })`);
+    throw new KindProblem(
+      owned === 'flush'
+        ? `${fieldFor(owned)} is set by the runner (it empties the local Redis it started before each grid)`
+        : owned === 'endpoint'
+          ? `${fieldFor(owned)} is set by the runner (from: s3 reads the file from the S3 emulator it starts)`
+          : `${fieldFor(owned)} is set by the runner (the spec's deltaFile: { records, recordSize })`,
+    );
   }
-  if (d.from === 's3' && !topology.local) throw new KindProblem(`${d.path}.from: s3 needs topology local: (the runner starts the S3 emulator and puts the file there)`);
-  const step = { kind: name, name: d.name, label: d.label, duration: 0, warmup: 0, flags, consumer: null, at: [], varied: [], deltaFile: d.deltaFile, from: d.from };
+  if (d.from === 's3' && !topology.local)
+    throw new KindProblem(`${d.path}.from: s3 needs topology local: (the runner starts the S3 emulator and puts the file there)`);
+  const step = {
+    kind: name,
+    name: d.name,
+    label: d.label,
+    duration: 0,
+    warmup: 0,
+    flags,
+    consumer: null,
+    at: [],
+    varied: [],
+    deltaFile: d.deltaFile,
+    from: d.from,
+  };
   const { records, recordSize } = d.deltaFile;
-  const fields = fieldOf(d, flags, { 'node-cpus': 'topology.local.cpus', url: 'topology.url', out: d.path, name: d.path, endpoint: `${d.path}.from` });
+  const fields = fieldOf(d, flags, {
+    'node-cpus': 'topology.local.cpus',
+    url: 'topology.url',
+    out: d.path,
+    name: d.path,
+    endpoint: `${d.path}.from`,
+  });
   const argv = argvOf(step, topology, { redisUrl: 'redis://127.0.0.1:6379', sqsEndpoint: 'http://127.0.0.1:4566' }, '.');
-  const bad = commandProblem(argv.slice(3), (y) => loadOptions(outputOptions(connectionOptions(y))),
-    (a) => loadPlan({ ...a, file: argv[2] }, () => ({ size: records * recordSize, recordSize, records })), fields, 'load');
+  const bad = commandProblem(
+    argv.slice(3),
+    (y) => loadOptions(outputOptions(connectionOptions(y))),
+    (a) => loadPlan({ ...a, file: argv[2] }, () => ({ size: records * recordSize, recordSize, records })),
+    fields,
+    'load',
+  );
   if (bad) throw new KindProblem(bad);
   return step;
 }
@@ -139,7 +175,17 @@ const BUCKET = 'rqbench-deltas';
 const s3Url = (f) => `s3://${BUCKET}/${path.basename(deltaPath(f))}`;
 
 /** The command that makes the file. @param {{ records: number, recordSize: number }} f @param {string} file */
-const generateArgv = (f, file) => ['src/cli.js', 'load', '--generate', file, '--records', String(f.records), '--record-size', String(f.recordSize), '--quiet'];
+const generateArgv = (f, file) => [
+  'src/cli.js',
+  'load',
+  '--generate',
+  file,
+  '--records',
+  String(f.records),
+  '--record-size',
+  String(f.recordSize),
+  '--quiet',
+];
 
 /**
  * The step's command (relative paths, so it can be pasted from the repo root).
@@ -151,11 +197,19 @@ const generateArgv = (f, file) => ['src/cli.js', 'load', '--generate', file, '--
  */
 function argvOf(step, topology, servers, out) {
   const redis = sinkOf(step.flags) === 'redis';
-  const target = !redis ? [] : topology.local
-    ? ['--url', String(servers.redisUrl), ...(topology.local.cluster ? ['--cluster'] : []), '--flush']
-    : ['--url', String(topology.url), ...(topology.cluster ? ['--cluster'] : [])];
+  const target = !redis
+    ? []
+    : topology.local
+      ? ['--url', String(servers.redisUrl), ...(topology.local.cluster ? ['--cluster'] : []), '--flush']
+      : ['--url', String(topology.url), ...(topology.cluster ? ['--cluster'] : [])];
   // from S3: the object the runner put on the emulator it started
-  if (step.from === 's3') return stepArgv({ cli: ['src/cli.js', 'load', s3Url(step.deltaFile)], flags: step.flags, target: ['--endpoint', String(servers.sqsEndpoint)], output: { out, name: 'load' } });
+  if (step.from === 's3')
+    return stepArgv({
+      cli: ['src/cli.js', 'load', s3Url(step.deltaFile)],
+      flags: step.flags,
+      target: ['--endpoint', String(servers.sqsEndpoint)],
+      output: { out, name: 'load' },
+    });
   return stepArgv({ cli: ['src/cli.js', 'load', deltaPath(step.deltaFile)], flags: step.flags, target, output: { out, name: 'load' } });
 }
 
@@ -168,7 +222,8 @@ function argvOf(step, topology, servers, out) {
 export async function start(spec, { log, signal }) {
   const f = spec.kindSpec.deltaFile;
   const file = deltaPath(f);
-  if (sizeOf(file) === f.records * f.recordSize) log(`rqbench experiment: the delta file ${file} is there (${grouped(f.records)} records of ${f.recordSize} B), reused`);
+  if (sizeOf(file) === f.records * f.recordSize)
+    log(`rqbench experiment: the delta file ${file} is there (${grouped(f.records)} records of ${f.recordSize} B), reused`);
   else {
     const t0 = Date.now();
     // written beside under a name of its own, then renamed: a file cut short is never taken for one
@@ -181,7 +236,9 @@ export async function start(spec, { log, signal }) {
       throw new Error(`rqbench load --generate ${file} failed (${r.code ?? r.signal}): ${r.lastLine}`);
     }
     fs.renameSync(part, file);
-    log(`rqbench experiment: wrote the delta file ${file} (${grouped(f.records)} records of ${f.recordSize} B) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `rqbench experiment: wrote the delta file ${file} (${grouped(f.records)} records of ${f.recordSize} B) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
   }
   const redis = spec.topology.local && spec.steps.some((s) => sinkOf(s.flags) === 'redis') ? spec.topology.local : null;
   const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3');
@@ -193,7 +250,9 @@ export async function start(spec, { log, signal }) {
       const client = await s3Client({ endpoint: servers.sqsEndpoint }, 1);
       await client.send(new CreateBucketCommand({ Bucket: BUCKET })).finally(() => client.destroy());
       const up = await uploadToS3(file, s3Url(f), { endpoint: servers.sqsEndpoint });
-      log(`rqbench experiment: put the delta file on the S3 emulator as ${s3Url(f)} (${up.parts} parts) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      log(
+        `rqbench experiment: put the delta file on the S3 emulator as ${s3Url(f)} (${up.parts} parts) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
     } catch (e) {
       await servers.stop();
       throw e;
@@ -221,8 +280,12 @@ function spawnQuiet(argv, signal) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], signal });
     let err = '';
-    child.stderr.on('data', (d) => { err = (err + d).slice(-2000); });
-    child.once('error', (e) => { err += `\n${e.message}`; });
+    child.stderr.on('data', (d) => {
+      err = (err + d).slice(-2000);
+    });
+    child.once('error', (e) => {
+      err += `\n${e.message}`;
+    });
     child.once('close', (code, sig) => resolve({ code, signal: sig, lastLine: err.trim().split('\n').pop() ?? '' }));
   });
 }
@@ -238,8 +301,14 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   const argv = argvOf(step, topology, servers, out);
   const redis = sinkOf(step.flags) === 'redis';
   const meta = {
-    name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: [commandLine('node', argv)], ok: false,
-    hostCpus: os.cpus().length, ...(redis && { redisVersion: servers.redisVersion }),
+    name: step.name,
+    label: step.label,
+    kind: name,
+    startedAt: new Date().toISOString(),
+    commands: [commandLine('node', argv)],
+    ok: false,
+    hostCpus: os.cpus().length,
+    ...(redis && { redisVersion: servers.redisVersion }),
   };
   const save = stepRecord(stepDir, meta);
   const before = servers.mark();
@@ -249,9 +318,16 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   // exit 1 with a whole summary: a grid that ran and whose check failed (RESULTS.md says so)
   const finished = Boolean(back.summary) && !back.summary.incomplete && (r.code === 0 || r.code === 1);
   Object.assign(meta, {
-    endedAt: new Date().toISOString(), exitCodes: [r.code ?? r.signal], ok: finished && !stopper.stopped,
+    endedAt: new Date().toISOString(),
+    exitCodes: [r.code ?? r.signal],
+    ok: finished && !stopper.stopped,
     // Redis's only when this grid wrote to it (it idles through a noop grid)
-    cpu: { wallS: cpu.wallS, rqbenchPct: cpu.rqbenchPct, ...(redis && { redisPct: cpu.redisPct }), ...(step.from === 's3' && { s3EmulatorPct: cpu.sqsEmulatorPct }) },
+    cpu: {
+      wallS: cpu.wallS,
+      rqbenchPct: cpu.rqbenchPct,
+      ...(redis && { redisPct: cpu.redisPct }),
+      ...(step.from === 's3' && { s3EmulatorPct: cpu.sqsEmulatorPct }),
+    },
   });
   if (!finished) Object.assign(meta, { error: r.lastLine });
   save();
@@ -277,19 +353,23 @@ export function manifest(steps) {
   const s = done.find((x) => sinkOf(x.step.flags) === 'redis') ?? done[0];
   const m = s ? readJson(path.join(s.r.loadDir, 'manifest.json')) : null;
   if (!m) return null;
-  const redis = sinkOf(s.step.flags) === 'redis' ? s.r.meta?.redisVersion ?? '?' : 'not used (no redis sink)';
+  const redis = sinkOf(s.step.flags) === 'redis' ? (s.r.meta?.redisVersion ?? '?') : 'not used (no redis sink)';
   return { ...m, versions: { ...m.versions, redis } };
 }
 
 /** @param {any} step */
-const cellsOf = (step) => String(step.flags['reader-threads'] ?? 16).split(',').length * String(step.from === 's3' ? step.flags['s3-connections'] ?? 64 : step.flags.connections ?? 64).split(',').length;
+const cellsOf = (step) =>
+  String(step.flags['reader-threads'] ?? 16).split(',').length *
+  String(step.from === 's3' ? (step.flags['s3-connections'] ?? 64) : (step.flags.connections ?? 64)).split(',').length;
 
 /** @param {any} step */
-export const nominalSeconds = (step) => 1 + cellsOf(step) * (1 + step.deltaFile.records / GUESS_RATE[/** @type {'redis'|'noop'|'memory'} */ (sinkOf(step.flags))]);
+export const nominalSeconds = (step) =>
+  1 + cellsOf(step) * (1 + step.deltaFile.records / GUESS_RATE[/** @type {'redis'|'noop'|'memory'} */ (sinkOf(step.flags))]);
 /** @param {any} step */
-export const what = (step) => (step.from === 's3'
-  ? `from S3 into the ${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags['s3-connections'] ?? 64} S3 connections`
-  : `${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags.connections ?? 64} connections`);
+export const what = (step) =>
+  step.from === 's3'
+    ? `from S3 into the ${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags['s3-connections'] ?? 64} S3 connections`
+    : `${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags.connections ?? 64} connections`;
 /** @param {any} r */
 export const figures = (r) => {
   const cells = r?.summary?.cells ?? [];
@@ -304,15 +384,22 @@ export const commandsNote = (spec) => {
   const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3')
     ? ` For the steps from S3 the runner starts the SQS/SNS/S3 emulator (fauxqs, in its own process), makes the bucket ${BUCKET} and uploads the file there in parts (as \`rqbench load --generate s3://…\` does); the \`--endpoint\` is that emulator (a new port each time).`
     : '';
-  return spec.topology.local ? `${made} The \`--url\` is the local Redis the runner started for the run (a new port each time); \`--flush\` empties it before each grid.${s3}` : made;
+  return spec.topology.local
+    ? `${made} The \`--url\` is the local Redis the runner started for the run (a new port each time); \`--flush\` empties it before each grid.${s3}`
+    : made;
 };
 /** @param {import('../spec.js').Spec} spec */
-export const setupSteps = (spec) => `${spec.steps.length} load grid${spec.steps.length > 1 ? 's' : ''} over one delta file of ${grouped(spec.kindSpec.deltaFile.records)} records x ${spec.kindSpec.deltaFile.recordSize} B`;
+export const setupSteps = (spec) =>
+  `${spec.steps.length} load grid${spec.steps.length > 1 ? 's' : ''} over one delta file of ${grouped(spec.kindSpec.deltaFile.records)} records x ${spec.kindSpec.deltaFile.recordSize} B`;
 /** @param {import('../spec.js').Spec} spec */
 export const setupWhere = (spec) => {
-  const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3') ? '; the S3 emulator (fauxqs, in the runner\'s process) on 127.0.0.1, started by the runner, for the steps from S3' : '';
+  const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3')
+    ? "; the S3 emulator (fauxqs, in the runner's process) on 127.0.0.1, started by the runner, for the steps from S3"
+    : '';
   if (!spec.steps.some((s) => sinkOf(s.flags) === 'redis')) return `no Redis (noop and memory sinks only)${s3}`;
   if (s3) return `${spec.topology.local ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label}${s3}`;
-  return spec.topology.local ? `${spec.topology.label} on 127.0.0.1, started by the runner` : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`;
+  return spec.topology.local
+    ? `${spec.topology.label} on 127.0.0.1, started by the runner`
+    : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`;
 };
 export const setupWords = { starter: 'started by the runner', each: ', each' };

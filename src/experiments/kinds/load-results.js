@@ -20,9 +20,9 @@ export function loadOutOfRegime(_step, m) {
 }
 
 export const LOAD_METRICS = {
-  best_records_per_sec: 'records per second of the step\'s best cell',
+  best_records_per_sec: "records per second of the step's best cell",
   best_threads: 'reader threads of the best cell',
-  best_connections: 'connections of the best cell (the S3 client\'s, for a step from S3)',
+  best_connections: "connections of the best cell (the S3 client's, for a step from S3)",
   fewest_threads: 'the fewest reader threads in the grid',
   fewest_threads_records_per_sec: 'records per second at the fewest reader threads (the best of its cells)',
   most_threads: 'the most reader threads in the grid',
@@ -34,10 +34,10 @@ export const LOAD_METRICS = {
   records: 'records in the delta file',
   cells: 'cells of the grid that ran',
   check_ok: '1 when every cell stored every record exactly once (and read back equal, for Redis), else 0',
-  redis_cpu: 'the local Redis\'s CPU over the step (cells, flushes and read-backs), % of one core',
-  redis_cpu_us_per_record: 'the local Redis\'s CPU per record stored over the step, µs',
-  rqbench_cpu: 'the load process\'s CPU over the step (every reader thread), % of one core',
-  s3_emulator_cpu: 'the S3 emulator\'s CPU over a step from S3 (fauxqs, in the runner\'s process), % of one core',
+  redis_cpu: "the local Redis's CPU over the step (cells, flushes and read-backs), % of one core",
+  redis_cpu_us_per_record: "the local Redis's CPU per record stored over the step, µs",
+  rqbench_cpu: "the load process's CPU over the step (every reader thread), % of one core",
+  s3_emulator_cpu: "the S3 emulator's CPU over a step from S3 (fauxqs, in the runner's process), % of one core",
 };
 
 /** Redis at this share of a core (or more), per record, is called the bottleneck of its grid. */
@@ -57,7 +57,10 @@ export function loadMetricsOf() {
  * @returns {Record<string, number|undefined>}
  */
 function metricsOfStep(summary, meta) {
-  const cells = /** @type {Array<{ threads: number, connections: number, s3Connections?: number, loadS: number, recordsPerSec: number, stored: number }>} */ (summary?.cells ?? []);
+  const cells =
+    /** @type {Array<{ threads: number, connections: number, s3Connections?: number, loadS: number, recordsPerSec: number, stored: number }>} */ (
+      summary?.cells ?? []
+    );
   const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
   if (!cells.length) return {};
   const best = (list) => list.reduce((b, c) => (c.recordsPerSec > b.recordsPerSec ? c : b));
@@ -72,12 +75,23 @@ function metricsOfStep(summary, meta) {
   const stored = cells.reduce((t, c) => t + c.stored, 0);
   const cpuS = meta?.cpu?.redisPct != null && meta?.cpu?.wallS ? (meta.cpu.redisPct / 100) * meta.cpu.wallS : undefined;
   return {
-    best_records_per_sec: top.recordsPerSec, best_threads: top.threads, best_connections: top[connKey],
-    fewest_threads: Math.min(...threads), fewest_threads_records_per_sec: fewest,
-    most_threads: Math.max(...threads), most_threads_records_per_sec: most, thread_scaling: most / fewest,
-    fewest_connections_records_per_sec: at(connKey, Math.min(...conns)), most_connections_records_per_sec: at(connKey, Math.max(...conns)),
-    best_load_s: top.loadS, records: n(summary.records), cells: cells.length, check_ok: summary.ok ? 1 : 0,
-    redis_cpu: n(meta?.cpu?.redisPct), redis_cpu_us_per_record: cpuS !== undefined && stored ? (cpuS * 1e6) / stored : undefined, rqbench_cpu: n(meta?.cpu?.rqbenchPct),
+    best_records_per_sec: top.recordsPerSec,
+    best_threads: top.threads,
+    best_connections: top[connKey],
+    fewest_threads: Math.min(...threads),
+    fewest_threads_records_per_sec: fewest,
+    most_threads: Math.max(...threads),
+    most_threads_records_per_sec: most,
+    thread_scaling: most / fewest,
+    fewest_connections_records_per_sec: at(connKey, Math.min(...conns)),
+    most_connections_records_per_sec: at(connKey, Math.max(...conns)),
+    best_load_s: top.loadS,
+    records: n(summary.records),
+    cells: cells.length,
+    check_ok: summary.ok ? 1 : 0,
+    redis_cpu: n(meta?.cpu?.redisPct),
+    redis_cpu_us_per_record: cpuS !== undefined && stored ? (cpuS * 1e6) / stored : undefined,
+    rqbench_cpu: n(meta?.cpu?.rqbenchPct),
     s3_emulator_cpu: n(meta?.cpu?.s3EmulatorPct),
   };
 }
@@ -97,20 +111,51 @@ export async function loadResults(spec, steps) {
   const k = (v) => (v === undefined ? '-' : `${grouped(v / 1000)} k/s`);
   const rows = steps.map((s) => {
     const f = s.step.flags;
-    const head = s.step.from === 's3'
-      ? [s.step.label, `${f.sink} (from S3)`, f['reader-threads'] ?? 16, `${f['s3-connections'] ?? 64} (S3)`]
-      : [s.step.label, f.sink ?? 'redis', f['reader-threads'] ?? 16, f.connections ?? 64];
+    const head =
+      s.step.from === 's3'
+        ? [s.step.label, `${f.sink} (from S3)`, f['reader-threads'] ?? 16, `${f['s3-connections'] ?? 64} (S3)`]
+        : [s.step.label, f.sink ?? 'redis', f['reader-threads'] ?? 16, f.connections ?? 64];
     if (!s.r?.complete) return [...head, 'not run yet', '', '', '', '', '', ''];
     const m = metricsOf(s);
-    return [...head, `${k(m.best_records_per_sec)}${m.best_load_s !== undefined && m.best_load_s < SHORT_CELL_S ? ' ⚠' : ''}`, `${m.best_threads} x ${m.best_connections}`, k(m.fewest_threads_records_per_sec), k(m.most_threads_records_per_sec),
-      m.check_ok ? 'yes' : '**no**', fixed(m.redis_cpu, 0), fixed(m.rqbench_cpu, 0)];
+    return [
+      ...head,
+      `${k(m.best_records_per_sec)}${m.best_load_s !== undefined && m.best_load_s < SHORT_CELL_S ? ' ⚠' : ''}`,
+      `${m.best_threads} x ${m.best_connections}`,
+      k(m.fewest_threads_records_per_sec),
+      k(m.most_threads_records_per_sec),
+      m.check_ok ? 'yes' : '**no**',
+      fixed(m.redis_cpu, 0),
+      fixed(m.rqbench_cpu, 0),
+    ];
   });
   const f = spec.kindSpec.deltaFile;
   const shortBest = steps.filter((s) => s.r?.complete && (metricsOf(s).best_load_s ?? Infinity) < SHORT_CELL_S).map((s) => s.step.label);
   const out = [
-    mdTable(['Step', 'Sink', 'Reader threads', 'Connections', 'Best', 'Best at (threads x connections)', 'At the fewest threads', 'At the most threads', 'Exactly once', 'Redis CPU %', 'rqbench CPU %'], rows), '',
-    `Each step loads one delta file of ${grouped(f.records)} records x ${f.recordSize} B (${(f.records * f.recordSize / 2 ** 20).toFixed(0)} MiB) once per cell of its grid; load time runs from every reader thread ready (file open, connections made) to the last record stored. "At the fewest/most threads" is the best cell with that many reader threads. CPU is % of one core over the whole step (every cell, with the flushes and read-back checks between them), measured around it from /proc: the local Redis's (every thread of it) and the load process's (every reader thread); this machine has ${hostCpus(steps) ?? '?'} cores.`, '',
-    ...(shortBest.length ? [`⚠ The best cell of ${shortBest.join(', ')} loaded in under ${SHORT_CELL_S} s: too short a window to carry a rate (start-up and the host decide it); its figure is shown, and its trials' spread in the Finding says how far to trust it.`, ''] : []),
+    mdTable(
+      [
+        'Step',
+        'Sink',
+        'Reader threads',
+        'Connections',
+        'Best',
+        'Best at (threads x connections)',
+        'At the fewest threads',
+        'At the most threads',
+        'Exactly once',
+        'Redis CPU %',
+        'rqbench CPU %',
+      ],
+      rows,
+    ),
+    '',
+    `Each step loads one delta file of ${grouped(f.records)} records x ${f.recordSize} B (${((f.records * f.recordSize) / 2 ** 20).toFixed(0)} MiB) once per cell of its grid; load time runs from every reader thread ready (file open, connections made) to the last record stored. "At the fewest/most threads" is the best cell with that many reader threads. CPU is % of one core over the whole step (every cell, with the flushes and read-back checks between them), measured around it from /proc: the local Redis's (every thread of it) and the load process's (every reader thread); this machine has ${hostCpus(steps) ?? '?'} cores.`,
+    '',
+    ...(shortBest.length
+      ? [
+          `⚠ The best cell of ${shortBest.join(', ')} loaded in under ${SHORT_CELL_S} s: too short a window to carry a rate (start-up and the host decide it); its figure is shown, and its trials' spread in the Finding says how far to trust it.`,
+          '',
+        ]
+      : []),
   ];
   for (const s of steps) {
     out.push(`### ${s.step.label}: into ${sinkWords(s.step.flags)}`, '');
@@ -142,10 +187,14 @@ function busyLines(steps, metricsOf) {
     if (m.redis_cpu_us_per_record === undefined || m.best_records_per_sec === undefined) continue;
     const bound = 1e6 / m.redis_cpu_us_per_record;
     const share = m.best_records_per_sec / bound;
-    const verdict = share >= SATURATED
-      ? '**the sink, Redis, was saturated**: it ran at about a full core while that cell loaded'
-      : 'Redis was not saturated: the reader or the connections set the pace';
-    out.push(`${s.step.label}: Redis spent ${fixed(m.redis_cpu_us_per_record, 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s). The best cell reached ${Math.round(share * 100)}% of that: ${verdict}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`, '');
+    const verdict =
+      share >= SATURATED
+        ? '**the sink, Redis, was saturated**: it ran at about a full core while that cell loaded'
+        : 'Redis was not saturated: the reader or the connections set the pace';
+    out.push(
+      `${s.step.label}: Redis spent ${fixed(m.redis_cpu_us_per_record, 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s). The best cell reached ${Math.round(share * 100)}% of that: ${verdict}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`,
+      '',
+    );
   }
   return out;
 }

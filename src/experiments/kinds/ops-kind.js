@@ -48,7 +48,10 @@ const WHERE_FLAGS = ownedFlags(['endpoint']);
 /** What a service's setup and teardown take, beside its operations' time, for the ETA. */
 const SERVICE_OVERHEAD_S = 2;
 /** The services each local stand-in serves, as their drivers declare it. @param {string} emulator */
-const servedBy = (emulator) => opsDrivers().filter((d) => d.emulator?.name === emulator).map((d) => d.name);
+const servedBy = (emulator) =>
+  opsDrivers()
+    .filter((d) => d.emulator?.name === emulator)
+    .map((d) => d.name);
 /** On the SQS/SNS/S3 emulator (fauxqs, in the runner's process). */
 const AWS = servedBy(FAUXQS.name);
 /** On moto's server (a child the runner starts). */
@@ -73,7 +76,8 @@ function readSpectrum(v, where) {
     const m = typeof x === 'string' ? /^(\w+)\.(\w+)$/.exec(x.trim()) : null;
     if (!m) throw new KindProblem(`${at} must be service.Operation, e.g. redis.GET (got ${JSON.stringify(x)})`);
     const service = m[1].toLowerCase();
-    if (!OPS_OF[service]) throw new KindProblem(`${at}: ${m[1]} is not a service of rqbench ops (known: ${Object.keys(OPS_OF).join(', ')})`);
+    if (!OPS_OF[service])
+      throw new KindProblem(`${at}: ${m[1]} is not a service of rqbench ops (known: ${Object.keys(OPS_OF).join(', ')})`);
     const op = OPS_OF[service].find((o) => o.toLowerCase() === m[2].toLowerCase());
     if (!op) throw new KindProblem(`${at}: ${m[2]} is not an operation of ${service} (known: ${OPS_OF[service].join(', ')})`);
     return { service, op };
@@ -103,27 +107,72 @@ export function complete(d, { flags: given, duration, warmup, consumer, at, topo
   const fieldFor = fieldOf(d, flags, {});
   const runnerWhere = Boolean(topology.local || topology.queue);
   const owned = Object.keys(flags).find((k) => WHERE_FLAGS.has(k) && runnerWhere);
-  if (owned) throw new KindProblem(`${fieldFor(owned)} is set by the runner (from the topology: the servers it starts, or topology.queue.endpoint)`);
-  const services = String(flags.only ?? 'redis').split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
+  if (owned)
+    throw new KindProblem(`${fieldFor(owned)} is set by the runner (from the topology: the servers it starts, or topology.queue.endpoint)`);
+  const services = String(flags.only ?? 'redis')
+    .split(',')
+    .map((x) => x.trim().toLowerCase())
+    .filter(Boolean);
   const onlyField = fieldFor('only');
   const q = topology.queue;
-  if (q && services.includes('redis')) throw new KindProblem(`${onlyField}: redis needs topology local: or url: (this topology is a queue service)`);
-  if (q?.emulator === 'sqs' && services.includes('pubsub')) throw new KindProblem(`${onlyField}: pubsub is not on the SQS/SNS emulator (topology.queue.emulator: sqs)`);
-  if (q?.emulator === 'pubsub' && services.some((x) => AWS.includes(x))) throw new KindProblem(`${onlyField}: ${services.find((x) => AWS.includes(x))} is not on the Pub/Sub emulator (topology.queue.emulator: pubsub)`);
-  if (q?.endpoint && services.includes('pubsub') && services.some((x) => AWS.includes(x) || MOTO.includes(x))) throw new KindProblem(`${onlyField}: one topology.queue.endpoint cannot serve both Pub/Sub and AWS services (one step per service)`);
+  if (q && services.includes('redis'))
+    throw new KindProblem(`${onlyField}: redis needs topology local: or url: (this topology is a queue service)`);
+  if (q?.emulator === 'sqs' && services.includes('pubsub'))
+    throw new KindProblem(`${onlyField}: pubsub is not on the SQS/SNS emulator (topology.queue.emulator: sqs)`);
+  if (q?.emulator === 'pubsub' && services.some((x) => AWS.includes(x)))
+    throw new KindProblem(
+      `${onlyField}: ${services.find((x) => AWS.includes(x))} is not on the Pub/Sub emulator (topology.queue.emulator: pubsub)`,
+    );
+  if (q?.endpoint && services.includes('pubsub') && services.some((x) => AWS.includes(x) || MOTO.includes(x)))
+    throw new KindProblem(`${onlyField}: one topology.queue.endpoint cannot serve both Pub/Sub and AWS services (one step per service)`);
   const onMoto = services.find((x) => MOTO.includes(x));
-  if (q?.emulator && onMoto) throw new KindProblem(`${onlyField}: ${onMoto} is on moto's server, which topology local: starts (topology.queue.emulator is ${q.emulator})`);
+  if (q?.emulator && onMoto)
+    throw new KindProblem(
+      `${onlyField}: ${onMoto} is on moto's server, which topology local: starts (topology.queue.emulator is ${q.emulator})`,
+    );
   const step = {
-    kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: null, at: [], varied: [], services,
-    spectrum: [...d.spectrumWide.filter((x) => services.includes(x.service) && !d.spectrum.some((y) => y.service === x.service && y.op === x.op)), ...d.spectrum],
+    kind: name,
+    name: d.name,
+    label: d.label,
+    duration,
+    warmup,
+    flags,
+    consumer: null,
+    at: [],
+    varied: [],
+    services,
+    spectrum: [
+      ...d.spectrumWide.filter((x) => services.includes(x.service) && !d.spectrum.some((y) => y.service === x.service && y.op === x.op)),
+      ...d.spectrum,
+    ],
   };
-  const fields = fieldOf(d, flags, { duration: `${d.path}.duration (or duration)`, warmup: `${d.path}.warmup (or warmup)`, url: 'topology.url', endpoint: 'topology.queue.endpoint', 'pubsub-endpoint': 'topology.queue.endpoint' });
+  const fields = fieldOf(d, flags, {
+    duration: `${d.path}.duration (or duration)`,
+    warmup: `${d.path}.warmup (or warmup)`,
+    url: 'topology.url',
+    endpoint: 'topology.queue.endpoint',
+    'pubsub-endpoint': 'topology.queue.endpoint',
+  });
   // the command's own checks, with the kind of address the runner will give
-  const places = { redisUrl: 'redis://127.0.0.1:6379', sqsEndpoint: 'http://127.0.0.1:4566', pubsubEndpoint: '127.0.0.1:8085', motoEndpoint: 'http://127.0.0.1:5000' };
-  const bad = commandProblem(argvOf(step, topology, places, '.').slice(2), (y) => opsOptions(outputOptions(connectionOptions(y))), opsPlan, fields, 'ops');
+  const places = {
+    redisUrl: 'redis://127.0.0.1:6379',
+    sqsEndpoint: 'http://127.0.0.1:4566',
+    pubsubEndpoint: '127.0.0.1:8085',
+    motoEndpoint: 'http://127.0.0.1:5000',
+  };
+  const bad = commandProblem(
+    argvOf(step, topology, places, '.').slice(2),
+    (y) => opsOptions(outputOptions(connectionOptions(y))),
+    opsPlan,
+    fields,
+    'ops',
+  );
   if (bad) throw new KindProblem(bad);
   const stray = d.spectrum.find((x) => !services.includes(x.service));
-  if (stray) throw new KindProblem(`${d.path}.spectrum: ${stray.service}.${stray.op} is not timed by this step (${onlyField}: ${services.join(',')})`);
+  if (stray)
+    throw new KindProblem(
+      `${d.path}.spectrum: ${stray.service}.${stray.op} is not timed by this step (${onlyField}: ${services.join(',')})`,
+    );
   return step;
 }
 
@@ -138,9 +187,11 @@ export function complete(d, { flags: given, duration, warmup, consumer, at, topo
 function argvOf(step, topology, servers, out) {
   const has = (x) => step.services.includes(x);
   const q = topology.queue;
-  const redis = !has('redis') ? [] : topology.local
-    ? ['--url', String(servers.redisUrl), ...(topology.local.cluster ? ['--cluster'] : [])]
-    : ['--url', String(topology.url), ...(topology.cluster ? ['--cluster'] : [])];
+  const redis = !has('redis')
+    ? []
+    : topology.local
+      ? ['--url', String(servers.redisUrl), ...(topology.local.cluster ? ['--cluster'] : [])]
+      : ['--url', String(topology.url), ...(topology.cluster ? ['--cluster'] : [])];
   const aws = topology.local || q?.emulator ? servers.sqsEndpoint : q?.endpoint;
   const pubsub = topology.local || q?.emulator ? servers.pubsubEndpoint : q?.endpoint;
   const where = [
@@ -149,7 +200,13 @@ function argvOf(step, topology, servers, out) {
     ...(MOTO.some(has) && topology.local ? ['--api-endpoint', String(servers.motoEndpoint)] : []),
     ...(has('pubsub') && pubsub ? ['--pubsub-endpoint', pubsub] : []),
   ];
-  return stepArgv({ cli: ['src/cli.js', 'ops'], flags: step.flags, target: [...redis, ...where], length: { duration: step.duration, warmup: step.warmup }, output: { out, name: 'ops' } });
+  return stepArgv({
+    cli: ['src/cli.js', 'ops'],
+    flags: step.flags,
+    target: [...redis, ...where],
+    length: { duration: step.duration, warmup: step.warmup },
+    output: { out, name: 'ops' },
+  });
 }
 
 /**
@@ -161,12 +218,15 @@ function argvOf(step, topology, servers, out) {
 export async function start(spec, { log, signal }) {
   const used = new Set(spec.steps.flatMap((s) => /** @type {any} */ (s).services));
   const t = spec.topology;
-  return startServers({
-    redis: t.local && used.has('redis') ? t.local : null,
-    sqs: (Boolean(t.local) || t.queue?.emulator === 'sqs') && AWS.some((x) => used.has(x)),
-    moto: Boolean(t.local) && MOTO.some((x) => used.has(x)),
-    pubsub: (Boolean(t.local) || t.queue?.emulator === 'pubsub') && used.has('pubsub'),
-  }, { log, signal });
+  return startServers(
+    {
+      redis: t.local && used.has('redis') ? t.local : null,
+      sqs: (Boolean(t.local) || t.queue?.emulator === 'sqs') && AWS.some((x) => used.has(x)),
+      moto: Boolean(t.local) && MOTO.some((x) => used.has(x)),
+      pubsub: (Boolean(t.local) || t.queue?.emulator === 'pubsub') && used.has('pubsub'),
+    },
+    { log, signal },
+  );
 }
 
 /**
@@ -179,7 +239,12 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   const servers = /** @type {import('./kind-servers.js').Servers} */ (/** @type {unknown} */ (shared));
   const argv = argvOf(step, topology, servers, out);
   const meta = {
-    name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: [commandLine('node', argv)], ok: false,
+    name: step.name,
+    label: step.label,
+    kind: name,
+    startedAt: new Date().toISOString(),
+    commands: [commandLine('node', argv)],
+    ok: false,
     ...(step.services.includes('redis') && { redisVersion: servers.redisVersion }),
   };
   const save = stepRecord(stepDir, meta);
@@ -191,10 +256,13 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   const finished = Boolean(back.summary) && !back.summary.incomplete && (r.code === 0 || r.code === 1);
   const has = (x) => step.services.includes(x);
   Object.assign(meta, {
-    endedAt: new Date().toISOString(), exitCodes: [r.code ?? r.signal], ok: finished && !stopper.stopped,
+    endedAt: new Date().toISOString(),
+    exitCodes: [r.code ?? r.signal],
+    ok: finished && !stopper.stopped,
     // only the servers this step used: the others idle (the runner's own CPU stands for the SQS/SNS emulator)
     cpu: {
-      wallS: cpu.wallS, rqbenchPct: cpu.rqbenchPct,
+      wallS: cpu.wallS,
+      rqbenchPct: cpu.rqbenchPct,
       ...(has('redis') && { redisPct: cpu.redisPct }),
       ...(AWS.some(has) && { sqsEmulatorPct: cpu.sqsEmulatorPct }),
       ...(MOTO.some(has) && { motoPct: cpu.motoPct }),
@@ -225,7 +293,7 @@ export function manifest(steps) {
   const s = done.find((x) => x.step.services.includes('redis')) ?? done[0];
   const m = s ? readJson(path.join(s.r.opsDir, 'manifest.json')) : null;
   if (!m) return null;
-  const redis = s.step.services.includes('redis') ? s.r.meta?.redisVersion ?? '?' : 'not used';
+  const redis = s.step.services.includes('redis') ? (s.r.meta?.redisVersion ?? '?') : 'not used';
   return { ...m, versions: { ...m.versions, redis } };
 }
 
@@ -234,7 +302,8 @@ const opCount = (step) => step.services.reduce((t, x) => t + OPS_OF[x].length, 0
 /** @param {any} step */
 export const nominalSeconds = (step) => opCount(step) * (step.warmup + step.duration) + step.services.length * SERVICE_OVERHEAD_S;
 /** @param {any} step */
-export const what = (step) => `${step.services.map((x) => SERVICE_NAMES[x]).join(', ')}: ${opCount(step)} operations, ${step.warmup} s warm-up + ${step.duration} s each`;
+export const what = (step) =>
+  `${step.services.map((x) => SERVICE_NAMES[x]).join(', ')}: ${opCount(step)} operations, ${step.warmup} s warm-up + ${step.duration} s each`;
 /** @param {any} r */
 export const figures = (r) => {
   const ops = (r?.summary?.services ?? []).flatMap((s) => s.ops.map((op) => ({ ...op, service: s.service })));
@@ -248,14 +317,21 @@ export const figures = (r) => {
 };
 /** @param {import('../spec.js').Spec} spec */
 export const commandsNote = (spec) => {
-  if (spec.topology.local) return 'The `--url`, `--endpoint`, `--pubsub-endpoint` and `--api-endpoint` are the local Redis and emulators the runner started for the run (new ports each time).';
-  return spec.topology.queue?.emulator ? `The \`--endpoint\`/\`--pubsub-endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).` : '';
+  if (spec.topology.local)
+    return 'The `--url`, `--endpoint`, `--pubsub-endpoint` and `--api-endpoint` are the local Redis and emulators the runner started for the run (new ports each time).';
+  return spec.topology.queue?.emulator
+    ? `The \`--endpoint\`/\`--pubsub-endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).`
+    : '';
 };
 /** @param {import('../spec.js').Spec} spec */
 export const setupWhere = (spec) => {
   const used = new Set(spec.steps.flatMap((s) => /** @type {any} */ (s).services));
   if (spec.topology.local) {
-    const emus = [AWS.some((x) => used.has(x)) && 'the SQS/SNS/S3 emulator (fauxqs)', used.has('pubsub') && 'the Pub/Sub emulator', MOTO.some((x) => used.has(x)) && 'moto\'s server (STS, CloudWatch, EventBridge, DynamoDB, Pinpoint)'].filter(Boolean);
+    const emus = [
+      AWS.some((x) => used.has(x)) && 'the SQS/SNS/S3 emulator (fauxqs)',
+      used.has('pubsub') && 'the Pub/Sub emulator',
+      MOTO.some((x) => used.has(x)) && "moto's server (STS, CloudWatch, EventBridge, DynamoDB, Pinpoint)",
+    ].filter(Boolean);
     return [used.has('redis') && `${spec.topology.label}`, ...emus].filter(Boolean).join(', ') + ' on 127.0.0.1, started by the runner';
   }
   return spec.topology.queue?.emulator ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label;

@@ -60,15 +60,21 @@ const MEASURES = {
 
 /** Metric name → what it is, for `check:`. */
 export const OPS_METRICS = {
-  ...Object.fromEntries(Object.entries(OPS_OF).flatMap(([w, ops]) => ops.flatMap((op) => Object.entries(MEASURES).map(([m, what]) => [`${w}_${op.toLowerCase()}_${m}`, `${SERVICE_NAMES[w]} ${op}: ${what}`])))),
-  min_first_over_warm: 'the smallest first call / warm median over the step\'s operations',
+  ...Object.fromEntries(
+    Object.entries(OPS_OF).flatMap(([w, ops]) =>
+      ops.flatMap((op) =>
+        Object.entries(MEASURES).map(([m, what]) => [`${w}_${op.toLowerCase()}_${m}`, `${SERVICE_NAMES[w]} ${op}: ${what}`]),
+      ),
+    ),
+  ),
+  min_first_over_warm: "the smallest first call / warm median over the step's operations",
   failed_ops: 'operations of the step that failed',
-  redis_cpu: 'the local Redis\'s CPU over the step, % of one core',
-  sqs_sns_emulator_cpu: 'the SQS/SNS emulator\'s CPU over the step (fauxqs, in the runner\'s process), % of one core',
-  pubsub_emulator_cpu: 'the Pub/Sub emulator\'s CPU over the step (its JVM), % of one core',
-  moto_cpu: 'moto\'s server\'s CPU over the step (its Python process), % of one core',
-  not_emulated_ops: 'operations of the step the endpoint does not implement (an emulator\'s gap, not a failure)',
-  rqbench_cpu: 'the ops process\'s CPU over the step, % of one core',
+  redis_cpu: "the local Redis's CPU over the step, % of one core",
+  sqs_sns_emulator_cpu: "the SQS/SNS emulator's CPU over the step (fauxqs, in the runner's process), % of one core",
+  pubsub_emulator_cpu: "the Pub/Sub emulator's CPU over the step (its JVM), % of one core",
+  moto_cpu: "moto's server's CPU over the step (its Python process), % of one core",
+  not_emulated_ops: "operations of the step the endpoint does not implement (an emulator's gap, not a failure)",
+  rqbench_cpu: "the ops process's CPU over the step, % of one core",
 };
 
 /**
@@ -79,7 +85,7 @@ const SERVER_CPU = [
   ['redisPct', 'the local Redis', false],
   ['sqsEmulatorPct', 'the SQS/SNS emulator (fauxqs)', true],
   ['pubsubEmulatorPct', 'the Pub/Sub emulator', true],
-  ['motoPct', 'moto\'s server', true],
+  ['motoPct', "moto's server", true],
 ];
 
 /**
@@ -101,14 +107,25 @@ export function opsMetricsOf() {
         const ratio = st && op.firstMs !== null && st.p50 > 0 ? op.firstMs / st.p50 : undefined;
         if (ratio !== undefined) ratios.push(ratio);
         Object.assign(out, {
-          [`${k}connect_ms`]: op.connectMs ?? undefined, [`${k}first_ms`]: op.firstMs ?? undefined, [`${k}warm_n`]: st?.count,
-          [`${k}warm_avg_ms`]: st?.mean, [`${k}warm_p50_ms`]: st?.p50, [`${k}warm_p90_ms`]: st?.p90, [`${k}warm_p99_ms`]: st?.p99, [`${k}warm_max_ms`]: st?.max,
+          [`${k}connect_ms`]: op.connectMs ?? undefined,
+          [`${k}first_ms`]: op.firstMs ?? undefined,
+          [`${k}warm_n`]: st?.count,
+          [`${k}warm_avg_ms`]: st?.mean,
+          [`${k}warm_p50_ms`]: st?.p50,
+          [`${k}warm_p90_ms`]: st?.p90,
+          [`${k}warm_p99_ms`]: st?.p99,
+          [`${k}warm_max_ms`]: st?.max,
           [`${k}first_over_warm`]: ratio,
         });
         const o = op.overhead;
         if (o) {
           Object.assign(out, {
-            [`${k}overhead_n`]: o.count, [`${k}overhead_avg_ms`]: o.mean, [`${k}overhead_p50_ms`]: o.p50, [`${k}overhead_p90_ms`]: o.p90, [`${k}overhead_p99_ms`]: o.p99, [`${k}overhead_max_ms`]: o.max,
+            [`${k}overhead_n`]: o.count,
+            [`${k}overhead_avg_ms`]: o.mean,
+            [`${k}overhead_p50_ms`]: o.p50,
+            [`${k}overhead_p90_ms`]: o.p90,
+            [`${k}overhead_p99_ms`]: o.p99,
+            [`${k}overhead_max_ms`]: o.max,
           });
         }
       }
@@ -116,8 +133,15 @@ export function opsMetricsOf() {
     const cpu = s.r?.meta?.cpu ?? {};
     const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
     return {
-      ...out, min_first_over_warm: ratios.length ? Math.min(...ratios) : undefined, failed_ops: s.r?.summary ? failed : undefined, not_emulated_ops: s.r?.summary ? notEmulated : undefined,
-      redis_cpu: n(cpu.redisPct), sqs_sns_emulator_cpu: n(cpu.sqsEmulatorPct), pubsub_emulator_cpu: n(cpu.pubsubEmulatorPct), moto_cpu: n(cpu.motoPct), rqbench_cpu: n(cpu.rqbenchPct),
+      ...out,
+      min_first_over_warm: ratios.length ? Math.min(...ratios) : undefined,
+      failed_ops: s.r?.summary ? failed : undefined,
+      not_emulated_ops: s.r?.summary ? notEmulated : undefined,
+      redis_cpu: n(cpu.redisPct),
+      sqs_sns_emulator_cpu: n(cpu.sqsEmulatorPct),
+      pubsub_emulator_cpu: n(cpu.pubsubEmulatorPct),
+      moto_cpu: n(cpu.motoPct),
+      rqbench_cpu: n(cpu.rqbenchPct),
     };
   };
 }
@@ -132,27 +156,47 @@ export async function opsResults(spec, steps) {
   // a service timed by several steps is told apart by the step's label
   const counts = new Map();
   for (const s of done) for (const svc of s.r.summary.services) counts.set(svc.service, (counts.get(svc.service) ?? 0) + 1);
-  const services = done.flatMap((s) => s.r.summary.services.map((svc) => ({ ...svc, service: counts.get(svc.service) > 1 ? `${svc.service} (${s.step.label})` : svc.service })));
+  const services = done.flatMap((s) =>
+    s.r.summary.services.map((svc) => ({
+      ...svc,
+      service: counts.get(svc.service) > 1 ? `${svc.service} (${s.step.label})` : svc.service,
+    })),
+  );
   const notRun = steps.filter((s) => !s.r?.complete).map((s) => s.step.label);
-  const lengths = [...new Set(done.map((s) => `${s.r.summary.warmupS} s of warm-up calls (not recorded), then ${s.r.summary.durationS} s`))].join('; or ');
+  const lengths = [
+    ...new Set(done.map((s) => `${s.r.summary.warmupS} s of warm-up calls (not recorded), then ${s.r.summary.durationS} s`)),
+  ].join('; or ');
   // the seed's S3 Express table is E2E duration, apart from the overhead table
   const express = services.filter((x) => x.service.startsWith('S3Express'));
   const main = services.filter((x) => !express.includes(x));
   const out = [
-    main.length ? overheadTable(main) : 'No step has run yet.', '',
+    main.length ? overheadTable(main) : 'No step has run yet.',
+    '',
     ...(notRun.length ? [`Not run yet: ${notRun.join(', ')}.`, ''] : []),
-    `The client's overhead in each warm call, the seed's quantity (its "Overhead (ms)" heads the table, and every figure under it is overhead). ${OVERHEAD_HOW}`, '',
-    '### Round trip', '',
-    main.length ? latencyTable(main) : 'No step has run yet.', '',
-    `Each operation on a fresh connection (or client): connecting, one first call, ${lengths || 'warm-up calls, then measured calls'} of calls one after another, each timed from send to reply; ms. The seed gives no round-trip figures: these are rqbench's, for the services as they answer here.`, '',
-    ...(express.length ? [
-      '### S3 Express', '',
-      latencyTable(express, 'E2E Duration (ms)'), '',
-      'E2E duration: each PutObject and GetObject (its body read) from send to reply, as the seed\'s S3 Express table. Stand-in: a general-purpose bucket of the run\'s own on the SQS/SNS/S3 emulator (fauxqs) for the seed\'s S3 Express One Zone directory bucket in AWS.', '',
-    ] : []),
-    '### Connect, first call, warm calls', '',
-    services.length ? phasesTable(services) : 'No step has run yet.', '',
-    'The first call on a fresh connection against the median of the warm calls after it. The SDK clients (SQS, SNS, Pub/Sub) connect on their first call, so there "connect" is making the client and the first call carries the handshake.', '',
+    `The client's overhead in each warm call, the seed's quantity (its "Overhead (ms)" heads the table, and every figure under it is overhead). ${OVERHEAD_HOW}`,
+    '',
+    '### Round trip',
+    '',
+    main.length ? latencyTable(main) : 'No step has run yet.',
+    '',
+    `Each operation on a fresh connection (or client): connecting, one first call, ${lengths || 'warm-up calls, then measured calls'} of calls one after another, each timed from send to reply; ms. The seed gives no round-trip figures: these are rqbench's, for the services as they answer here.`,
+    '',
+    ...(express.length
+      ? [
+          '### S3 Express',
+          '',
+          latencyTable(express, 'E2E Duration (ms)'),
+          '',
+          "E2E duration: each PutObject and GetObject (its body read) from send to reply, as the seed's S3 Express table. Stand-in: a general-purpose bucket of the run's own on the SQS/SNS/S3 emulator (fauxqs) for the seed's S3 Express One Zone directory bucket in AWS.",
+          '',
+        ]
+      : []),
+    '### Connect, first call, warm calls',
+    '',
+    services.length ? phasesTable(services) : 'No step has run yet.',
+    '',
+    'The first call on a fresh connection against the median of the warm calls after it. The SDK clients (SQS, SNS, Pub/Sub) connect on their first call, so there "connect" is making the client and the first call carries the handshake.',
+    '',
     ...cpuSection(done),
     ...spectra(steps),
     ...opNotes(done),
@@ -168,20 +212,40 @@ function cpuSection(done) {
   if (!done.length) return [];
   const rows = done.map((s) => {
     const c = s.r.meta?.cpu ?? {};
-    const servers = SERVER_CPU.filter(([k]) => c[k] !== undefined).map(([k, label]) => `${label} ${fixed(c[k], 0)}`).join(', ');
-    return [s.step.label, s.step.services.map((x) => SERVICE_NAMES[x]).join(', '), servers || '-', fixed(c.rqbenchPct, 0), fixed(c.wallS, 1)];
+    const servers = SERVER_CPU.filter(([k]) => c[k] !== undefined)
+      .map(([k, label]) => `${label} ${fixed(c[k], 0)}`)
+      .join(', ');
+    return [
+      s.step.label,
+      s.step.services.map((x) => SERVICE_NAMES[x]).join(', '),
+      servers || '-',
+      fixed(c.rqbenchPct, 0),
+      fixed(c.wallS, 1),
+    ];
   });
-  const out = ['### Who was busy', '', mdTable(['Step', 'Services', 'Server CPU %', 'rqbench ops CPU %', 'Step s'], rows), '',
-    'CPU is % of one core over each step, measured around it from /proc: each server the runner started (the SQS/SNS emulator runs in the runner\'s process, so that figure is the runner\'s own) and the ops process. With one call at a time, a call\'s time is split between the two sides: the busier one sets the latency.', ''];
+  const out = [
+    '### Who was busy',
+    '',
+    mdTable(['Step', 'Services', 'Server CPU %', 'rqbench ops CPU %', 'Step s'], rows),
+    '',
+    "CPU is % of one core over each step, measured around it from /proc: each server the runner started (the SQS/SNS emulator runs in the runner's process, so that figure is the runner's own) and the ops process. With one call at a time, a call's time is split between the two sides: the busier one sets the latency.",
+    '',
+  ];
   for (const s of done) {
     const c = s.r.meta?.cpu ?? {};
     for (const [k, label, emulator] of SERVER_CPU) {
       if (!emulator || c[k] === undefined || c[k] === null || c.rqbenchPct === null) continue;
       if (c[k] <= c.rqbenchPct) {
-        out.push(`The ops process (the service's SDK client), not ${label}, was the busier side of ${s.step.label}: ${fixed(c.rqbenchPct, 0)}% of a core over the step against the emulator's ${fixed(c[k], 0)}%; on this machine those calls cost the client more than the emulator.`, '');
+        out.push(
+          `The ops process (the service's SDK client), not ${label}, was the busier side of ${s.step.label}: ${fixed(c.rqbenchPct, 0)}% of a core over the step against the emulator's ${fixed(c[k], 0)}%; on this machine those calls cost the client more than the emulator.`,
+          '',
+        );
         continue;
       }
-      out.push(`**${label[0].toUpperCase()}${label.slice(1)}, not rqbench, was the busier side of ${s.step.label}**: it used ${fixed(c[k], 0)}% of a core over the step while the ops process used ${fixed(c.rqbenchPct, 0)}%; these figures say more about the emulator than about the service.`, '');
+      out.push(
+        `**${label[0].toUpperCase()}${label.slice(1)}, not rqbench, was the busier side of ${s.step.label}**: it used ${fixed(c[k], 0)}% of a core over the step while the ops process used ${fixed(c.rqbenchPct, 0)}%; these figures say more about the emulator than about the service.`,
+        '',
+      );
     }
   }
   return out;
@@ -196,7 +260,10 @@ function spectra(steps) {
   const out = [];
   for (const s of steps) {
     for (const { service, op } of s.step.spectrum ?? []) {
-      out.push(`### Single ${SERVICE_NAMES[service]} ${op} calls, warm, in wrk2's Detailed Percentile spectrum layout (step ${s.step.label})`, '');
+      out.push(
+        `### Single ${SERVICE_NAMES[service]} ${op} calls, warm, in wrk2's Detailed Percentile spectrum layout (step ${s.step.label})`,
+        '',
+      );
       if (!s.r?.complete) {
         out.push('not run yet', '');
         continue;
@@ -208,10 +275,17 @@ function spectra(steps) {
         continue;
       }
       const secs = s.r.summary.durationS;
-      out.push('```', `${percentileSpectrum(h)}----------------------------------------------------------`,
-        `  ${h.totalCount} requests in ${printfFixed(secs, 2)}s`, `Requests/sec: ${printfFixed(h.totalCount / secs, 2).padStart(9)}`, '```', '',
-        `Laid out as wrk2 prints it (\`rqbench report --spectrum\`'s layout), and only laid out so: each value is one ${SERVICE_NAMES[service]} ${op} call, ms, from ${path.basename(file)}; one connection, one call at a time (like \`wrk -t 1 -c 1\`), each timed from send to reply, so no schedule and no coordinated-omission correction.`
-          + ' A wrk2 spectrum in the seed is of HTTP requests to a function chain (compose-post: 9 RPCs and 10 functions per request, at -t 4 -c 48), a different quantity: compare the shape of the tail, not the values.', '');
+      out.push(
+        '```',
+        `${percentileSpectrum(h)}----------------------------------------------------------`,
+        `  ${h.totalCount} requests in ${printfFixed(secs, 2)}s`,
+        `Requests/sec: ${printfFixed(h.totalCount / secs, 2).padStart(9)}`,
+        '```',
+        '',
+        `Laid out as wrk2 prints it (\`rqbench report --spectrum\`'s layout), and only laid out so: each value is one ${SERVICE_NAMES[service]} ${op} call, ms, from ${path.basename(file)}; one connection, one call at a time (like \`wrk -t 1 -c 1\`), each timed from send to reply, so no schedule and no coordinated-omission correction.` +
+          ' A wrk2 spectrum in the seed is of HTTP requests to a function chain (compose-post: 9 RPCs and 10 functions per request, at -t 4 -c 48), a different quantity: compare the shape of the tail, not the values.',
+        '',
+      );
     }
   }
   return out;
@@ -222,7 +296,10 @@ function opNotes(done) {
   const lines = [];
   for (const s of done) {
     for (const svc of s.r.summary.services) {
-      for (const op of svc.ops) lines.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **failed**: ${op.error}` : ''}.`);
+      for (const op of svc.ops)
+        lines.push(
+          `- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **failed**: ${op.error}` : ''}.`,
+        );
       if (svc.error) lines.push(`- ${svc.service}: **${svc.error}**.`);
     }
   }

@@ -73,7 +73,11 @@ export function read() {
  */
 export function complete(d, { flags, consumer, duration, warmup, at: specAt, topology, origins }) {
   const at = d.at ?? specAt;
-  const own = { duration: d.duration !== undefined ? `${d.path}.duration` : 'duration', warmup: d.warmup !== undefined ? `${d.path}.warmup` : 'warmup', at: d.at !== undefined ? `${d.path}.at` : 'at' };
+  const own = {
+    duration: d.duration !== undefined ? `${d.path}.duration` : 'duration',
+    warmup: d.warmup !== undefined ? `${d.path}.warmup` : 'warmup',
+    at: d.at !== undefined ? `${d.path}.at` : 'at',
+  };
   own.d = own.duration;
   /** 'quantity|q' → the field it came from, or the step's flags when it is a default the step's values clash with */
   const pathOf = (from, fallback) => (names) => {
@@ -83,7 +87,10 @@ export function complete(d, { flags, consumer, duration, warmup, at: specAt, top
   };
   const length = { duration, warmup };
   const target = ['--url', CHECK_URL, ...(topology.cluster ? ['--cluster'] : [])];
-  const check = (cli, f) => checkArgv(stepArgv({ cli: [cli], flags: f, at: cli === 'src/producer.js' ? at : [], target, length, output: { out: '.', name: 'check' } }));
+  const check = (cli, f) =>
+    checkArgv(
+      stepArgv({ cli: [cli], flags: f, at: cli === 'src/producer.js' ? at : [], target, length, output: { out: '.', name: 'check' } }),
+    );
   const bad = cliProblem('producer', check('src/producer.js', flags), pathOf(origins, `${d.path}.flags`));
   if (bad) throw new KindProblem(bad);
   const base = { kind: name, name: d.name, label: d.label, duration, warmup, flags, at, varied: [] };
@@ -92,7 +99,11 @@ export function complete(d, { flags, consumer, duration, warmup, at: specAt, top
   // the consumer reads what this step's producer writes: the same data-model flags
   const model = Object.fromEntries(Object.entries(flags).filter(([k]) => MODEL_FLAGS.includes(k)));
   const both = { ...model, ...wanted };
-  const cOrigins = { ...Object.fromEntries(Object.keys(model).map((k) => [k, origins[k]])), ...pathsOf(consumer ?? {}, 'consumer'), ...d.consumerPaths };
+  const cOrigins = {
+    ...Object.fromEntries(Object.keys(model).map((k) => [k, origins[k]])),
+    ...pathsOf(consumer ?? {}, 'consumer'),
+    ...d.consumerPaths,
+  };
   const badC = cliProblem('consumer', check('src/consumer.js', both), pathOf(cOrigins, `${d.path}.consumer`));
   if (badC) throw new KindProblem(badC);
   return { ...base, consumer: both };
@@ -133,7 +144,13 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
     fs.mkdirSync(stepDir, { recursive: true });
     const startAt = step.consumer ? Date.now() + START_DELAY_MS : null;
     const cmds = argvOf(step, out, { url: target.url, at }, topology.cluster, startAt);
-    const meta = { name: step.name, label: step.label, startedAt: new Date().toISOString(), commands: cmds.map((c) => ['node', ...c.argv].join(' ')), ok: false };
+    const meta = {
+      name: step.name,
+      label: step.label,
+      startedAt: new Date().toISOString(),
+      commands: cmds.map((c) => ['node', ...c.argv].join(' ')),
+      ok: false,
+    };
     const save = stepRecord(stepDir, meta);
     const results = await Promise.all(cmds.map((c) => runChild([...c.argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub })));
     // exit 1 is a run that finished and measured, but not all it was asked did happen (items failed,
@@ -144,7 +161,11 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
     // writes that failed leave nothing the finding can compare, unless failures are what the check measures
     const lostWrites = bad || step.failuresMeasured ? null : failedWrites(newestRun(stepDir, 'producer').doc, step.name);
     const error = bad ? `${bad.argv[0]} exited with ${bad.code ?? bad.signal}: ${bad.lastLine}` : lostWrites;
-    Object.assign(meta, { endedAt: new Date().toISOString(), exitCodes: results.map((r) => r.code ?? r.signal), ok: !error && !stopper.stopped });
+    Object.assign(meta, {
+      endedAt: new Date().toISOString(),
+      exitCodes: results.map((r) => r.code ?? r.signal),
+      ok: !error && !stopper.stopped,
+    });
     if (error) meta.error = bad ? bad.lastLine : error;
     const problems = results.filter((r) => r.code === 1 && !bad).map((r) => r.lastLine);
     if (problems.length) meta.problems = problems;
@@ -178,10 +199,17 @@ export function failedWrites(summary, name) {
  * @returns {Array<{ role: 'producer'|'consumer', argv: string[] }>}
  */
 function argvOf(step, out, target, cluster, startAt) {
-  const common = (role) => ({ target: ['--url', target.url, ...(cluster ? ['--cluster'] : [])], length: { duration: step.duration, warmup: step.warmup, startAt }, output: { out, name: role, json: true } });
+  const common = (role) => ({
+    target: ['--url', target.url, ...(cluster ? ['--cluster'] : [])],
+    length: { duration: step.duration, warmup: step.warmup, startAt },
+    output: { out, name: role, json: true },
+  });
   /** @type {Array<{ role: 'producer'|'consumer', argv: string[] }>} */
-  const cmds = [{ role: 'producer', argv: stepArgv({ cli: ['src/producer.js'], flags: step.flags, at: target.at, ...common('producer') }) }];
-  if (step.consumer) cmds.push({ role: 'consumer', argv: stepArgv({ cli: ['src/consumer.js'], flags: step.consumer, ...common('consumer') }) });
+  const cmds = [
+    { role: 'producer', argv: stepArgv({ cli: ['src/producer.js'], flags: step.flags, at: target.at, ...common('producer') }) },
+  ];
+  if (step.consumer)
+    cmds.push({ role: 'consumer', argv: stepArgv({ cli: ['src/consumer.js'], flags: step.consumer, ...common('consumer') }) });
   return cmds;
 }
 
@@ -197,7 +225,10 @@ export function readBack(stepDir, meta, step) {
   const { dir: consumerDir, doc: consumer } = newestRun(stepDir, 'consumer');
   const done = (s) => Boolean(s) && !s.interrupted;
   return {
-    producerDir, consumerDir, producer: producer ?? null, consumer: consumer ?? null,
+    producerDir,
+    consumerDir,
+    producer: producer ?? null,
+    consumer: consumer ?? null,
     complete: done(producer) && (!step?.consumer || done(consumer)) && meta?.ok === true,
   };
 }
@@ -226,7 +257,10 @@ export const figures = (r) => {
   return `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%${processCpu}`;
 };
 /** @param {import('../spec.js').Spec} spec */
-export const commandsNote = (spec) => (spec.topology.local ? 'The `--url` is the local server the runner started for the run (a new port each time), emptied (FLUSHALL) before every step.' : '');
+export const commandsNote = (spec) =>
+  spec.topology.local
+    ? 'The `--url` is the local server the runner started for the run (a new port each time), emptied (FLUSHALL) before every step.'
+    : '';
 export const setupWords = { starter: 'started by the runner', each: ', each' };
 
 /** Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint. */
@@ -256,9 +290,17 @@ class TopologyKeeper {
     else if (this.local) await this.local.flush();
     if (!this.local) {
       const started = Date.now();
-      this.local = await startRedis({ cluster: l.cluster, masters: l.masters, replicas: l.replicas, ...(l.cpus && { cpus: l.cpus }), signal: stopper.signal });
+      this.local = await startRedis({
+        cluster: l.cluster,
+        masters: l.masters,
+        replicas: l.replicas,
+        ...(l.cpus && { cpus: l.cpus }),
+        signal: stopper.signal,
+      });
       const cap = l.cpus ? `, ${describeCap(l.cpus)}` : '';
-      this.log(`rqbench experiment: started a ${this.topology.label} at ${this.local.url}${cap} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      this.log(
+        `rqbench experiment: started a ${this.topology.label} at ${this.local.url}${cap} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     }
     return { url: this.local.url, local: this.local };
   }

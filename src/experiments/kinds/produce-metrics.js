@@ -6,8 +6,8 @@
  */
 /** Metric name → what it is (shown in errors and docs/experiments.md). */
 export const METRICS = {
-  master_cpu: "master CPU (main thread where reported), % of one core, averaged over the masters",
-  replica_cpu: "replica CPU (main thread where reported), % of one core, averaged over the replicas",
+  master_cpu: 'master CPU (main thread where reported), % of one core, averaged over the masters',
+  replica_cpu: 'replica CPU (main thread where reported), % of one core, averaged over the replicas',
   master_process_cpu: 'master process CPU (I/O and background threads included), % of one core, averaged over the masters',
   replica_process_cpu: 'replica process CPU, % of one core, averaged over the replicas',
   master_cpu_node: "master process CPU as % of the seed's whole node, its unit (process CPU ÷ seedNodeVcpus), averaged over the masters",
@@ -23,14 +23,13 @@ export const METRICS = {
   batch_p99_ms: 'batch latency p99 from the intended start, ms',
   failed: 'items not acknowledged',
   lost: 'items acknowledged but not read back (--verify)',
-  moved_errors: 'MOVED replies a writer\'s client gave up on as errors (ioredis throws them; rqbench follows them)',
-  cardinality: "consumer: cardinality per cycle",
+  moved_errors: "MOVED replies a writer's client gave up on as errors (ioredis throws them; rqbench follows them)",
+  cardinality: 'consumer: cardinality per cycle',
   responses: 'consumer: values received per cycle',
   cycle_p50_ms: 'consumer: batch processed (whole cycle) p50, ms',
   cycle_p99_ms: 'consumer: batch processed (whole cycle) p99, ms',
   overruns: 'consumer: cycles that overran their period',
 };
-
 
 /**
  * @param {any} producer a producer summary.json

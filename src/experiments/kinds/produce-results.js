@@ -14,8 +14,10 @@ const NOT_RUN = 'not run yet';
 
 /** Flags that vary between steps → the seed's column for them. */
 const COLUMNS = {
-  c: ['Chunks', (v) => v ?? 1], chunks: ['Chunks', (v) => v ?? 1],
-  p: ['Interval ms', (v) => v ?? 1000], period: ['Interval ms', (v) => v ?? 1000],
+  c: ['Chunks', (v) => v ?? 1],
+  chunks: ['Chunks', (v) => v ?? 1],
+  p: ['Interval ms', (v) => v ?? 1000],
+  period: ['Interval ms', (v) => v ?? 1000],
   'extra-sets': ['Sorted sets', (v) => 1 + (v ?? 0)],
   'actual-value': ['Actual value?', (v) => (v ? 'Yes' : 'No')],
   ns: ['Sorted sets', (v) => v ?? 1],
@@ -31,12 +33,14 @@ const SHOWN_ELSEWHERE = ['q', 'quantity', 't', 'writers'];
  */
 export async function produceResults(spec, steps) {
   return [
-    mainTable(spec, steps), '',
+    mainTable(spec, steps),
+    '',
     ...seedUnitLine(spec),
-    'CPU is % of one core from `INFO cpu` every second over each step\'s measured window (after its warm-up), averaged per role:'
-      + ' master and replica CPU are the main thread\'s, which runs every command and saturates first (CloudWatch\'s EngineCPUUtilization),'
-      + ' or the process\'s for a server that does not report it (each step\'s summary.md says so); process CPU adds the I/O and background threads;'
-      + ' "Achieved" is items acknowledged per second by all writers vs the target; batch p99 is from the intended start (corrected for coordinated omission).', '',
+    "CPU is % of one core from `INFO cpu` every second over each step's measured window (after its warm-up), averaged per role:" +
+      " master and replica CPU are the main thread's, which runs every command and saturates first (CloudWatch's EngineCPUUtilization)," +
+      " or the process's for a server that does not report it (each step's summary.md says so); process CPU adds the I/O and background threads;" +
+      ' "Achieved" is items acknowledged per second by all writers vs the target; batch p99 is from the intended start (corrected for coordinated omission).',
+    '',
     ...nodeTable(steps, spec.seedNodeVcpus),
     ...consumerTable(steps),
     ...actionsSection(steps),
@@ -50,19 +54,47 @@ function mainTable(spec, steps) {
   const withProcess = steps.some(({ r }) => r?.complete && hasEngine(r.producer?.cpu ?? {}));
   const extra = [...new Map(varied.filter((k) => !STORE_FLAGS.includes(k)).map((k) => [COLUMNS[k]?.[0] ?? `--${k}`, k])).entries()];
   const perPeriod = spec.steps.some((s) => (s.flags.p ?? s.flags.period ?? 1000) !== 1000);
-  const header = ['Step', 'Instance type', 'Writers', perPeriod ? 'Items per writer per period' : 'Items per writer per sec',
-    ...(storeVaries ? ['Store'] : []), ...extra.map(([h]) => h), 'master CPU', 'replica CPU', ...(withProcess ? PROCESS_HEADER : []), ...seedUnitHeader(spec), 'Achieved / target items/s', 'Batch p99 ms'];
+  const header = [
+    'Step',
+    'Instance type',
+    'Writers',
+    perPeriod ? 'Items per writer per period' : 'Items per writer per sec',
+    ...(storeVaries ? ['Store'] : []),
+    ...extra.map(([h]) => h),
+    'master CPU',
+    'replica CPU',
+    ...(withProcess ? PROCESS_HEADER : []),
+    ...seedUnitHeader(spec),
+    'Achieved / target items/s',
+    'Batch p99 ms',
+  ];
   const rows = steps.map(({ step, r }) => {
     const t = step.flags.t ?? step.flags.writers ?? 1;
     const q = step.flags.q ?? step.flags.quantity;
-    const fixedCells = [step.label, spec.topology.label, t, short(q / t), ...(storeVaries ? [r?.producer?.mode ?? storeOf(step.flags)] : []),
-      ...extra.map(([, k]) => (COLUMNS[k] ? COLUMNS[k][1](step.flags[k]) : String(step.flags[k] ?? '-')))];
+    const fixedCells = [
+      step.label,
+      spec.topology.label,
+      t,
+      short(q / t),
+      ...(storeVaries ? [r?.producer?.mode ?? storeOf(step.flags)] : []),
+      ...extra.map(([, k]) => (COLUMNS[k] ? COLUMNS[k][1](step.flags[k]) : String(step.flags[k] ?? '-'))),
+    ];
     if (!r?.complete) return [...fixedCells, NOT_RUN, ...Array((withProcess ? 5 : 3) + seedUnitHeader(spec).length).fill('')];
     const m = stepMetrics(r.producer, r.consumer);
     const pct = m.achieved_ratio === undefined ? '' : ` (${Math.round(m.achieved_ratio * 1000) / 10}%)`;
     const processCells = withProcess ? [fixed(m.master_process_cpu), fixed(m.replica_process_cpu)] : [];
-    const seedUnitCells = spec.seedNodeVcpus ? [ofNode(m.master_process_cpu, spec.seedNodeVcpus), ofNode(m.replica_process_cpu, spec.seedNodeVcpus)] : [];
-    return [...fixedCells, fixed(m.master_cpu), fixed(m.replica_cpu), ...processCells, ...seedUnitCells, `${short(m.achieved)} / ${short(m.target)}${pct}`, fixed(m.batch_p99_ms)];
+    const seedUnitCells = spec.seedNodeVcpus
+      ? [ofNode(m.master_process_cpu, spec.seedNodeVcpus), ofNode(m.replica_process_cpu, spec.seedNodeVcpus)]
+      : [];
+    return [
+      ...fixedCells,
+      fixed(m.master_cpu),
+      fixed(m.replica_cpu),
+      ...processCells,
+      ...seedUnitCells,
+      `${short(m.achieved)} / ${short(m.target)}${pct}`,
+      fixed(m.batch_p99_ms),
+    ];
   });
   return mdTable(header, rows);
 }
@@ -83,7 +115,10 @@ function ofNode(pctOfCore, vcpus) {
 function seedUnitLine(spec) {
   if (!spec.seedNodeVcpus) return [];
   const n = spec.seedNodeVcpus;
-  return [`The seed's CPU figures are CloudWatch's CPUUtilization, % of a whole ${n}-vCPU node (${Math.round(1000 / n) / 10}% is one core saturated): the "% of ${n} vCPUs" columns put this run's process CPU in that unit (process CPU ÷ ${n}), the figures to read beside the seed's. The other CPU columns, and the Finding's figures, are % of one core; the check compares steps with each other, where the unit does not matter.`, ''];
+  return [
+    `The seed's CPU figures are CloudWatch's CPUUtilization, % of a whole ${n}-vCPU node (${Math.round(1000 / n) / 10}% is one core saturated): the "% of ${n} vCPUs" columns put this run's process CPU in that unit (process CPU ÷ ${n}), the figures to read beside the seed's. The other CPU columns, and the Finding's figures, are % of one core; the check compares steps with each other, where the unit does not matter.`,
+    '',
+  ];
 }
 
 /** Seed: "Node | CPU" per shard on a cluster; here one column per step, each node's main thread where reported. */
@@ -92,16 +127,27 @@ function nodeTable(steps, vcpus) {
   const names = new Set();
   for (const s of done) for (const n of s.r.producer.cpu?.nodes ?? []) names.add(`${n.role} ${n.shard}`);
   if (!done.length || names.size <= 2) return [];
-  const order = [...names].sort((a, b) => (a.split(' ')[0] === b.split(' ')[0] ? Number(a.split(' ')[1]) - Number(b.split(' ')[1]) : a.startsWith('master') ? -1 : 1));
-  const rows = order.map((name) => [name, ...done.map((s) => {
-    // after a reshard or failover a shard can hold several nodes of a role: sum them
-    const nodes = (s.r.producer.cpu?.nodes ?? []).filter((n) => `${n.role} ${n.shard}` === name);
-    if (!nodes.length) return '-';
-    const own = fixed(nodes.reduce((x, n) => x + (n.engineAvg ?? n.avg), 0));
-    return vcpus ? `${own} (${ofNode(nodes.reduce((x, n) => x + n.avg, 0), vcpus)})` : own;
-  })]);
-  const note = 'Main thread where the server reports it, process otherwise (per node, with both figures: each step\'s summary.md).'
-    + (vcpus ? ` In brackets, the seed's unit: the process's CPU as % of ${vcpus} vCPUs (÷ ${vcpus}).` : '');
+  const order = [...names].sort((a, b) =>
+    a.split(' ')[0] === b.split(' ')[0] ? Number(a.split(' ')[1]) - Number(b.split(' ')[1]) : a.startsWith('master') ? -1 : 1,
+  );
+  const rows = order.map((name) => [
+    name,
+    ...done.map((s) => {
+      // after a reshard or failover a shard can hold several nodes of a role: sum them
+      const nodes = (s.r.producer.cpu?.nodes ?? []).filter((n) => `${n.role} ${n.shard}` === name);
+      if (!nodes.length) return '-';
+      const own = fixed(nodes.reduce((x, n) => x + (n.engineAvg ?? n.avg), 0));
+      return vcpus
+        ? `${own} (${ofNode(
+            nodes.reduce((x, n) => x + n.avg, 0),
+            vcpus,
+          )})`
+        : own;
+    }),
+  ]);
+  const note =
+    "Main thread where the server reports it, process otherwise (per node, with both figures: each step's summary.md)." +
+    (vcpus ? ` In brackets, the seed's unit: the process's CPU as % of ${vcpus} vCPUs (÷ ${vcpus}).` : '');
   return ['### CPU per node', '', mdTable(['Node', ...done.map((s) => s.step.label)], rows), '', note, ''];
 }
 
@@ -111,16 +157,45 @@ function consumerTable(steps) {
   if (!withConsumer.length) return [];
   const withProcess = withConsumer.some(({ r }) => r?.complete && hasEngine(r.consumer?.cpu ?? {}));
   const rows = withConsumer.map(({ step, r }) => {
-    const flags = Object.entries(step.consumer).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`)).join(' ') || '(defaults)';
+    const flags =
+      Object.entries(step.consumer)
+        .map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))
+        .join(' ') || '(defaults)';
     if (!r?.complete) return [step.label, flags, NOT_RUN, '', '', '', '', '', ...(withProcess ? [''] : [])];
     const c = r.consumer;
     const m = stepMetrics(r.producer, c);
     const processCells = withProcess ? [fixed(c.cpu?.basis === undefined ? c.cpu?.replica : c.cpu?.process?.replica)] : [];
-    return [step.label, flags, m.cardinality ?? '-', m.responses ?? '-', fixed(m.cycle_p50_ms), fixed(m.cycle_p99_ms), `${c.cycles?.count ?? '-'} (${c.cycles?.overruns ?? 0})`, fixed(c.cpu?.replica), ...processCells];
+    return [
+      step.label,
+      flags,
+      m.cardinality ?? '-',
+      m.responses ?? '-',
+      fixed(m.cycle_p50_ms),
+      fixed(m.cycle_p99_ms),
+      `${c.cycles?.count ?? '-'} (${c.cycles?.overruns ?? 0})`,
+      fixed(c.cpu?.replica),
+      ...processCells,
+    ];
   });
-  const header = ['Step', 'Consumer flags', 'Cardinality', 'Responses received', 'Batch processed p50 ms', 'Batch processed p99 ms', 'Cycles (overruns)', 'replica CPU', ...(withProcess ? [PROCESS_HEADER[1]] : [])];
-  return ['### Consumers', '', mdTable(header, rows),
-    '', 'Per cycle, the medians over the step: cardinality, and values received; batch processed is the whole cycle (cardinality, range, values).', ''];
+  const header = [
+    'Step',
+    'Consumer flags',
+    'Cardinality',
+    'Responses received',
+    'Batch processed p50 ms',
+    'Batch processed p99 ms',
+    'Cycles (overruns)',
+    'replica CPU',
+    ...(withProcess ? [PROCESS_HEADER[1]] : []),
+  ];
+  return [
+    '### Consumers',
+    '',
+    mdTable(header, rows),
+    '',
+    'Per cycle, the medians over the step: cardinality, and values received; batch processed is the whole cycle (cardinality, range, values).',
+    '',
+  ];
 }
 
 function actionsSection(steps) {

@@ -65,10 +65,12 @@ export function read(s, p) {
   const latencyModel = readLatencyModel(s.latencyModel, `${p}.latencyModel`);
   const f = s.seedFigures;
   if (f === undefined) return { seedFigures: null, latencyModel };
-  if (!f || typeof f !== 'object' || Array.isArray(f)) throw new KindProblem(`${p}.seedFigures must be a map: { read: [p50, p999], processing: [p50, p999], e2e: [p50, p999] }`);
+  if (!f || typeof f !== 'object' || Array.isArray(f))
+    throw new KindProblem(`${p}.seedFigures must be a map: { read: [p50, p999], processing: [p50, p999], e2e: [p50, p999] }`);
   for (const [k, v] of Object.entries(f)) {
     if (!SEED_ROWS.includes(k)) throw new KindProblem(`${p}.seedFigures.${k} is not a field here (known: ${SEED_ROWS.join(', ')})`);
-    if (!Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === 'string')) throw new KindProblem(`${p}.seedFigures.${k} must be [p50, p999] as the seed wrote them, e.g. [77ms, 505ms]`);
+    if (!Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === 'string'))
+      throw new KindProblem(`${p}.seedFigures.${k} must be [p50, p999] as the seed wrote them, e.g. [77ms, 505ms]`);
   }
   return { seedFigures: f, latencyModel };
 }
@@ -82,14 +84,19 @@ export function read(s, p) {
  */
 function readLatencyModel(v, at) {
   if (v === undefined) return null;
-  if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).length) throw new KindProblem(`${at} must map API actions to [p50, p999], e.g. { ReceiveMessage: [77ms, 505ms] }`);
-  return Object.fromEntries(Object.entries(v).map(([action, pair]) => {
-    const ms = Array.isArray(pair) && pair.length === 2 ? pair.map(durationMs) : [];
-    if (!/^[A-Z][A-Za-z]+$/.test(action) || ms.length !== 2 || ms.some((x) => x === null) || !(ms[0] > 0 && ms[1] > ms[0])) {
-      throw new KindProblem(`${at}.${action} must be [p50, p999] with p50 above 0 and below p999, e.g. [77ms, 505ms] (got ${JSON.stringify(pair)})`);
-    }
-    return [action, { p50Ms: /** @type {number} */ (ms[0]), p999Ms: /** @type {number} */ (ms[1]) }];
-  }));
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).length)
+    throw new KindProblem(`${at} must map API actions to [p50, p999], e.g. { ReceiveMessage: [77ms, 505ms] }`);
+  return Object.fromEntries(
+    Object.entries(v).map(([action, pair]) => {
+      const ms = Array.isArray(pair) && pair.length === 2 ? pair.map(durationMs) : [];
+      if (!/^[A-Z][A-Za-z]+$/.test(action) || ms.length !== 2 || ms.some((x) => x === null) || !(ms[0] > 0 && ms[1] > ms[0])) {
+        throw new KindProblem(
+          `${at}.${action} must be [p50, p999] with p50 above 0 and below p999, e.g. [77ms, 505ms] (got ${JSON.stringify(pair)})`,
+        );
+      }
+      return [action, { p50Ms: /** @type {number} */ (ms[0]), p999Ms: /** @type {number} */ (ms[1]) }];
+    }),
+  );
 }
 
 /** "77ms", "1.2s", "500us" → ms, else null. */
@@ -107,14 +114,41 @@ export function complete(d, { flags, consumer, duration, warmup, at, topology })
   if (at.length || d.at?.length) throw new KindProblem(`${d.path}: at: is for Redis Cluster steps, not a queue step`);
   const wanted = d.consumer === undefined ? consumer : d.consumer && { ...consumer, ...d.consumer };
   const target = flags.target;
-  if (!PUBLISHERS.includes(target)) throw new KindProblem(`${d.flagPaths.target ?? 'flags.target'} must be one of ${PUBLISHERS.join(', ')} (the publisher's --target) (got ${JSON.stringify(target)})`);
-  if (!wanted) throw new KindProblem(`${d.path}.consumer is needed: a queue step runs its consumer beside the publisher (e.g. { target: ${CONSUMES[target]}, threads: 4 })`);
+  if (!PUBLISHERS.includes(target))
+    throw new KindProblem(
+      `${d.flagPaths.target ?? 'flags.target'} must be one of ${PUBLISHERS.join(', ')} (the publisher's --target) (got ${JSON.stringify(target)})`,
+    );
+  if (!wanted)
+    throw new KindProblem(
+      `${d.path}.consumer is needed: a queue step runs its consumer beside the publisher (e.g. { target: ${CONSUMES[target]}, threads: 4 })`,
+    );
   const cTarget = wanted.target ?? CONSUMES[target];
-  if (cTarget !== CONSUMES[target]) throw new KindProblem(`${d.path}.consumer.target must be ${CONSUMES[target]} for a ${target} publisher (got ${JSON.stringify(cTarget)})`);
+  if (cTarget !== CONSUMES[target])
+    throw new KindProblem(
+      `${d.path}.consumer.target must be ${CONSUMES[target]} for a ${target} publisher (got ${JSON.stringify(cTarget)})`,
+    );
   const owned = [...Object.keys(flags), ...Object.keys(wanted)].find((k) => OWNED.has(k));
-  if (owned) throw new KindProblem(`${d.flagPaths[owned] ?? `${d.path}.consumer.${owned}`} is set by the runner (endpoint and names from the topology and the step, length from duration and warmup)`);
-  if (d.latencyModel && (topology.queue?.emulator !== 'sqs')) throw new KindProblem(`${d.path}.latencyModel needs topology queue: { emulator: sqs } (the proxy stands in front of the SQS/SNS emulator the runner starts)`);
-  const step = { kind: name, name: d.name, label: d.label, duration, warmup, flags, consumer: { ...wanted, target: cTarget }, at: [], varied: [], seedFigures: d.seedFigures, latencyModel: d.latencyModel };
+  if (owned)
+    throw new KindProblem(
+      `${d.flagPaths[owned] ?? `${d.path}.consumer.${owned}`} is set by the runner (endpoint and names from the topology and the step, length from duration and warmup)`,
+    );
+  if (d.latencyModel && topology.queue?.emulator !== 'sqs')
+    throw new KindProblem(
+      `${d.path}.latencyModel needs topology queue: { emulator: sqs } (the proxy stands in front of the SQS/SNS emulator the runner starts)`,
+    );
+  const step = {
+    kind: name,
+    name: d.name,
+    label: d.label,
+    duration,
+    warmup,
+    flags,
+    consumer: { ...wanted, target: cTarget },
+    at: [],
+    varied: [],
+    seedFigures: d.seedFigures,
+    latencyModel: d.latencyModel,
+  };
   // the CLIs' own checks, with the names and an endpoint of the kind the runner will give
   const where = topology.queue?.endpoint ?? (cTarget === 'pubsub' ? '127.0.0.1:8085' : 'http://127.0.0.1:4566');
   for (const [role, argv] of argvOf(step, { endpoint: where }, '.')) {
@@ -139,8 +173,26 @@ function argvOf(step, shared, out) {
   const target = [...(shared.endpoint ? ['--endpoint', shared.endpoint] : []), ...names, '--create'];
   const output = (role) => ({ out, name: role, json: true });
   return [
-    ['consumer', stepArgv({ cli: ['src/consumer.js'], flags: step.consumer, target, length: { untilComplete: true, duration: step.duration + DRAIN_S, warmup: step.warmup }, output: output('consumer') })],
-    ['publisher', stepArgv({ cli: ['src/producer.js'], flags: step.flags, target, length: { duration: step.duration, warmup: step.warmup }, output: output('publisher') })],
+    [
+      'consumer',
+      stepArgv({
+        cli: ['src/consumer.js'],
+        flags: step.consumer,
+        target,
+        length: { untilComplete: true, duration: step.duration + DRAIN_S, warmup: step.warmup },
+        output: output('consumer'),
+      }),
+    ],
+    [
+      'publisher',
+      stepArgv({
+        cli: ['src/producer.js'],
+        flags: step.flags,
+        target,
+        length: { duration: step.duration, warmup: step.warmup },
+        output: output('publisher'),
+      }),
+    ],
   ];
 }
 
@@ -151,9 +203,10 @@ function argvOf(step, shared, out) {
  * @returns {string|null}
  */
 function queueArgvProblem(role, argv) {
-  const build = role === 'publisher'
-    ? (y) => outputOptions(publisherOptions(producerOptions(connectionOptions(y))))
-    : (y) => outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))));
+  const build =
+    role === 'publisher'
+      ? (y) => outputOptions(publisherOptions(producerOptions(connectionOptions(y))))
+      : (y) => outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))));
   const { a, failure, unknown } = parseQuietly(argv.slice(1), build);
   if (failure) return unknown ? `${unknown} is not a ${role} flag (see node ${argv[0]} --help)` : failure;
   try {
@@ -202,14 +255,26 @@ export async function run(step, ctx) {
  * @param {import('../../local/latency-proxy.js').LatencyProxy|null} proxy
  */
 async function runThrough(step, { stepDir, out, stopper, shared, live, stepLabel }, proxy) {
-  const cmds = argvOf(step, proxy ? { endpoint: proxy.endpoint } : shared ?? {}, out);
+  const cmds = argvOf(step, proxy ? { endpoint: proxy.endpoint } : (shared ?? {}), out);
   /** @type {Record<string, any>} */
   const meta = {
-    name: step.name, label: step.label, kind: name, startedAt: new Date().toISOString(), commands: cmds.map(([, argv]) => commandLine('node', argv)), ok: false,
-    ...(proxy && { latencyModel: { model: step.latencyModel, how: 'a proxy in the runner\'s process in front of the emulator: each answer of a modelled action is held until a log-normal draw through its p50 and p999 (the emulator\'s own time taken off); other actions pass at once' } }),
+    name: step.name,
+    label: step.label,
+    kind: name,
+    startedAt: new Date().toISOString(),
+    commands: cmds.map(([, argv]) => commandLine('node', argv)),
+    ok: false,
+    ...(proxy && {
+      latencyModel: {
+        model: step.latencyModel,
+        how: "a proxy in the runner's process in front of the emulator: each answer of a modelled action is held until a log-normal draw through its p50 and p999 (the emulator's own time taken off); other actions pass at once",
+      },
+    }),
   };
   const save = stepRecord(stepDir, meta);
-  const mark = shared?.mark ?? (() => ({ at: performance.now(), redis: null, sqs: null, pubsub: null, moto: null, rqbench: procCpuSeconds('self', true) }));
+  const mark =
+    shared?.mark ??
+    (() => ({ at: performance.now(), redis: null, sqs: null, pubsub: null, moto: null, rqbench: procCpuSeconds('self', true) }));
   const before = mark();
   const relayed = (argv) => runChild([...argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub });
   const consumer = relayed(cmds[0][1]);
@@ -229,7 +294,9 @@ async function runThrough(step, { stepDir, out, stopper, shared, live, stepLabel
   const bad = done.find((r, i) => !finished(r, i ? back.publisher : back.consumer));
   if (bad) meta.error = bad.lastLine;
   save();
-  return ok ? { ok: true } : { ok: false, error: `${bad?.argv?.[0] ?? 'a step process'} exited with ${bad?.code ?? bad?.signal}: ${bad?.lastLine ?? ''}` };
+  return ok
+    ? { ok: true }
+    : { ok: false, error: `${bad?.argv?.[0] ?? 'a step process'} exited with ${bad?.code ?? bad?.signal}: ${bad?.lastLine ?? ''}` };
 }
 
 /**
@@ -243,7 +310,6 @@ export function readBack(stepDir, meta) {
   const done = (x) => Boolean(x) && !x.interrupted;
   return { publisherDir, consumerDir, publisher, consumer, complete: done(publisher) && done(consumer) && meta?.ok === true };
 }
-
 
 /** @param {import('./kind-contract.js').StepRun[]} steps */
 export function manifest(steps) {
@@ -261,19 +327,30 @@ export const chartDirs = (done) => done.map((s) => s.r.consumerDir);
 /** @param {any} step */
 export const nominalSeconds = (step) => step.duration + CONSUMER_HEAD_START_MS / 1000 + 5;
 /** @param {any} step */
-export const what = (step) => `${step.flags.target} → ${step.consumer.target}, ${step.duration} s${step.latencyModel ? ', under the latency model' : ''}`;
+export const what = (step) =>
+  `${step.flags.target} → ${step.consumer.target}, ${step.duration} s${step.latencyModel ? ', under the latency model' : ''}`;
 /** @param {any} r */
 export const figures = (r) => {
   const c = r?.consumer;
   if (!c) return 'no consumer summary';
   const ms = (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '-');
   const n = c.nothingLost ?? {};
-  const lost = n.ok ? 'nothing lost' : n.missing ? `${n.missing} MISSING` : n.malformed ? `${n.malformed} MALFORMED` : 'unfinished: the consumer ended before the last message';
+  const lost = n.ok
+    ? 'nothing lost'
+    : n.missing
+      ? `${n.missing} MISSING`
+      : n.malformed
+        ? `${n.malformed} MALFORMED`
+        : 'unfinished: the consumer ended before the last message';
   // E2E as the seed defines it: from right before the send
   return `${Math.round(c.messagesPerSec ?? 0)} messages/s, E2E p50 ${ms(c.latency?.e2eSent?.p50)}, p999 ${ms(c.latency?.e2eSent?.p999)}, ${lost}`;
 };
 /** @param {import('../spec.js').Spec} spec */
-export const commandsNote = (spec) => (spec.topology.queue?.emulator ? `The \`--endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).` : '');
+export const commandsNote = (spec) =>
+  spec.topology.queue?.emulator
+    ? `The \`--endpoint\` is the ${spec.topology.queue.emulator === 'sqs' ? 'SQS/SNS' : 'Pub/Sub'} emulator the runner started (a new port each time).`
+    : '';
 export const setupWords = { starter: 'started by the runner', each: ', each' };
 /** @param {import('../spec.js').Spec} spec */
-export const setupWhere = (spec) => (spec.topology.queue?.emulator ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label);
+export const setupWhere = (spec) =>
+  spec.topology.queue?.emulator ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label;

@@ -12,8 +12,8 @@ import { seedDuration } from '../../runs/queue-consume/queue-consumer-summary.js
 export const QUEUE_METRICS = {
   e2e_sent_p50_ms: 'E2E p50 as the seed defines it: from right before the message is sent to the update applied, ms',
   e2e_sent_p999_ms: 'E2E p999 from right before the send, ms',
-  e2e_p50_ms: 'E2E p50 from the publisher\'s schedule (the intended send, corrected for coordinated omission) to the update applied, ms',
-  e2e_p999_ms: 'E2E p999 from the publisher\'s schedule, ms',
+  e2e_p50_ms: "E2E p50 from the publisher's schedule (the intended send, corrected for coordinated omission) to the update applied, ms",
+  e2e_p999_ms: "E2E p999 from the publisher's schedule, ms",
   read_p50_ms: 'reading off the queue (a receive call) p50, ms (SQS)',
   read_p999_ms: 'reading off the queue p999, ms (SQS)',
   processing_p50_ms: 'server side processing p50, ms',
@@ -21,14 +21,14 @@ export const QUEUE_METRICS = {
   messages_per_sec: 'messages applied per second',
   rows_per_sec: 'updates (rows) applied per second',
   batch: 'updates per message',
-  threads: 'the consumer\'s thread pool',
+  threads: "the consumer's thread pool",
   missing: 'messages published and never applied',
   duplicates: 'messages applied twice',
   publish_p99_ms: 'publish call p99 from the intended start, ms',
-  kept_up: 'messages applied per second over the publisher\'s rate (1: the consumer kept up)',
-  complete: '1 when every message the publisher sent was applied before the consumer\'s end, else 0',
-  emulator_cpu: 'the emulator\'s CPU over the step, % of one core',
-  rqbench_cpu: 'the publisher\'s and consumer\'s CPU over the step together, % of one core',
+  kept_up: "messages applied per second over the publisher's rate (1: the consumer kept up)",
+  complete: "1 when every message the publisher sent was applied before the consumer's end, else 0",
+  emulator_cpu: "the emulator's CPU over the step, % of one core",
+  rqbench_cpu: "the publisher's and consumer's CPU over the step together, % of one core",
 };
 
 /** Above this share of one core the emulator is called the busiest part of the step. */
@@ -60,13 +60,27 @@ export function queueMetricsOf() {
     const L = c?.latency ?? {};
     const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
     return {
-      e2e_sent_p50_ms: n(L.e2eSent?.p50), e2e_sent_p999_ms: n(L.e2eSent?.p999),
-      e2e_p50_ms: n(L.e2e?.p50), e2e_p999_ms: n(L.e2e?.p999), read_p50_ms: n(L.read?.p50), read_p999_ms: n(L.read?.p999),
-      processing_p50_ms: n(L.processing?.p50), processing_p999_ms: n(L.processing?.p999),
-      messages_per_sec: n(c?.messagesPerSec), rows_per_sec: n(c?.rowsPerSec), batch: n(c?.averageBatchSize), threads: n(c?.threads),
-      missing: n(c?.nothingLost?.missing), duplicates: n(c?.nothingLost?.duplicates),
-      publish_p99_ms: n(p?.latency?.publish?.intended?.p99), emulator_cpu: n(s.r?.meta?.cpu?.emulatorPct), rqbench_cpu: n(s.r?.meta?.cpu?.rqbenchPct),
-      kept_up: n(c?.messagesPerSec) !== undefined && s.step.flags.rate ? Math.round((c.messagesPerSec / s.step.flags.rate) * 1000) / 1000 : undefined,
+      e2e_sent_p50_ms: n(L.e2eSent?.p50),
+      e2e_sent_p999_ms: n(L.e2eSent?.p999),
+      e2e_p50_ms: n(L.e2e?.p50),
+      e2e_p999_ms: n(L.e2e?.p999),
+      read_p50_ms: n(L.read?.p50),
+      read_p999_ms: n(L.read?.p999),
+      processing_p50_ms: n(L.processing?.p50),
+      processing_p999_ms: n(L.processing?.p999),
+      messages_per_sec: n(c?.messagesPerSec),
+      rows_per_sec: n(c?.rowsPerSec),
+      batch: n(c?.averageBatchSize),
+      threads: n(c?.threads),
+      missing: n(c?.nothingLost?.missing),
+      duplicates: n(c?.nothingLost?.duplicates),
+      publish_p99_ms: n(p?.latency?.publish?.intended?.p99),
+      emulator_cpu: n(s.r?.meta?.cpu?.emulatorPct),
+      rqbench_cpu: n(s.r?.meta?.cpu?.rqbenchPct),
+      kept_up:
+        n(c?.messagesPerSec) !== undefined && s.step.flags.rate
+          ? Math.round((c.messagesPerSec / s.step.flags.rate) * 1000) / 1000
+          : undefined,
       complete: c ? (c.nothingLost?.ok ? 1 : 0) : undefined,
     };
   };
@@ -80,30 +94,82 @@ export function queueMetricsOf() {
 export async function queueResults(spec, steps) {
   const metricsOf = queueMetricsOf();
   const rows = steps.map((s) => {
-    if (!s.r?.complete) return [s.step.label, s.step.flags['batch-size'] ?? '-', s.step.flags.rate ?? '-', s.step.consumer.threads ?? '-', 'not run yet', '', '', '', '', '', ''];
+    if (!s.r?.complete)
+      return [
+        s.step.label,
+        s.step.flags['batch-size'] ?? '-',
+        s.step.flags.rate ?? '-',
+        s.step.consumer.threads ?? '-',
+        'not run yet',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ];
     const m = metricsOf(s);
-    return [s.step.label, grouped(m.batch), fixed(m.messages_per_sec, 1), m.threads ?? '-', grouped(m.rows_per_sec), seedDuration(m.e2e_sent_p50_ms), seedDuration(m.e2e_sent_p999_ms),
+    return [
+      s.step.label,
+      grouped(m.batch),
+      fixed(m.messages_per_sec, 1),
+      m.threads ?? '-',
+      grouped(m.rows_per_sec),
+      seedDuration(m.e2e_sent_p50_ms),
+      seedDuration(m.e2e_sent_p999_ms),
       `${seedDuration(m.e2e_p50_ms)} / ${seedDuration(m.e2e_p999_ms)}`,
-      `${grouped(m.missing ?? NaN)} / ${grouped(m.duplicates ?? NaN)}${m.complete ? '' : ', unfinished'}`, fixed(m.emulator_cpu, 0), fixed(m.rqbench_cpu, 0)];
+      `${grouped(m.missing ?? NaN)} / ${grouped(m.duplicates ?? NaN)}${m.complete ? '' : ', unfinished'}`,
+      fixed(m.emulator_cpu, 0),
+      fixed(m.rqbench_cpu, 0),
+    ];
   });
   const out = [
-    mdTable(['Step', 'Batch size', 'Messages/s', 'Thread pool', 'Updates/s', 'E2E p50', 'E2E p999', 'E2E from the schedule p50 / p999', 'Missing / duplicates', 'Emulator CPU %', 'rqbench CPU %'], rows), '',
-    'E2E is the seed\'s: from right before the message is sent to the update applied. Beside it, E2E from the publisher\'s schedule (the intended send, corrected for coordinated omission): the same where the publisher kept its schedule, longer where a send was late. CPU is % of one core over each step, measured around it: the emulator\'s (in the runner\'s process for SQS/SNS, with the latency model\'s proxy when a step has one; its JVM for Pub/Sub) and the publisher\'s and consumer\'s together.', '',
+    mdTable(
+      [
+        'Step',
+        'Batch size',
+        'Messages/s',
+        'Thread pool',
+        'Updates/s',
+        'E2E p50',
+        'E2E p999',
+        'E2E from the schedule p50 / p999',
+        'Missing / duplicates',
+        'Emulator CPU %',
+        'rqbench CPU %',
+      ],
+      rows,
+    ),
+    '',
+    "E2E is the seed's: from right before the message is sent to the update applied. Beside it, E2E from the publisher's schedule (the intended send, corrected for coordinated omission): the same where the publisher kept its schedule, longer where a send was late. CPU is % of one core over each step, measured around it: the emulator's (in the runner's process for SQS/SNS, with the latency model's proxy when a step has one; its JVM for Pub/Sub) and the publisher's and consumer's together.",
+    '',
     ...modelLines(steps),
   ];
   for (const s of steps) out.push(...stepTable(s, metricsOf));
   const unfinished = steps.filter((s) => s.r?.complete && metricsOf(s).complete === 0);
-  if (unfinished.length) out.push(`Unfinished: ${unfinished.map((s) => s.step.label).join(', ')} — the consumer reached its end (the step's duration + ${DRAIN_NOTE}) before every message the publisher sent was applied; its missing count covers only the messages up to the last one it saw.`, '');
+  if (unfinished.length)
+    out.push(
+      `Unfinished: ${unfinished.map((s) => s.step.label).join(', ')} — the consumer reached its end (the step's duration + ${DRAIN_NOTE}) before every message the publisher sent was applied; its missing count covers only the messages up to the last one it saw.`,
+      '',
+    );
   const behind = steps.filter((s) => s.r?.complete && (metricsOf(s).kept_up ?? 1) < KEPT_UP);
   for (const s of behind) {
     const m = metricsOf(s);
     const idle = (m.emulator_cpu ?? 100) < BUSY_PCT && (m.rqbench_cpu ?? 100) < BUSY_PCT;
-    out.push(`${s.step.label}: the consumer applied ${fixed(m.messages_per_sec, 1)} messages/s of the ${s.step.flags.rate} published (${Math.round((m.kept_up ?? 0) * 100)}%) and fell behind, so E2E grew with the backlog. `
-      + (idle ? `Neither the emulator (${fixed(m.emulator_cpu, 0)}% of a core) nor the publisher and consumer (${fixed(m.rqbench_cpu, 0)}%) was busy: the messages the consumer keeps in flight, not CPU, set the pace (a larger thread pool keeps more).` : 'A process was busy: see the CPU columns.'), '');
+    out.push(
+      `${s.step.label}: the consumer applied ${fixed(m.messages_per_sec, 1)} messages/s of the ${s.step.flags.rate} published (${Math.round((m.kept_up ?? 0) * 100)}%) and fell behind, so E2E grew with the backlog. ` +
+        (idle
+          ? `Neither the emulator (${fixed(m.emulator_cpu, 0)}% of a core) nor the publisher and consumer (${fixed(m.rqbench_cpu, 0)}%) was busy: the messages the consumer keeps in flight, not CPU, set the pace (a larger thread pool keeps more).`
+          : 'A process was busy: see the CPU columns.'),
+      '',
+    );
   }
   const busy = steps.filter((s) => s.r?.complete && (metricsOf(s).emulator_cpu ?? 0) >= BUSY_PCT);
   if (busy.length) {
-    out.push(`**The emulator, not rqbench, was the busiest part of ${busy.map((s) => s.step.label).join(', ')}**: it used ${busy.map((s) => `${fixed(metricsOf(s).emulator_cpu, 0)}%`).join(', ')} of a core while the publisher and consumer together used ${busy.map((s) => `${fixed(metricsOf(s).rqbench_cpu, 0)}%`).join(', ')}; those figures say more about the emulator than about the service.`, '');
+    out.push(
+      `**The emulator, not rqbench, was the busiest part of ${busy.map((s) => s.step.label).join(', ')}**: it used ${busy.map((s) => `${fixed(metricsOf(s).emulator_cpu, 0)}%`).join(', ')} of a core while the publisher and consumer together used ${busy.map((s) => `${fixed(metricsOf(s).rqbench_cpu, 0)}%`).join(', ')}; those figures say more about the emulator than about the service.`,
+      '',
+    );
   }
   return out;
 }
@@ -121,8 +187,22 @@ function stepTable(s, metricsOf) {
   const seed = s.step.seedFigures ?? {};
   const sqs = s.step.consumer.target === 'sqs';
   const cell = (ms, row, i) => `${seedDuration(ms)}${seed[row] ? ` (seed ${seed[row][i]})` : ''}`;
-  const line = (label, i, key) => [label, ...(sqs ? [cell(m[`read_${key}_ms`], 'read', i)] : []), cell(m[`processing_${key}_ms`], 'processing', i), cell(m[`e2e_sent_${key}_ms`], 'e2e', i), seedDuration(m[`e2e_${key}_ms`])];
-  return [title, '', mdTable(['Percentile', ...(sqs ? ['Reading off SQS'] : []), 'Server side processing', 'E2E', 'E2E from the schedule (CO-corrected)'], [line('p50', 0, 'p50'), line('p999', 1, 'p999')]), ''];
+  const line = (label, i, key) => [
+    label,
+    ...(sqs ? [cell(m[`read_${key}_ms`], 'read', i)] : []),
+    cell(m[`processing_${key}_ms`], 'processing', i),
+    cell(m[`e2e_sent_${key}_ms`], 'e2e', i),
+    seedDuration(m[`e2e_${key}_ms`]),
+  ];
+  return [
+    title,
+    '',
+    mdTable(
+      ['Percentile', ...(sqs ? ['Reading off SQS'] : []), 'Server side processing', 'E2E', 'E2E from the schedule (CO-corrected)'],
+      [line('p50', 0, 'p50'), line('p999', 1, 'p999')],
+    ),
+    '',
+  ];
 }
 
 /**
@@ -132,13 +212,22 @@ function stepTable(s, metricsOf) {
 function modelLines(steps) {
   const under = steps.filter((s) => s.step.latencyModel);
   if (!under.length) return [];
-  const asked = Object.entries(under[0].step.latencyModel).map(([a, f]) => `${a} p50 ${seedDuration(f.p50Ms)}, p999 ${seedDuration(f.p999Ms)}`).join('; ');
-  const drawn = under.filter((s) => s.r?.meta?.latencyModel?.drawn).map((s) => {
-    const d = s.r.meta.latencyModel.drawn;
-    const parts = Object.keys(s.step.latencyModel).map((a) => (d[a] ? `${a} ${grouped(d[a].calls)} calls held p50 ${seedDuration(d[a].delayMs.p50)}, p999 ${seedDuration(d[a].delayMs.p999)}` : `no ${a}`));
-    return `${s.step.label}: ${parts.join('; ')}`;
-  });
+  const asked = Object.entries(under[0].step.latencyModel)
+    .map(([a, f]) => `${a} p50 ${seedDuration(f.p50Ms)}, p999 ${seedDuration(f.p999Ms)}`)
+    .join('; ');
+  const drawn = under
+    .filter((s) => s.r?.meta?.latencyModel?.drawn)
+    .map((s) => {
+      const d = s.r.meta.latencyModel.drawn;
+      const parts = Object.keys(s.step.latencyModel).map((a) =>
+        d[a]
+          ? `${a} ${grouped(d[a].calls)} calls held p50 ${seedDuration(d[a].delayMs.p50)}, p999 ${seedDuration(d[a].delayMs.p999)}`
+          : `no ${a}`,
+      );
+      return `${s.step.label}: ${parts.join('; ')}`;
+    });
   return [
-    `**Latency model** (steps ${under.map((s) => s.step.label).join(', ')}): the emulator answers in about a millisecond where the service took tens, so these steps reach it through a proxy that holds each answer of ${asked} (a log-normal through the seed's two percentiles; the emulator's own time taken off; every other action passes at once). Stand-in: the model for AWS's own latency, which it copies only in the actions and percentiles named. ${drawn.length ? `Held, in the trial shown: ${drawn.join('. ')}.` : ''}`, '',
+    `**Latency model** (steps ${under.map((s) => s.step.label).join(', ')}): the emulator answers in about a millisecond where the service took tens, so these steps reach it through a proxy that holds each answer of ${asked} (a log-normal through the seed's two percentiles; the emulator's own time taken off; every other action passes at once). Stand-in: the model for AWS's own latency, which it copies only in the actions and percentiles named. ${drawn.length ? `Held, in the trial shown: ${drawn.join('. ')}.` : ''}`,
+    '',
   ];
 }

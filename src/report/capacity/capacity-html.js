@@ -21,8 +21,10 @@ export async function writeCapacityHtml(dir, title, md, steps) {
     try {
       // loaded here: run-charts brings Vega, which a search that never gets here need not load
       const { runChartSpecs } = await import('../charts/run-charts.js');
-      charts = runChartSpecs(steps.map((s) => path.join(dir, s.dir)), { stepLabels: steps.map((s, i) => `${i + 1}: ${s.rate}/s`), title: 'every step, in the order it ran' })
-        .map((c) => ({ id: `chart-${c.name}`, title: c.title, spec: c.spec }));
+      charts = runChartSpecs(
+        steps.map((s) => path.join(dir, s.dir)),
+        { stepLabels: steps.map((s, i) => `${i + 1}: ${s.rate}/s`), title: 'every step, in the order it ran' },
+      ).map((c) => ({ id: `chart-${c.name}`, title: c.title, spec: c.spec }));
     } catch (e) {
       // a step cut short (Ctrl-C) has no finished run directory: the table still stands
       note = `<p>Charts: not drawn (${String(/** @type {Error} */ (e).message).split('\n')[0]}).</p>`;
@@ -30,10 +32,16 @@ export async function writeCapacityHtml(dir, title, md, steps) {
   }
   const { html } = markdownHtml(md);
   const file = path.join(dir, 'report.html');
-  writeHtml(file, htmlPage({
-    title,
-    subtitle: path.resolve(dir),
-    sections: [{ heading: 'Capacity', html }, { heading: 'The steps, end to end', html: note, charts }],
-  }));
+  writeHtml(
+    file,
+    htmlPage({
+      title,
+      subtitle: path.resolve(dir),
+      sections: [
+        { heading: 'Capacity', html },
+        { heading: 'The steps, end to end', html: note, charts },
+      ],
+    }),
+  );
   return file;
 }

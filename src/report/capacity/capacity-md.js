@@ -42,7 +42,12 @@ export function answerLine(r) {
   if (end === 'ceiling') return `held up to the ceiling of ${grouped(max)} items/s${p99}: the limit is higher (raise --max-rate)`;
   const above = failedAbove !== null ? at(failedAbove) : undefined;
   const limit = above?.limit ? `; ${limitWords(above, r.criteria)}` : '';
-  const prefix = end === 'stopped' ? 'interrupted: highest rate held so far' : r.confirmation?.interval[0] === null ? 'max sustainable, not confirmed:' : 'max sustainable';
+  const prefix =
+    end === 'stopped'
+      ? 'interrupted: highest rate held so far'
+      : r.confirmation?.interval[0] === null
+        ? 'max sustainable, not confirmed:'
+        : 'max sustainable';
   const record = r.confirmation ? ` — ${confirmWords(r.confirmation)}` : '';
   return max === null ? `${prefix}: none${limit}` : `${prefix} ${grouped(max)} items/s${p99}${record}${limit}`;
 }
@@ -57,7 +62,8 @@ export function confirmWords(c) {
   const cut = c.stopped ? ' (re-tests cut short)' : '';
   if (c.confirmed) return `${record}${cut}: the limit lies between them`;
   const [lo, hi] = c.interval;
-  if (lo === null && hi === null) return `${record}${cut}: NOT confirmed at either end — the limit is near both, and single steps there disagree`;
+  if (lo === null && hi === null)
+    return `${record}${cut}: NOT confirmed at either end — the limit is near both, and single steps there disagree`;
   if (lo === null) return `${record}${cut}: NOT confirmed — ${grouped(c.at.rate)} did not hold every time, the limit is at or below it`;
   return `${record}${cut}: NOT confirmed — ${grouped(c.above.rate)} held at times, the limit is near it`;
 }
@@ -113,7 +119,8 @@ export function projectionLine(r) {
   const trusted = r.projection.filter((p) => p.trusted);
   const p = trusted[0] ?? first;
   const who = `${p.role} ${p.addr} (shard ${p.shard})`;
-  if (!p.trusted) return `projection: not trusted (${p.why}) — ${who}${p.saturatesAt ? ` would saturate at ≈ ${grouped(p.saturatesAt)} items/s` : ''}`;
+  if (!p.trusted)
+    return `projection: not trusted (${p.why}) — ${who}${p.saturatesAt ? ` would saturate at ≈ ${grouped(p.saturatesAt)} items/s` : ''}`;
   return `projection: ${who} saturates at ≈ ${grouped(p.saturatesAt)} items/s (R² ${p.fit.r2.toFixed(2)}); at ${r.criteria.headroom}% engine CPU: ${grouped(p.atHeadroom)} items/s; ${checkWords(checkAgainstSearch(r))}`;
 }
 
@@ -152,21 +159,67 @@ export function capacityMd(r, meta) {
   const rows = r.steps.map((s, i) => {
     const f = s.figures;
     const node = (n) => (n ? fixed(n.engine, 1) : '-');
-    return [i + 1, s.phase, grouped(s.rate), grouped(f.achieved), fixed(f.p50, 1), fixed(f.p99, 1), node(f.busiestMaster), node(f.busiestReplica),
-      fixed(f.clientCpu, 0), s.held ? 'yes' : `no: ${s.reasons.join('; ')}`];
+    return [
+      i + 1,
+      s.phase,
+      grouped(s.rate),
+      grouped(f.achieved),
+      fixed(f.p50, 1),
+      fixed(f.p99, 1),
+      node(f.busiestMaster),
+      node(f.busiestReplica),
+      fixed(f.clientCpu, 0),
+      s.held ? 'yes' : `no: ${s.reasons.join('; ')}`,
+    ];
   });
-  const proj = r.projection.map((p) => [`${p.role} ${p.addr} (s${p.shard})`, p.fit ? p.fit.slope.toExponential(2) : '-', p.fit ? fixed(p.fit.intercept, 1) : '-',
-    p.fit ? p.fit.r2.toFixed(3) : '-', grouped(p.saturatesAt ?? NaN), grouped(p.atHeadroom ?? NaN), p.trusted ? 'yes' : `no: ${p.why}`]);
+  const proj = r.projection.map((p) => [
+    `${p.role} ${p.addr} (s${p.shard})`,
+    p.fit ? p.fit.slope.toExponential(2) : '-',
+    p.fit ? fixed(p.fit.intercept, 1) : '-',
+    p.fit ? p.fit.r2.toFixed(3) : '-',
+    grouped(p.saturatesAt ?? NaN),
+    grouped(p.atHeadroom ?? NaN),
+    p.trusted ? 'yes' : `no: ${p.why}`,
+  ]);
   return [
-    '# Capacity', '',
-    `**${meta.answer ?? answerLine(r)}**`, '',
-    projectionLine(r), '',
+    '# Capacity',
+    '',
+    `**${meta.answer ?? answerLine(r)}**`,
+    '',
+    projectionLine(r),
+    '',
     ...(meta.noiseLine ? [meta.noiseLine, ''] : []),
-    `Held means: achieved ≥ ${fixed(c.minAchieved * 100, 1)}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c.sloP99Ms} ms, and every node's engine below ${c.engineCeiling}%${cores}. Engine CPU is the main thread's (% of one core), the process's where the server does not report it.`, '',
-    ...(meta.instance ? [`Instance: ${Object.entries(meta.instance).map(([k, v]) => `${k} ${v}`).join(', ')}`, ''] : []),
-    mdTable(['#', 'Phase', 'Target items/s', 'Achieved items/s', 'p50 ms', 'p99 ms', 'Busiest master engine %', 'Busiest replica engine %', 'Client CPU %', 'Held?'], rows), '',
-    `Projection per node (least squares of engine CPU on the achieved rate over the held steps; headroom ${c.headroom}%):`, '',
-    mdTable(['Node', 'Slope (% per item/s)', 'Intercept %', 'R²', 'Saturates at items/s', `At ${c.headroom}% items/s`, 'Trusted?'], proj), '',
-    `Command: \`${meta.command}\``, '',
+    `Held means: achieved ≥ ${fixed(c.minAchieved * 100, 1)}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c.sloP99Ms} ms, and every node's engine below ${c.engineCeiling}%${cores}. Engine CPU is the main thread's (% of one core), the process's where the server does not report it.`,
+    '',
+    ...(meta.instance
+      ? [
+          `Instance: ${Object.entries(meta.instance)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+          '',
+        ]
+      : []),
+    mdTable(
+      [
+        '#',
+        'Phase',
+        'Target items/s',
+        'Achieved items/s',
+        'p50 ms',
+        'p99 ms',
+        'Busiest master engine %',
+        'Busiest replica engine %',
+        'Client CPU %',
+        'Held?',
+      ],
+      rows,
+    ),
+    '',
+    `Projection per node (least squares of engine CPU on the achieved rate over the held steps; headroom ${c.headroom}%):`,
+    '',
+    mdTable(['Node', 'Slope (% per item/s)', 'Intercept %', 'R²', 'Saturates at items/s', `At ${c.headroom}% items/s`, 'Trusted?'], proj),
+    '',
+    `Command: \`${meta.command}\``,
+    '',
   ].join('\n');
 }

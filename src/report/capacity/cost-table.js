@@ -8,7 +8,6 @@
 import { HOURS_PER_MONTH, fixed, grouped, mdTable } from '../../record/format.js';
 import { checkAgainstSearch } from './projection.js';
 
-
 /**
  * @typedef {object} InstanceRow
  * @property {string} label
@@ -52,7 +51,8 @@ export function limitBracket(doc) {
     const t = tries.get(s.rate) ?? { held: 0, of: 0 };
     tries.set(s.rate, { held: t.held + (s.held ? 1 : 0), of: t.of + 1 });
   }
-  const always = (/** @type {boolean} */ held) => [...tries].filter(([, t]) => (held ? t.held === t.of : t.held === 0)).map(([rate]) => rate);
+  const always = (/** @type {boolean} */ held) =>
+    [...tries].filter(([, t]) => (held ? t.held === t.of : t.held === 0)).map(([rate]) => rate);
   const lo = Math.max(-Infinity, ...always(true).filter((r) => r <= c.at.rate));
   const hi = Math.min(Infinity, ...always(false).filter((r) => r >= c.above.rate));
   return {
@@ -101,9 +101,14 @@ export function instanceRows(searches, { forRate } = {}) {
     const bracket = limitBracket(doc);
     const check = doc.search && doc.steps && doc.projection && doc.criteria ? checkAgainstSearch(doc) : { unchecked: 'no search' };
     return {
-      label, instance: doc.instance ?? null, max,
-      masterCpu: best?.figures.busiestMaster?.engine ?? null, replicaCpu: best?.figures.busiestReplica?.engine ?? null,
-      nodes: nodes.length, shards, monthly,
+      label,
+      instance: doc.instance ?? null,
+      max,
+      masterCpu: best?.figures.busiestMaster?.engine ?? null,
+      replicaCpu: best?.figures.busiestReplica?.engine ?? null,
+      nodes: nodes.length,
+      shards,
+      monthly,
       per100k: monthly !== null && max ? (monthly * Math.max(1, nodes.length) * 100_000) / max : null,
       perShardAtHeadroom,
       shardsFor: forRate && perShardAtHeadroom ? Math.ceil(forRate / perShardAtHeadroom) : null,
@@ -143,25 +148,56 @@ export function cheapest(rows) {
  */
 export function instanceTableMd(rows, { forRate, headroom }) {
   const table = mdTable(
-    ['Instance', 'master CPU %', 'replica CPU %', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate', 'Nodes', 'Max sustainable items/s', 'Limit between (re-tests)', 'Monthly per 100k items/s',
-      `Items/s per shard at ${headroom}%`, 'Projection vs its search', ...(forRate ? [`Shards for ${grouped(forRate)} items/s`] : [])],
+    [
+      'Instance',
+      'master CPU %',
+      'replica CPU %',
+      'vCPU',
+      'GB',
+      'Hourly rate',
+      'Monthly rate',
+      'Nodes',
+      'Max sustainable items/s',
+      'Limit between (re-tests)',
+      'Monthly per 100k items/s',
+      `Items/s per shard at ${headroom}%`,
+      'Projection vs its search',
+      ...(forRate ? [`Shards for ${grouped(forRate)} items/s`] : []),
+    ],
     rows.map((r) => [
-      r.instance?.type ?? r.label, fixed(r.masterCpu ?? NaN, 1), fixed(r.replicaCpu ?? NaN, 1), r.instance?.vcpu ?? '-', r.instance?.memoryGb ?? '-',
-      hourly(r.instance?.hourlyPrice), money(r.monthly), r.nodes, grouped(r.max ?? NaN), bracketCell(r.bracket), money(r.per100k), grouped(r.perShardAtHeadroom ?? NaN), signedPct(r.projectionErrorPct),
+      r.instance?.type ?? r.label,
+      fixed(r.masterCpu ?? NaN, 1),
+      fixed(r.replicaCpu ?? NaN, 1),
+      r.instance?.vcpu ?? '-',
+      r.instance?.memoryGb ?? '-',
+      hourly(r.instance?.hourlyPrice),
+      money(r.monthly),
+      r.nodes,
+      grouped(r.max ?? NaN),
+      bracketCell(r.bracket),
+      money(r.per100k),
+      grouped(r.perShardAtHeadroom ?? NaN),
+      signedPct(r.projectionErrorPct),
       ...(forRate ? [shardsCell(r)] : []),
     ]),
   );
-  const lines = [table, '',
+  const lines = [
+    table,
+    '',
     `CPU: the busiest node's engine (main thread) at the maximum, % of one core. Monthly rate = Hourly rate × ${HOURS_PER_MONTH}, per node; the cost per 100k items/s and per shard count every node of the topology searched (Nodes). Prices are the user's; none is fetched.`,
     '',
-    `Limit between: the boundary re-tested (capacity --confirm), each end's record with the search's own try; the limit lies between the highest rate that held every try and the lowest that failed every try ("-" where the search was not re-tested, "?" for an end no rate pinned). Projection vs its search: where the projection's line reaches the engine ceiling against the maximum the search held, the error of the per-shard figure read from the same line ("-": the search did not stop on the engine, so nothing checks it).${forRate ? ' Shards as a range: the shards needed at each end of that interval, where they differ.' : ''}`];
+    `Limit between: the boundary re-tested (capacity --confirm), each end's record with the search's own try; the limit lies between the highest rate that held every try and the lowest that failed every try ("-" where the search was not re-tested, "?" for an end no rate pinned). Projection vs its search: where the projection's line reaches the engine ceiling against the maximum the search held, the error of the per-shard figure read from the same line ("-": the search did not stop on the engine, so nothing checks it).${forRate ? ' Shards as a range: the shards needed at each end of that interval, where they differ.' : ''}`,
+  ];
   const notes = rows.filter((r) => r.note).map((r) => `${r.instance?.type ?? r.label}: ${r.note}`);
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   if (forRate) {
     const c = cheapest(rows);
-    lines.push('', c
-      ? `**Cheapest for ${grouped(forRate)} items/s at ${headroom}% engine CPU: ${c.row.instance?.type ?? c.row.label}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**`
-      : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} items/s cannot be worked out.`);
+    lines.push(
+      '',
+      c
+        ? `**Cheapest for ${grouped(forRate)} items/s at ${headroom}% engine CPU: ${c.row.instance?.type ?? c.row.label}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**`
+        : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} items/s cannot be worked out.`,
+    );
   }
   return lines.join('\n');
 }
@@ -194,9 +230,19 @@ function shardsCell(r) {
  */
 export function seedTableMd(runs) {
   if (!runs.some((r) => r.instance?.instanceType)) return null;
-  return mdTable(['EC2 type', 'master CPU', 'replica CPU', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate'], runs.map((r) => {
-    const f = r.instance ?? {};
-    return [`${r.label}: ${f.instanceType ?? '-'}`, fixed(r.cpu?.master ?? NaN, 1), fixed(r.cpu?.replica ?? NaN, 1), f.vcpu ?? '-', f.memoryGb ?? '-',
-      hourly(f.hourlyPrice), money(typeof f.hourlyPrice === 'number' ? f.hourlyPrice * HOURS_PER_MONTH : undefined)];
-  }));
+  return mdTable(
+    ['EC2 type', 'master CPU', 'replica CPU', 'vCPU', 'GB', 'Hourly rate', 'Monthly rate'],
+    runs.map((r) => {
+      const f = r.instance ?? {};
+      return [
+        `${r.label}: ${f.instanceType ?? '-'}`,
+        fixed(r.cpu?.master ?? NaN, 1),
+        fixed(r.cpu?.replica ?? NaN, 1),
+        f.vcpu ?? '-',
+        f.memoryGb ?? '-',
+        hourly(f.hourlyPrice),
+        money(typeof f.hourlyPrice === 'number' ? f.hourlyPrice * HOURS_PER_MONTH : undefined),
+      ];
+    }),
+  );
 }

@@ -92,16 +92,29 @@ export function project(steps, { headroom, nodeCpus }) {
     }
   }
   const full = 100 * engineCores(nodeCpus);
-  return [...byNode.values()].map((e) => {
-    const fit = leastSquares(e.xs, e.ys);
-    const why = !fit || fit.points < MIN_POINTS ? `${e.xs.length} held step${e.xs.length === 1 ? '' : 's'} (needs ${MIN_POINTS})`
-      : fit.slope <= 0 ? 'CPU does not rise with the rate'
-        : fit.r2 < MIN_R2 ? `R² ${fit.r2.toFixed(2)} below ${MIN_R2}` : undefined;
-    return {
-      addr: e.addr, role: e.role, shard: e.shard, fit, saturatesAt: rateAt(fit, full), atHeadroom: rateAt(fit, (headroom / 100) * full),
-      trusted: !why, ...(why ? { why } : {}),
-    };
-  }).sort((a, b) => (a.saturatesAt ?? Infinity) - (b.saturatesAt ?? Infinity));
+  return [...byNode.values()]
+    .map((e) => {
+      const fit = leastSquares(e.xs, e.ys);
+      const why =
+        !fit || fit.points < MIN_POINTS
+          ? `${e.xs.length} held step${e.xs.length === 1 ? '' : 's'} (needs ${MIN_POINTS})`
+          : fit.slope <= 0
+            ? 'CPU does not rise with the rate'
+            : fit.r2 < MIN_R2
+              ? `R² ${fit.r2.toFixed(2)} below ${MIN_R2}`
+              : undefined;
+      return {
+        addr: e.addr,
+        role: e.role,
+        shard: e.shard,
+        fit,
+        saturatesAt: rateAt(fit, full),
+        atHeadroom: rateAt(fit, (headroom / 100) * full),
+        trusted: !why,
+        ...(why ? { why } : {}),
+      };
+    })
+    .sort((a, b) => (a.saturatesAt ?? Infinity) - (b.saturatesAt ?? Infinity));
 }
 
 /**
@@ -133,5 +146,12 @@ export function checkAgainstSearch(r) {
   const ceilingPct = r.criteria.engineCeiling;
   const projected = rateAt(p.fit, ceilingPct * engineCores(r.criteria.nodeCpus));
   if (projected === null) return { unchecked: 'the line does not rise' };
-  return { addr: p.addr, ceilingPct, projected, searchedMax: s.max, failedAbove: s.failedAbove, errorPct: ((projected - s.max) / s.max) * 100 };
+  return {
+    addr: p.addr,
+    ceilingPct,
+    projected,
+    searchedMax: s.max,
+    failedAbove: s.failedAbove,
+    errorPct: ((projected - s.max) / s.max) * 100,
+  };
 }

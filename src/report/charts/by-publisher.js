@@ -45,13 +45,37 @@ export function byPublisherSpec(seq, frame) {
   if (most < 2) return null;
   const { log, y } = latencyY(values, seq);
   // step by step, each step's in name order
-  const publishers = [...new Set(seq.steps.flatMap((s) => [...new Set(values.filter((v) => v.step === s.label).map((v) => v.publisher))].sort()))];
+  const publishers = [
+    ...new Set(seq.steps.flatMap((s) => [...new Set(values.filter((v) => v.step === s.label).map((v) => v.publisher))].sort())),
+  ];
   return frameSpec(frame, [
-    lineLayer({
-      y,
-      color: { field: 'publisher', type: 'nominal', title: 'publisher', scale: { domain: publishers, scheme: publishers.length > 10 ? 'category20' : 'tableau10' }, legend: { symbolType: 'stroke' } },
-      strokeDash: { field: 'percentile', type: 'nominal', title: 'per second', scale: { domain: ['p50', 'p99'], range: [[1, 0], [6, 3]] }, legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } } },
-    }, seq, log ? values.filter((v) => v.value > 0) : values),
+    lineLayer(
+      {
+        y,
+        color: {
+          field: 'publisher',
+          type: 'nominal',
+          title: 'publisher',
+          scale: { domain: publishers, scheme: publishers.length > 10 ? 'category20' : 'tableau10' },
+          legend: { symbolType: 'stroke' },
+        },
+        strokeDash: {
+          field: 'percentile',
+          type: 'nominal',
+          title: 'per second',
+          scale: {
+            domain: ['p50', 'p99'],
+            range: [
+              [1, 0],
+              [6, 3],
+            ],
+          },
+          legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } },
+        },
+      },
+      seq,
+      log ? values.filter((v) => v.value > 0) : values,
+    ),
     ...markerLayers(seq, frame),
   ]);
 }

@@ -12,8 +12,16 @@ import { frameSpec, headroom, lineLayer, markerLayers } from './vega-spec.js';
 
 // Tableau 20 in (dark, light) pairs: one pair per shard.
 const PAIRS = [
-  ['#1f77b4', '#aec7e8'], ['#ff7f0e', '#ffbb78'], ['#2ca02c', '#98df8a'], ['#d62728', '#ff9896'], ['#9467bd', '#c5b0d5'],
-  ['#8c564b', '#c49c94'], ['#e377c2', '#f7b6d2'], ['#7f7f7f', '#c7c7c7'], ['#bcbd22', '#dbdb8d'], ['#17becf', '#9edae5'],
+  ['#1f77b4', '#aec7e8'],
+  ['#ff7f0e', '#ffbb78'],
+  ['#2ca02c', '#98df8a'],
+  ['#d62728', '#ff9896'],
+  ['#9467bd', '#c5b0d5'],
+  ['#8c564b', '#c49c94'],
+  ['#e377c2', '#f7b6d2'],
+  ['#7f7f7f', '#c7c7c7'],
+  ['#bcbd22', '#dbdb8d'],
+  ['#17becf', '#9edae5'],
 ];
 
 /**
@@ -34,15 +42,20 @@ export const drawsEngine = (seq) => seq.steps.some((s) => s.run.nodes.some((n) =
  * @returns {Record<string, any>|null} Vega-Lite spec; null when no node was sampled
  */
 export function cpuSpec(seq, frame) {
-  const values = points(seq, (step, row) => step.run.nodes.flatMap((n) => [
-    ...(n.engineColumn ? [{ series: nodeLabel(n), role: n.role, measure: MEASURES[0], value: num(row[n.engineColumn]) }] : []),
-    { series: nodeLabel(n), role: n.role, measure: MEASURES[1], value: num(row[n.column]) },
-  ]));
+  const values = points(seq, (step, row) =>
+    step.run.nodes.flatMap((n) => [
+      ...(n.engineColumn ? [{ series: nodeLabel(n), role: n.role, measure: MEASURES[0], value: num(row[n.engineColumn]) }] : []),
+      { series: nodeLabel(n), role: n.role, measure: MEASURES[1], value: num(row[n.column]) },
+    ]),
+  );
   if (values.length === 0) return null;
   // the process's lines faint, when there is a main thread's to read; otherwise as they always were
   const opacity = drawsEngine(seq) && {
     opacity: {
-      field: 'measure', type: 'nominal', title: 'CPU of', sort: MEASURES,
+      field: 'measure',
+      type: 'nominal',
+      title: 'CPU of',
+      sort: MEASURES,
       scale: { domain: MEASURES, range: [1, 0.3] },
       legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } },
     },
@@ -50,7 +63,9 @@ export function cpuSpec(seq, frame) {
   // Legend order and colours: by shard, master first; a node keeps its colour in every step.
   /** @type {Map<string, string>} */
   const colours = new Map();
-  const nodes = seq.steps.flatMap((s) => s.run.nodes).sort((a, b) => a.shard - b.shard || (a.role === 'master' ? -1 : 1) - (b.role === 'master' ? -1 : 1));
+  const nodes = seq.steps
+    .flatMap((s) => s.run.nodes)
+    .sort((a, b) => a.shard - b.shard || (a.role === 'master' ? -1 : 1) - (b.role === 'master' ? -1 : 1));
   for (const n of nodes) {
     const pair = PAIRS[Math.max(0, n.shard - 1) % PAIRS.length];
     if (!colours.has(nodeLabel(n))) colours.set(nodeLabel(n), n.role === 'master' ? pair[0] : pair[1]);
@@ -60,21 +75,35 @@ export function cpuSpec(seq, frame) {
   const rows = Math.max(4, Math.floor((frame.height - 110) / 15));
   const columns = Math.ceil(colours.size / rows);
   return frameSpec(frame, [
-    lineLayer({
-      y: { field: 'value', type: 'quantitative', title: 'Redis CPU (% of one core)', scale: headroom(values, seq) },
-      color: {
-        field: 'series', type: 'nominal', title: 'shard, role, node',
-        scale: { domain: [...colours.keys()], range: [...colours.values()] },
-        legend: { symbolType: 'stroke', columns, ...(columns > 1 && { labelFontSize: 10, columnPadding: 8 }) },
+    lineLayer(
+      {
+        y: { field: 'value', type: 'quantitative', title: 'Redis CPU (% of one core)', scale: headroom(values, seq) },
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: 'shard, role, node',
+          scale: { domain: [...colours.keys()], range: [...colours.values()] },
+          legend: { symbolType: 'stroke', columns, ...(columns > 1 && { labelFontSize: 10, columnPadding: 8 }) },
+        },
+        strokeDash: {
+          field: 'role',
+          type: 'nominal',
+          title: 'role',
+          scale: {
+            domain: ['master', 'replica'],
+            range: [
+              [1, 0],
+              [5, 3],
+            ],
+          },
+          // Explicit stroke: with points on the lines Vega-Lite draws these symbols filled, i.e. invisible.
+          legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } },
+        },
+        ...opacity,
       },
-      strokeDash: {
-        field: 'role', type: 'nominal', title: 'role',
-        scale: { domain: ['master', 'replica'], range: [[1, 0], [5, 3]] },
-        // Explicit stroke: with points on the lines Vega-Lite draws these symbols filled, i.e. invisible.
-        legend: { symbolType: 'stroke', encode: { symbols: { update: { stroke: { value: '#444' }, fill: { value: 'transparent' } } } } },
-      },
-      ...opacity,
-    }, seq, values),
+      seq,
+      values,
+    ),
     ...markerLayers(seq, frame),
   ]);
 }

@@ -74,26 +74,38 @@ export function distributionSpec(seq, frame) {
   const maxX = Math.max(100, ...values.map((v) => v.x));
   const { log, y } = latencyY(values, seq);
   const ticks = Array.from({ length: Math.floor(Math.log10(maxX) + 1e-9) + 1 }, (_, i) => 10 ** i);
-  return frameSpec(frame, [{
-    data: { values: log ? values.filter((v) => v.value > 0) : values },
-    mark: { type: 'line', strokeWidth: 1.8, point: values.length <= 80 ? { size: 14 } : false },
-    encoding: {
-      x: {
-        field: 'x', type: 'quantitative', title: 'percentile (axis: 1/(1-p), log scale)',
-        scale: { type: 'log', domain: [1, maxX], nice: false },
-        // 1/(1-p) = 10^k is the percentile with k nines: 90%, 99%, 99.9% …
-        axis: { values: ticks, labelExpr: "datum.value <= 1 ? '0%' : format(100 - 100 / datum.value, '.12~g') + '%'", grid: true },
+  return frameSpec(frame, [
+    {
+      data: { values: log ? values.filter((v) => v.value > 0) : values },
+      mark: { type: 'line', strokeWidth: 1.8, point: values.length <= 80 ? { size: 14 } : false },
+      encoding: {
+        x: {
+          field: 'x',
+          type: 'quantitative',
+          title: 'percentile (axis: 1/(1-p), log scale)',
+          scale: { type: 'log', domain: [1, maxX], nice: false },
+          // 1/(1-p) = 10^k is the percentile with k nines: 90%, 99%, 99.9% …
+          axis: { values: ticks, labelExpr: "datum.value <= 1 ? '0%' : format(100 - 100 / datum.value, '.12~g') + '%'", grid: true },
+        },
+        y,
+        // Under the plot: run names are long, and the plot keeps its width.
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: null,
+          scale: { domain: series.map((s) => s.name), range: color },
+          legend: {
+            symbolType: 'stroke',
+            orient: 'bottom',
+            columns: series.length > 2 ? 2 : 1,
+            labelLimit: Math.floor(frame.width / 2) - 40,
+          },
+        },
+        // on the same field as the colour: one legend, each entry drawn as its line is
+        strokeDash: { field: 'series', type: 'nominal', scale: { domain: series.map((s) => s.name), range: strokeDash } },
       },
-      y,
-      // Under the plot: run names are long, and the plot keeps its width.
-      color: {
-        field: 'series', type: 'nominal', title: null, scale: { domain: series.map((s) => s.name), range: color },
-        legend: { symbolType: 'stroke', orient: 'bottom', columns: series.length > 2 ? 2 : 1, labelLimit: Math.floor(frame.width / 2) - 40 },
-      },
-      // on the same field as the colour: one legend, each entry drawn as its line is
-      strokeDash: { field: 'series', type: 'nominal', scale: { domain: series.map((s) => s.name), range: strokeDash } },
     },
-  }]);
+  ]);
 }
 
 /** Vega's tableau10, the other charts' colours. */

@@ -26,7 +26,11 @@ const WHAT = {
 
 const PERCENTILES = ['p50', 'p99', 'p99.9'];
 const COLORS = ['#4c78a8', '#f58518', '#b2182b'];
-const DASHES = [[1, 0], [6, 3], [2, 2]];
+const DASHES = [
+  [1, 0],
+  [6, 3],
+  [2, 2],
+];
 
 /**
  * One point per second and percentile of one metric, over the queue consumer steps.
@@ -62,11 +66,18 @@ export function queueLatencySpec(seq, frame) {
   if (metrics.length === 0) return null;
   const shown = PERCENTILES.filter((p) => metrics.some((m) => m.values.some((v) => v.percentile === p)));
   const color = {
-    field: 'percentile', type: 'nominal', title: 'per second',
+    field: 'percentile',
+    type: 'nominal',
+    title: 'per second',
     scale: { domain: shown, range: shown.map((p) => COLORS[PERCENTILES.indexOf(p)]) },
     legend: { symbolType: 'stroke', labelExpr: `datum.label === 'p99.9' ? 'p99.9 (seconds of ≥ ${P999_MIN} values)' : datum.label` },
   };
-  const strokeDash = { field: 'percentile', type: 'nominal', title: 'per second', scale: { domain: shown, range: shown.map((p) => DASHES[PERCENTILES.indexOf(p)]) } };
+  const strokeDash = {
+    field: 'percentile',
+    type: 'nominal',
+    title: 'per second',
+    scale: { domain: shown, range: shown.map((p) => DASHES[PERCENTILES.indexOf(p)]) },
+  };
   const height = Math.max(frame.height, Math.round((frame.height * metrics.length) / 2));
   const panels = metrics.map((m, i) => {
     const last = i === metrics.length - 1;
@@ -75,7 +86,11 @@ export function queueLatencySpec(seq, frame) {
     return {
       title: `${m.label} (${WHAT[m.op]})`,
       layer: [
-        lineLayer({ x, y: { ...y, title: log ? 'ms (log)' : 'ms' }, color, strokeDash }, seq, log ? m.values.filter((v) => v.value > 0) : m.values),
+        lineLayer(
+          { x, y: { ...y, title: log ? 'ms (log)' : 'ms' }, color, strokeDash },
+          seq,
+          log ? m.values.filter((v) => v.value > 0) : m.values,
+        ),
         // step labels and event labels once, across the top panel
         ...markerLayers(seq, frame, { labels: i === 0 }),
       ],

@@ -79,7 +79,10 @@ export async function renderChart(spec) {
  * @returns {{ left: number, right: number, top: number, bottom: number }}
  */
 export function padTo(padding, want, got) {
-  const p = typeof padding === 'number' ? { left: padding, right: padding, top: padding, bottom: padding } : { left: 0, right: 0, top: 0, bottom: 0, ...padding };
+  const p =
+    typeof padding === 'number'
+      ? { left: padding, right: padding, top: padding, bottom: padding }
+      : { left: 0, right: 0, top: 0, bottom: 0, ...padding };
   const share = (/** @type {number} */ first, /** @type {number} */ second, /** @type {number} */ d) => {
     const a = Math.max(0, first + d);
     return [a, Math.max(0, second + d - (a - first))];

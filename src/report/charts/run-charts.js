@@ -59,14 +59,23 @@ const seedMetrics = (seq) => {
 
 /** @type {Array<{ name: string, title: (seq: import('./sequence.js').Sequence) => string, spec: Function }>} */
 const CHARTS = [
-  { name: 'cpu', title: (seq) => (drawsEngine(seq) ? 'Redis CPU per node: main thread, and whole process (faint)' : 'Redis CPU per node'), spec: cpuSpec },
+  {
+    name: 'cpu',
+    title: (seq) => (drawsEngine(seq) ? 'Redis CPU per node: main thread, and whole process (faint)' : 'Redis CPU per node'),
+    spec: cpuSpec,
+  },
   { name: 'throughput', title: throughputTitle, spec: throughputSpec },
   { name: 'latency', title: () => 'Latency per second: p50 and p99', spec: latencySpec },
-  { name: 'queue-latency', title: (seq) => (seedSteps(seq).length ? `Latency per second: ${seedMetrics(seq)}` : ''), spec: queueLatencySpec },
+  {
+    name: 'queue-latency',
+    title: (seq) => (seedSteps(seq).length ? `Latency per second: ${seedMetrics(seq)}` : ''),
+    spec: queueLatencySpec,
+  },
   { name: 'e2e-by-publisher', title: () => 'E2E by publisher: p50 and p99 per second', spec: byPublisherSpec },
   {
     name: 'percentiles',
-    title: (seq) => (seedSteps(seq).length ? `Latency by percentile: ${seedMetrics(seq)}` : 'Latency by percentile, from the intended start'),
+    title: (seq) =>
+      seedSteps(seq).length ? `Latency by percentile: ${seedMetrics(seq)}` : 'Latency by percentile, from the intended start',
     spec: distributionSpec,
   },
 ];
@@ -104,7 +113,8 @@ export function runChartSpecs(runDirs, options = {}) {
 export async function drawRunCharts(runDirs, outDir, options = {}) {
   const { prefix = '' } = options;
   const drawn = [];
-  for (const c of runChartSpecs(runDirs, options)) drawn.push({ ...c, image: await renderChart(c.spec), base: path.join(outDir, `${prefix}${c.name}`) });
+  for (const c of runChartSpecs(runDirs, options))
+    drawn.push({ ...c, image: await renderChart(c.spec), base: path.join(outDir, `${prefix}${c.name}`) });
   await fs.mkdir(outDir, { recursive: true });
   const files = await writeCharts(drawn.map((d) => ({ base: d.base, ...d.image })));
   return drawn.map((d, i) => ({ name: d.name, title: d.title, spec: d.spec, ...files[i] }));

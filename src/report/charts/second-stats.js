@@ -56,5 +56,13 @@ export function secondStats(file, wanted = () => true) {
  */
 function statsOf(second, tag, h) {
   const ms = (p) => h.getValueAtPercentile(p) / 1000;
-  return { second, tag, count: h.totalCount, p50: ms(50), p99: ms(99), p999: ms(99.9), max: /** @type {any} */ (h).highestEquivalentValue(h.maxValue) / 1000 };
+  return {
+    second,
+    tag,
+    count: h.totalCount,
+    p50: ms(50),
+    p99: ms(99),
+    p999: ms(99.9),
+    max: /** @type {any} */ (h).highestEquivalentValue(h.maxValue) / 1000,
+  };
 }

@@ -29,7 +29,9 @@ const SERIES = {
  * @param {Record<string, number|string|null>} row
  */
 function pick(step, row) {
-  return readKind(step.run.kind).chart.throughput(row, step.run).map((p) => ({ series: SERIES[p.series].name, value: p.value }));
+  return readKind(step.run.kind)
+    .chart.throughput(row, step.run)
+    .map((p) => ({ series: SERIES[p.series].name, value: p.value }));
 }
 
 /**
@@ -43,15 +45,21 @@ export function throughputSpec(seq, frame) {
   const present = Object.values(SERIES).filter((s) => values.some((v) => v.series === s.name));
   const unit = [...new Set(seq.steps.map((s) => readKind(s.run.kind).chart.unit))].join(', ');
   return frameSpec(frame, [
-    lineLayer({
-      y: { field: 'value', type: 'quantitative', title: `throughput (${unit})`, scale: headroom(values, seq) },
-      color: {
-        field: 'series', type: 'nominal', title: 'per second',
-        scale: { domain: present.map((s) => s.name), range: present.map((s) => s.colour) },
-        legend: { symbolType: 'stroke' },
+    lineLayer(
+      {
+        y: { field: 'value', type: 'quantitative', title: `throughput (${unit})`, scale: headroom(values, seq) },
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: 'per second',
+          scale: { domain: present.map((s) => s.name), range: present.map((s) => s.colour) },
+          legend: { symbolType: 'stroke' },
+        },
+        strokeDash: { field: 'series', type: 'nominal', scale: { domain: present.map((s) => s.name), range: present.map((s) => s.dash) } },
       },
-      strokeDash: { field: 'series', type: 'nominal', scale: { domain: present.map((s) => s.name), range: present.map((s) => s.dash) } },
-    }, seq, values),
+      seq,
+      values,
+    ),
     ...markerLayers(seq, frame),
   ]);
 }

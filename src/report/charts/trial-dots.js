@@ -20,7 +20,8 @@ export function trialsSpec({ title, subtitle, yTitle, width = 640, height = 320 
       {
         mark: { type: 'point', filled: true, size: 70, opacity: 0.85 },
         encoding: {
-          x, xOffset: { field: 'trial', type: 'nominal' },
+          x,
+          xOffset: { field: 'trial', type: 'nominal' },
           y: { field: 'value', type: 'quantitative', title: yTitle, scale: { zero: false } },
           color: { field: 'round', type: 'ordinal', title: 'round', scale: { scheme: 'viridis' } },
           tooltip: [{ field: 'step' }, { field: 'trial' }, { field: 'round' }, { field: 'value' }],
@@ -30,14 +31,20 @@ export function trialsSpec({ title, subtitle, yTitle, width = 640, height = 320 
         mark: { type: 'tick', color: '#b2182b', thickness: 2, size: 40 },
         encoding: { x, y: { aggregate: 'median', field: 'value', type: 'quantitative' } },
       },
-      ...(intervals.length ? [{
-        data: { values: intervals },
-        mark: { type: 'rule', color: '#b2182b', strokeWidth: 3, opacity: 0.45 },
-        encoding: {
-          x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' },
-          tooltip: [{ field: 'step' }, { field: 'lo', title: 'median interval from' }, { field: 'hi', title: 'to' }],
-        },
-      }] : []),
+      ...(intervals.length
+        ? [
+            {
+              data: { values: intervals },
+              mark: { type: 'rule', color: '#b2182b', strokeWidth: 3, opacity: 0.45 },
+              encoding: {
+                x,
+                y: { field: 'lo', type: 'quantitative' },
+                y2: { field: 'hi' },
+                tooltip: [{ field: 'step' }, { field: 'lo', title: 'median interval from' }, { field: 'hi', title: 'to' }],
+              },
+            },
+          ]
+        : []),
     ]),
     data: { values: points },
   };

@@ -143,7 +143,17 @@ export function markerLayers(seq, frame, { labels = true } = {}) {
       {
         data: { values: steps },
         // limit: a label never runs into the next step's (ellipsis instead)
-        mark: { type: 'text', align: 'left', baseline: 'top', dx: 4, y: 2, fontSize: 11, fontWeight: 'bold', color: STEP_COLOR, limit: { expr: 'datum.limit' } },
+        mark: {
+          type: 'text',
+          align: 'left',
+          baseline: 'top',
+          dx: 4,
+          y: 2,
+          fontSize: 11,
+          fontWeight: 'bold',
+          color: STEP_COLOR,
+          limit: { expr: 'datum.limit' },
+        },
         encoding: { x: { field: 'x', type: 'quantitative' }, text: { field: 'label' } },
       },
     );
@@ -159,8 +169,16 @@ export function markerLayers(seq, frame, { labels = true } = {}) {
         data: { values: eventLabels(seq.events, MIN_LABEL_GAP_PX / pxPerSec) },
         // Read upwards along the rule, starting below the step labels' row.
         mark: {
-          type: 'text', angle: 270, align: 'right', baseline: 'top', dx: -18, dy: 3,
-          y: 0, fontSize: 10, color: EVENT_COLOR, limit: { expr: 'max(40, height - 24)' },
+          type: 'text',
+          angle: 270,
+          align: 'right',
+          baseline: 'top',
+          dx: -18,
+          dy: 3,
+          y: 0,
+          fontSize: 10,
+          color: EVENT_COLOR,
+          limit: { expr: 'max(40, height - 24)' },
         },
         encoding: { x: { field: 'x', type: 'quantitative' }, text: { field: 'text' } },
       },
@@ -210,6 +228,11 @@ export function latencyY(values, seq) {
   const log = positive.length > 0 && Math.max(...positive) / Math.min(...positive) > LOG_RATIO;
   return {
     log,
-    y: { field: 'value', type: 'quantitative', title: `latency (ms${log ? ', log scale' : ''})`, scale: log ? { type: 'log' } : headroom(values, seq) },
+    y: {
+      field: 'value',
+      type: 'quantitative',
+      title: `latency (ms${log ? ', log scale' : ''})`,
+      scale: log ? { type: 'log' } : headroom(values, seq),
+    },
   };
 }

@@ -30,7 +30,8 @@ export function timelineSpec({ title, subtitle, yTitle, rows, series, window, wi
   for (const row of rows) {
     for (const s of series) {
       const v = row[s.column];
-      if (typeof v === 'number' && Number.isFinite(v)) values.push({ second: row.second, series: s.label, value: v, ...(s.group && { group: s.group }) });
+      if (typeof v === 'number' && Number.isFinite(v))
+        values.push({ second: row.second, series: s.label, value: v, ...(s.group && { group: s.group }) });
     }
   }
   if (!values.length) return null;
@@ -39,13 +40,21 @@ export function timelineSpec({ title, subtitle, yTitle, rows, series, window, wi
   // one wide row per second for the hover: its fields named v0, v1… (labels hold dots and colons,
   // which Vega-Lite would read as nested fields)
   const wide = rows.map((row) => ({
-    second: row.second, time: row.time ?? '', events: row.events || '—',
+    second: row.second,
+    time: row.time ?? '',
+    events: row.events || '—',
     // as text, the file's own figure: a gap is a dash, never a zero
     ...Object.fromEntries(series.map((s, i) => [`v${i}`, typeof row[s.column] === 'number' ? String(row[s.column]) : '—'])),
   }));
   const events = rows.filter((r) => r.events).map((r) => ({ second: r.second, text: String(r.events) }));
   const lastSecond = Math.max(1, ...rows.map((r) => Number(r.second)));
-  const x = { field: 'second', type: 'quantitative', title: 'second of the run', scale: { domain: [0, lastSecond], nice: false }, axis: { tickMinStep: 1 } };
+  const x = {
+    field: 'second',
+    type: 'quantitative',
+    title: 'second of the run',
+    scale: { domain: [0, lastSecond], nice: false },
+    axis: { tickMinStep: 1 },
+  };
   const groups = [...new Set(series.map((s) => s.group).filter(Boolean))];
   const layer = [
     ...(window ? outsideWindow(window, lastSecond) : []),
@@ -58,9 +67,28 @@ export function timelineSpec({ title, subtitle, yTitle, rows, series, window, wi
       ],
       encoding: {
         x,
-        y: { field: 'value', type: 'quantitative', title: `${yTitle}${log ? ' (log scale)' : ''}`, scale: log ? { type: 'log' } : { zero: true } },
-        color: { field: 'series', type: 'nominal', title: null, sort: series.map((s) => s.label), scale: { domain: [...new Set(series.map((s) => s.label))] }, legend: { symbolType: 'stroke', labelLimit: 320, orient: 'right' } },
-        ...(groups.length > 1 && { strokeDash: { field: 'group', type: 'nominal', title: null, scale: { domain: groups, range: groups.map((_, i) => (i === 0 ? [1, 0] : [5, 3])) } } }),
+        y: {
+          field: 'value',
+          type: 'quantitative',
+          title: `${yTitle}${log ? ' (log scale)' : ''}`,
+          scale: log ? { type: 'log' } : { zero: true },
+        },
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: null,
+          sort: series.map((s) => s.label),
+          scale: { domain: [...new Set(series.map((s) => s.label))] },
+          legend: { symbolType: 'stroke', labelLimit: 320, orient: 'right' },
+        },
+        ...(groups.length > 1 && {
+          strokeDash: {
+            field: 'group',
+            type: 'nominal',
+            title: null,
+            scale: { domain: groups, range: groups.map((_, i) => (i === 0 ? [1, 0] : [5, 3])) },
+          },
+        }),
         opacity: { condition: { param: 'pick', value: 1 }, value: 0.08 },
       },
     },
@@ -69,7 +97,10 @@ export function timelineSpec({ title, subtitle, yTitle, rows, series, window, wi
       // the hover: a band a second wide around each second, shaded under the pointer, with every
       // series' value that second (a band, not `nearest`: Vega-Lite 6's voronoi tooltip loses text fields)
       data: { values: wide },
-      transform: [{ calculate: 'datum.second - 0.5', as: 'from' }, { calculate: 'datum.second + 0.5', as: 'to' }],
+      transform: [
+        { calculate: 'datum.second - 0.5', as: 'from' },
+        { calculate: 'datum.second + 0.5', as: 'to' },
+      ],
       mark: { type: 'rect', clip: true },
       params: [{ name: 'hover', select: { type: 'point', fields: ['second'], on: 'pointerover', clear: 'pointerout' } }],
       encoding: {
@@ -101,43 +132,71 @@ export function spectrumSpec({ title, subtitle, width = 900, height = 340 }, poi
   if (!values.length) return null;
   const maxX = Math.max(100, ...values.map((v) => v.x));
   const ticks = Array.from({ length: Math.floor(Math.log10(maxX) + 1e-9) + 1 }, (_, i) => 10 ** i);
-  return frame({ title, subtitle, width, height }, [{
-    data: { values },
-    mark: { type: 'line', strokeWidth: 1.8, point: { size: 18 } },
-    params: [{ name: 'pick', select: { type: 'point', fields: ['series'] }, bind: 'legend' }],
-    encoding: {
-      x: {
-        field: 'x', type: 'quantitative', title: 'percentile (axis: 1/(1-p), log scale)',
-        scale: { type: 'log', domain: [1, maxX], nice: false },
-        axis: { values: ticks, labelExpr: "datum.value <= 1 ? '0%' : format(100 - 100 / datum.value, '.12~g') + '%'", grid: true },
+  return frame({ title, subtitle, width, height }, [
+    {
+      data: { values },
+      mark: { type: 'line', strokeWidth: 1.8, point: { size: 18 } },
+      params: [{ name: 'pick', select: { type: 'point', fields: ['series'] }, bind: 'legend' }],
+      encoding: {
+        x: {
+          field: 'x',
+          type: 'quantitative',
+          title: 'percentile (axis: 1/(1-p), log scale)',
+          scale: { type: 'log', domain: [1, maxX], nice: false },
+          axis: { values: ticks, labelExpr: "datum.value <= 1 ? '0%' : format(100 - 100 / datum.value, '.12~g') + '%'", grid: true },
+        },
+        y: { field: 'value', type: 'quantitative', title: 'latency (ms, log scale)', scale: { type: 'log' } },
+        color: { field: 'series', type: 'nominal', title: null, legend: { symbolType: 'stroke', orient: 'bottom', labelLimit: 480 } },
+        opacity: { condition: { param: 'pick', value: 1 }, value: 0.1 },
+        tooltip: [
+          { field: 'series', title: 'curve' },
+          { field: 'percentile', type: 'quantitative', format: '.6~f', title: 'percentile' },
+          { field: 'value', type: 'quantitative', format: '~r', title: 'ms' },
+        ],
       },
-      y: { field: 'value', type: 'quantitative', title: 'latency (ms, log scale)', scale: { type: 'log' } },
-      color: { field: 'series', type: 'nominal', title: null, legend: { symbolType: 'stroke', orient: 'bottom', labelLimit: 480 } },
-      opacity: { condition: { param: 'pick', value: 1 }, value: 0.1 },
-      tooltip: [{ field: 'series', title: 'curve' }, { field: 'percentile', type: 'quantitative', format: '.6~f', title: 'percentile' }, { field: 'value', type: 'quantitative', format: '~r', title: 'ms' }],
     },
-  }]);
+  ]);
 }
 
 /** The warm-up and the tail the summary leaves out, shaded. */
 function outsideWindow({ from, to }, last) {
-  const spans = [...(from > 0 ? [{ a: 0, b: from, why: 'warm-up: not in the summary' }] : []), ...(to <= last ? [{ a: to, b: last, why: 'after the window: not in the summary' }] : [])];
+  const spans = [
+    ...(from > 0 ? [{ a: 0, b: from, why: 'warm-up: not in the summary' }] : []),
+    ...(to <= last ? [{ a: to, b: last, why: 'after the window: not in the summary' }] : []),
+  ];
   if (!spans.length) return [];
-  return [{
-    data: { values: spans },
-    mark: { type: 'rect', color: '#999', opacity: 0.12 },
-    encoding: { x: { field: 'a', type: 'quantitative' }, x2: { field: 'b' }, tooltip: { field: 'why' } },
-  }];
+  return [
+    {
+      data: { values: spans },
+      mark: { type: 'rect', color: '#999', opacity: 0.12 },
+      encoding: { x: { field: 'a', type: 'quantitative' }, x2: { field: 'b' }, tooltip: { field: 'why' } },
+    },
+  ];
 }
 
 /** Solid red rules where a cluster action or fault happened, the text up the rule. */
 function eventLayers(events) {
   if (!events.length) return [];
   return [
-    { data: { values: events }, mark: { type: 'rule', color: EVENT_COLOR, strokeWidth: 1.5, opacity: 0.8 }, encoding: { x: { field: 'second', type: 'quantitative' } } },
     {
       data: { values: events },
-      mark: { type: 'text', angle: 270, align: 'right', baseline: 'top', dx: -4, dy: 3, y: 0, fontSize: 10, color: EVENT_COLOR, limit: 260 },
+      mark: { type: 'rule', color: EVENT_COLOR, strokeWidth: 1.5, opacity: 0.8 },
+      encoding: { x: { field: 'second', type: 'quantitative' } },
+    },
+    {
+      data: { values: events },
+      mark: {
+        type: 'text',
+        angle: 270,
+        align: 'right',
+        baseline: 'top',
+        dx: -4,
+        dy: 3,
+        y: 0,
+        fontSize: 10,
+        color: EVENT_COLOR,
+        limit: 260,
+      },
       encoding: { x: { field: 'second', type: 'quantitative' }, text: { field: 'text' } },
     },
   ];
@@ -152,8 +211,16 @@ function frame({ title, subtitle, width, height }, layer) {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, ...(subtitle && { subtitle }), anchor: 'start', fontSize: 15, subtitleFontSize: 11, subtitleColor: '#444' },
-    width, height, padding: 8, background: 'white',
-    config: { font: FONT, axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#e6e6e6' }, legend: { labelFontSize: 11 }, view: { stroke: '#ccc' } },
+    width,
+    height,
+    padding: 8,
+    background: 'white',
+    config: {
+      font: FONT,
+      axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#e6e6e6' },
+      legend: { labelFontSize: 11 },
+      view: { stroke: '#ccc' },
+    },
     layer,
   };
 }

@@ -17,7 +17,11 @@ const require = createRequire(import.meta.url);
  * The browser builds, found beside each package's own entry (their exports maps hide build/).
  * vega-embed's UMD build reads the globals `vega` and `vegaLite`, so the order matters.
  */
-const LIBRARIES = [['vega', 'vega.min.js'], ['vega-lite', 'vega-lite.min.js'], ['vega-embed', 'vega-embed.min.js']];
+const LIBRARIES = [
+  ['vega', 'vega.min.js'],
+  ['vega-lite', 'vega-lite.min.js'],
+  ['vega-embed', 'vega-embed.min.js'],
+];
 
 /** @type {string|null} read once per process: ~830 KB */
 let inlined = null;
@@ -68,12 +72,16 @@ export function htmlPage({ title, subtitle, sections }) {
     if (ids.has(c.id)) throw new TypeError(`htmlPage: chart id ${c.id} twice`);
     ids.add(c.id);
   }
-  const body = sections.map((s) => [
-    `<section>${s.heading ? `<h2>${escapeHtml(s.heading)}</h2>` : ''}`,
-    s.html ?? '',
-    ...(s.charts ?? []).filter((c) => !c.placed).map(chartFigure),
-    '</section>',
-  ].join('\n')).join('\n');
+  const body = sections
+    .map((s) =>
+      [
+        `<section>${s.heading ? `<h2>${escapeHtml(s.heading)}</h2>` : ''}`,
+        s.html ?? '',
+        ...(s.charts ?? []).filter((c) => !c.placed).map(chartFigure),
+        '</section>',
+      ].join('\n'),
+    )
+    .join('\n');
   const specs = Object.fromEntries(charts.map((c) => [c.id, c.spec]));
   return `<!doctype html>
 <html lang="en">
@@ -127,7 +135,10 @@ figure.chart { margin: 12px 0 24px; overflow-x: auto; }
  */
 export function escapeHtml(s) {
   // a URL's credentials are masked in every text a page shows, as in every file rqbench writes
-  return redactString(String(s)).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return redactString(String(s)).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 /**

@@ -19,7 +19,11 @@ import { htmlPage } from './html-page.js';
 import { markdownHtml } from './html-markdown.js';
 
 /** The load generator's columns, a panel of their own. */
-const CLIENT_PANEL = /** @type {[string, string, string[]]} */ (['Load generator: its CPU (all workers, busiest one) and event-loop delay', '% of one core, ms', ['client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms']]);
+const CLIENT_PANEL = /** @type {[string, string, string[]]} */ ([
+  'Load generator: its CPU (all workers, busiest one) and event-loop delay',
+  '% of one core, ms',
+  ['client_cpu_pct', 'client_cpu_max_pct', 'loop_delay_p99_ms'],
+]);
 
 const TAG_WORDS = { intended: 'from the intended start (corrected for coordinated omission)', sent: 'from the actual send (uncorrected)' };
 
@@ -38,8 +42,15 @@ export function runReportHtml(dirs) {
   const kind = readKind(merged.kind);
   // the kind's panels (runs/<kind>/): every column of its timeline is in one of them
   const panels = [...kind.panels, CLIENT_PANEL].map(([title, yTitle, columns], i) => ({
-    id: `timeline-${i + 1}`, title,
-    spec: timelineSpec({ title, yTitle, rows: timeline.rows, window, series: columns.filter((c) => timeline.columns.includes(c)).map((c) => ({ column: c, label: c })) }),
+    id: `timeline-${i + 1}`,
+    title,
+    spec: timelineSpec({
+      title,
+      yTitle,
+      rows: timeline.rows,
+      window,
+      series: columns.filter((c) => timeline.columns.includes(c)).map((c) => ({ column: c, label: c })),
+    }),
   }));
   const cpu = { id: 'cpu', title: 'Redis CPU per node and role', spec: cpuSpec(timeline, window) };
   const spectrum = { id: 'spectrum', title: 'Latency by percentile', spec: spectrumOf(runs, merged) };
@@ -49,9 +60,21 @@ export function runReportHtml(dirs) {
     subtitle,
     sections: [
       { heading: 'Summary', html },
-      { heading: 'Timeline, second by second', html: '<p>From the run\'s timeline.csv (merged second by second when several directories were given). Shaded: seconds the summary leaves out (warm-up, after the window). Red: cluster actions and faults.</p>', charts: withSpecs(panels) },
-      { heading: 'Redis CPU per node and role', html: '<p>% of one core each second: a node\'s main thread (CloudWatch\'s EngineCPUUtilization) and its whole process; masters solid, replicas dashed. A promoted replica has a line for each role.</p>', charts: withSpecs([cpu]) },
-      { heading: 'Latency by percentile', html: `<p>The ${kind.mainOp} operation over the summary's window (seconds ${window.from} to ${window.to}), HdrHistogram's percentile axis.</p>`, charts: withSpecs([spectrum]) },
+      {
+        heading: 'Timeline, second by second',
+        html: "<p>From the run's timeline.csv (merged second by second when several directories were given). Shaded: seconds the summary leaves out (warm-up, after the window). Red: cluster actions and faults.</p>",
+        charts: withSpecs(panels),
+      },
+      {
+        heading: 'Redis CPU per node and role',
+        html: "<p>% of one core each second: a node's main thread (CloudWatch's EngineCPUUtilization) and its whole process; masters solid, replicas dashed. A promoted replica has a line for each role.</p>",
+        charts: withSpecs([cpu]),
+      },
+      {
+        heading: 'Latency by percentile',
+        html: `<p>The ${kind.mainOp} operation over the summary's window (seconds ${window.from} to ${window.to}), HdrHistogram's percentile axis.</p>`,
+        charts: withSpecs([spectrum]),
+      },
     ],
   });
 }
@@ -67,7 +90,9 @@ function withSpecs(charts) {
  * @param {{ from: number, to: number }} window
  */
 function cpuSpec(timeline, window) {
-  const nodes = [...timeline.nodes].sort((a, b) => a.shard - b.shard || (a.role === b.role ? a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
+  const nodes = [...timeline.nodes].sort(
+    (a, b) => a.shard - b.shard || (a.role === b.role ? a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1),
+  );
   const series = nodes.flatMap((n) => [
     ...(n.engineColumn ? [{ column: n.engineColumn, label: `s${n.shard} ${n.role} ${n.addr} main thread`, group: n.role }] : []),
     { column: n.column, label: `s${n.shard} ${n.role} ${n.addr} process`, group: n.role },

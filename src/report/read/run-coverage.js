@@ -23,9 +23,13 @@ export function checkTimeline(file, timeline, kind, { fromSecond, toSecond }, co
   if (missing) throw new UsageError(`${file}:1: no ${missing} column: not a ${words} run's timeline`);
   const seconds = Math.ceil(counted);
   // readTimeline checked: a whole number
-  const inWindow = timeline.rows.filter((r) => /** @type {number} */ (r.second) >= fromSecond && /** @type {number} */ (r.second) < toSecond).length;
+  const inWindow = timeline.rows.filter(
+    (r) => /** @type {number} */ (r.second) >= fromSecond && /** @type {number} */ (r.second) < toSecond,
+  ).length;
   if (inWindow !== seconds) {
-    throw new UsageError(`${file}: ${inWindow} rows in seconds ${fromSecond} to ${toSecond}, where summary.json's window has ${seconds} (the file has ${timeline.lines} lines)`);
+    throw new UsageError(
+      `${file}: ${inWindow} rows in seconds ${fromSecond} to ${toSecond}, where summary.json's window has ${seconds} (the file has ${timeline.lines} lines)`,
+    );
   }
 }
 
@@ -44,9 +48,11 @@ export function checkHlogs(dir, hlogs, { fromSecond: from }, recorded) {
   for (const [op, file] of hlogs) {
     /** @type {Map<string|null, number>} */
     const counts = new Map();
-    const read = readable(file, () => eachHlogInterval(file, (iv) => {
-      if (iv.startSec >= from) counts.set(iv.tag, (counts.get(iv.tag) ?? 0) + iv.histogram.totalCount);
-    }));
+    const read = readable(file, () =>
+      eachHlogInterval(file, (iv) => {
+        if (iv.startSec >= from) counts.set(iv.tag, (counts.get(iv.tag) ?? 0) + iv.histogram.totalCount);
+      }),
+    );
     if (read.lines === 0) throw new UsageError(`${file}: empty (an HdrHistogram log starts with its header)`);
     if (read.startTimeMs === null) throw new UsageError(`${file}: no #[StartTime: …] line: not an HdrHistogram log written by rqbench`);
     for (const [tag, count] of Object.entries(recorded[op] ?? {})) {

@@ -92,7 +92,9 @@ export function readRunDirs(dirs, read = /** @type {(dir: string) => R} */ (read
 export function checkOneKind(runs) {
   const other = runs.find((r) => r.kind !== runs[0].kind);
   if (other) {
-    throw new UsageError(`cannot mix kinds of run: ${runs[0].dir} is a ${readKind(runs[0].kind).words} run, ${other.dir} a ${readKind(other.kind).words} run`);
+    throw new UsageError(
+      `cannot mix kinds of run: ${runs[0].dir} is a ${readKind(runs[0].kind).words} run, ${other.dir} a ${readKind(other.kind).words} run`,
+    );
   }
   return runs;
 }

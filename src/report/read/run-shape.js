@@ -12,9 +12,16 @@ import { readKind } from '../../runs/kinds.js';
  * @type {import('../../runs/common/run-fields.js').Fields}
  */
 const MANIFEST = [
-  ['t0', 'epochMs'], ['startedAt', 'string'], ['description', 'string'], ['flags', 'object'],
-  ['runId', 'idOrNull', true], ['mode', 'string', true], ['writers', 'list', true], ['readers', 'list', true],
-  ['host', 'object', true], ['host.hostname', 'string', true],
+  ['t0', 'epochMs'],
+  ['startedAt', 'string'],
+  ['description', 'string'],
+  ['flags', 'object'],
+  ['runId', 'idOrNull', true],
+  ['mode', 'string', true],
+  ['writers', 'list', true],
+  ['readers', 'list', true],
+  ['host', 'object', true],
+  ['host.hostname', 'string', true],
 ];
 
 /**

@@ -26,7 +26,9 @@ import { idRange } from '../../harness/schedule.js';
 /** @typedef {import('../../runs/common/merging.js').Stopped} Stopped */
 
 /** The kinds whose stopped runs are read, in words: their files say enough on their own. */
-const STOPPED_READ = READABLE_KINDS.filter((k) => k.stopped).map((k) => `a ${k.words}`).join(' or ');
+const STOPPED_READ = READABLE_KINDS.filter((k) => k.stopped)
+  .map((k) => `a ${k.words}`)
+  .join(' or ');
 
 /**
  * A run directory that a killed run left: no summary.json, a manifest.json the run never closed
@@ -57,11 +59,15 @@ export function readStoppedRun(dir) {
   const kind = readKind(name);
   // a consumer's or a queue run's summary has fields only its own end can know (the read-back of
   // every cycle, every message's fate): only a kind that says how is made from its files alone
-  if (!kind.stopped) throw new UsageError(`${dir}: no summary.json (the run did not finish); report reads a stopped run of ${STOPPED_READ} only, not of a ${kind.words}`);
+  if (!kind.stopped)
+    throw new UsageError(
+      `${dir}: no summary.json (the run did not finish); report reads a stopped run of ${STOPPED_READ} only, not of a ${kind.words}`,
+    );
   const timelineFile = path.join(dir, 'timeline.csv');
   const timeline = readable(timelineFile, () => readTimeline(timelineFile));
   const seconds = timeline.rows.map((r) => /** @type {number} */ (r.second));
-  if (!seconds.length) throw new UsageError(`${dir}: no summary.json, and timeline.csv has no second: the run stopped before its first second ended`);
+  if (!seconds.length)
+    throw new UsageError(`${dir}: no summary.json, and timeline.csv has no second: the run stopped before its first second ended`);
   const lastSecond = Math.max(...seconds);
   const toSecond = lastSecond + 1;
   const flags = manifest.flags;

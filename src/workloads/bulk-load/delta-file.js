@@ -77,7 +77,9 @@ export function generateDeltaFile({ file, records, recordSize, keyPattern, onPro
   const t0 = performance.now();
   const perBuf = Math.max(1, Math.floor((16 << 20) / recordSize));
   const buf = Buffer.allocUnsafe(perBuf * recordSize);
-  const { head, tail, width } = /** @type {{ head: string, tail: string, width: number }} checked by the command */ (patternParts(keyPattern));
+  const { head, tail, width } = /** @type {{ head: string, tail: string, width: number }} checked by the command */ (
+    patternParts(keyPattern)
+  );
   const out = openOwn(file);
   const { fd } = out;
   try {
@@ -129,7 +131,10 @@ export function inspectDeltaFile(file) {
     const tab = head.indexOf(9);
     if (nl < 0 || tab < 0 || tab > nl) throw new Error(`${file} is not a delta file: its first line is not key<TAB>value`);
     const recordSize = nl + 1;
-    if (size % recordSize !== 0) throw new Error(`${file} is not a delta file of fixed-size records: ${size} bytes is not a multiple of the first record's ${recordSize}`);
+    if (size % recordSize !== 0)
+      throw new Error(
+        `${file} is not a delta file of fixed-size records: ${size} bytes is not a multiple of the first record's ${recordSize}`,
+      );
     return { size, recordSize, records: size / recordSize };
   } finally {
     fs.closeSync(fd);

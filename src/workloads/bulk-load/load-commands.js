@@ -20,16 +20,19 @@ import { digits, writeInt } from '../../transports/resp.js';
 export const LOAD_COMMANDS = ['set', 'mset', 'eval'];
 
 /** The script `--command eval` calls: KEYS the keys, ARGV[1] the TTL (0: none), then the values. */
-export const SET_SCRIPT = "local t = tonumber(ARGV[1]) for i = 1, #KEYS do if t > 0 then redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', t) else redis.call('SET', KEYS[i], ARGV[i + 1]) end end return #KEYS";
+export const SET_SCRIPT =
+  "local t = tonumber(ARGV[1]) for i = 1, #KEYS do if t > 0 then redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', t) else redis.call('SET', KEYS[i], ARGV[i + 1]) end end return #KEYS";
 export const SET_SCRIPT_SHA = createHash('sha1').update(SET_SCRIPT).digest('hex');
 
 /** `$<len>\r\n<bytes>\r\n` of buf[from, to) at out[pos]; returns the new position. */
 function bulkOf(out, pos, buf, from, to) {
   out[pos++] = 36; // '$'
   pos = writeInt(out, pos, to - from);
-  out[pos++] = 13; out[pos++] = 10;
+  out[pos++] = 13;
+  out[pos++] = 10;
   pos += buf.copy(out, pos, from, to);
-  out[pos++] = 13; out[pos++] = 10;
+  out[pos++] = 13;
+  out[pos++] = 10;
   return pos;
 }
 
@@ -37,7 +40,8 @@ function bulkOf(out, pos, buf, from, to) {
 function arrayOf(out, pos, n) {
   out[pos++] = 42; // '*'
   pos = writeInt(out, pos, n);
-  out[pos++] = 13; out[pos++] = 10;
+  out[pos++] = 13;
+  out[pos++] = 10;
   return pos;
 }
 
@@ -132,12 +136,20 @@ export function loadEncoder({ command, ttl, batch }) {
     pos += evalName.copy(out, pos);
     out[pos++] = 36;
     pos = writeInt(out, pos, digits(n));
-    out[pos++] = 13; out[pos++] = 10;
+    out[pos++] = 13;
+    out[pos++] = 10;
     pos = writeInt(out, pos, n);
-    out[pos++] = 13; out[pos++] = 10;
-    for (let i = j; i < end; i++) { const o = idx[i] * 4; pos = bulkOf(out, pos, buf, offs[o], offs[o + 1]); }
+    out[pos++] = 13;
+    out[pos++] = 10;
+    for (let i = j; i < end; i++) {
+      const o = idx[i] * 4;
+      pos = bulkOf(out, pos, buf, offs[o], offs[o + 1]);
+    }
     pos += ttlBulk.copy(out, pos);
-    for (let i = j; i < end; i++) { const o = idx[i] * 4; pos = bulkOf(out, pos, buf, offs[o + 2], offs[o + 3]); }
+    for (let i = j; i < end; i++) {
+      const o = idx[i] * 4;
+      pos = bulkOf(out, pos, buf, offs[o + 2], offs[o + 3]);
+    }
     return pos;
   }
 

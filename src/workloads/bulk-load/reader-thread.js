@@ -36,7 +36,8 @@ const job = workerData;
 const CHUNK = job.chunkBytes ?? 1 << 20;
 
 async function makeSink() {
-  if (job.sink === 'redis') return redisSink({ conn: job.conn, connections: job.connections, ttl: job.ttl, command: job.command, batch: job.batch });
+  if (job.sink === 'redis')
+    return redisSink({ conn: job.conn, connections: job.connections, ttl: job.ttl, command: job.command, batch: job.batch });
   if (job.sink === 'memory') return memorySink();
   return noopSink();
 }
@@ -49,7 +50,14 @@ async function makeSink() {
 async function openSource() {
   if (job.s3) {
     // from the byte before the range (the resync) to one record past its end (its last record)
-    return openS3Range({ url: job.file, where: job.s3, size: job.s3.size, connections: job.s3.connections, from: Math.max(0, job.start - 1), until: job.end + job.recordSize });
+    return openS3Range({
+      url: job.file,
+      where: job.s3,
+      size: job.s3.size,
+      connections: job.s3.connections,
+      from: Math.max(0, job.start - 1),
+      until: job.end + job.recordSize,
+    });
   }
   const fd = fs.openSync(job.file, 'r');
   return { read: (buf, offset, length, position) => fs.readSync(fd, buf, offset, length, position), close: () => fs.closeSync(fd) };
@@ -71,7 +79,10 @@ async function readRange(src, sink, progress) {
       const got = await src.read(buf, 0, buf.length, at);
       if (got === 0) return { first: -1, last: -1, count: 0 };
       const nl = buf.subarray(0, got).indexOf(10);
-      if (nl >= 0) { pos = at + nl + 1; break; }
+      if (nl >= 0) {
+        pos = at + nl + 1;
+        break;
+      }
     }
   }
   if (pos >= end) return { first: -1, last: -1, count: 0 };
@@ -91,8 +102,12 @@ async function readRange(src, sink, progress) {
       if (nl < 0 || nl >= avail) break;
       const tab = buf.indexOf(9, p);
       if (tab < 0 || tab > nl) throw new Error(`record at byte ${pos + p} has no TAB between key and value`);
-      if (nl - p + 1 !== recordSize) throw new Error(`record at byte ${pos + p} is ${nl - p + 1} bytes, not ${recordSize}: not a fixed-size delta file`);
-      offs[o] = p; offs[o + 1] = tab; offs[o + 2] = tab + 1; offs[o + 3] = nl;
+      if (nl - p + 1 !== recordSize)
+        throw new Error(`record at byte ${pos + p} is ${nl - p + 1} bytes, not ${recordSize}: not a fixed-size delta file`);
+      offs[o] = p;
+      offs[o + 1] = tab;
+      offs[o + 2] = tab + 1;
+      offs[o + 3] = nl;
       o += 4;
       n++;
       p = nl + 1;

@@ -29,10 +29,12 @@ export async function keyCount(router) {
  */
 export async function redisCpuSeconds(router) {
   const masters = mastersOf(router);
-  const used = await Promise.all(masters.map(async (addr) => {
-    const info = parseInfo(String(await (await router.pipe(addr)).call(['INFO', 'cpu'])));
-    return Number(info.used_cpu_user) + Number(info.used_cpu_sys);
-  }));
+  const used = await Promise.all(
+    masters.map(async (addr) => {
+      const info = parseInfo(String(await (await router.pipe(addr)).call(['INFO', 'cpu'])));
+      return Number(info.used_cpu_user) + Number(info.used_cpu_sys);
+    }),
+  );
   return used.reduce((a, b) => a + b, 0);
 }
 
@@ -62,15 +64,17 @@ export async function readBack(router, file, info, sample) {
   const fd = fs.openSync(file, 'r');
   const out = { checked: 0, mismatched: 0, missing: 0, examples: [] };
   try {
-    await Promise.all([...picks].map(async (idx) => {
-      const { key, value } = readRecord(fd, idx, info.recordSize);
-      const got = await (await router.pipe(router.addrFor(router.slotOf(key)))).call(['GET', key]);
-      out.checked++;
-      if (got === null) out.missing++;
-      else if (got !== value) out.mismatched++;
-      else return;
-      if (out.examples.length < 3) out.examples.push(`${key}: ${got === null ? 'missing' : 'differs from the file'}`);
-    }));
+    await Promise.all(
+      [...picks].map(async (idx) => {
+        const { key, value } = readRecord(fd, idx, info.recordSize);
+        const got = await (await router.pipe(router.addrFor(router.slotOf(key)))).call(['GET', key]);
+        out.checked++;
+        if (got === null) out.missing++;
+        else if (got !== value) out.mismatched++;
+        else return;
+        if (out.examples.length < 3) out.examples.push(`${key}: ${got === null ? 'missing' : 'differs from the file'}`);
+      }),
+    );
   } finally {
     fs.closeSync(fd);
   }

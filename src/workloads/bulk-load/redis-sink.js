@@ -23,14 +23,25 @@ const POOL_MAX = 64;
  *   command?: string, batch?: number, maxInflightBytes?: number, pieceBytes?: number }} o
  * @returns {Promise<import('./sinks.js').Sink>}
  */
-export async function redisSink({ conn, connections, ttl = 0, command = 'set', batch = 1, maxInflightBytes = 256 << 10, pieceBytes = 32 << 10 }) {
+export async function redisSink({
+  conn,
+  connections,
+  ttl = 0,
+  command = 'set',
+  batch = 1,
+  maxInflightBytes = 256 << 10,
+  pieceBytes = 32 << 10,
+}) {
   const { encode, perCommand, script } = loadEncoder({ command, ttl, batch });
   const routers = [];
   try {
     for (let i = 0; i < connections; i++) {
       const r = new RedisRouter(conn);
       // a node that restarts or takes over (a failover) has no scripts: each new connection loads it
-      if (script) r.onOpen = async (pipe) => { await pipe.call(['SCRIPT', 'LOAD', script]); };
+      if (script)
+        r.onOpen = async (pipe) => {
+          await pipe.call(['SCRIPT', 'LOAD', script]);
+        };
       routers.push(await r.open());
     }
   } catch (e) {
@@ -53,7 +64,13 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
   let idx = new Uint32Array(0);
   let slotOfRec = new Uint16Array(0);
 
-  const settle = () => { if (wake) { const w = wake; wake = null; w(); } };
+  const settle = () => {
+    if (wake) {
+      const w = wake;
+      wake = null;
+      w();
+    }
+  };
   const alloc = (bytes) => {
     for (let i = pool.length - 1; i >= 0; i--) if (pool[i].length >= bytes) return pool.splice(i, 1)[0];
     // rounded up, so a buffer fits the next pieces too (they are all about `pieceBytes`)
@@ -67,10 +84,20 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
   };
 
   // one sender per connection; a MOVED teaches every connection and the sink's own slot map
-  const senders = routers.map((r) => new ClusterSender({
-    addrFor: (slot) => r.addrFor(slot), ready: (addr) => r.ready(addr), pipe: (addr) => r.pipe(addr),
-    moved: (slot, addr) => moveSlot(slot, addr), refreshSoon: () => r.refreshSoon(), onOpen: r.onOpen,
-  }, redirects));
+  const senders = routers.map(
+    (r) =>
+      new ClusterSender(
+        {
+          addrFor: (slot) => r.addrFor(slot),
+          ready: (addr) => r.ready(addr),
+          pipe: (addr) => r.pipe(addr),
+          moved: (slot, addr) => moveSlot(slot, addr),
+          refreshSoon: () => r.refreshSoon(),
+          onOpen: r.onOpen,
+        },
+        redirects,
+      ),
+  );
 
   /**
    * @param {number} c connection
@@ -82,9 +109,15 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
     inflight[c] += held;
     let failed = 0;
     senders[c].send(addr, {
-      n: e.count, buf: e.out, starts: e.starts,
+      n: e.count,
+      buf: e.out,
+      starts: e.starts,
       slotOf: (i) => e.slots[i],
-      fail: (i, err) => { failed += e.recs[i]; errors += e.recs[i]; firstError ??= err.message; },
+      fail: (i, err) => {
+        failed += e.recs[i];
+        errors += e.recs[i];
+        firstError ??= err.message;
+      },
       done: () => {
         stored += e.records - failed;
         inflight[c] -= held;
@@ -106,7 +139,9 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
   async function connection() {
     let c = leastBusy();
     while (inflight[c] > maxInflightBytes) {
-      await new Promise((resolve) => { wake = resolve; });
+      await new Promise((resolve) => {
+        wake = resolve;
+      });
       c = leastBusy();
     }
     return c;
@@ -129,7 +164,10 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
 
   return {
     async write(buf, offs, n) {
-      if (idx.length < n) { idx = new Uint32Array(n * 2); slotOfRec = new Uint16Array(n * 2); }
+      if (idx.length < n) {
+        idx = new Uint32Array(n * 2);
+        slotOfRec = new Uint16Array(n * 2);
+      }
       if (!conn.cluster) {
         for (let i = 0; i < n; i++) idx[i] = i;
         await sendPieces(buf, offs, idx, n, null, addrs[0]);
@@ -155,7 +193,10 @@ export async function redisSink({ conn, connections, ttl = 0, command = 'set', b
       }
     },
     async finish() {
-      while (inflight.some((b) => b > 0)) await new Promise((resolve) => { wake = resolve; });
+      while (inflight.some((b) => b > 0))
+        await new Promise((resolve) => {
+          wake = resolve;
+        });
       return { stored, errors, firstError, ...redirects };
     },
     close() {

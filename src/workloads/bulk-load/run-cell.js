@@ -40,25 +40,44 @@ export async function runCell({ file, info, threads, connections, s3 = null, sin
   const t0 = performance.now();
   const progress = new Float64Array(threads);
   // ready: resolves when the thread has connected (set just below)
-  const workers = ranges.map((r, i) => /** @type {Worker & { ready: Promise<unknown> }} */ (new Worker(THREAD, {
-    workerData: {
-      file, start: r.start, end: r.end, recordSize: info.recordSize, sink, connections: shares[i], conn, ttl, command, batch,
-      ...(s3 && s3Shares && { s3: { endpoint: s3.endpoint, region: s3.region, size: info.size, connections: s3Shares[i] } }),
-    },
-  })));
-  const settled = workers.map((w, i) => new Promise((resolve, reject) => {
-    let ready;
-    const readyP = new Promise((res) => { ready = res; });
-    w.on('message', (m) => {
-      if (m.type === 'ready') ready();
-      else if (m.type === 'progress') progress[i] = m.records;
-      else if (m.type === 'done') resolve(m);
-      else if (m.type === 'error') reject(new Error(`reader thread ${i + 1}: ${m.message}`));
-    });
-    w.on('error', (e) => reject(new Error(`reader thread ${i + 1}: ${e.message}`)));
-    w.on('exit', (code) => reject(new Error(`reader thread ${i + 1} exited (${code}) before it finished`)));
-    w.ready = readyP;
-  }));
+  const workers = ranges.map(
+    (r, i) =>
+      /** @type {Worker & { ready: Promise<unknown> }} */ (
+        new Worker(THREAD, {
+          workerData: {
+            file,
+            start: r.start,
+            end: r.end,
+            recordSize: info.recordSize,
+            sink,
+            connections: shares[i],
+            conn,
+            ttl,
+            command,
+            batch,
+            ...(s3 && s3Shares && { s3: { endpoint: s3.endpoint, region: s3.region, size: info.size, connections: s3Shares[i] } }),
+          },
+        })
+      ),
+  );
+  const settled = workers.map(
+    (w, i) =>
+      new Promise((resolve, reject) => {
+        let ready;
+        const readyP = new Promise((res) => {
+          ready = res;
+        });
+        w.on('message', (m) => {
+          if (m.type === 'ready') ready();
+          else if (m.type === 'progress') progress[i] = m.records;
+          else if (m.type === 'done') resolve(m);
+          else if (m.type === 'error') reject(new Error(`reader thread ${i + 1}: ${m.message}`));
+        });
+        w.on('error', (e) => reject(new Error(`reader thread ${i + 1}: ${e.message}`)));
+        w.on('exit', (code) => reject(new Error(`reader thread ${i + 1} exited (${code}) before it finished`)));
+        w.ready = readyP;
+      }),
+  );
   // a stopped run does not wait for the cell under way: the threads go in the finally below
   let stop = () => {};
   const stopped = new Promise((_resolve, reject) => {
@@ -77,19 +96,39 @@ export async function runCell({ file, info, threads, connections, s3 = null, sin
     const done = await Promise.race([Promise.all(settled), stopped]);
     const loadMs = performance.now() - start;
     const perThread = done.map((d, i) => ({
-      thread: i + 1, start: ranges[i].start, end: ranges[i].end, connections: shares[i], ...(s3Shares && { s3Connections: s3Shares[i], gets: d.gets }),
-      first: d.first, last: d.last, count: d.count, stored: d.sink.stored, ...(d.sink.keys !== undefined ? { keys: d.sink.keys } : {}), ms: Math.round(d.ms),
+      thread: i + 1,
+      start: ranges[i].start,
+      end: ranges[i].end,
+      connections: shares[i],
+      ...(s3Shares && { s3Connections: s3Shares[i], gets: d.gets }),
+      first: d.first,
+      last: d.last,
+      count: d.count,
+      stored: d.sink.stored,
+      ...(d.sink.keys !== undefined ? { keys: d.sink.keys } : {}),
+      ms: Math.round(d.ms),
     }));
     const problems = tilingProblems(perThread, info.records);
     const stored = perThread.reduce((s, t) => s + t.stored, 0);
     if (stored !== info.records) problems.push(`${stored} records stored, the file has ${info.records}`);
-    for (const t of perThread) if (t.keys !== undefined && t.keys !== t.count) problems.push(`thread ${t.thread} holds ${t.keys} keys for ${t.count} records (a duplicate key)`);
+    for (const t of perThread)
+      if (t.keys !== undefined && t.keys !== t.count)
+        problems.push(`thread ${t.thread} holds ${t.keys} keys for ${t.count} records (a duplicate key)`);
     const sum = (k) => done.reduce((s, d) => s + (d.sink[k] ?? 0), 0);
     // the cluster changed during the load: commands followed there (redis sink only)
     const redirects = { moved: sum('moved'), ask: sum('ask'), retries: sum('retries') };
     return {
-      threads, connections, loadMs, setupMs: start - t0, recordsPerSec: (info.records * 1000) / loadMs,
-      perThread, stored, errors: sum('errors'), redirects, firstError: done.find((d) => d.sink.firstError)?.sink.firstError ?? null, problems,
+      threads,
+      connections,
+      loadMs,
+      setupMs: start - t0,
+      recordsPerSec: (info.records * 1000) / loadMs,
+      perThread,
+      stored,
+      errors: sum('errors'),
+      redirects,
+      firstError: done.find((d) => d.sink.firstError)?.sink.firstError ?? null,
+      problems,
     };
   } finally {
     signal?.removeEventListener('abort', stop);

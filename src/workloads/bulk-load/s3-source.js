@@ -52,14 +52,21 @@ export async function inspectS3Delta(url, where) {
   const { HeadObjectCommand, GetObjectCommand } = await import('@aws-sdk/client-s3');
   const client = await s3Client(where, 2);
   try {
-    const head = await client.send(new HeadObjectCommand({ Bucket: at.bucket, Key: at.key })).catch((e) => { throw new Error(`${url}: ${e.name === 'NotFound' ? 'no such object' : e.message}`); });
+    const head = await client.send(new HeadObjectCommand({ Bucket: at.bucket, Key: at.key })).catch((e) => {
+      throw new Error(`${url}: ${e.name === 'NotFound' ? 'no such object' : e.message}`);
+    });
     const size = Number(head.ContentLength);
     if (!size) throw new Error(`${url}: the object is empty`);
-    const first = Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: at.bucket, Key: at.key, Range: `bytes=0-${Math.min(size, 1 << 20) - 1}` }))).Body.transformToByteArray());
+    const first = Buffer.from(
+      await (
+        await client.send(new GetObjectCommand({ Bucket: at.bucket, Key: at.key, Range: `bytes=0-${Math.min(size, 1 << 20) - 1}` }))
+      ).Body.transformToByteArray(),
+    );
     const nl = first.indexOf(10);
     if (nl < 0) throw new Error(`${url}: no line end in its first MiB: not a delta file`);
     const recordSize = nl + 1;
-    if (size % recordSize) throw new Error(`${url}: ${size} bytes is not a whole number of ${recordSize}-byte records: not a fixed-size delta file`);
+    if (size % recordSize)
+      throw new Error(`${url}: ${size} bytes is not a whole number of ${recordSize}-byte records: not a fixed-size delta file`);
     return { size, recordSize, records: size / recordSize };
   } finally {
     client.destroy();
@@ -93,7 +100,8 @@ export async function openS3Range({ url, where, size, connections, from = 0, unt
     const start = from + i * chunk;
     const end = Math.min(limit, start + chunk) - 1;
     gets++;
-    const p = client.send(new GetObjectCommand({ Bucket: at.bucket, Key: at.key, Range: `bytes=${start}-${end}` }))
+    const p = client
+      .send(new GetObjectCommand({ Bucket: at.bucket, Key: at.key, Range: `bytes=${start}-${end}` }))
       .then(async (out) => Buffer.from(await out.Body.transformToByteArray()));
     p.catch(() => {});
     chunks.set(i, p);
@@ -146,15 +154,20 @@ export async function uploadToS3(file, url, where, onProgress) {
     const buf = Buffer.allocUnsafe(PART);
     for (let pos = 0, n = 1; pos < size; pos += PART, n++) {
       const got = fs.readSync(fd, buf, 0, PART, pos);
-      const { ETag } = await client.send(new s3.UploadPartCommand({ Bucket: at.bucket, Key: at.key, UploadId: uploadId, PartNumber: n, Body: buf.subarray(0, got) }));
+      const { ETag } = await client.send(
+        new s3.UploadPartCommand({ Bucket: at.bucket, Key: at.key, UploadId: uploadId, PartNumber: n, Body: buf.subarray(0, got) }),
+      );
       parts.push({ ETag, PartNumber: n });
       onProgress?.(pos + got);
     }
-    await client.send(new s3.CompleteMultipartUploadCommand({ Bucket: at.bucket, Key: at.key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+    await client.send(
+      new s3.CompleteMultipartUploadCommand({ Bucket: at.bucket, Key: at.key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+    );
     uploadId = null;
     return { bytes: size, parts: parts.length };
   } finally {
-    if (uploadId) await client.send(new s3.AbortMultipartUploadCommand({ Bucket: at.bucket, Key: at.key, UploadId: uploadId })).catch(() => {});
+    if (uploadId)
+      await client.send(new s3.AbortMultipartUploadCommand({ Bucket: at.bucket, Key: at.key, UploadId: uploadId })).catch(() => {});
     fs.closeSync(fd);
     client.destroy();
   }

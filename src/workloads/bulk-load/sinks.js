@@ -19,8 +19,12 @@
 export function noopSink() {
   let records = 0;
   return {
-    write(_buf, _offs, n) { records += n; },
-    async finish() { return { stored: records }; },
+    write(_buf, _offs, n) {
+      records += n;
+    },
+    async finish() {
+      return { stored: records };
+    },
     close() {},
   };
 }
@@ -31,11 +35,16 @@ export function memorySink() {
   let records = 0;
   return {
     write(buf, offs, n) {
-      for (let i = 0, o = 0; i < n; i++, o += 4) store.set(buf.latin1Slice(offs[o], offs[o + 1]), Buffer.from(buf.subarray(offs[o + 2], offs[o + 3])));
+      for (let i = 0, o = 0; i < n; i++, o += 4)
+        store.set(buf.latin1Slice(offs[o], offs[o + 1]), Buffer.from(buf.subarray(offs[o + 2], offs[o + 3])));
       records += n;
     },
     // a key seen twice in one thread would leave store.size below the records written
-    async finish() { return { stored: records, keys: store.size }; },
-    close() { store.clear(); },
+    async finish() {
+      return { stored: records, keys: store.size };
+    },
+    close() {
+      store.clear();
+    },
   };
 }

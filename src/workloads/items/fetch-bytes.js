@@ -46,23 +46,40 @@ export class BytesReads {
    * @param {import('./member-list.js').MemberList} list
    */
   async range(cmds, list) {
-    await Promise.all(cmds.map(async ({ key, args }) => {
-      const slot = this.router.conn.cluster ? keySlot(key) : 0;
-      const bytes = encodeCommand(args);
-      // members added over every attempt: a reply read again elsewhere after a connection lost
-      // mid-way adds only those it had not (other commands add to the list meanwhile: no undo)
-      let added = 0;
-      let at = 0;
-      const visitor = { item: (b, s, e) => { if (at++ >= added) { list.add(b, s, e); added++; } } };
-      let failure = null;
-      await this.router.read(() => this.router.addrFor(slot), async (addr) => {
-        at = 0;
-        const conn = await this.#conn(addr);
-        await conn.request(bytes, 1, { ...visitor, error: (m) => { failure = m; } });
-      });
-      // a reply that is an error added no member: sent again where the cluster says, it adds them then
-      if (failure) await this.#follow({ slot, bytes: () => bytes, visitor }, failure);
-    }));
+    await Promise.all(
+      cmds.map(async ({ key, args }) => {
+        const slot = this.router.conn.cluster ? keySlot(key) : 0;
+        const bytes = encodeCommand(args);
+        // members added over every attempt: a reply read again elsewhere after a connection lost
+        // mid-way adds only those it had not (other commands add to the list meanwhile: no undo)
+        let added = 0;
+        let at = 0;
+        const visitor = {
+          item: (b, s, e) => {
+            if (at++ >= added) {
+              list.add(b, s, e);
+              added++;
+            }
+          },
+        };
+        let failure = null;
+        await this.router.read(
+          () => this.router.addrFor(slot),
+          async (addr) => {
+            at = 0;
+            const conn = await this.#conn(addr);
+            await conn.request(bytes, 1, {
+              ...visitor,
+              error: (m) => {
+                failure = m;
+              },
+            });
+          },
+        );
+        // a reply that is an error added no member: sent again where the cluster says, it adds them then
+        if (failure) await this.#follow({ slot, bytes: () => bytes, visitor }, failure);
+      }),
+    );
   }
 
   /**
@@ -116,27 +133,45 @@ export class BytesReads {
    * @param {number} attempts
    */
   async #mgetRuns(list, order, runs, visitorOf, attempts) {
-    await Promise.all([...runsByNode(this.router, runs)].map(async ([addr, nodeRuns]) => {
-      /** @type {Array<[number, string]>} the MGETs whose reply was an error: [run, message] */
-      const failed = [];
-      /** @type {Progress} */
-      const at = { reply: -1, index: -1 };
-      const visitor = {
-        ...visitorOf(Int32Array.from(nodeRuns, (r) => r.from), at),
-        error: (m, reply) => { at.reply = reply; at.index = Infinity; failed.push([reply, m]); },
-      };
-      try {
-        const conn = await this.#conn(this.router.countRead(addr));
-        await conn.request(mgetBytes(list, order, nodeRuns), nodeRuns.length, visitor);
-      } catch (e) {
-        this.router.readAgain(addr, e, attempts);
-        await this.#mgetRuns(list, order, unanswered(nodeRuns, at), visitorOf, attempts + 1);
-      }
-      // an MGET answered with an error counted nothing: sent again on its own where the cluster says
-      await Promise.all(failed.map(([r, m]) => this.#follow({
-        slot: nodeRuns[r].slot, bytes: () => mgetBytes(list, order, [nodeRuns[r]]), visitor: visitorOf([nodeRuns[r].from]),
-      }, m)));
-    }));
+    await Promise.all(
+      [...runsByNode(this.router, runs)].map(async ([addr, nodeRuns]) => {
+        /** @type {Array<[number, string]>} the MGETs whose reply was an error: [run, message] */
+        const failed = [];
+        /** @type {Progress} */
+        const at = { reply: -1, index: -1 };
+        const visitor = {
+          ...visitorOf(
+            Int32Array.from(nodeRuns, (r) => r.from),
+            at,
+          ),
+          error: (m, reply) => {
+            at.reply = reply;
+            at.index = Infinity;
+            failed.push([reply, m]);
+          },
+        };
+        try {
+          const conn = await this.#conn(this.router.countRead(addr));
+          await conn.request(mgetBytes(list, order, nodeRuns), nodeRuns.length, visitor);
+        } catch (e) {
+          this.router.readAgain(addr, e, attempts);
+          await this.#mgetRuns(list, order, unanswered(nodeRuns, at), visitorOf, attempts + 1);
+        }
+        // an MGET answered with an error counted nothing: sent again on its own where the cluster says
+        await Promise.all(
+          failed.map(([r, m]) =>
+            this.#follow(
+              {
+                slot: nodeRuns[r].slot,
+                bytes: () => mgetBytes(list, order, [nodeRuns[r]]),
+                visitor: visitorOf([nodeRuns[r].from]),
+              },
+              m,
+            ),
+          ),
+        );
+      }),
+    );
   }
 
   /**
@@ -160,11 +195,20 @@ export class BytesReads {
       let failure = null;
       const conn = await this.#conn(addr);
       /** @type {ScanVisitor} ASKING's own +OK is reply 0: the command's is reply 1 */
-      const visitor = asking ? {
-        item: (b, s, e, reply, index) => cmd.visitor.item?.(b, s, e, reply - 1, index),
-        nil: (reply, index) => cmd.visitor.nil?.(reply - 1, index),
-        error: (m) => { failure = m; },
-      } : { ...cmd.visitor, error: (m) => { failure = m; } };
+      const visitor = asking
+        ? {
+            item: (b, s, e, reply, index) => cmd.visitor.item?.(b, s, e, reply - 1, index),
+            nil: (reply, index) => cmd.visitor.nil?.(reply - 1, index),
+            error: (m) => {
+              failure = m;
+            },
+          }
+        : {
+            ...cmd.visitor,
+            error: (m) => {
+              failure = m;
+            },
+          };
       await conn.request(asking ? Buffer.concat([ASKING, cmd.bytes()]) : cmd.bytes(), asking ? 2 : 1, visitor);
       if (failure === null) return;
       message = failure;
@@ -173,7 +217,11 @@ export class BytesReads {
 
   close() {
     this.closed = true;
-    for (const p of this.conns.values()) p.then((c) => c.close(), () => {});
+    for (const p of this.conns.values())
+      p.then(
+        (c) => c.close(),
+        () => {},
+      );
     this.conns.clear();
   }
 
@@ -181,7 +229,10 @@ export class BytesReads {
   #conn(addr) {
     const known = this.conns.get(addr);
     if (known) {
-      return known.then((c) => (c.closed ? this.#reopen(addr) : c), () => this.#reopen(addr));
+      return known.then(
+        (c) => (c.closed ? this.#reopen(addr) : c),
+        () => this.#reopen(addr),
+      );
     }
     return this.#reopen(addr);
   }
@@ -191,7 +242,11 @@ export class BytesReads {
     const { conn, readFrom } = this.router;
     // cluster replicas serve reads only after READONLY
     const c = new BytesConn({
-      ...conn, host: addr.slice(0, cut), port: Number(addr.slice(cut + 1)), readonly: readFrom === 'replica' && conn.cluster, replyTimeoutMs: this.router.replyTimeoutMs,
+      ...conn,
+      host: addr.slice(0, cut),
+      port: Number(addr.slice(cut + 1)),
+      readonly: readFrom === 'replica' && conn.cluster,
+      replyTimeoutMs: this.router.replyTimeoutMs,
     });
     const p = c.connect().then(() => {
       if (this.router.watchDrops) {

@@ -112,7 +112,9 @@ export class Fetcher {
         }
       }
       const buf = args ? Buffer.concat(bufs) : Buffer.from(text, 'latin1');
-      return this.#send(addr, buf, idx.length, (i, reply) => { out[idx[i]] = reply; });
+      return this.#send(addr, buf, idx.length, (i, reply) => {
+        out[idx[i]] = reply;
+      });
     }).then(() => out);
   }
 
@@ -124,14 +126,16 @@ export class Fetcher {
    * @returns {Promise<void>}
    */
   async #eachNode(runs, send, attempts = 0) {
-    await Promise.all([...runsByNode(this.router, runs)].map(async ([addr, nodeRuns]) => {
-      try {
-        await send(this.router.countRead(addr), nodeRuns);
-      } catch (e) {
-        this.router.readAgain(addr, e, attempts);
-        await this.#eachNode(nodeRuns, send, attempts + 1);
-      }
-    }));
+    await Promise.all(
+      [...runsByNode(this.router, runs)].map(async ([addr, nodeRuns]) => {
+        try {
+          await send(this.router.countRead(addr), nodeRuns);
+        } catch (e) {
+          this.router.readAgain(addr, e, attempts);
+          await this.#eachNode(nodeRuns, send, attempts + 1);
+        }
+      }),
+    );
   }
 
   /** Writes n commands to one node; rejects on the first error reply. */
@@ -142,7 +146,9 @@ export class Fetcher {
       pipe.send(buf, {
         n,
         value: (_s, i, v) => onValue(i, v),
-        error: (_s, _i, err) => { failure ??= err; },
+        error: (_s, _i, err) => {
+          failure ??= err;
+        },
         done: () => (failure ? reject(failure) : resolve()),
       });
     });
@@ -158,7 +164,15 @@ export class Fetcher {
 export function seedClientFor(router) {
   const { nodes } = router;
   const served = new Set(nodes.filter((n) => n.role === 'replica').map((r) => nodes.find((m) => m.id === r.masterId)?.addr));
-  const client = seedClient(router.conn, router.readFrom, router.addrFor(0), (master) => { if (served.has(master)) router.fallbacks++; }, () => router.down);
+  const client = seedClient(
+    router.conn,
+    router.readFrom,
+    router.addrFor(0),
+    (master) => {
+      if (served.has(master)) router.fallbacks++;
+    },
+    () => router.down,
+  );
   // its connections' drops are the run's, beside the router's (ioredis-watch.js)
   logDrops(client, router.drops, 'seed');
   if (!router.conn.cluster) return client;
@@ -172,7 +186,9 @@ export function seedClientFor(router) {
   // a replica silent while it owes replies is closed, so the above reads it elsewhere, and logged as given up
   const ms = router.replyTimeoutMs;
   if (router.readFrom === 'replica' && ms > 0) {
-    const stop = watchReplicaSilence(/** @type {import('ioredis').Cluster} */ (client), ms, (addr) => router.drops.dropped(addr, 'seed', Date.now(), whyDropped(silenceError(addr, ms))));
+    const stop = watchReplicaSilence(/** @type {import('ioredis').Cluster} */ (client), ms, (addr) =>
+      router.drops.dropped(addr, 'seed', Date.now(), whyDropped(silenceError(addr, ms))),
+    );
     client.once('end', stop);
   }
   return client;
@@ -193,7 +209,14 @@ export function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}
   if (!conn.cluster) {
     const cut = standaloneAddr.lastIndexOf(':');
     const host = standaloneAddr.slice(0, cut);
-    return new Redis({ host, port: Number(standaloneAddr.slice(cut + 1)), db: conn.db, enableAutoPipelining: true, ...auth, tls: tlsFor(conn, host) || undefined });
+    return new Redis({
+      host,
+      port: Number(standaloneAddr.slice(cut + 1)),
+      db: conn.db,
+      enableAutoPipelining: true,
+      ...auth,
+      tls: tlsFor(conn, host) || undefined,
+    });
   }
   // one set of options for every node ioredis discovers: verified as the seed's name, or by IP
   return new Cluster([{ host: conn.host, port: conn.port }], {
@@ -225,7 +248,13 @@ export function usableReplica(onFallback, setAside = () => NONE) {
     // replica picked at random without building an array (auto-pipelined: once per batch of GETs)
     for (let i = 1; i < nodes.length; i++) {
       const status = nodes[i]?.status;
-      if (!status || status === 'end' || status === 'close' || (down.size > 0 && down.has(`${nodes[i].options.host}:${nodes[i].options.port}`))) continue;
+      if (
+        !status ||
+        status === 'end' ||
+        status === 'close' ||
+        (down.size > 0 && down.has(`${nodes[i].options.host}:${nodes[i].options.port}`))
+      )
+        continue;
       usable++;
       if (Math.random() * usable < 1) pick = nodes[i];
     }

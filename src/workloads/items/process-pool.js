@@ -41,31 +41,40 @@ export class ChildPool {
     this.count = specs.length;
     this.errors = [];
     this.children = specs.map((spec, i) => {
-      const child = /** @type {WorkerChild} */ (fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' }));
+      const child = /** @type {WorkerChild} */ (
+        fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' })
+      );
       child.spec = spec;
       child.on('message', (/** @type {ChildMessage} */ msg) => {
         if (msg.type === 'interval') onInterval(i, msg.iv);
         else if (msg.type === 'failed') this.errors.push(`${spec.label}: ${msg.message}`);
         child.emit(msg.type, msg);
       });
-      child.exited = new Promise((resolve) => child.once('exit', (code) => {
-        if (code) this.errors.push(`${spec.label} exited with code ${code}`);
-        onExit(i);
-        resolve(code);
-      }));
+      child.exited = new Promise((resolve) =>
+        child.once('exit', (code) => {
+          if (code) this.errors.push(`${spec.label} exited with code ${code}`);
+          onExit(i);
+          resolve(code);
+        }),
+      );
       return child;
     });
   }
 
   /** Resolves when every child has connected and prepared; rejects on the first failure. */
   ready() {
-    return Promise.all(this.children.map((child) => new Promise((resolve, reject) => {
-      child.once('ready', resolve);
-      child.once('failed', (m) => reject(new Error(m.message)));
-      child.exited.then(() => reject(new Error(this.errors[0] || `${child.spec.label} exited before it was ready`)));
-      const { kind, flags, init } = child.spec;
-      child.send({ type: 'init', kind, flags, init });
-    })));
+    return Promise.all(
+      this.children.map(
+        (child) =>
+          new Promise((resolve, reject) => {
+            child.once('ready', resolve);
+            child.once('failed', (m) => reject(new Error(m.message)));
+            child.exited.then(() => reject(new Error(this.errors[0] || `${child.spec.label} exited before it was ready`)));
+            const { kind, flags, init } = child.spec;
+            child.send({ type: 'init', kind, flags, init });
+          }),
+      ),
+    );
   }
 
   /** @param {number} t0 epoch ms of the first intended operation, shared by all workers */

@@ -26,7 +26,21 @@ import { settings } from '../../settings.js';
 /** What a cycle reads, held until the cycle is counted. */
 const PENDING = /** @type {const} */ (['items', 'fetched', 'missing', 'duplicates', 'mismatched']);
 
-export const READER_COUNTERS = ['cycles', 'failedCycles', 'emptyCycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'cardinality', 'uniques', 'errors', 'replicaFallbacks'];
+export const READER_COUNTERS = [
+  'cycles',
+  'failedCycles',
+  'emptyCycles',
+  'overruns',
+  'items',
+  'fetched',
+  'missing',
+  'duplicates',
+  'mismatched',
+  'cardinality',
+  'uniques',
+  'errors',
+  'replicaFallbacks',
+];
 
 /**
  * READER_COUNTERS, as fields of a reader's Counters.
@@ -75,7 +89,12 @@ export class Reader {
     this.plan = plan;
     this.onInterval = onInterval;
     // a read node silent while it owes a reply is given up on (a frozen replica: its reads go to its master)
-    this.router = new RedisRouter(conn, { readFrom: plan.readFrom, spread: plan.spread, watchDrops: true, replyTimeoutMs: plan.replyTimeoutMs ?? REPLY_TIMEOUT_MS });
+    this.router = new RedisRouter(conn, {
+      readFrom: plan.readFrom,
+      spread: plan.spread,
+      watchDrops: true,
+      replyTimeoutMs: plan.replyTimeoutMs ?? REPLY_TIMEOUT_MS,
+    });
     this.counters = /** @type {Counters & ReaderCounts} */ (new Counters(READER_COUNTERS));
     /** @type {Record<typeof PENDING[number], number>} this cycle's reads, counted when it is */
     this.pendingCounts = { items: 0, fetched: 0, missing: 0, duplicates: 0, mismatched: 0 };
@@ -96,7 +115,12 @@ export class Reader {
     const client = this.plan.fetch === 'get' ? seedClientFor(this.router) : undefined;
     if (client) {
       client.on('error', () => {}); // failures surface as rejected gets, counted per cycle
-      await (this.conn.cluster ? new Promise((resolve, reject) => { client.once('ready', resolve); client.once('error', reject); }) : client.ping());
+      await (this.conn.cluster
+        ? new Promise((resolve, reject) => {
+            client.once('ready', resolve);
+            client.once('error', reject);
+          })
+        : client.ping());
     }
     this.seed = client;
     this.fetcher = new Fetcher(this.router, this.plan.fetch, client, this.model.valueArgs);
@@ -284,10 +308,13 @@ export class Reader {
   /** One command to the node reading `key`'s slot; a replica that stops answering: the next one (router.read). */
   #call(key, args) {
     const slot = this.conn.cluster ? this.router.slotOf(key) : 0;
-    return this.router.read(() => this.router.addrFor(slot), (addr) => {
-      const pipe = this.router.ready(addr);
-      return pipe ? pipe.call(args) : this.router.pipe(addr).then((p) => p.call(args));
-    });
+    return this.router.read(
+      () => this.router.addrFor(slot),
+      (addr) => {
+        const pipe = this.router.ready(addr);
+        return pipe ? pipe.call(args) : this.router.pipe(addr).then((p) => p.call(args));
+      },
+    );
   }
 
   #phase(name, ms) {
@@ -313,6 +340,15 @@ export class Reader {
     // fallbacks in the second they were sent (a cycle's counts wait for its end: a fallback is a moment's)
     this.counters.replicaFallbacks += this.router.takeFallbacks();
     const { events, drops } = this.router.drops.take(final);
-    this.onInterval({ index: this.clock.index, final, intended: 0, counters: this.counters.snapshot(), hist, client: this.client.sample(), events, drops });
+    this.onInterval({
+      index: this.clock.index,
+      final,
+      intended: 0,
+      counters: this.counters.snapshot(),
+      hist,
+      client: this.client.sample(),
+      events,
+      drops,
+    });
   }
 }

@@ -25,18 +25,31 @@ export function scheduleActions({ actions, t0, conn, local, onEvent }) {
   for (const action of actions) {
     const due = new Promise((resolve) => {
       const timer = setTimeout(resolve, Math.max(0, t0 + action.atSec * 1000 - Date.now()));
-      waits.push(() => { clearTimeout(timer); resolve(); });
+      waits.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-    chain = chain.then(() => due).then(async () => {
-      if (ended) {
-        results.push({ kind: action.kind, arg: action.arg, text: action.text, atSec: action.atSec, ok: false, skipped: true, error: 'not run: the run ended first' });
-        return;
-      }
-      onEvent(Date.now(), `${action.text} started`);
-      const r = await runAction(action, { conn, local, signal: abort.signal });
-      results.push({ ...r, text: action.text, atSec: action.atSec });
-      onEvent(r.endMs, `${action.text} ${r.ok ? 'done' : `failed: ${r.error}`} (${((r.endMs - r.startMs) / 1000).toFixed(1)} s)`);
-    });
+    chain = chain
+      .then(() => due)
+      .then(async () => {
+        if (ended) {
+          results.push({
+            kind: action.kind,
+            arg: action.arg,
+            text: action.text,
+            atSec: action.atSec,
+            ok: false,
+            skipped: true,
+            error: 'not run: the run ended first',
+          });
+          return;
+        }
+        onEvent(Date.now(), `${action.text} started`);
+        const r = await runAction(action, { conn, local, signal: abort.signal });
+        results.push({ ...r, text: action.text, atSec: action.atSec });
+        onEvent(r.endMs, `${action.text} ${r.ok ? 'done' : `failed: ${r.error}`} (${((r.endMs - r.startMs) / 1000).toFixed(1)} s)`);
+      });
   }
   return {
     results,

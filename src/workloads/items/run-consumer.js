@@ -48,13 +48,34 @@ async function consume(a, local, live) {
   const topo = await discoverTopology(conn);
   const readFrom = readFromOf(a);
   const readers = Array.from({ length: a.readers }, (_, i) => i + 1);
-  const plan = { periodMs: a.period, durationMs: a.duration * 1000, t0: 0, limit: a.limit, fetch: a.fetch, readFrom, ttl: a.ttl, script: a.scriptMode === 'script', replyTimeoutMs: a.replyTimeout };
+  const plan = {
+    periodMs: a.period,
+    durationMs: a.duration * 1000,
+    t0: 0,
+    limit: a.limit,
+    fetch: a.fetch,
+    readFrom,
+    ttl: a.ttl,
+    script: a.scriptMode === 'script',
+    replyTimeoutMs: a.replyTimeout,
+  };
   /** @type {import('./process-pool.js').WorkerSpec[]} */
-  const specs = readers.map((n) => ({ kind: 'reader', label: `reader ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } } }));
+  const specs = readers.map((n) => ({
+    kind: 'reader',
+    label: `reader ${n}`,
+    flags: connectionFlags(a),
+    init: { mode, storeCfg, plan: { ...plan, spread: n - 1 } },
+  }));
   const name = a.name || defaultName(a, mode);
   const p = (h, q) => (h ? stats(h)[q] : null);
   live?.label({ runName: name });
-  const empty = new EmptyIndexWatch({ names: createReadModel(mode, storeCfg).names, mode, target: describeConnection(conn), quiet: a.quiet, warmupS: a.warmup });
+  const empty = new EmptyIndexWatch({
+    names: createReadModel(mode, storeCfg).names,
+    mode,
+    target: describeConnection(conn),
+    quiet: a.quiet,
+    warmupS: a.warmup,
+  });
 
   /**
    * The summary of what `run` measured, its outcome settled.
@@ -65,16 +86,33 @@ async function consume(a, local, live) {
   const summaryOf = (run, keyTtl, interrupted = run.interrupted) => {
     const { recorder, dir } = run;
     const summary = summarizeConsumer({
-      rows: recorder.rows, totals: recorder.totals, warmupS: a.warmup, durationS: run.durationS,
-      readers: readers.length, periodMs: a.period, totalCounts: recorder.counts, errorKinds: recorder.errorKinds,
-      measuresUniques: modelNamed(mode).can.uniques, ttlS: a.ttl, keyTtl, limit: a.limit, readFrom, unreachable: run.unreachable,
+      rows: recorder.rows,
+      totals: recorder.totals,
+      warmupS: a.warmup,
+      durationS: run.durationS,
+      readers: readers.length,
+      periodMs: a.period,
+      totalCounts: recorder.counts,
+      errorKinds: recorder.errorKinds,
+      measuresUniques: modelNamed(mode).can.uniques,
+      ttlS: a.ttl,
+      keyTtl,
+      limit: a.limit,
+      readFrom,
+      unreachable: run.unreachable,
       drops: run.drops,
     });
     Object.assign(summary, { name, mode, fetch: a.fetch, readFrom, limit: a.limit, interrupted: !!interrupted, readerErrors: run.errors });
     summary.disturbances = episodes({ rows: recorder.rows, t0: run.t0, ...CONSUMER_ROWS.disturbedBy, actions: run.actionResults });
     if (run.actionResults.length) {
       summary.actions = run.actionResults;
-      summary.disturbance = disturbances({ rows: recorder.rows, actions: run.actionResults, t0: run.t0, p99Column: 'cycle_p99_ms', countColumns: ['errors', 'overruns'] });
+      summary.disturbance = disturbances({
+        rows: recorder.rows,
+        actions: run.actionResults,
+        t0: run.t0,
+        p99Column: 'cycle_p99_ms',
+        countColumns: ['errors', 'overruns'],
+      });
     }
     const warning = empty.warning(summary);
     if (warning) summary.warnings = [warning];
@@ -86,8 +124,18 @@ async function consume(a, local, live) {
   };
 
   const run = await runWorkers({
-    a, conn, topo, specs, name, local, live,
-    command: 'consume', description: describe(a, mode, readFrom, topo, local), mode, storeCfg, workers: readers,
+    a,
+    conn,
+    topo,
+    specs,
+    name,
+    local,
+    live,
+    command: 'consume',
+    description: describe(a, mode, readFrom, topo, local),
+    mode,
+    storeCfg,
+    workers: readers,
     columns: CONSUMER_ROWS.columns,
     rowOf: CONSUMER_ROWS.rowOf,
     progressOf: (iv) => (iv.counters.cycles || 0) > (iv.counters.failedCycles || 0),
@@ -107,9 +155,15 @@ async function consume(a, local, live) {
   };
   // values went missing: the keys' own TTL says whether expiry can explain it (--ttl is only the read
   // window); a Ctrl-C while it is asked for leaves at once, with the summary saved without it
-  const keyTtl = run.recorder.counts.missing > 0
-    ? await leavingOn((sig) => { save(null, sig); }, () => sampleKeyTtl(conn, createReadModel(mode, storeCfg)))
-    : null;
+  const keyTtl =
+    run.recorder.counts.missing > 0
+      ? await leavingOn(
+          (sig) => {
+            save(null, sig);
+          },
+          () => sampleKeyTtl(conn, createReadModel(mode, storeCfg)),
+        )
+      : null;
   return save(keyTtl);
 }
 

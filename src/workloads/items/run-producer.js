@@ -43,10 +43,24 @@ async function produce(a, local, live) {
   const conn = connectionFrom(a);
   const topo = await discoverTopology(conn);
   const writerNumbers = a.writer ? [a.writer] : Array.from({ length: a.writers }, (_, i) => i + 1);
-  const basePlan = { q: a.quantity, t: a.writers, periodMs: a.period, chunks: a.chunks, durationMs: a.duration * 1000, t0: 0, verify: !!a.verify, client: a.client };
+  const basePlan = {
+    q: a.quantity,
+    t: a.writers,
+    periodMs: a.period,
+    chunks: a.chunks,
+    durationMs: a.duration * 1000,
+    t0: 0,
+    verify: !!a.verify,
+    client: a.client,
+  };
   /** @type {import('./process-pool.js').WorkerSpec[]} */
-  const specs = writerNumbers.map((n) => ({ kind: 'writer', label: `writer ${n}`, flags: connectionFlags(a), init: { mode, storeCfg, plan: { ...basePlan, a: n } } }));
-  const targetRate = writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000 / a.period;
+  const specs = writerNumbers.map((n) => ({
+    kind: 'writer',
+    label: `writer ${n}`,
+    flags: connectionFlags(a),
+    init: { mode, storeCfg, plan: { ...basePlan, a: n } },
+  }));
+  const targetRate = (writerNumbers.reduce((s, n) => s + idRange(a.quantity, a.writers, n).count, 0) * 1000) / a.period;
   const name = a.name || defaultName(a, mode);
   live?.label({ runName: name, extra: { writer: writersLabel(writerNumbers) } });
   let errors = 0;
@@ -58,16 +72,36 @@ async function produce(a, local, live) {
   const summaryOf = (run, { verify, interrupted = run.interrupted } = {}) => {
     const { recorder, dir } = run;
     const summary = summarize({
-      rows: recorder.rows, totals: recorder.totals, ackedDue: recorder.ackedDue, warmupS: a.warmup, durationS: run.durationS, targetRate,
-      writers: writerNumbers.length, totalCounts: recorder.counts, errorKinds: recorder.errorKinds, unreachable: run.unreachable, drops: run.drops,
+      rows: recorder.rows,
+      totals: recorder.totals,
+      ackedDue: recorder.ackedDue,
+      warmupS: a.warmup,
+      durationS: run.durationS,
+      targetRate,
+      writers: writerNumbers.length,
+      totalCounts: recorder.counts,
+      errorKinds: recorder.errorKinds,
+      unreachable: run.unreachable,
+      drops: run.drops,
     });
     // sentBy, not client: summary.client is the load generator's own cost (CPU, event loop, memory)
-    Object.assign(summary, { name, mode, sentBy: a.client ?? 'rqbench', interrupted: !!interrupted, writerErrors: run.errors, itemsPerWriterPerSecTarget: targetRate / writerNumbers.length });
+    Object.assign(summary, {
+      name,
+      mode,
+      sentBy: a.client ?? 'rqbench',
+      interrupted: !!interrupted,
+      writerErrors: run.errors,
+      itemsPerWriterPerSecTarget: targetRate / writerNumbers.length,
+    });
     const seconds = { rows: recorder.rows, t0: run.t0, ...PRODUCER_ROWS.disturbedBy, ackedDue: recorder.ackedDue };
     summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
     if (run.actionResults.length) {
       summary.actions = run.actionResults;
-      summary.disturbance = disturbances({ ...seconds, countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'], actions: run.actionResults });
+      summary.disturbance = disturbances({
+        ...seconds,
+        countColumns: ['moved', 'ask', 'retries', 'failed', 'errors'],
+        actions: run.actionResults,
+      });
     }
     if (verify) summary.verify = verify;
     const t = summary.totals;
@@ -85,8 +119,18 @@ async function produce(a, local, live) {
   const notYet = (why) => (a.verify ? { verify: { skipped: why } } : {});
 
   const run = await runWorkers({
-    a, conn, topo, specs, name, local, live,
-    command: 'produce', description: describe(a, mode, writerNumbers, topo, local), mode, storeCfg, workers: writerNumbers,
+    a,
+    conn,
+    topo,
+    specs,
+    name,
+    local,
+    live,
+    command: 'produce',
+    description: describe(a, mode, writerNumbers, topo, local),
+    mode,
+    storeCfg,
+    workers: writerNumbers,
     columns: PRODUCER_ROWS.columns,
     rowOf: PRODUCER_ROWS.rowOf,
     progressOf: (iv) => (iv.counters.acked || 0) > 0,
@@ -111,7 +155,9 @@ async function produce(a, local, live) {
   const secondOf = (id) => Math.floor(((Math.ceil(id / a.quantity) - 1) * a.period) / 1000);
   // a Ctrl-C during the read-back leaves at once (the run is over), its summary saying the read-back did not finish
   const verify = await leavingOn(
-    (sig) => { finish({ interrupted: sig, ...notYet(`a ${sig} ended the read-back before it finished`) }); },
+    (sig) => {
+      finish({ interrupted: sig, ...notYet(`a ${sig} ended the read-back before it finished`) });
+    },
     () => verifyRun(conn, modelNamed(mode).readBack(storeCfg), secondOf, run, a.quiet),
   );
   return finish({ verify });
@@ -130,7 +176,7 @@ async function verifyRun(conn, readBack, secondOf, run, quiet) {
 function describe(a, mode, writers, topo, local) {
   const flags = `-q ${a.quantity} -p ${a.period} -c ${a.chunks} -t ${a.writers}${a.writer ? ` -a ${a.writer}` : ''}`;
   const instance = instanceText(a) ? ` (instance ${instanceText(a)})` : '';
-  const client = a.client === 'ioredis' ? ', sent by ioredis (the seed\'s client: redirects are its own)' : '';
+  const client = a.client === 'ioredis' ? ", sent by ioredis (the seed's client: redirects are its own)" : '';
   return `Producer, data model ${mode}${client}, ${flags}, ${writers.length} writer process(es) here, against ${shapeOf(topo)}${localNote(local)}${instance}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}, TTL ${a.ttl} s, ${a.valueSize} B values.`;
 }
 

@@ -58,7 +58,26 @@ const WARN_AFTER_MS = 3000;
  *   measured so far, built synchronously when a second Ctrl-C leaves at once (the run's last merged second ends its window)
  * @returns {Promise<WorkersRun>} the caller saves the summary through `harness`
  */
-export async function runWorkers({ a, command, description, mode, storeCfg, workers, conn, topo, specs, name, columns, rowOf, statusOf, progressOf, onSecond, local, live = null, lastWords }) {
+export async function runWorkers({
+  a,
+  command,
+  description,
+  mode,
+  storeCfg,
+  workers,
+  conn,
+  topo,
+  specs,
+  name,
+  columns,
+  rowOf,
+  statusOf,
+  progressOf,
+  onSecond,
+  local,
+  live = null,
+  lastWords,
+}) {
   const run = new Run({ kind: command, command, a, live });
   const merged = new Map();
   const cpu = new Map();
@@ -86,7 +105,10 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
       if (recorder?.writeError && !run.stopping) run.stop('output', { drainMs: settings.unreachableDrainMs });
     }
   };
-  const merger = new IntervalMerger(specs.length, (iv) => { merged.set(iv.index, iv); flush(false); });
+  const merger = new IntervalMerger(specs.length, (iv) => {
+    merged.set(iv.index, iv);
+    flush(false);
+  });
   // --verify: each writer's last interval carries the ids it had acknowledged
   const ackedIds = [];
   const onInterval = (s, iv) => {
@@ -98,7 +120,8 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
     // and written), and the drops for the summary
     const { label } = specs[s];
     for (const e of iv.events ?? []) mark?.(e.atMs, `${label}: ${e.text}`);
-    for (const d of iv.drops ?? []) drops.push({ worker: label, node: d.node, atS: Math.round((d.atMs - t0) / 10) / 100, reconnectMs: d.reconnectMs });
+    for (const d of iv.drops ?? [])
+      drops.push({ worker: label, node: d.node, atS: Math.round((d.atMs - t0) / 10) / 100, reconnectMs: d.reconnectMs });
     delete iv.events;
     delete iv.drops;
     merger.add(s, iv);
@@ -118,12 +141,19 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
   });
   try {
     await pool.ready();
-    if (run.interrupted) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: signalExitCode(run.interrupted) });
+    if (run.interrupted)
+      throw Object.assign(new Error('interrupted before the first operation: nothing measured'), {
+        exitCode: signalExitCode(run.interrupted),
+      });
     // the directory first: a sampler started before a directory that cannot be made kept the process alive
     t0 = a.startAt ?? Math.ceil(Date.now() + 100);
     const facts = run.open({
-      name, t0, description, facts: redisFacts({ command, mode, storeCfg, topo, workers }),
-      packages: ['ioredis', 'hdr-histogram-js'], versions: { redis: topo.redisVersion },
+      name,
+      t0,
+      description,
+      facts: redisFacts({ command, mode, storeCfg, topo, workers }),
+      packages: ['ioredis', 'hdr-histogram-js'],
+      versions: { redis: topo.redisVersion },
     });
     const dir = /** @type {string} */ (run.dir);
     // --at actions, topology changes and anything else worth a mark on the timeline, by the second it happened in
@@ -139,30 +169,49 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
     mark = note;
     sampler = await new ServerSampler(conn, topo.nodes, { onChange: (text) => note(Date.now(), text) }).start();
     const rec = new RunRecorder({
-      dir, t0, nodes: topo.nodes, warmupS: a.warmup, columns,
+      dir,
+      t0,
+      nodes: topo.nodes,
+      warmupS: a.warmup,
+      columns,
       rowOf: (iv) => ({ ...rowOf(iv), events: (events.get(iv.index) ?? []).join('; ') }),
     });
     recorder = rec;
     if (a.duration) rec.endWindowAt(a.duration);
-    if (a.actions?.length) actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent: (atMs, text) => note(atMs, text, { refresh: true }) });
+    if (a.actions?.length)
+      actions = scheduleActions({ actions: a.actions, t0, conn, local, onEvent: (atMs, text) => note(atMs, text, { refresh: true }) });
     // only on a terminal: in a log, the lines that matter (the target went away) stand alone
     run.showStatus({ durationS: a.duration });
     // said even with --quiet: a target that went away is not a status, it is what the run is about
     const target = describeConnection(conn);
     const silence = new Silence({
-      boundMs: settings.unreachableStopMs, heardMs: () => sampler.silentForMs(), warnAfterMs: WARN_AFTER_MS,
+      boundMs: settings.unreachableStopMs,
+      heardMs: () => sampler.silentForMs(),
+      warnAfterMs: WARN_AFTER_MS,
       say: (text) => note(Date.now(), text, { always: true }),
       words: {
         warn: (s, bound) => `no node of ${target} has answered for ${s} s, retrying for up to ${(bound / 1000).toFixed(1)} s`,
         back: () => `${target} answers again`,
-        stop: (s, bound) => `no node of ${target} has answered for ${s} s, longer than the retry budget (${(bound / 1000).toFixed(1)} s): stopping the run`,
+        stop: (s, bound) =>
+          `no node of ${target} has answered for ${s} s, longer than the retry budget (${(bound / 1000).toFixed(1)} s): stopping the run`,
       },
     });
     reach = silence;
     // a second Ctrl-C: what the recorder holds is the run; seconds not merged yet are not in it
     const sofar = () => ({
-      harness: run, dir, t0, manifest: facts, recorder: rec, interrupted: run.interrupted, errors: pool.errors, durationS: Math.min(rec.windowEnd, rec.rows.length), ackedIds,
-      actionResults: actions?.results ?? [], unreachable: silence.stopped, writeError: rec.writeError, drops,
+      harness: run,
+      dir,
+      t0,
+      manifest: facts,
+      recorder: rec,
+      interrupted: run.interrupted,
+      errors: pool.errors,
+      durationS: Math.min(rec.windowEnd, rec.rows.length),
+      ackedIds,
+      actionResults: actions?.results ?? [],
+      unreachable: silence.stopped,
+      writeError: rec.writeError,
+      drops,
     });
     if (lastWords) run.lastWords = () => lastWords(sofar());
 
@@ -195,7 +244,12 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
     if (!run.stopping && sampled < lastInWindow) {
       await new Promise((resolve) => {
         const giveUp = setTimeout(resolve, settings.sampleIntervalMs * 2);
-        lastSample = (i) => { if (i >= lastInWindow) { clearTimeout(giveUp); resolve(undefined); } };
+        lastSample = (i) => {
+          if (i >= lastInWindow) {
+            clearTimeout(giveUp);
+            resolve(undefined);
+          }
+        };
       });
     }
     clock.stop();
@@ -220,7 +274,10 @@ export async function runWorkers({ a, command, description, mode, storeCfg, work
     run.failed(e);
     run.close();
     if (isFsError(e)) throw outputError(/** @type {NodeJS.ErrnoException} */ (e), run.dir ?? a.out);
-    if (run.interrupted && !e.exitCode) throw Object.assign(new Error('interrupted before the first operation: nothing measured'), { exitCode: signalExitCode(run.interrupted) });
+    if (run.interrupted && !e.exitCode)
+      throw Object.assign(new Error('interrupted before the first operation: nothing measured'), {
+        exitCode: signalExitCode(run.interrupted),
+      });
     throw e;
   }
 }

@@ -22,7 +22,9 @@ let started = false;
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => (started ? worker.stop() : process.exit(0)));
 // the parent is gone: nobody would read the results
-process.on('disconnect', () => { if (!done) process.exit(1); });
+process.on('disconnect', () => {
+  if (!done) process.exit(1);
+});
 
 process.on('message', async (/** @type {import('./process-pool.js').ParentMessage} */ msg) => {
   try {

@@ -16,7 +16,6 @@ import { OpHistograms, sparseOps } from '../../measure/op-histograms.js';
 import { IntervalClock } from '../../harness/clock.js';
 import { settings } from '../../settings.js';
 
-
 /**
  * @typedef {object} WriterPlan
  * @property {number} q            items per period across all writers
@@ -163,7 +162,15 @@ export class Writer {
     if (cached && cached.storeEpoch === storeEpoch && cached.routerEpoch === this.router.epoch && cached.offset === offset) return cached;
     const lo = this.chunks[i].lo + offset;
     const hi = this.chunks[i].hi + offset;
-    const built = { storeEpoch, routerEpoch: this.router.epoch, offset, lo, hi, segments: groupSegments(this.store.plan(lo, hi, nowMs), this.router), items: hi - lo + 1 };
+    const built = {
+      storeEpoch,
+      routerEpoch: this.router.epoch,
+      offset,
+      lo,
+      hi,
+      segments: groupSegments(this.store.plan(lo, hi, nowMs), this.router),
+      items: hi - lo + 1,
+    };
     this.plans.set(i, built);
     return built;
   }
@@ -232,7 +239,11 @@ export class Writer {
     if (this.finished) return;
     if (this.inflight > 0) {
       // bounded drain: replies that never come are reported as unacknowledged
-      this.drainTimer ??= setTimeout(() => { this.unacked = this.inflightItems; this.inflight = 0; this.#maybeFinish(); }, this.drainMs ?? settings.drainMs);
+      this.drainTimer ??= setTimeout(() => {
+        this.unacked = this.inflightItems;
+        this.inflight = 0;
+        this.#maybeFinish();
+      }, this.drainMs ?? settings.drainMs);
       return;
     }
     this.finished = true;
@@ -270,7 +281,18 @@ export class Writer {
       emitted = true;
       if (this.pendingEmit === emit) this.pendingEmit = null;
       const hist = sparseOps(ops, { lag: toSparse(lag) });
-      this.onInterval({ index, final, intended, counters, ackedDue, hist, client, events, drops, ...(final && this.acked ? { ackedIds: this.acked } : {}) });
+      this.onInterval({
+        index,
+        final,
+        intended,
+        counters,
+        ackedDue,
+        hist,
+        client,
+        events,
+        drops,
+        ...(final && this.acked ? { ackedIds: this.acked } : {}),
+      });
     };
     if (final) return emit();
     this.pendingEmit = emit;
@@ -371,7 +393,10 @@ export function groupSegments(cmds, router) {
       pos += g.cmds[i].tpl.buf.length;
     }
     starts[g.cmds.length] = pos;
-    const buf = Buffer.concat(g.cmds.map((c) => c.tpl.buf), pos);
+    const buf = Buffer.concat(
+      g.cmds.map((c) => c.tpl.buf),
+      pos,
+    );
     // the segment's bytes are all a send or a retry needs: drop the per-command copies
     for (const c of g.cmds) c.tpl = undefined;
     out.push({ addr: g.addr, kind: g.kind, cmds: g.cmds, starts, n: g.cmds.length, tpl: { buf, scoreOffsets: offsets } });

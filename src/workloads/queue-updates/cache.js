@@ -185,18 +185,30 @@ export class RedisCache {
     let failed = 0;
     /** @type {Error|undefined} */
     let lastErr;
-    await Promise.all([...byAddr].map(([addr, idx]) => new Promise((resolve) => {
-      const parts = idx.map((i) => encodeCommand(cmds[i]));
-      const starts = [0];
-      for (const p of parts) starts.push(starts[starts.length - 1] + p.length);
-      this.sender.send(addr, {
-        n: idx.length, buf: Buffer.concat(parts), starts,
-        slotOf: (k) => this.router.slotOf(cmds[idx[k]][1]),
-        value: (k, v) => { replies[idx[k]] = v; },
-        fail: (_k, err) => { failed++; lastErr = err; },
-        done: () => resolve(undefined),
-      });
-    })));
+    await Promise.all(
+      [...byAddr].map(
+        ([addr, idx]) =>
+          new Promise((resolve) => {
+            const parts = idx.map((i) => encodeCommand(cmds[i]));
+            const starts = [0];
+            for (const p of parts) starts.push(starts[starts.length - 1] + p.length);
+            this.sender.send(addr, {
+              n: idx.length,
+              buf: Buffer.concat(parts),
+              starts,
+              slotOf: (k) => this.router.slotOf(cmds[idx[k]][1]),
+              value: (k, v) => {
+                replies[idx[k]] = v;
+              },
+              fail: (_k, err) => {
+                failed++;
+                lastErr = err;
+              },
+              done: () => resolve(undefined),
+            });
+          }),
+      ),
+    );
     if (failed) throw new Error(`cache: ${failed} writes failed: ${lastErr?.message}`);
     return replies;
   }
@@ -205,7 +217,10 @@ export class RedisCache {
   async progress() {
     const out = [];
     for (const [publisher, p] of this.progressOf.pubs) {
-      const [count, lastRaw] = await this.exec([['BITCOUNT', seenKey(publisher)], ['GET', lastKey(publisher)]]);
+      const [count, lastRaw] = await this.exec([
+        ['BITCOUNT', seenKey(publisher)],
+        ['GET', lastKey(publisher)],
+      ]);
       const last = lastRaw === null || lastRaw === undefined ? p.last : Number(lastRaw);
       const upTo = last ?? p.highest;
       // seq starts at 1 and none is above the last: the unset bits below it are the missing ones

@@ -36,7 +36,11 @@ export class FolderBodies {
   constructor(dir) {
     let names;
     try {
-      names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort();
+      names = fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isFile() && !e.name.startsWith('.'))
+        .map((e) => e.name)
+        .sort();
     } catch (e) {
       throw new UsageError(`--from-folder must be a readable folder of delta files (${e.code ?? e.message}: ${dir})`);
     }

@@ -7,7 +7,13 @@
  */
 import { performance } from 'node:perf_hooks';
 
-export const ATTR = Object.freeze({ timeIntended: 'time_intended', timeSent: 'time_sent', publisher: 'publisher', seq: 'seq', final: 'final' });
+export const ATTR = Object.freeze({
+  timeIntended: 'time_intended',
+  timeSent: 'time_sent',
+  publisher: 'publisher',
+  seq: 'seq',
+  final: 'final',
+});
 
 /**
  * @param {number} perfMs a performance.now() reading (the schedule's clock)

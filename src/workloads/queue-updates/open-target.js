@@ -27,7 +27,9 @@ export async function openQueueTarget(driver, opts, side, { quiet = false } = {}
     // the contract: what a side opens has that side's call
     return /** @type {any} */ (await driver.open(side, opts, loaded));
   } catch (e) {
-    const msg = String(/** @type {any} */ (e)?.message ?? e).replace(/\s+/g, ' ').trim();
+    const msg = String(/** @type {any} */ (e)?.message ?? e)
+      .replace(/\s+/g, ' ')
+      .trim();
     throw Object.assign(new Error(`cannot open ${whereOf(driver, opts)}: ${msg}`), { exitCode: 1 });
   }
 }

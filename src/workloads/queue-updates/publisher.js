@@ -89,7 +89,12 @@ export class Publisher {
     }
     if (!this.stopped && Number.isFinite(this.total)) this.notSent = this.total - k;
     let timer;
-    await Promise.race([Promise.all(pending), new Promise((r) => { timer = setTimeout(r, DRAIN_MS); })]);
+    await Promise.race([
+      Promise.all(pending),
+      new Promise((r) => {
+        timer = setTimeout(r, DRAIN_MS);
+      }),
+    ]);
     clearTimeout(timer);
     this.ended = true;
     this.counts.unanswered += this.inflight;
@@ -122,7 +127,9 @@ export class Publisher {
   async #raceFor(promises, ms) {
     /** @type {(value?: unknown) => void} */
     let done = () => {};
-    const wait = new Promise((r) => { done = r; });
+    const wait = new Promise((r) => {
+      done = r;
+    });
     const timer = Number.isFinite(ms) ? setTimeout(done, Math.max(0, ms)) : undefined;
     this.wake.signal.addEventListener('abort', done, { once: true });
     try {

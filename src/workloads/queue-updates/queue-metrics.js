@@ -60,12 +60,43 @@ export class QueueMetrics {
     const us = [...layout.us];
     const ns = [...layout.ns];
     this.prom = {
-      e2e: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2E', help: 'E2E from the actual send (time_sent, taken just before the publish call; as the seed measured, not corrected for coordinated omission) to updates applied, microseconds', buckets: us, registers: reg }),
-      e2eIntended: new client.Histogram({ name: 'ReceivedLowLatencyNotificationsE2EIntended', help: 'E2E from the intended send (time_intended, the publisher\'s schedule: corrected for coordinated omission; time_sent for messages without it) to updates applied, microseconds', buckets: us, registers: reg }),
-      e2eCloud: new client.Histogram({ name: `ReceivedLowLatencyNotificationsE2E${cloud}Provided`, help: `E2E from the ${traits.timestampHelp} to updates applied, microseconds`, buckets: us, registers: reg }),
-      processing: new client.Histogram({ name: 'ReceivedLowLatencyNotifications', help: 'Server side processing: messages in hand to updates applied, nanoseconds', buckets: ns, registers: reg }),
-      latency: new client.Histogram({ name: 'Latency', help: 'Latency by event, nanoseconds (the seed queries Latency_bucket{event="ReceivedLowLatencyNotifications"})', labelNames: ['event'], buckets: ns, registers: reg }),
-      events: new client.Counter({ name: 'EventStatus', help: 'Event counts (RealtimeTotalRowsUpdated: updates applied)', labelNames: ['event'], registers: reg }),
+      e2e: new client.Histogram({
+        name: 'ReceivedLowLatencyNotificationsE2E',
+        help: 'E2E from the actual send (time_sent, taken just before the publish call; as the seed measured, not corrected for coordinated omission) to updates applied, microseconds',
+        buckets: us,
+        registers: reg,
+      }),
+      e2eIntended: new client.Histogram({
+        name: 'ReceivedLowLatencyNotificationsE2EIntended',
+        help: "E2E from the intended send (time_intended, the publisher's schedule: corrected for coordinated omission; time_sent for messages without it) to updates applied, microseconds",
+        buckets: us,
+        registers: reg,
+      }),
+      e2eCloud: new client.Histogram({
+        name: `ReceivedLowLatencyNotificationsE2E${cloud}Provided`,
+        help: `E2E from the ${traits.timestampHelp} to updates applied, microseconds`,
+        buckets: us,
+        registers: reg,
+      }),
+      processing: new client.Histogram({
+        name: 'ReceivedLowLatencyNotifications',
+        help: 'Server side processing: messages in hand to updates applied, nanoseconds',
+        buckets: ns,
+        registers: reg,
+      }),
+      latency: new client.Histogram({
+        name: 'Latency',
+        help: 'Latency by event, nanoseconds (the seed queries Latency_bucket{event="ReceivedLowLatencyNotifications"})',
+        labelNames: ['event'],
+        buckets: ns,
+        registers: reg,
+      }),
+      events: new client.Counter({
+        name: 'EventStatus',
+        help: 'Event counts (RealtimeTotalRowsUpdated: updates applied)',
+        labelNames: ['event'],
+        registers: reg,
+      }),
       rows: new client.Counter({ name: 'RealtimeTotalRowsUpdated', help: 'Updates applied', registers: reg }),
       bytes: new client.Counter({ name: 'RealtimeTotalBytesReceived', help: 'Message body bytes received', registers: reg }),
       // only a target with a receive call to time has a reading-off-the-queue metric
@@ -76,7 +107,17 @@ export class QueueMetrics {
      * messages; unidentified: messages without publisher and seq (nothing can say if any is
      * lost); e2eFromSent: messages whose E2E starts at time_sent for want of time_intended
      */
-    this.counts = { messages: 0, receives: 0, rows: 0, bytes: 0, duplicates: 0, malformed: 0, malformedMessages: 0, unidentified: 0, e2eFromSent: 0 };
+    this.counts = {
+      messages: 0,
+      receives: 0,
+      rows: 0,
+      bytes: 0,
+      duplicates: 0,
+      malformed: 0,
+      malformedMessages: 0,
+      unidentified: 0,
+      e2eFromSent: 0,
+    };
     // the labelled series are there from the start, as the others are: rate() misses no first increment
     this.prom.events.inc({ event: 'RealtimeTotalRowsUpdated' }, 0);
     this.prom.latency.zero({ event: 'ReceivedLowLatencyNotifications' });
@@ -84,7 +125,13 @@ export class QueueMetrics {
 
   #fresh() {
     /** @type {Record<keyof typeof SEED_NAMES, import('hdr-histogram-js').Histogram>} */
-    this.hist = { read: newHistogram(), processing: newHistogram(), e2e: newHistogram(), e2eSent: newHistogram(), e2eCloud: newHistogram() };
+    this.hist = {
+      read: newHistogram(),
+      processing: newHistogram(),
+      e2e: newHistogram(),
+      e2eSent: newHistogram(),
+      e2eCloud: newHistogram(),
+    };
     /** @type {Map<string, import('hdr-histogram-js').Histogram>} E2E from the intended send by publisher tag: only the publishers seen this interval */
     this.byPublisher = new Map();
     /** epoch ms of this interval's first and last messages applied: the rates are over that span */

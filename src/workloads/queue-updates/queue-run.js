@@ -43,8 +43,13 @@ const PACKAGES = ['hdr-histogram-js', '@aws-sdk/client-sqs', '@aws-sdk/client-sn
  */
 export function serviceWatch(probe, where) {
   return new Silence({
-    boundMs: UNREACHABLE_MS, probe, probeAfterMs: PROBE_AFTER_MS,
-    words: { stop: (s, bound, why) => `cannot reach ${where}: nothing answered for ${s} s (the bound is ${bound / 1000} s)${why ? `; last error: ${why}` : ''}` },
+    boundMs: UNREACHABLE_MS,
+    probe,
+    probeAfterMs: PROBE_AFTER_MS,
+    words: {
+      stop: (s, bound, why) =>
+        `cannot reach ${where}: nothing answered for ${s} s (the bound is ${bound / 1000} s)${why ? `; last error: ${why}` : ''}`,
+    },
   });
 }
 
@@ -76,12 +81,33 @@ export function serviceWatch(probe, where) {
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the recorded seconds
  * @returns {Promise<import('../../harness/harness.js').RunResult>}
  */
-export async function queueRun({ a, command, name, description, facts, columns, hlogComments, rowOf, work, take, status, contact, summarize, live = null }) {
+export async function queueRun({
+  a,
+  command,
+  name,
+  description,
+  facts,
+  columns,
+  hlogComments,
+  rowOf,
+  work,
+  take,
+  status,
+  contact,
+  summarize,
+  live = null,
+}) {
   const run = new Run({ kind: command === 'produce' ? 'queue-publish' : 'queue-consume', command, a, live });
   try {
     // second 0 starts once the slow part of the setup is over: a schedule starting there is not late from its first message
     const start = performance.now();
-    const manifest = run.open({ name, t0: Math.round(performance.timeOrigin + start), description, facts: { target: facts }, packages: PACKAGES });
+    const manifest = run.open({
+      name,
+      t0: Math.round(performance.timeOrigin + start),
+      description,
+      facts: { target: facts },
+      packages: PACKAGES,
+    });
     const dir = /** @type {string} */ (run.dir);
     const rec = new RunRecorder({ dir, t0: manifest.t0, nodes: [], warmupS: a.warmup ?? 0, columns, rowOf, hlogComments });
     if (a.duration > 0) rec.endWindowAt(Math.ceil(a.duration));
@@ -101,7 +127,15 @@ export async function queueRun({ a, command, name, description, facts, columns, 
     const tick = (last = false) => {
       const s = take();
       const c = sampler.sample();
-      const iv = { index: index++, hist: s.hist, counters: s.counters, intended: s.intended ?? 0, errorKinds: {}, ackedDue: {}, client: { ...c, cpuPctMax: c.cpuPct } };
+      const iv = {
+        index: index++,
+        hist: s.hist,
+        counters: s.counters,
+        intended: s.intended ?? 0,
+        errorKinds: {},
+        ackedDue: {},
+        client: { ...c, cpuPctMax: c.cpuPct },
+      };
       rec.second(iv, []);
       // a full disk stops the work as Ctrl-C would: measuring on without recording is pointless
       if (rec.writeError) run.stop('write');
@@ -127,12 +161,22 @@ export async function queueRun({ a, command, name, description, facts, columns, 
     const toS = run.stopping ? rec.windowEnd : Math.min(rec.windowEnd, durationS);
     /** @type {QueueRunInfo} */
     const info = {
-      dir, recorder: rec, window: { fromS, toS, seconds: Math.max(0, toS - fromS) }, inWindow: sumInWindow(rec), durationS,
-      interrupted: run.interrupted, stoppedBy: run.stoppedBy, manifest,
+      dir,
+      recorder: rec,
+      window: { fromS, toS, seconds: Math.max(0, toS - fromS) },
+      inWindow: sumInWindow(rec),
+      durationS,
+      interrupted: run.interrupted,
+      stoppedBy: run.stoppedBy,
+      manifest,
     };
     const { summary, md, ok } = await summarize(info);
     const unreachable = run.stoppedBy === 'unreachable' ? `${run.stopLine}; the run stopped, what it measured is in ${dir}` : undefined;
-    return run.save(summary, md, { exitCode: run.interrupted ? signalExitCode(run.interrupted) : ok ? 0 : 1, writeError: rec.writeError, failure: unreachable });
+    return run.save(summary, md, {
+      exitCode: run.interrupted ? signalExitCode(run.interrupted) : ok ? 0 : 1,
+      writeError: rec.writeError,
+      failure: unreachable,
+    });
   } catch (e) {
     run.failed(e);
     throw e;

@@ -48,7 +48,11 @@ export async function runQueueConsumer(run) {
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live the seed's metrics are served there
  */
 async function consume({ a, driver, target: opts }, cache, live) {
-  const metrics = new QueueMetrics(/** @type {import('../../transports/queue-driver.js').QueueConsumerTraits} */ (driver.consumer), live?.registry, a.metricsBuckets);
+  const metrics = new QueueMetrics(
+    /** @type {import('../../transports/queue-driver.js').QueueConsumerTraits} */ (driver.consumer),
+    live?.registry,
+    a.metricsBuckets,
+  );
   let target;
   const errors = { count: 0, last: '' };
   const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
@@ -67,13 +71,29 @@ async function consume({ a, driver, target: opts }, cache, live) {
     const name = a.name || `consume-${a.target}-t${a.threads}-${a.cache}`;
     live?.label({ runName: name });
     return await queueRun({
-      a, command: 'consume', name, live, description: describe(a, driver.describe('consume', opts, { threads: a.threads })), facts: { ...driver.facts(opts), cache: a.cache, threads: a.threads },
+      a,
+      command: 'consume',
+      name,
+      live,
+      description: describe(a, driver.describe('consume', opts, { threads: a.threads })),
+      facts: { ...driver.facts(opts), cache: a.cache, threads: a.threads },
       columns: COLUMNS,
-      hlogComments: { [E2E_BY_PUBLISHER]: `rqbench ${E2E_BY_PUBLISHER}, microseconds: E2E from the intended send to the updates applied, one tag per publisher (its id; ${OTHER_PUBLISHERS} past the first ${MAX_PUBLISHERS})` },
+      hlogComments: {
+        [E2E_BY_PUBLISHER]: `rqbench ${E2E_BY_PUBLISHER}, microseconds: E2E from the intended send to the updates applied, one tag per publisher (its id; ${OTHER_PUBLISHERS} past the first ${MAX_PUBLISHERS})`,
+      },
       contact,
       rowOf: (iv) => {
-        const ms = (name, p) => { const h = iv.hist.get(name); return h ? h.getValueAtPercentile(p) / 1000 : null; };
-        return { ...iv.counters, e2e_p50_ms: ms('e2e.intended', 50), e2e_p99_ms: ms('e2e.intended', 99), e2e_sent_p50_ms: ms('e2e.sent', 50), e2e_sent_p99_ms: ms('e2e.sent', 99) };
+        const ms = (name, p) => {
+          const h = iv.hist.get(name);
+          return h ? h.getValueAtPercentile(p) / 1000 : null;
+        };
+        return {
+          ...iv.counters,
+          e2e_p50_ms: ms('e2e.intended', 50),
+          e2e_p99_ms: ms('e2e.intended', 99),
+          e2e_sent_p50_ms: ms('e2e.sent', 50),
+          e2e_sent_p99_ms: ms('e2e.sent', 99),
+        };
       },
       work: async (signal) => {
         const ac = new AbortController();
@@ -82,13 +102,25 @@ async function consume({ a, driver, target: opts }, cache, live) {
         const timers = [];
         if (a.duration > 0) timers.push(setTimeout(stop, a.duration * 1000));
         if (a.untilComplete) {
-          timers.push(setInterval(async () => {
-            if (await isComplete(cache)) { complete = true; stop(); }
-          }, COMPLETE_CHECK_MS));
+          timers.push(
+            setInterval(async () => {
+              if (await isComplete(cache)) {
+                complete = true;
+                stop();
+              }
+            }, COMPLETE_CHECK_MS),
+          );
         }
         const consuming = target.consume({
-          threads: a.threads, waitSeconds: a.waitSeconds, signal: ac.signal, onError, onAnswer: () => contact.answered(),
-          onMessages: (msgs, info) => { contact.answered(); return handle(msgs, info, cache, metrics); },
+          threads: a.threads,
+          waitSeconds: a.waitSeconds,
+          signal: ac.signal,
+          onError,
+          onAnswer: () => contact.answered(),
+          onMessages: (msgs, info) => {
+            contact.answered();
+            return handle(msgs, info, cache, metrics);
+          },
         });
         // what fails after the drain gave up on it changes nothing, and must not end the process
         consuming.catch(() => {});
@@ -106,12 +138,21 @@ async function consume({ a, driver, target: opts }, cache, live) {
         prev = now;
         const { hist: h, byPublisher, span } = metrics.take();
         spans.push(span);
-        const hist = new Map(/** @type {Array<[string, import('hdr-histogram-js').Histogram]>} */ ([['read', h.read], ['processing', h.processing], ['e2e.intended', h.e2e], ['e2e.sent', h.e2eSent], ['e2e_cloud', h.e2eCloud]]).filter(([, x]) => x.totalCount > 0));
+        const hist = new Map(
+          /** @type {Array<[string, import('hdr-histogram-js').Histogram]>} */ ([
+            ['read', h.read],
+            ['processing', h.processing],
+            ['e2e.intended', h.e2e],
+            ['e2e.sent', h.e2eSent],
+            ['e2e_cloud', h.e2eCloud],
+          ]).filter(([, x]) => x.totalCount > 0),
+        );
         // E2E by publisher: e2e_publisher.hlog, tagged with the publisher (only in the files: no summary or timeline figure)
         for (const [publisher, x] of byPublisher) hist.set(`${E2E_BY_PUBLISHER}.${publisher}`, x);
         return { hist, counters };
       },
-      status: (iv) => `${grouped(iv.counters.messages || 0)} msg/s  ${grouped(iv.counters.rows || 0)} rows/s  total ${grouped(metrics.counts.messages)}  dup ${metrics.counts.duplicates}  malformed ${metrics.counts.malformed}  errors ${errors.count}`,
+      status: (iv) =>
+        `${grouped(iv.counters.messages || 0)} msg/s  ${grouped(iv.counters.rows || 0)} rows/s  total ${grouped(metrics.counts.messages)}  dup ${metrics.counts.duplicates}  malformed ${metrics.counts.malformed}  errors ${errors.count}`,
       summarize: async (run) => {
         const progress = await cache.progress();
         const summary = summarizeConsumer({ a, run, metrics, spans, progress, errors, complete });
@@ -132,13 +173,23 @@ async function consume({ a, driver, target: opts }, cache, live) {
  */
 function drained(signal) {
   let timer;
-  const later = () => { timer = setTimeout(resolve, DRAIN_MS); };
+  const later = () => {
+    timer = setTimeout(resolve, DRAIN_MS);
+  };
   /** @type {(value?: unknown) => void} */
   let resolve = () => {};
-  const done = new Promise((r) => { resolve = r; });
+  const done = new Promise((r) => {
+    resolve = r;
+  });
   if (signal.aborted) later();
   else signal.addEventListener('abort', later, { once: true });
-  return { done, cancel: () => { clearTimeout(timer); signal.removeEventListener('abort', later); } };
+  return {
+    done,
+    cancel: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', later);
+    },
+  };
 }
 
 /**
@@ -178,7 +229,12 @@ async function handle(msgs, { receiveMs, receivedAt }, cache, metrics) {
     const sentNs = Number(m.attrs[ATTR.timeSent]);
     if (!(sentNs > 0)) continue;
     const intendedNs = Number(m.attrs[ATTR.timeIntended]);
-    metrics.e2e(intendedNs > 0 ? appliedUs - intendedNs / 1000 : null, appliedUs - sentNs / 1000, m.cloudMs ? appliedUs - m.cloudMs * 1000 : null, m.attrs[ATTR.publisher]);
+    metrics.e2e(
+      intendedNs > 0 ? appliedUs - intendedNs / 1000 : null,
+      appliedUs - sentNs / 1000,
+      m.cloudMs ? appliedUs - m.cloudMs * 1000 : null,
+      m.attrs[ATTR.publisher],
+    );
   }
   metrics.applied({ messages: msgs.length, rows: updates.length, bytes, duplicates, malformed, malformedMessages, unidentified });
 }

@@ -34,26 +34,46 @@ export function runPublisher(plan) {
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
  */
 async function publish({ a, driver, target: opts }, live) {
-  const maker = a.fromFolder ? new FolderBodies(a.fromFolder) : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
+  const maker = a.fromFolder
+    ? new FolderBodies(a.fromFolder)
+    : new BodyMaker(/** @type {ConstructorParameters<typeof BodyMaker>[0]} */ (a));
   const target = await openQueueTarget(driver, opts, 'publish', a);
   const contact = serviceWatch(() => target.probe(), whereOf(driver, opts));
   const publisher = new Publisher({
-    target, maker, publisherId: a.publisherId, rate: a.rate, durationMs: a.duration * 1000, concurrency: a.concurrency,
-    onAnswer: () => contact.answered(), onError: (e) => contact.failed(e),
+    target,
+    maker,
+    publisherId: a.publisherId,
+    rate: a.rate,
+    durationMs: a.duration * 1000,
+    concurrency: a.concurrency,
+    onAnswer: () => contact.answered(),
+    onError: (e) => contact.failed(e),
   });
   let prev = { ...publisher.counts };
   const name = a.name || `produce-${a.target}-b${a.batchSize}-r${a.rate}`;
   live?.label({ runName: name, extra: { publisher: a.publisherId } });
   try {
     return await queueRun({
-      a, command: 'produce', name, live, description: describe(a, driver.describe('publish', opts, {})), facts: { ...driver.facts(opts), publisherId: a.publisherId },
+      a,
+      command: 'produce',
+      name,
+      live,
+      description: describe(a, driver.describe('publish', opts, {})),
+      facts: { ...driver.facts(opts), publisherId: a.publisherId },
       columns: COLUMNS,
       contact,
       rowOf: (iv) => {
         const h = iv.hist.get('publish.intended');
         const s = h ? stats(h) : null;
         const lag = iv.hist.get('lag');
-        return { ...iv.counters, intended: iv.intended, updates: (iv.counters.acked || 0) * a.batchSize, publish_p50_ms: s?.p50, publish_p99_ms: s?.p99, lag_p99_ms: lag ? stats(lag).p99 : null };
+        return {
+          ...iv.counters,
+          intended: iv.intended,
+          updates: (iv.counters.acked || 0) * a.batchSize,
+          publish_p50_ms: s?.p50,
+          publish_p99_ms: s?.p99,
+          lag_p99_ms: lag ? stats(lag).p99 : null,
+        };
       },
       // message 0 is due at the start of second 0: the schedule's seconds are the recorded ones
       work: async (signal, t0) => {
@@ -70,12 +90,16 @@ async function publish({ a, driver, target: opts }, live) {
         const intended = now.intended - prev.intended;
         prev = now;
         const hist = new Map();
-        for (const [op, h] of publisher.hist.take()) { hist.set(`${op}.intended`, h.intended); hist.set(`${op}.sent`, h.sent); }
+        for (const [op, h] of publisher.hist.take()) {
+          hist.set(`${op}.intended`, h.intended);
+          hist.set(`${op}.sent`, h.sent);
+        }
         const lag = publisher.takeLag();
         if (lag.totalCount) hist.set('lag', lag);
         return { hist, counters, intended };
       },
-      status: (iv) => `${grouped(iv.counters.acked || 0)}/${fixed(a.rate, 0)} msg/s  ${grouped((iv.counters.acked || 0) * a.batchSize)} updates/s  failed ${publisher.counts.failed}  unanswered ${publisher.counts.unanswered}`,
+      status: (iv) =>
+        `${grouped(iv.counters.acked || 0)}/${fixed(a.rate, 0)} msg/s  ${grouped((iv.counters.acked || 0) * a.batchSize)} updates/s  failed ${publisher.counts.failed}  unanswered ${publisher.counts.unanswered}`,
       summarize: async (run) => {
         const summary = summarizePublisher({ a, publisher, run });
         return { summary, md: renderPublisherMd(summary, run.manifest.description), ok: !lostAny(summary) };

@@ -44,8 +44,12 @@ export function timedCall(pipe, args) {
     let value;
     pipe.send(bytes, {
       n: 1,
-      value: (_s, _i, v) => { value = v; },
-      error: (_s, _i, err) => { failure = err; },
+      value: (_s, _i, v) => {
+        value = v;
+      },
+      error: (_s, _i, err) => {
+        failure = err;
+      },
       // pipe.now: when the reply's bytes arrived, before the parser ran
       done: () => (failure ? reject(failure) : resolve(value)),
     });

@@ -40,58 +40,80 @@ export function opsServices() {
 export function runOps(a) {
   const wants = (s) => a.only.includes(s);
   // --local starts Redis only when Redis is timed; the queue emulators below, only when asked for
-  return withLocal({ ...a, local: a.local && wants('redis') }, (flags) => withLocalQueues(a, async (q) => {
-    const run = new Run({ kind: 'ops', command: 'ops', a, leaveNote: 'no service had finished, and the teardown of the one under way did not run' });
-    // a stop ends the operation under way; the teardown still runs
-    const ac = new AbortController();
-    run.on('stop', () => ac.abort());
-    try {
-      const conn = connectionFrom(flags);
-      const name = `rqbench-ops-${process.pid}-${Date.now()}`;
-      /** @type {Record<string, string>} */
-      const targets = {};
-      if (wants('redis')) targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
-      const drivers = opsDrivers().filter((d) => wants(d.name));
-      /** where each driver's operations go: the emulator started for it, or what the flags name */
-      const whereOf = new Map(drivers.map((d) => [d, /** @type {import('../../transports/queue-driver.js').QueueOps} */ (d.ops).where(a, q.get(d.emulator) ?? null)]));
-      for (const d of drivers) targets[d.name] = d.ops.shown(whereOf.get(d));
-      const t0 = Date.now();
-      run.open({
-        name: a.name || `ops-${a.only.join('-')}`, t0, facts: { targets }, packages: ['ioredis'],
-        description: `Latency of single operations (${a.only.join(', ')}), ${a.warmup} s warm-up and ${a.duration} s measured per operation.`,
+  return withLocal({ ...a, local: a.local && wants('redis') }, (flags) =>
+    withLocalQueues(a, async (q) => {
+      const run = new Run({
+        kind: 'ops',
+        command: 'ops',
+        a,
+        leaveNote: 'no service had finished, and the teardown of the one under way did not run',
       });
-      const dir = /** @type {string} */ (run.dir);
-      const services = [];
-      /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
-      const summaryOf = (interrupted) => ({
-        warmupS: a.warmup, durationS: a.duration, targets, interrupted,
-        services: services.map((s) => ({ service: s.service, error: s.error ?? null, ops: s.ops.map(({ hist, overheadHist, ...op }) => op) })),
-      });
-      const time = async (svc) => {
-        if (run.stopping) return;
-        const s = await timeService(svc, a, flags.quiet, ac.signal);
-        services.push(s);
-        writeHlogs(dir, t0, a.duration, s);
-        // the services so far: what a run cut short by a second Ctrl-C still has
-        const sofar = { ...summaryOf(false), incomplete: true };
-        run.keep(sofar, renderOps(sofar));
-      };
-      if (wants('redis')) await time(await redisService(conn));
-      for (const d of drivers) {
-        if (run.stopping) break;
-        // each driver loads its SDK only here, when asked for
-        await time(await d.ops.open(whereOf.get(d), name));
+      // a stop ends the operation under way; the teardown still runs
+      const ac = new AbortController();
+      run.on('stop', () => ac.abort());
+      try {
+        const conn = connectionFrom(flags);
+        const name = `rqbench-ops-${process.pid}-${Date.now()}`;
+        /** @type {Record<string, string>} */
+        const targets = {};
+        if (wants('redis')) targets.redis = `${describeConnection(conn)}${conn.cluster ? ' (cluster)' : ''}`;
+        const drivers = opsDrivers().filter((d) => wants(d.name));
+        /** where each driver's operations go: the emulator started for it, or what the flags name */
+        const whereOf = new Map(
+          drivers.map((d) => [
+            d,
+            /** @type {import('../../transports/queue-driver.js').QueueOps} */ (d.ops).where(a, q.get(d.emulator) ?? null),
+          ]),
+        );
+        for (const d of drivers) targets[d.name] = d.ops.shown(whereOf.get(d));
+        const t0 = Date.now();
+        run.open({
+          name: a.name || `ops-${a.only.join('-')}`,
+          t0,
+          facts: { targets },
+          packages: ['ioredis'],
+          description: `Latency of single operations (${a.only.join(', ')}), ${a.warmup} s warm-up and ${a.duration} s measured per operation.`,
+        });
+        const dir = /** @type {string} */ (run.dir);
+        const services = [];
+        /** @param {'SIGINT'|'SIGTERM'|false} interrupted */
+        const summaryOf = (interrupted) => ({
+          warmupS: a.warmup,
+          durationS: a.duration,
+          targets,
+          interrupted,
+          services: services.map((s) => ({
+            service: s.service,
+            error: s.error ?? null,
+            ops: s.ops.map(({ hist, overheadHist, ...op }) => op),
+          })),
+        });
+        const time = async (svc) => {
+          if (run.stopping) return;
+          const s = await timeService(svc, a, flags.quiet, ac.signal);
+          services.push(s);
+          writeHlogs(dir, t0, a.duration, s);
+          // the services so far: what a run cut short by a second Ctrl-C still has
+          const sofar = { ...summaryOf(false), incomplete: true };
+          run.keep(sofar, renderOps(sofar));
+        };
+        if (wants('redis')) await time(await redisService(conn));
+        for (const d of drivers) {
+          if (run.stopping) break;
+          // each driver loads its SDK only here, when asked for
+          await time(await d.ops.open(whereOf.get(d), name));
+        }
+        const summary = summaryOf(run.interrupted);
+        const failed = services.some((s) => s.error || s.ops.some((op) => op.error && !op.notEmulated));
+        return run.save(summary, renderOps(summary), { exitCode: run.interrupted ? signalExitCode(run.interrupted) : failed ? 1 : 0 });
+      } catch (e) {
+        run.failed(e);
+        throw e;
+      } finally {
+        run.close();
       }
-      const summary = summaryOf(run.interrupted);
-      const failed = services.some((s) => s.error || s.ops.some((op) => op.error && !op.notEmulated));
-      return run.save(summary, renderOps(summary), { exitCode: run.interrupted ? signalExitCode(run.interrupted) : failed ? 1 : 0 });
-    } catch (e) {
-      run.failed(e);
-      throw e;
-    } finally {
-      run.close();
-    }
-  }));
+    }),
+  );
 }
 
 /**
@@ -114,11 +136,17 @@ export function opHlogName(service, op, overhead = false) {
  */
 function writeHlogs(dir, t0, durationS, s) {
   for (const op of s.ops) {
-    for (const [h, overhead] of [[op.hist, false], [op.overheadHist, true]]) {
+    for (const [h, overhead] of [
+      [op.hist, false],
+      [op.overheadHist, true],
+    ]) {
       if (!h) continue;
       const file = opHlogName(s.service, op.name, overhead);
-      const what = overhead ? 'the client\'s overhead in each warm call (the call less its time on the wire)' : 'warm calls one at a time';
-      const w = new HlogWriter(path.join(dir, file), { startTimeMs: t0, comment: `rqbench ops ${s.service} ${op.name}, microseconds, ${what}` });
+      const what = overhead ? "the client's overhead in each warm call (the call less its time on the wire)" : 'warm calls one at a time';
+      const w = new HlogWriter(path.join(dir, file), {
+        startTimeMs: t0,
+        comment: `rqbench ops ${s.service} ${op.name}, microseconds, ${what}`,
+      });
       w.writeInterval(h, { tag: overhead ? 'overhead' : 'warm', startSec: 0, endSec: durationS });
       w.close();
     }
@@ -137,7 +165,9 @@ function writeHlogs(dir, t0, durationS, s) {
 async function withLocalQueues(a, fn) {
   /** @type {Map<QueueEmulator|undefined, { endpoint: string, region?: string, stop: () => Promise<void> }>} */
   const started = new Map();
-  const say = (line) => { if (!a.quiet) writeErr(`rqbench: ${line}\n`); };
+  const say = (line) => {
+    if (!a.quiet) writeErr(`rqbench: ${line}\n`);
+  };
   try {
     for (const d of opsDrivers()) {
       const emu = d.emulator;
@@ -181,7 +211,9 @@ async function redisService(conn) {
         const pipe = await connect();
         let overhead = null;
         return {
-          call: async () => { overhead = await timedCall(pipe, op.args); },
+          call: async () => {
+            overhead = await timedCall(pipe, op.args);
+          },
           overhead: () => overhead,
           close: () => pipe.close(),
         };
@@ -206,13 +238,28 @@ async function timeService(svc, a, quiet, signal) {
         // an operation cut short is not measured: it is left out, as the ones not started
         if (signal.aborted) break;
         out.ops.push({
-          name: op.name, what: op.what, ...(r.detail && { detail: r.detail }), connectMs: round(r.connectMs, 3), firstMs: round(r.firstMs, 3), stats: stats(r.hist),
-          overhead: r.overheadHist ? stats(r.overheadHist) : null, hist: r.hist, overheadHist: r.overheadHist,
+          name: op.name,
+          what: op.what,
+          ...(r.detail && { detail: r.detail }),
+          connectMs: round(r.connectMs, 3),
+          firstMs: round(r.firstMs, 3),
+          stats: stats(r.hist),
+          overhead: r.overheadHist ? stats(r.overheadHist) : null,
+          hist: r.hist,
+          overheadHist: r.overheadHist,
         });
       } catch (e) {
         if (signal.aborted) break;
         // an operation the endpoint lacks is a row that says so, not a failure of the run
-        out.ops.push({ name: op.name, what: op.what, connectMs: null, firstMs: null, stats: null, error: redactString(e.message), ...(e.notEmulated && { notEmulated: true }) });
+        out.ops.push({
+          name: op.name,
+          what: op.what,
+          connectMs: null,
+          firstMs: null,
+          stats: null,
+          error: redactString(e.message),
+          ...(e.notEmulated && { notEmulated: true }),
+        });
       }
     }
   } catch (e) {
@@ -230,17 +277,36 @@ async function timeService(svc, a, quiet, signal) {
 /** summary.md: the seed's table, then connect / first / warm, then what each operation did. */
 function renderOps(s) {
   const NAMES = { redis: 'Redis', ...Object.fromEntries(opsDrivers().map((d) => [d.name, d.ops?.service])) };
-  const where = Object.entries(s.targets).map(([k, v]) => `${NAMES[k]} at ${v}`).join(', ');
+  const where = Object.entries(s.targets)
+    .map(([k, v]) => `${NAMES[k]} at ${v}`)
+    .join(', ');
   const out = ['# rqbench ops', ''];
-  out.push(`Against ${where}; each operation on a fresh connection: connect, one first call, ${s.warmupS} s of warm-up calls (not recorded), then ${s.durationS} s of calls one after another, each timed from send to reply.`, '');
-  out.push('The client\'s overhead in each warm call, as seed 003 defines it: the call less its time on the wire.', '', overheadTable(s.services), '', OVERHEAD_HOW, '');
+  out.push(
+    `Against ${where}; each operation on a fresh connection: connect, one first call, ${s.warmupS} s of warm-up calls (not recorded), then ${s.durationS} s of calls one after another, each timed from send to reply.`,
+    '',
+  );
+  out.push(
+    "The client's overhead in each warm call, as seed 003 defines it: the call less its time on the wire.",
+    '',
+    overheadTable(s.services),
+    '',
+    OVERHEAD_HOW,
+    '',
+  );
   out.push('Whole warm calls, from send to reply:', '', latencyTable(s.services), '');
   out.push(phasesTable(s.services), '');
   for (const svc of s.services) {
-    for (const op of svc.ops) out.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **${op.notEmulated ? 'not emulated' : 'failed'}**: ${op.error}` : ''}.`);
+    for (const op of svc.ops)
+      out.push(
+        `- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **${op.notEmulated ? 'not emulated' : 'failed'}**: ${op.error}` : ''}.`,
+      );
     if (svc.error) out.push(`- ${svc.service}: **${svc.error}**.`);
   }
-  if (s.interrupted) out.push('', `**Interrupted** (${s.interrupted}): the operations above finished; the one under way was stopped and the rest did not run. Every service set up was torn down.`);
+  if (s.interrupted)
+    out.push(
+      '',
+      `**Interrupted** (${s.interrupted}): the operations above finished; the one under way was stopped and the rest did not run. Every service set up was torn down.`,
+    );
   out.push('');
   return out.join('\n');
 }

@@ -11,10 +11,14 @@ const dir = fileURLToPath(new URL('./models/', import.meta.url));
 export const MODELS = await loadModels();
 
 async function loadModels() {
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort();
   const found = await Promise.all(files.map(async (f) => (await import(pathToFileURL(`${dir}${f}`).href)).default));
   for (const [i, m] of found.entries()) {
-    if (!m?.name || typeof m.write !== 'function' || typeof m.read !== 'function') throw new TypeError(`stores/models/${files[i]} does not default-export a StoreModel`);
+    if (!m?.name || typeof m.write !== 'function' || typeof m.read !== 'function')
+      throw new TypeError(`stores/models/${files[i]} does not default-export a StoreModel`);
   }
   const defaults = found.filter((m) => !m.flag);
   if (defaults.length !== 1) throw new TypeError(`exactly one data model must have no flag (the default); found ${defaults.length}`);
@@ -63,7 +67,9 @@ export function modelOf(flags) {
  * @param {keyof import('./contract.js').StoreModel['can']} what
  */
 export function flagsWithout(what) {
-  return MODELS.filter((m) => m.flag && !m.can[what]).map((m) => `--${m.flag.name}`).join('/');
+  return MODELS.filter((m) => m.flag && !m.can[what])
+    .map((m) => `--${m.flag.name}`)
+    .join('/');
 }
 
 /** The write side of model `name`. */

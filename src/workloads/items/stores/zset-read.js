@@ -20,10 +20,12 @@ export function createZsetReadModel(cfg) {
 
     /** @param {import('./contract.js').ReadIO} io */
     async cardinality(io) {
-      const per = await Promise.all(names.map(async (name) => {
-        const [card, top] = await Promise.all([io.call(name, ['ZCARD', name]), io.call(name, ['ZREVRANGE', name, 0, 0, 'WITHSCORES'])]);
-        return { card: Number(card), newest: top.length ? Number(top[1]) : null };
-      }));
+      const per = await Promise.all(
+        names.map(async (name) => {
+          const [card, top] = await Promise.all([io.call(name, ['ZCARD', name]), io.call(name, ['ZREVRANGE', name, 0, 0, 'WITHSCORES'])]);
+          return { card: Number(card), newest: top.length ? Number(top[1]) : null };
+        }),
+      );
       return { count: sum(per.map((p) => p.card)), newest: newestOf(per.map((p) => p.newest)) };
     },
 
@@ -39,7 +41,9 @@ export function createZsetReadModel(cfg) {
       }
       if (names.length === 1) return io.call(names[0], ['ZREVRANGEBYSCORE', names[0], '+inf', cutoff, 'LIMIT', 0, limit]);
       // the newest N across several sets: N from each, merged by score
-      const parts = await Promise.all(names.map((name) => io.call(name, ['ZREVRANGEBYSCORE', name, '+inf', cutoff, 'WITHSCORES', 'LIMIT', 0, limit])));
+      const parts = await Promise.all(
+        names.map((name) => io.call(name, ['ZREVRANGEBYSCORE', name, '+inf', cutoff, 'WITHSCORES', 'LIMIT', 0, limit])),
+      );
       return newestAcross(parts, limit);
     },
 
@@ -61,7 +65,12 @@ export function createZsetReadModel(cfg) {
      */
     async viaScript(io, cutoff, limit) {
       const per = await Promise.all(names.map((name) => io.call(name, ['EVALSHA', script.sha, 1, name, cutoff, limit])));
-      const members = limit ? newestAcross(per.map((p) => p[2]), limit) : per.map((p) => p[2]).flat();
+      const members = limit
+        ? newestAcross(
+            per.map((p) => p[2]),
+            limit,
+          )
+        : per.map((p) => p[2]).flat();
       return {
         count: sum(per.map((p) => Number(p[0]))),
         newest: newestOf(per.map((p) => (p[1] ? Number(p[1]) : null))),

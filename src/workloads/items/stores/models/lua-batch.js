@@ -17,18 +17,19 @@ export default {
   flag: { name: 'ws', describe: 'write each chunk with the Lua script store-items.lua' },
   can: { actualValue: true, extraSets: false, script: true, uniques: false },
   why: LUA_WHY,
-  write: (cfg) => createLuaStore(cfg, 'lua-batch', 'store-items', ({ script, zsets, mode }, lo, hi) => {
-    const out = [];
-    idsByIndex(lo, hi, cfg).forEach((ids, n) => {
-      if (ids.length === 0) return;
-      const zset = zsets[n];
-      const keys = ids.map((id) => luaItemKey(id, zset, cfg));
-      const values = ids.map((id) => payload(id, cfg.valueSize));
-      const args = ['EVALSHA', script.sha, 1 + keys.length, zset, ...keys, cfg.ttl, SCORE, mode, ...values];
-      out.push(cmd(args, zset, 'evalsha', ids, cfg));
-    });
-    return out;
-  }),
+  write: (cfg) =>
+    createLuaStore(cfg, 'lua-batch', 'store-items', ({ script, zsets, mode }, lo, hi) => {
+      const out = [];
+      idsByIndex(lo, hi, cfg).forEach((ids, n) => {
+        if (ids.length === 0) return;
+        const zset = zsets[n];
+        const keys = ids.map((id) => luaItemKey(id, zset, cfg));
+        const values = ids.map((id) => payload(id, cfg.valueSize));
+        const args = ['EVALSHA', script.sha, 1 + keys.length, zset, ...keys, cfg.ttl, SCORE, mode, ...values];
+        out.push(cmd(args, zset, 'evalsha', ids, cfg));
+      });
+      return out;
+    }),
   read: createZsetReadModel,
   readBack: luaReadBack,
 };

@@ -14,15 +14,16 @@ export default {
   flag: { name: 'sk', describe: 'one Lua call (store-item.lua) per item' },
   can: { actualValue: true, extraSets: false, script: true, uniques: false },
   why: LUA_WHY,
-  write: (cfg) => createLuaStore(cfg, 'lua-item', 'store-item', ({ script, zsets, mode }, lo, hi) => {
-    const out = [];
-    for (let id = lo; id <= hi; id++) {
-      const zset = zsets[indexOf(id, cfg)];
-      const args = ['EVALSHA', script.sha, 2, zset, luaItemKey(id, zset, cfg), cfg.ttl, SCORE, mode, payload(id, cfg.valueSize)];
-      out.push(cmd(args, zset, 'evalsha', [id], cfg));
-    }
-    return out;
-  }),
+  write: (cfg) =>
+    createLuaStore(cfg, 'lua-item', 'store-item', ({ script, zsets, mode }, lo, hi) => {
+      const out = [];
+      for (let id = lo; id <= hi; id++) {
+        const zset = zsets[indexOf(id, cfg)];
+        const args = ['EVALSHA', script.sha, 2, zset, luaItemKey(id, zset, cfg), cfg.ttl, SCORE, mode, payload(id, cfg.valueSize)];
+        out.push(cmd(args, zset, 'evalsha', [id], cfg));
+      }
+      return out;
+    }),
   read: createZsetReadModel,
   readBack: luaReadBack,
 };

@@ -57,10 +57,12 @@ function streamReader(cfg) {
     scripts: [],
 
     async cardinality(io) {
-      const per = await Promise.all(names.map(async (name) => {
-        const [len, top] = await Promise.all([io.call(name, ['XLEN', name]), io.call(name, ['XREVRANGE', name, '+', '-', 'COUNT', 1])]);
-        return { len: Number(len), newest: top.length ? msOf(top[0][0]) : null };
-      }));
+      const per = await Promise.all(
+        names.map(async (name) => {
+          const [len, top] = await Promise.all([io.call(name, ['XLEN', name]), io.call(name, ['XREVRANGE', name, '+', '-', 'COUNT', 1])]);
+          return { len: Number(len), newest: top.length ? msOf(top[0][0]) : null };
+        }),
+      );
       const known = per.map((p) => p.newest).filter((x) => x !== null);
       return { count: per.reduce((s, p) => s + p.len, 0), newest: known.length ? Math.max(...known) : null };
     },
@@ -70,7 +72,11 @@ function streamReader(cfg) {
       const parts = await Promise.all(names.map((name) => io.call(name, ['XREVRANGE', name, '+', cutoff, 'COUNT', limit])));
       if (parts.length === 1) return membersOf(parts[0]);
       // the newest N across several streams: N from each, merged by entry time
-      return parts.flat().sort((x, y) => msOf(y[0]) - msOf(x[0])).slice(0, limit).map((e) => e[1][1]);
+      return parts
+        .flat()
+        .sort((x, y) => msOf(y[0]) - msOf(x[0]))
+        .slice(0, limit)
+        .map((e) => e[1][1]);
     },
   };
 }
@@ -80,7 +86,11 @@ export default {
   name: 'stream',
   order: 7,
   summary: 'one stream entry per item (XADD; XTRIM MINID ~ each purge), values in SETEX keys',
-  flag: { name: 'stream', describe: 'a Redis Stream (one XADD per item; a separate XTRIM MINID ~ every purge period keeps it to the TTL) instead of the sorted set' },
+  flag: {
+    name: 'stream',
+    describe:
+      'a Redis Stream (one XADD per item; a separate XTRIM MINID ~ every purge period keeps it to the TTL) instead of the sorted set',
+  },
   can: { actualValue: true, extraSets: true, script: false, uniques: false },
   why: { script: 'the script reads a sorted set' },
   write(cfg) {
