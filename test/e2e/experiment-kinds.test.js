@@ -5,20 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+import { CLI, removeTempDirs, runNode } from '../helpers/producer-run.js';
 import { LOAD_SPEC as LOAD, OPS_SPEC as OPS } from '../helpers/specs.js';
+import { experimentWithTmp } from '../helpers/experiment-spec.js';
 
 afterAll(() => removeTempDirs());
 
-/** A spec in a directory of its own, and a temp dir the runner's files (the delta file, Redis's dirs) go to. */
-function experiment(yaml, name) {
-  const root = tempDir('rqbench-exp-kinds-');
-  const dir = path.join(root, name);
-  fs.mkdirSync(dir);
-  fs.mkdirSync(path.join(root, 'tmp'));
-  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
-  return { dir, tmp: path.join(root, 'tmp') };
-}
+const experiment = experimentWithTmp;
 const rq = (args, tmp, timeoutMs = 60_000) => runNode([CLI, ...args], { timeoutMs, env: { TMPDIR: tmp } });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
 

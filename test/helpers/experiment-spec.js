@@ -19,6 +19,22 @@ export function experimentDir(yaml, name = 'exp') {
 }
 
 /**
+ * A spec in a directory of its own, and beside it a temp dir for the runner's files (its TMPDIR:
+ * the delta file, Redis's dirs), so a test can say what the runner left there.
+ * @param {string} yaml
+ * @param {string} name the spec's directory name
+ * @returns {{ dir: string, tmp: string }}
+ */
+export function experimentWithTmp(yaml, name) {
+  const root = tempDir('rqbench-exp-kinds-');
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir);
+  fs.mkdirSync(path.join(root, 'tmp'));
+  fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
+  return { dir, tmp: path.join(root, 'tmp') };
+}
+
+/**
  * `rqbench experiment run` on the spec with one edit refuses it in one line, exit 2, nothing written.
  * @param {string} spec a good spec
  * @param {[string, string]} edit the text to replace, and its replacement

@@ -2,14 +2,13 @@
 // loopback): Pub/Sub has no receive to time, so the per-second chart has two panels, processing and
 // E2E; E2E by publisher for two publishers. The SQS consumer's charts are drawn from recorded runs
 // in test/unit/queue-charts.test.js.
-import fs from 'node:fs';
-import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPubsub } from '../../src/local/pubsub-emulator.js';
 import { drawRunCharts, readRunDir } from '../../src/report/charts/run-charts.js';
 import { layOut } from '../../src/report/charts/sequence.js';
 import { queueLatencySpec } from '../../src/report/charts/queue-latency.js';
 import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { checkChartFiles } from '../helpers/chart-files.js';
 import { consumeQueue, publish } from '../helpers/queue-run.js';
 import { describePubsub } from '../helpers/emulators.js';
 
@@ -18,24 +17,6 @@ const FRAME = { title: 't', width: 900, height: 360 };
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 400)}`;
 
 afterAll(() => removeTempDirs());
-
-/** A chart's SVG is well-formed XML of the size asked for; its PNG starts with PNG's signature and is as large. */
-function checkFiles(chart, width, height) {
-  const doc = new DOMParser({
-    onError: (level, msg) => {
-      throw new Error(`${chart.svg}: ${level}: ${msg}`);
-    },
-  }).parseFromString(fs.readFileSync(chart.svg, 'utf8'), 'image/svg+xml');
-  expect(doc.documentElement.tagName).toBe('svg');
-  expect([Number(doc.documentElement.getAttribute('width')), Number(doc.documentElement.getAttribute('height'))], chart.name).toEqual([
-    width,
-    height,
-  ]);
-  const png = fs.readFileSync(chart.png);
-  expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-  expect([png.readUInt32BE(16), png.readUInt32BE(20)], chart.png).toEqual([width, height]);
-  return Array.from(doc.getElementsByTagName('text'), (t) => t.textContent ?? '');
-}
 
 describePubsub('Pub/Sub', () => {
   let ps;
@@ -58,7 +39,7 @@ describePubsub('Pub/Sub', () => {
       const out = tempDir('rqbench-qcharts-');
       const charts = await drawRunCharts([c.dir], out);
       expect(charts.map((x) => x.name)).toEqual(['throughput', 'latency', 'queue-latency', 'e2e-by-publisher', 'percentiles']);
-      const texts = checkFiles(charts[2], 900, 360);
+      const texts = checkChartFiles(charts[2], 900, 360);
       expect(charts[2].title).toBe('Latency per second: processing, E2E');
       expect(charts[4].title).toBe('Latency by percentile: processing, E2E');
       expect(texts.some((x) => x.startsWith('Reading off the queue'))).toBe(false);
@@ -67,7 +48,7 @@ describePubsub('Pub/Sub', () => {
           texts.some((x) => x.startsWith(m)),
           m,
         ).toBe(true);
-      checkFiles(charts[3], 900, 360);
+      checkChartFiles(charts[3], 900, 360);
       const spec = queueLatencySpec(layOut([readRunDir(c.dir)]), FRAME);
       expect(spec?.vconcat).toHaveLength(2);
     },

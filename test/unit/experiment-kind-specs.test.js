@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
-import { experimentDir, expectRefused } from '../helpers/experiment-spec.js';
+import { removeTempDirs } from '../helpers/producer-run.js';
+import { experimentDir, experimentWithTmp, expectRefused } from '../helpers/experiment-spec.js';
 import { CAPACITY_SPEC, LOAD_SPEC, OPS_SPEC, QUEUE_SPEC, S3_SPEC } from '../helpers/specs.js';
 import { rqbench } from '../helpers/in-process.js';
 
@@ -107,15 +107,7 @@ describe('capacity steps', () => {
 });
 
 describe('load and ops steps', () => {
-  /** A spec in a directory of its own, and a temp dir the runner's files (the delta file, Redis's dirs) would go to. */
-  function experiment(yaml, name) {
-    const root = tempDir('rqbench-exp-kinds-');
-    const dir = path.join(root, name);
-    fs.mkdirSync(dir);
-    fs.mkdirSync(path.join(root, 'tmp'));
-    fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
-    return { dir, tmp: path.join(root, 'tmp') };
-  }
+  const experiment = experimentWithTmp;
   afterEach(() => vi.unstubAllEnvs());
 
   const LOAD_BAD = [

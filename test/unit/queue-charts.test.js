@@ -6,7 +6,6 @@
 // two panels: test/integration/pubsub-charts.test.js (a real run on its emulator).
 import fs from 'node:fs';
 import path from 'node:path';
-import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decode, newHistogram, record } from '../../src/measure/histogram.js';
 import { drawRunCharts, readRunDir } from '../../src/report/charts/run-charts.js';
@@ -18,6 +17,7 @@ import { byPublisherSpec } from '../../src/report/charts/by-publisher.js';
 import { distributionSpec } from '../../src/report/charts/distribution.js';
 import { MAX_PUBLISHERS, OTHER_PUBLISHERS, QueueMetrics } from '../../src/workloads/queue-updates/queue-metrics.js';
 import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
+import { checkChartFiles } from '../helpers/chart-files.js';
 import { copyFixtures, readJson } from '../helpers/fixture-runs.js';
 
 const FRAME = { title: 't', width: 900, height: 360 };
@@ -51,24 +51,6 @@ const ms = (h, p) => h.getValueAtPercentile(p) / 1000;
 
 /** The busiest second of a histogram series. */
 const busiest = (bySecond) => [...bySecond.entries()].sort((a, b) => b[1].totalCount - a[1].totalCount)[0][0];
-
-/** A chart's SVG is well-formed XML of the size asked for; its PNG starts with PNG's signature and is as large. */
-function checkFiles(chart, width, height) {
-  const doc = new DOMParser({
-    onError: (level, msg) => {
-      throw new Error(`${chart.svg}: ${level}: ${msg}`);
-    },
-  }).parseFromString(fs.readFileSync(chart.svg, 'utf8'), 'image/svg+xml');
-  expect(doc.documentElement.tagName).toBe('svg');
-  expect([Number(doc.documentElement.getAttribute('width')), Number(doc.documentElement.getAttribute('height'))], chart.name).toEqual([
-    width,
-    height,
-  ]);
-  const png = fs.readFileSync(chart.png);
-  expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-  expect([png.readUInt32BE(16), png.readUInt32BE(20)], chart.png).toEqual([width, height]);
-  return Array.from(doc.getElementsByTagName('text'), (t) => t.textContent ?? '');
-}
 
 describe('the consumer records E2E per publisher', () => {
   it('e2e_publisher.hlog: one tag per publisher, adding up to E2E second by second; the summary unchanged', () => {
@@ -116,7 +98,7 @@ describe('queue consumer charts', () => {
     expect(charts.map((c) => c.name)).toEqual(['throughput', 'latency', 'queue-latency', 'e2e-by-publisher', 'percentiles']);
     const byName = Object.fromEntries(charts.map((c) => [c.name, c]));
     // three panels: one and a half times the height of one chart
-    const texts = checkFiles(byName['queue-latency'], 900, 540);
+    const texts = checkChartFiles(byName['queue-latency'], 900, 540);
     for (const t of ['Reading off the queue', 'Server side processing', 'E2E'])
       expect(
         texts.some((x) => x.startsWith(`${t} (`)),
@@ -124,7 +106,7 @@ describe('queue consumer charts', () => {
       ).toBe(true);
     expect(byName['queue-latency'].title).toBe('Latency per second: reading off the queue, processing, E2E');
     expect(texts).toEqual(expect.arrayContaining(['p50', 'p99', 'time (s)', byName['queue-latency'].title]));
-    const pubTexts = checkFiles(byName['e2e-by-publisher'], 900, 360);
+    const pubTexts = checkChartFiles(byName['e2e-by-publisher'], 900, 360);
     expect(pubTexts).toEqual(expect.arrayContaining(['pub-a', 'pub-b', 'p50', 'p99', byName['e2e-by-publisher'].title]));
 
     // the specs' data, against the .hlog lines of the busiest second
