@@ -28,7 +28,9 @@ export const RUN_KIND_NAMES = RUN_KINDS.map((k) => k.name);
 export const READABLE_KINDS = /** @type {ReadableKind[]} */ (RUN_KINDS.filter((k) => k.readable));
 
 /** The kinds the reports read, in words, for messages. */
-const ACCEPTED = `reports read ${READABLE_KINDS.map((k) => k.name.replace('-', ' ')).join(', ').replace(/, ([^,]*)$/, ' and $1')} runs`;
+const ACCEPTED = `reports read ${READABLE_KINDS.map((k) => k.name.replace('-', ' '))
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' and $1')} runs`;
 
 /**
  * A kind the reports read, by name.
@@ -55,7 +57,10 @@ export function kindOf(dir, manifest) {
   if (typeof name !== 'string' || !kind) {
     throw new UsageError(`${dir}: manifest.json kind must be one of ${RUN_KIND_NAMES.join(', ')} (got ${shown(String(name))})`);
   }
-  if (!kind.readable) throw new UsageError(`${dir}: ${/** @type {import('./run-kind.js').UnreadableKind} */ (kind).why}; ${ACCEPTED} (its own table is in summary.md)`);
+  if (!kind.readable)
+    throw new UsageError(
+      `${dir}: ${/** @type {import('./run-kind.js').UnreadableKind} */ (kind).why}; ${ACCEPTED} (its own table is in summary.md)`,
+    );
   return name;
 }
 
@@ -67,12 +72,14 @@ export function kindOf(dir, manifest) {
 function inferred(dir, manifest) {
   const { command } = manifest;
   if (RUN_KINDS.some((k) => !k.readable && k.name === command)) return command;
-  if (command !== 'produce' && command !== 'consume') throw new UsageError(`${dir}: manifest.json names command ${shown(String(command))}; ${ACCEPTED}`);
+  if (command !== 'produce' && command !== 'consume')
+    throw new UsageError(`${dir}: manifest.json names command ${shown(String(command))}; ${ACCEPTED}`);
   const flags = manifest.flags !== null && typeof manifest.flags === 'object' ? manifest.flags : {};
   const target = flags.target ?? 'redis';
   if (target === 'redis') return command;
   const targets = queueDrivers().map((d) => d.name);
-  if (!targets.includes(target)) throw new UsageError(`${dir}: manifest.json names target ${shown(String(target))}; reports read redis, ${targets.join(', ')} runs`);
+  if (!targets.includes(target))
+    throw new UsageError(`${dir}: manifest.json names target ${shown(String(target))}; reports read redis, ${targets.join(', ')} runs`);
   return command === 'produce' ? queuePublishRun.name : queueConsumeRun.name;
 }
 

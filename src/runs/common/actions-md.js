@@ -7,8 +7,17 @@ import { fixed, grouped } from '../../record/format.js';
 
 /** Counter columns as the summary names them. */
 const COUNT_NAMES = {
-  moved: 'MOVED', ask: 'ASK', retries: 'retries', tryagain: 'TRYAGAIN', clusterdown: 'CLUSTERDOWN', conn_retries: 'connection lost',
-  failed: 'failed', errors: 'errors', overruns: 'overruns', failed_cycles: 'failed cycles', replica_fallbacks: 'replica fallbacks',
+  moved: 'MOVED',
+  ask: 'ASK',
+  retries: 'retries',
+  tryagain: 'TRYAGAIN',
+  clusterdown: 'CLUSTERDOWN',
+  conn_retries: 'connection lost',
+  failed: 'failed',
+  errors: 'errors',
+  overruns: 'overruns',
+  failed_cycles: 'failed cycles',
+  replica_fallbacks: 'replica fallbacks',
 };
 
 /**
@@ -43,15 +52,22 @@ export function actionsMd(actions, disturbed, what) {
  */
 export function episodesMd(list, what) {
   if (!list) return [];
-  if (!list.length) return [`**Disturbances:** none: no second with redirects, retries, errors${what === 'writes' ? ', unacknowledged items' : ''} or a p99 far above the calm one.`, ''];
+  if (!list.length)
+    return [
+      `**Disturbances:** none: no second with redirects, retries, errors${what === 'writes' ? ', unacknowledged items' : ''} or a p99 far above the calm one.`,
+      '',
+    ];
   const out = [`**Disturbances:** ${list.length} episode(s) when ${what} were disturbed:`, ''];
   for (const e of list) {
-    const counts = Object.entries(e.counts).filter(([, n]) => n > 0).map(([k, n]) => `${COUNT_NAMES[k] ?? k} ${grouped(n)}`);
+    const counts = Object.entries(e.counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${COUNT_NAMES[k] ?? k} ${grouped(n)}`);
     const parts = [];
     if (counts.length) parts.push(counts.join(', '));
     if (e.noneAckedS) parts.push(`nothing acknowledged in ${e.noneAckedS} s`);
     if (e.minAckedPct !== null && e.minAckedPct < 99.9) parts.push(`worst second ${fixed(e.minAckedPct, 1)}% of its items acknowledged`);
-    if (e.p99MaxMs !== null) parts.push(`p99 up to ${fixed(e.p99MaxMs, 1)} ms${e.p99CalmMs === null ? '' : ` (calm: ${fixed(e.p99CalmMs, 1)} ms)`}`);
+    if (e.p99MaxMs !== null)
+      parts.push(`p99 up to ${fixed(e.p99MaxMs, 1)} ms${e.p99CalmMs === null ? '' : ` (calm: ${fixed(e.p99CalmMs, 1)} ms)`}`);
     const cause = e.actions.length ? ` During \`${e.actions.join('`, `')}\`.` : ' Not scripted.';
     const seen = e.events.length ? ` Seen meanwhile: ${e.events.join('; ')}.` : '';
     out.push(`- seconds ${e.fromS}–${e.toS} (${e.seconds} s): ${parts.join('; ') || 'slow'}.${cause}${seen}`);
@@ -61,9 +77,15 @@ export function episodesMd(list, what) {
 }
 
 function disturbedText(d, what) {
-  const counts = Object.entries(d.counts).filter(([, n]) => n > 0).map(([k, n]) => `${COUNT_NAMES[k] ?? k} ${grouped(n)}`);
-  const p99 = d.p99MaxMs === null ? '' : `; p99 up to ${fixed(d.p99MaxMs, 1)} ms${d.p99CalmMs === null ? '' : ` (${fixed(d.p99CalmMs, 1)} ms before any action)`}`;
-  const acked = d.minAckedPct === null || d.minAckedPct >= 99.9 ? '' : `; worst second ${fixed(d.minAckedPct, 1)}% of its items acknowledged`;
+  const counts = Object.entries(d.counts)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${COUNT_NAMES[k] ?? k} ${grouped(n)}`);
+  const p99 =
+    d.p99MaxMs === null
+      ? ''
+      : `; p99 up to ${fixed(d.p99MaxMs, 1)} ms${d.p99CalmMs === null ? '' : ` (${fixed(d.p99CalmMs, 1)} ms before any action)`}`;
+  const acked =
+    d.minAckedPct === null || d.minAckedPct >= 99.9 ? '' : `; worst second ${fixed(d.minAckedPct, 1)}% of its items acknowledged`;
   if (!d.disturbedS) return `${cap(what)} undisturbed${counts.length ? ` (${counts.join(', ')})` : ''}${p99}.`;
   return `${cap(what)} disturbed for ${d.disturbedS} s (seconds ${d.fromS}–${d.toS})${counts.length ? `: ${counts.join(', ')}` : ''}${p99}${acked}.`;
 }
@@ -78,7 +100,8 @@ function facts(d) {
   if (d.added?.length) parts.push(`added ${d.added.map((n) => n.addr).join(', ')}`);
   if (d.shutDown?.length) parts.push(`shut down ${d.shutDown.map((n) => n.addr).join(', ')}`);
   if (d.promoted?.addr) parts.push(`promoted ${d.promoted.addr} after ${grouped(d.recoverMs)} ms`);
-  if (d.replication?.lagBytes !== undefined) parts.push(`${grouped(d.replication.lagBytes)} bytes of the master's replication stream not yet on its replica at the kill`);
+  if (d.replication?.lagBytes !== undefined)
+    parts.push(`${grouped(d.replication.lagBytes)} bytes of the master's replication stream not yet on its replica at the kill`);
   return parts.length ? ` (${parts.join('; ')})` : '';
 }
 

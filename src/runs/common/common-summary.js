@@ -36,4 +36,3 @@ export function commonSummary({ rows, totals, warmupS, durationS }) {
     latency,
   };
 }
-

@@ -33,7 +33,10 @@ export function roleCpuColumns(cpu) {
   const header = ['master CPU', 'replica CPU'];
   const cells = [cpuCell(cpu, 'master'), cpuCell(cpu, 'replica')];
   if (!hasEngine(cpu)) return { header, cells };
-  return { header: [...header, ...PROCESS_HEADER], cells: [...cells, marked(cpu, 'master', cpu.process.master), marked(cpu, 'replica', cpu.process.replica)] };
+  return {
+    header: [...header, ...PROCESS_HEADER],
+    cells: [...cells, marked(cpu, 'master', cpu.process.master), marked(cpu, 'replica', cpu.process.replica)],
+  };
 }
 
 /** The process columns beside the seed's role columns. */
@@ -55,14 +58,20 @@ export function basisNote(cpu) {
   if (cpu.basis === 'process') return ["Note: this server does not report its main thread's CPU: process CPU shown.", ''];
   if (cpu.basis !== 'mixed') return [];
   const without = [...new Set(cpu.nodes.filter((n) => n.samples > 0 && n.engineAvg === null).map((n) => n.addr))];
-  return [`Note: ${without.join(', ')} ${without.length === 1 ? 'does' : 'do'} not report the main thread's CPU: master and replica CPU count ${without.length === 1 ? 'its' : 'their'} process CPU instead.`, ''];
+  return [
+    `Note: ${without.join(', ')} ${without.length === 1 ? 'does' : 'do'} not report the main thread's CPU: master and replica CPU count ${without.length === 1 ? 'its' : 'their'} process CPU instead.`,
+    '',
+  ];
 }
 
 /** The note under the seed's table that explains the mark. */
 export function coverageNote(cpu) {
   const nodes = [...(cpu.partial?.master ?? []).map((a) => `${a} (master)`), ...(cpu.partial?.replica ?? []).map((a) => `${a} (replica)`)];
   if (!nodes.length) return [];
-  return [`${MARK} built from less than ${MIN_COVERAGE * 100}% of the window's seconds for ${nodes.join(', ')} (the node did not answer, or was being reconnected: see the coverage per node below).`, ''];
+  return [
+    `${MARK} built from less than ${MIN_COVERAGE * 100}% of the window's seconds for ${nodes.join(', ')} (the node did not answer, or was being reconnected: see the coverage per node below).`,
+    '',
+  ];
 }
 
 /**
@@ -75,12 +84,28 @@ export function nodeCpuMd(cpu) {
   const coverageWords = 'coverage: seconds with a sample of the seconds the node was listed';
   if (!cpu.nodes.some((n) => n.engineAvg !== null && n.engineAvg !== undefined)) {
     const rows = cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.avg), fixed(n.max), coverage(n)]);
-    return [`Redis CPU per node (% of one core, sampled every second from INFO cpu; ${coverageWords}):`, '', mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max', 'Coverage'], rows), ''];
+    return [
+      `Redis CPU per node (% of one core, sampled every second from INFO cpu; ${coverageWords}):`,
+      '',
+      mdTable(['Node', 'Role', 'Shard', 'CPU avg', 'CPU max', 'Coverage'], rows),
+      '',
+    ];
   }
-  const rows = cpu.nodes.map((n) => [n.addr, n.role, n.shard, fixed(n.engineAvg), fixed(n.engineMax), fixed(n.avg), fixed(n.max), coverage(n)]);
+  const rows = cpu.nodes.map((n) => [
+    n.addr,
+    n.role,
+    n.shard,
+    fixed(n.engineAvg),
+    fixed(n.engineMax),
+    fixed(n.avg),
+    fixed(n.max),
+    coverage(n),
+  ]);
   return [
-    `Redis CPU per node (% of one core, sampled every second from INFO cpu; engine: the main thread, which runs every command; process: the main thread, I/O threads and background threads; ${coverageWords}):`, '',
-    mdTable(['Node', 'Role', 'Shard', 'Engine CPU avg', 'Engine CPU max', 'Process CPU avg', 'Process CPU max', 'Coverage'], rows), '',
+    `Redis CPU per node (% of one core, sampled every second from INFO cpu; engine: the main thread, which runs every command; process: the main thread, I/O threads and background threads; ${coverageWords}):`,
+    '',
+    mdTable(['Node', 'Role', 'Shard', 'Engine CPU avg', 'Engine CPU max', 'Process CPU avg', 'Process CPU max', 'Coverage'], rows),
+    '',
   ];
 }
 
@@ -106,9 +131,14 @@ export function outcomeMd(o) {
  * @param {'master'|'replica'} role
  */
 export function cpuByShard(cpu, role) {
-  return cpu.filter((n) => n.role === role).sort((x, y) => x.shard - y.shard)
-    .map((n) => {
-      const pct = n.enginePct === undefined ? n.cpuPct : n.enginePct;
-      return `s${n.shard} ${pct === null ? '-' : Math.round(pct)}%`;
-    }).join(' ') || '-';
+  return (
+    cpu
+      .filter((n) => n.role === role)
+      .sort((x, y) => x.shard - y.shard)
+      .map((n) => {
+        const pct = n.enginePct === undefined ? n.cpuPct : n.enginePct;
+        return `s${n.shard} ${pct === null ? '-' : Math.round(pct)}%`;
+      })
+      .join(' ') || '-'
+  );
 }

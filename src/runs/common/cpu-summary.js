@@ -66,9 +66,13 @@ export function cpuSummary(rows) {
   const engines = sampled.filter((n) => n.engineAvg !== null).length;
   const basis = !sampled.length ? null : engines === sampled.length ? 'main thread' : engines ? 'mixed' : 'process';
   return {
-    master: roleAvg('master', engineOrProcess), replica: roleAvg('replica', engineOrProcess), basis,
+    master: roleAvg('master', engineOrProcess),
+    replica: roleAvg('replica', engineOrProcess),
+    basis,
     process: { master: roleAvg('master', (n) => n.avg), replica: roleAvg('replica', (n) => n.avg) },
-    nodes, partial: { master: partial('master'), replica: partial('replica') }, gaps: nodes.reduce((n, x) => n + x.gaps, 0),
+    nodes,
+    partial: { master: partial('master'), replica: partial('replica') },
+    gaps: nodes.reduce((n, x) => n + x.gaps, 0),
   };
 }
 
@@ -94,9 +98,16 @@ function nodeCpu(rows) {
   }
   return [...by.values()]
     .map((n) => ({
-      addr: n.addr, role: n.role, shard: n.shard, avg: round(avg(n.values)), max: round(max(n.values)),
-      engineAvg: round(avg(n.engine)), engineMax: round(max(n.engine)),
-      samples: n.values.length, gaps: n.seconds - n.values.length, coverage: n.seconds ? round(n.values.length / n.seconds, 3) : 0,
+      addr: n.addr,
+      role: n.role,
+      shard: n.shard,
+      avg: round(avg(n.values)),
+      max: round(max(n.values)),
+      engineAvg: round(avg(n.engine)),
+      engineMax: round(max(n.engine)),
+      samples: n.values.length,
+      gaps: n.seconds - n.values.length,
+      coverage: n.seconds ? round(n.values.length / n.seconds, 3) : 0,
     }))
     .sort((a, b) => (a.role === b.role ? a.shard - b.shard || a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
 }

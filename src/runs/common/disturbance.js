@@ -113,9 +113,28 @@ export function episodes(p) {
     const within = p.rows.filter((r) => r.index >= from && r.index <= to);
     const t = tally(within, q);
     // what happened from the second before it began: the change often shows a second before its effect
-    const events = p.rows.filter((r) => r.index >= from - 1 && r.index <= to && r.row?.events).flatMap((r) => String(r.row.events).split('; ').map((e) => `+${r.index} s: ${e}`));
-    const actions = ran.filter((x) => (x.startMs - p.t0) / 1000 <= to + 1 && ((x.endMs ?? x.startMs) - p.t0) / 1000 + SETTLE_S >= from).map((x) => x.text);
-    return { fromS: from, toS: to, seconds: to - from + 1, counts: t.counts, noneAckedS: t.noneAckedS, minAckedPct: t.minAckedPct, p99MaxMs: t.p99MaxMs, p99CalmMs: calm, events, actions };
+    const events = p.rows
+      .filter((r) => r.index >= from - 1 && r.index <= to && r.row?.events)
+      .flatMap((r) =>
+        String(r.row.events)
+          .split('; ')
+          .map((e) => `+${r.index} s: ${e}`),
+      );
+    const actions = ran
+      .filter((x) => (x.startMs - p.t0) / 1000 <= to + 1 && ((x.endMs ?? x.startMs) - p.t0) / 1000 + SETTLE_S >= from)
+      .map((x) => x.text);
+    return {
+      fromS: from,
+      toS: to,
+      seconds: to - from + 1,
+      counts: t.counts,
+      noneAckedS: t.noneAckedS,
+      minAckedPct: t.minAckedPct,
+      p99MaxMs: t.p99MaxMs,
+      p99CalmMs: calm,
+      events,
+      actions,
+    };
   });
 }
 
@@ -137,7 +156,10 @@ export function disturbances(p) {
     const nextS = i + 1 < ran.length ? (ran[i + 1].startMs - p.t0) / 1000 : Infinity;
     const from = Math.floor(startS);
     const to = Math.min(Math.ceil(endS) + SETTLE_S, Math.floor(nextS) - 1);
-    const t = tally(p.rows.filter((r) => r.index >= from && r.index <= to), q);
+    const t = tally(
+      p.rows.filter((r) => r.index >= from && r.index <= to),
+      q,
+    );
     return {
       action: action.text,
       startS: round1(startS),

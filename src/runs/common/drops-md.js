@@ -8,6 +8,9 @@ import { fixed, grouped } from '../../record/format.js';
  */
 export function dropsMd(drops) {
   if (!drops?.length) return [];
-  const each = drops.map((d) => `${d.node} at +${fixed(d.atS, 1)} s (${d.reader ?? d.writer}), ${d.reconnectMs === null ? 'not reconnected before the end' : `reconnected after ${grouped(d.reconnectMs)} ms`}`);
+  const each = drops.map(
+    (d) =>
+      `${d.node} at +${fixed(d.atS, 1)} s (${d.reader ?? d.writer}), ${d.reconnectMs === null ? 'not reconnected before the end' : `reconnected after ${grouped(d.reconnectMs)} ms`}`,
+  );
   return [`**Dropped connections:** ${drops.length} — ${each.join('; ')}.`, ''];
 }

@@ -19,8 +19,13 @@ import { mergedName, oneOf } from './merging.js';
  * @type {import('./run-fields.js').Fields}
  */
 export const QUEUE_SUMMARY = [
-  ['window', 'object'], ['window.fromS', 'count'], ['window.toS', 'number'], ['window.seconds', 'seconds'], ['name', 'string'],
-  ['interrupted', 'interrupted', true], ['durationS', 'seconds'],
+  ['window', 'object'],
+  ['window.fromS', 'count'],
+  ['window.toS', 'number'],
+  ['window.seconds', 'seconds'],
+  ['name', 'string'],
+  ['interrupted', 'interrupted', true],
+  ['durationS', 'seconds'],
 ];
 
 /**
@@ -70,8 +75,10 @@ export function mergeQueueRuns(m, latencies) {
   const one = runs.length === 1;
   const toS = Math.max(...sums.map((s) => s.window.toS ?? s.window.toSecond));
   const common = {
-    name: mergedName(m), target: oneOf(sums.map((s) => s.target)), interrupted: sums.find((s) => s.interrupted)?.interrupted ?? false,
-    stoppedBy: one ? sums[0].stoppedBy ?? null : null,
+    name: mergedName(m),
+    target: oneOf(sums.map((s) => s.target)),
+    interrupted: sums.find((s) => s.interrupted)?.interrupted ?? false,
+    stoppedBy: one ? (sums[0].stoppedBy ?? null) : null,
     // one run keeps its own window (toS may end inside a second); runs merged span the longest
     window: one && sums[0].window.fromS !== undefined ? sums[0].window : { fromS: warmupS, toS, seconds: Math.max(0, toS - warmupS) },
     durationS: Math.max(...sums.map((s) => s.durationS)),

@@ -12,8 +12,16 @@ import { sumRecords } from './merging.js';
 
 /** @type {import('./run-fields.js').Fields} */
 export const REDIS_SUMMARY = [
-  ['window', 'object'], ['window.fromSecond', 'count'], ['window.toSecond', 'number'], ['window.seconds', 'count'], ['name', 'string'],
-  ['totals', 'object'], ['errorKinds', 'object', true], ['latency', 'object'], ['interrupted', 'interrupted', true], ['mode', 'string', true],
+  ['window', 'object'],
+  ['window.fromSecond', 'count'],
+  ['window.toSecond', 'number'],
+  ['window.seconds', 'count'],
+  ['name', 'string'],
+  ['totals', 'object'],
+  ['errorKinds', 'object', true],
+  ['latency', 'object'],
+  ['interrupted', 'interrupted', true],
+  ['mode', 'string', true],
 ];
 
 /**
@@ -24,7 +32,8 @@ export const REDIS_SUMMARY = [
  */
 export const checkRedisSummary = (fields) => (s, file) => {
   checkFields(s, fields, file);
-  if (s.window.toSecond < s.window.fromSecond) refuse(file, 'window.toSecond', `a number >= window.fromSecond (${s.window.fromSecond})`, s.window.toSecond);
+  if (s.window.toSecond < s.window.fromSecond)
+    refuse(file, 'window.toSecond', `a number >= window.fromSecond (${s.window.fromSecond})`, s.window.toSecond);
   for (const [op, byTag] of Object.entries(s.latency)) {
     if (!isObject(byTag)) refuse(file, `latency.${op}`, 'an object of tags', byTag);
     for (const [tag, st] of Object.entries(byTag)) checkLatency(st, `latency.${op}.${tag}`, file);
@@ -39,7 +48,8 @@ export const checkRedisSummary = (fields) => (s, file) => {
 export function redisRecorded(summary) {
   /** @type {Record<string, Record<string, number>>} */
   const out = {};
-  for (const [op, byTag] of Object.entries(summary.latency)) for (const [tag, st] of Object.entries(byTag)) (out[op] ??= {})[tag] = st.count;
+  for (const [op, byTag] of Object.entries(summary.latency))
+    for (const [tag, st] of Object.entries(byTag)) (out[op] ??= {})[tag] = st.count;
   return out;
 }
 
@@ -48,8 +58,10 @@ export function redisRecorded(summary) {
  * @type {import('../run-kind.js').Metrics}
  */
 export const REDIS_CPU = [
-  ['master CPU avg %', (s) => s.cpu.master, 1], ['replica CPU avg %', (s) => s.cpu.replica, 1],
-  ['master process CPU avg %', (s) => s.cpu.process?.master, 1], ['replica process CPU avg %', (s) => s.cpu.process?.replica, 1],
+  ['master CPU avg %', (s) => s.cpu.master, 1],
+  ['replica CPU avg %', (s) => s.cpu.replica, 1],
+  ['master process CPU avg %', (s) => s.cpu.process?.master, 1],
+  ['replica process CPU avg %', (s) => s.cpu.process?.replica, 1],
 ];
 
 /**
@@ -63,7 +75,14 @@ export function redisMergeInput(m, rows) {
   const sums = runs.map((r) => r.summary);
   // the rows' window: histograms of a second past it (a Ctrl-C, the drain) are left out as the rows are
   const totals = m.histograms({ fromSec: warmupS, toSec: durationS });
-  const common = { rows, totals, warmupS, durationS, totalCounts: sumRecords(sums.map((s) => s.totals)), errorKinds: sumRecords(sums.map((s) => s.errorKinds)) };
+  const common = {
+    rows,
+    totals,
+    warmupS,
+    durationS,
+    totalCounts: sumRecords(sums.map((s) => s.totals)),
+    errorKinds: sumRecords(sums.map((s) => s.errorKinds)),
+  };
   return { sums, common, interrupted: sums.some((s) => s.interrupted) };
 }
 
@@ -112,7 +131,10 @@ export function finishRedisMerge(m, summary, { rows, own = [], verify }) {
  */
 function mergedEpisodes(m, spec) {
   const histogramsAt = m.perSecond(spec.histograms);
-  const rows = m.rows.map((r) => ({ ...r, row: { ...spec.rowOf({ intended: r.intended, counters: r.counters, hist: histogramsAt(r.index) }), events: r.events } }));
+  const rows = m.rows.map((r) => ({
+    ...r,
+    row: { ...spec.rowOf({ intended: r.intended, counters: r.counters, hist: histogramsAt(r.index) }), events: r.events },
+  }));
   return episodes({ rows, t0: 0, ...spec.disturbedBy });
 }
 
@@ -122,7 +144,9 @@ function mergedEpisodes(m, spec) {
  * @param {'writer'|'reader'} who
  */
 export function dropsOf(sums, who) {
-  return sums.flatMap((s) => (s.connectionDrops ?? []).map((d) => ({ worker: d[who], node: d.node, atS: d.atS, reconnectMs: d.reconnectMs })));
+  return sums.flatMap((s) =>
+    (s.connectionDrops ?? []).map((d) => ({ worker: d[who], node: d.node, atS: d.atS, reconnectMs: d.reconnectMs })),
+  );
 }
 
 /**

@@ -15,7 +15,12 @@
  * @property {Record<string, any>} manifest
  */
 
-const STOPPED = { SIGINT: 'interrupted (SIGINT)', SIGTERM: 'interrupted (SIGTERM)', unreachable: 'stopped: the service did not answer', write: 'stopped: the run directory could not be written' };
+const STOPPED = {
+  SIGINT: 'interrupted (SIGINT)',
+  SIGTERM: 'interrupted (SIGTERM)',
+  unreachable: 'stopped: the service did not answer',
+  write: 'stopped: the run directory could not be written',
+};
 
 /**
  * The sentence that says which seconds a summary's figures cover.
@@ -25,7 +30,12 @@ const STOPPED = { SIGINT: 'interrupted (SIGINT)', SIGTERM: 'interrupted (SIGTERM
  */
 export function windowText(w, durationS, stoppedBy) {
   const to = Number.isInteger(w.toS) ? String(w.toS) : w.toS.toFixed(1);
-  const how = stoppedBy ? ` The run was ${STOPPED[stoppedBy] ?? stoppedBy} in its second ${to}; that second and the rest are left out.` : '';
-  const after = durationS - w.toS > 0.05 ? ` It took ${durationS.toFixed(1)} s in all: what came after (the drain of what was in flight) is in timeline.csv and the .hlog files, not in these figures.` : '';
+  const how = stoppedBy
+    ? ` The run was ${STOPPED[stoppedBy] ?? stoppedBy} in its second ${to}; that second and the rest are left out.`
+    : '';
+  const after =
+    durationS - w.toS > 0.05
+      ? ` It took ${durationS.toFixed(1)} s in all: what came after (the drain of what was in flight) is in timeline.csv and the .hlog files, not in these figures.`
+      : '';
   return `Rates, latency and counts cover seconds ${w.fromS} to ${to} of the run (${w.seconds.toFixed(1)} s${w.fromS ? ', after the warm-up' : ''}).${how}${after}`;
 }

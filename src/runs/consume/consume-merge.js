@@ -20,13 +20,21 @@ export function mergeConsumers(m, rows) {
   const cyclesPerSec = sumOf(runs, (r) => r.summary.readers * (1000 / r.manifest.flags.period));
   const windowCounts = sums.every((s) => s.windowCounts) ? sumRecords(sums.map((s) => s.windowCounts)) : undefined;
   const summary = summarizeConsumer({
-    ...common, readers, periodMs: (readers * 1000) / cyclesPerSec, windowCounts,
+    ...common,
+    readers,
+    periodMs: (readers * 1000) / cyclesPerSec,
+    windowCounts,
     measuresUniques: sums.some((s) => s.perCycle?.uniques !== null && s.perCycle?.uniques !== undefined),
     drops: dropsOf(sums, 'reader'),
   });
   Object.assign(summary, {
-    name: mergedName(m), mode: oneOf(sums.map((s) => s.mode)), fetch: oneOf(sums.map((s) => s.fetch)), readFrom: oneOf(sums.map((s) => s.readFrom)),
-    limit: oneOf(sums.map((s) => s.limit)), interrupted, readerErrors: sums.flatMap((s) => s.readerErrors ?? []),
+    name: mergedName(m),
+    mode: oneOf(sums.map((s) => s.mode)),
+    fetch: oneOf(sums.map((s) => s.fetch)),
+    readFrom: oneOf(sums.map((s) => s.readFrom)),
+    limit: oneOf(sums.map((s) => s.limit)),
+    interrupted,
+    readerErrors: sums.flatMap((s) => s.readerErrors ?? []),
   });
   return finishRedisMerge(m, summary, { rows });
 }

@@ -9,7 +9,23 @@ import { renderConsumerMd } from './consumer-summary-md.js';
 import { mergeConsumers } from './consume-merge.js';
 
 export const CONSUMER_ROWS = rows({
-  columns: ['cycles', 'failed_cycles', 'empty_cycles', 'overruns', 'cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors', 'replica_fallbacks', 'cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms'],
+  columns: [
+    'cycles',
+    'failed_cycles',
+    'empty_cycles',
+    'overruns',
+    'cardinality_avg',
+    'items',
+    'fetched',
+    'missing',
+    'duplicates',
+    'mismatched',
+    'errors',
+    'replica_fallbacks',
+    'cycle_p50_ms',
+    'cycle_p99_ms',
+    'staleness_p99_ms',
+  ],
   needed: ['cycles', 'overruns', 'items', 'errors'],
   counted: ['cycles', 'overruns', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors'],
   histograms: ['cycle.sent', 'staleness.sent'],
@@ -17,16 +33,23 @@ export const CONSUMER_ROWS = rows({
     const c = iv.counters;
     const cycle = iv.hist.get('cycle.sent');
     return {
-      failed_cycles: c.failedCycles ?? 0, empty_cycles: c.emptyCycles ?? 0, replica_fallbacks: c.replicaFallbacks ?? 0,
+      failed_cycles: c.failedCycles ?? 0,
+      empty_cycles: c.emptyCycles ?? 0,
+      replica_fallbacks: c.replicaFallbacks ?? 0,
       cardinality_avg: c.cycles ? Math.round(c.cardinality / c.cycles) : null,
-      cycle_p50_ms: of(cycle, 'p50'), cycle_p99_ms: of(cycle, 'p99'), staleness_p99_ms: of(iv.hist.get('staleness.sent'), 'p99'),
+      cycle_p50_ms: of(cycle, 'p50'),
+      cycle_p99_ms: of(cycle, 'p99'),
+      staleness_p99_ms: of(iv.hist.get('staleness.sent'), 'p99'),
     };
   },
   // the row keeps the average; the sum comes back to within rounding (summary.json has it exactly)
   restore: (row, counters) => ({
     intended: 0,
     counters: {
-      ...counters, failedCycles: num(row.failed_cycles), emptyCycles: num(row.empty_cycles), replicaFallbacks: num(row.replica_fallbacks),
+      ...counters,
+      failedCycles: num(row.failed_cycles),
+      emptyCycles: num(row.empty_cycles),
+      replicaFallbacks: num(row.replica_fallbacks),
       cardinality: num(row.cardinality_avg) * counters.cycles,
     },
   }),
@@ -36,7 +59,13 @@ export const CONSUMER_ROWS = rows({
 });
 
 /** @type {import('../common/run-fields.js').Fields} */
-const SUMMARY_FIELDS = [...REDIS_SUMMARY, ['readers', 'workers'], ['windowCounts', 'object', true], ['perCycle', 'object', true], ['readerErrors', 'list', true]];
+const SUMMARY_FIELDS = [
+  ...REDIS_SUMMARY,
+  ['readers', 'workers'],
+  ['windowCounts', 'object', true],
+  ['perCycle', 'object', true],
+  ['readerErrors', 'list', true],
+];
 
 /** @type {import('../run-kind.js').ReadableKind} */
 export const consumeRun = {
@@ -57,12 +86,17 @@ export const consumeRun = {
   summaryMd: renderConsumerMd,
   merge: (m) => mergeConsumers(m, CONSUMER_ROWS),
   compare: [
-    ['Cycles/s', (s) => s.cycles.perSecond, 1], ['Items per cycle', (s) => s.perCycle.items, 0], ['Cycles overrun', (s) => s.cycles.overruns, 0],
+    ['Cycles/s', (s) => s.cycles.perSecond, 1],
+    ['Items per cycle', (s) => s.perCycle.items, 0],
+    ['Cycles overrun', (s) => s.cycles.overruns, 0],
     ...REDIS_CPU,
   ],
   chart: {
     unit: 'cycles/s',
-    throughput: (row, run) => [{ series: 'cycles', value: cellValue(row.cycles) }, { series: 'target', value: run.targetPerSec }],
+    throughput: (row, run) => [
+      { series: 'cycles', value: cellValue(row.cycles) },
+      { series: 'target', value: run.targetPerSec },
+    ],
     targetPerSec: (manifest) => {
       const period = Number(manifest.flags.period);
       const readers = Array.isArray(manifest.readers) ? manifest.readers.length : Number(manifest.flags.readers) || 1;
@@ -70,8 +104,16 @@ export const consumeRun = {
     },
   },
   panels: [
-    ['Reader cycles per second, and reads sent to another node of a shard whose replica stopped answering', 'per second', ['cycles', 'failed_cycles', 'empty_cycles', 'overruns', 'replica_fallbacks']],
-    ['Items per cycle second: live items, fetched, missing', 'per second', ['cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors']],
+    [
+      'Reader cycles per second, and reads sent to another node of a shard whose replica stopped answering',
+      'per second',
+      ['cycles', 'failed_cycles', 'empty_cycles', 'overruns', 'replica_fallbacks'],
+    ],
+    [
+      'Items per cycle second: live items, fetched, missing',
+      'per second',
+      ['cardinality_avg', 'items', 'fetched', 'missing', 'duplicates', 'mismatched', 'errors'],
+    ],
     ['Latency per second: cycle p50 and p99, staleness p99', 'ms', ['cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms']],
   ],
   // a consumer's summary has what only its own end knows (the read-back of every cycle)

@@ -32,10 +32,28 @@ import { round } from '../../record/numbers.js';
  * @param {Array<{ worker: string, node: string, atS: number, reconnectMs: number|null }>} [p.drops] connections the
  *   readers lost (run-workers.js): said whether or not a cycle failed, as a reconnect costs nothing else
  */
-export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, periodMs, totalCounts, errorKinds, measuresUniques, windowCounts, ttlS, keyTtl = null, limit = 0, readFrom, unreachable = null, drops = [] }) {
+export function summarizeConsumer({
+  rows,
+  totals,
+  warmupS,
+  durationS,
+  readers,
+  periodMs,
+  totalCounts,
+  errorKinds,
+  measuresUniques,
+  windowCounts,
+  ttlS,
+  keyTtl = null,
+  limit = 0,
+  readFrom,
+  unreachable = null,
+  drops = [],
+}) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const w = windowCounts ?? {};
-  if (!windowCounts) for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
+  if (!windowCounts)
+    for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
   const cycles = w.cycles || 0;
   const per = (k) => (cycles ? round((w[k] || 0) / cycles) : null);
   const expected = common.window.seconds * readers * (1000 / periodMs);
@@ -43,10 +61,22 @@ export function summarizeConsumer({ rows, totals, warmupS, durationS, readers, p
     window: common.window,
     readers,
     cycles: {
-      count: cycles, expected: round(expected), overruns: w.overruns || 0, failed: w.failedCycles || 0, empty: w.emptyCycles || 0,
+      count: cycles,
+      expected: round(expected),
+      overruns: w.overruns || 0,
+      failed: w.failedCycles || 0,
+      empty: w.emptyCycles || 0,
       perSecond: common.window.seconds ? round(cycles / common.window.seconds) : null,
     },
-    perCycle: { cardinality: per('cardinality'), uniques: measuresUniques ? per('uniques') : null, items: per('items'), fetched: per('fetched'), missing: per('missing'), duplicates: per('duplicates'), mismatched: per('mismatched') },
+    perCycle: {
+      cardinality: per('cardinality'),
+      uniques: measuresUniques ? per('uniques') : null,
+      items: per('items'),
+      fetched: per('fetched'),
+      missing: per('missing'),
+      duplicates: per('duplicates'),
+      mismatched: per('mismatched'),
+    },
     // reads sent to another node of the shard because the replica meant to serve them stopped answering
     replicaFallbacks: w.replicaFallbacks || 0,
     replicaFallbackSeconds: spanOf(common.windowRows.filter((r) => r.counters.replicaFallbacks > 0).map((r) => r.index)),
@@ -78,9 +108,13 @@ function missingWhy(s, { ttlS, keyTtl, limit, readFrom }) {
   const missing = s.perCycle.missing;
   if (!missing) return null;
   const cycleMs = s.latency.cycle?.sent?.p99 ?? 0;
-  const lost = readFrom === 'replica' ? 'not yet on the replica read, or lost (evicted, deleted, never written)' : 'lost (evicted, deleted, never written)';
+  const lost =
+    readFrom === 'replica'
+      ? 'not yet on the replica read, or lost (evicted, deleted, never written)'
+      : 'lost (evicted, deleted, never written)';
   const sampled = keyTtl?.present ? `${keyTtl.present} of the newest ${keyTtl.sampled} keys read back after the run` : null;
-  if (sampled && keyTtl && keyTtl.noExpiry === keyTtl.present) return `not expiry: the item keys have no TTL (${sampled}); the missing ones were ${lost}`;
+  if (sampled && keyTtl && keyTtl.noExpiry === keyTtl.present)
+    return `not expiry: the item keys have no TTL (${sampled}); the missing ones were ${lost}`;
   if (sampled && keyTtl?.maxS && keyTtl.maxS * 1000 > ttlS * 1000 + 2 * cycleMs) {
     return `not expiry: the item keys live at least ${keyTtl.maxS} s (their PTTL, ${sampled}), longer than the ${ttlS} s the consumer reads back (--ttl), so none read was close to expiring; the missing ones were ${lost}`;
   }
@@ -92,12 +126,17 @@ function missingWhy(s, { ttlS, keyTtl, limit, readFrom }) {
   if (ttl < ttlS && !limit) {
     // the window reaches further back than the keys live: its oldest part is gone before the range
     const gone = card * (1 - ttl / ttlS) + card * share;
-    if (missing <= 2 * gone) return `expired: the item keys live about ${ttl} s (their PTTL, ${sampled}), less than the ${ttlS} s the consumer reads back (--ttl), so about ${round(gone)} items per cycle had expired or were within a cycle of it`;
+    if (missing <= 2 * gone)
+      return `expired: the item keys live about ${ttl} s (their PTTL, ${sampled}), less than the ${ttlS} s the consumer reads back (--ttl), so about ${round(gone)} items per cycle had expired or were within a cycle of it`;
   }
   // the items within a cycle of their expiry, among those read (the newest --limit may hold none)
   const expirable = limit ? Math.max(0, (s.perCycle.items ?? 0) - card * (1 - share)) : card * share;
-  if (missing <= Math.max(1, 2 * expirable)) return `expired between range and fetch (with ${said} and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry)`;
-  const where = readFrom === 'replica' ? 'not yet on the replica read, lost, or their keys expire sooner than --ttl says' : 'lost, or their keys expire sooner than --ttl says';
+  if (missing <= Math.max(1, 2 * expirable))
+    return `expired between range and fetch (with ${said} and cycles of up to ${round(cycleMs)} ms, about ${round(expirable)} items per cycle are that close to expiry)`;
+  const where =
+    readFrom === 'replica'
+      ? 'not yet on the replica read, lost, or their keys expire sooner than --ttl says'
+      : 'lost, or their keys expire sooner than --ttl says';
   return `more than expiry explains with ${said} (cycles of up to ${round(cycleMs)} ms: at most about ${round(expirable)} items per cycle are that close to expiry): the rest were ${where}`;
 }
 
@@ -108,7 +147,10 @@ function spanOf(xs) {
 
 /** @param {ReturnType<typeof summarizeConsumer>} s */
 function consumerVerdict(s) {
-  if (!s.cycles.count) return s.unreachable ? `the target stopped answering (nothing for ${s.unreachable.silentS} s); no cycle completed in the window` : 'no cycle completed in the window';
+  if (!s.cycles.count)
+    return s.unreachable
+      ? `the target stopped answering (nothing for ${s.unreachable.silentS} s); no cycle completed in the window`
+      : 'no cycle completed in the window';
   const notes = [];
   if (s.unreachable) notes.push(`the target stopped answering (nothing for ${s.unreachable.silentS} s) and the run stopped`);
   const c = s.cycles;

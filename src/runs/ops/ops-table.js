@@ -47,7 +47,18 @@ function seedTable(services, { label, pick, missing }) {
       const st = pick(op);
       const n = st?.count ?? 0;
       if (!st) rows.push([`  —${op.name}`, missing(op), '', '', '', '', '', '', '']);
-      else rows.push([`  —${op.name}`, '', String(n), ms(st.min), ms(st.mean), pctCell(ms(st.p50), n, 0.5), pctCell(ms(st.p90), n, 0.9), pctCell(ms(st.p99), n, 0.99), ms(st.max)]);
+      else
+        rows.push([
+          `  —${op.name}`,
+          '',
+          String(n),
+          ms(st.min),
+          ms(st.mean),
+          pctCell(ms(st.p50), n, 0.5),
+          pctCell(ms(st.p90), n, 0.9),
+          pctCell(ms(st.p99), n, 0.99),
+          ms(st.max),
+        ]);
     }
   }
   const table = aligned(['', label, 'n', 'min', 'avg', 'med', 'p90', 'p99', 'max'], rows);
@@ -55,7 +66,8 @@ function seedTable(services, { label, pick, missing }) {
 }
 
 /** How overhead is measured, per client: printed under the overhead table. */
-export const OVERHEAD_HOW = 'Overhead: for the AWS SDK (v3), each attempt (from the retry middleware through signing, the HTTP exchange and deserializing) less the request handler\'s time from the request to its response, as the SDK for Kotlin\'s `smithy.client.attempt_overhead_duration`; for Pub/Sub (gRPC), the call less the gRPC channel\'s time from the request handed to it to the call\'s status (an interceptor; protobuf encoding and parsing fall in the channel\'s time, so this is a lower bound); for Redis, encoding the command plus parsing the reply from the moment its bytes arrive; "not measured" where the client gives no hook for it.';
+export const OVERHEAD_HOW =
+  "Overhead: for the AWS SDK (v3), each attempt (from the retry middleware through signing, the HTTP exchange and deserializing) less the request handler's time from the request to its response, as the SDK for Kotlin's `smithy.client.attempt_overhead_duration`; for Pub/Sub (gRPC), the call less the gRPC channel's time from the request handed to it to the call's status (an interceptor; protobuf encoding and parsing fall in the channel's time, so this is a lower bound); for Redis, encoding the command plus parsing the reply from the moment its bytes arrive; \"not measured\" where the client gives no hook for it.";
 
 const failedOr = (why) => (op) => (op.notEmulated ? 'not emulated' : op.error ? 'failed' : why);
 

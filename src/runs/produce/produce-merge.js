@@ -26,8 +26,12 @@ export function mergeProducers(m, rows) {
   const ackedInWindow = sumOf(sums, (s) => s.achieved.items ?? Math.round(s.achieved.itemsPerSec * s.window.seconds));
   const summary = summarize({ ...common, ackedInWindow, targetRate, writers, drops: dropsOf(sums, 'writer') });
   Object.assign(summary, {
-    name: mergedName(m), mode: oneOf(sums.map((s) => s.mode)), sentBy: oneOf(sums.map(sentByOf)), interrupted,
-    writerErrors: sums.flatMap((s) => s.writerErrors ?? []), itemsPerWriterPerSecTarget: targetRate / writers,
+    name: mergedName(m),
+    mode: oneOf(sums.map((s) => s.mode)),
+    sentBy: oneOf(sums.map(sentByOf)),
+    interrupted,
+    writerErrors: sums.flatMap((s) => s.writerErrors ?? []),
+    itemsPerWriterPerSecTarget: targetRate / writers,
   });
   return finishRedisMerge(m, summary, { rows, own: ['verdict'], verify: mergedVerify });
 }
@@ -43,7 +47,8 @@ function withOwedSeconds(m) {
   const stopped = m.runs.filter((r) => r.stopped);
   if (!stopped.length) return m.rows;
   return m.rows.map((row) => {
-    const owed = stopped.filter((r) => row.index > /** @type {any} */ (r.stopped).lastSecond && row.index < m.durationS)
+    const owed = stopped
+      .filter((r) => row.index > /** @type {any} */ (r.stopped).lastSecond && row.index < m.durationS)
       .reduce((n, r) => n + Math.round(r.summary.target.itemsPerSec), 0);
     return owed ? { ...row, intended: row.intended + owed } : row;
   });

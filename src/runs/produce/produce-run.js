@@ -10,26 +10,58 @@ import { mergeProducers } from './produce-merge.js';
 import { stoppedSummary, stoppedWords } from './produce-stopped.js';
 
 export const PRODUCER_ROWS = rows({
-  columns: ['intended', 'sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'errors', 'batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms'],
+  columns: [
+    'intended',
+    'sent',
+    'acked',
+    'failed',
+    'moved',
+    'ask',
+    'retries',
+    'tryagain',
+    'clusterdown',
+    'conn_retries',
+    'errors',
+    'batch_p50_ms',
+    'batch_p99_ms',
+    'lag_p99_ms',
+    'inflight_wait_ms',
+  ],
   needed: ['intended', 'sent', 'acked', 'failed', 'errors'],
   counted: ['sent', 'acked', 'failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'errors'],
   histograms: ['batch.intended', 'lag'],
   derived: (iv) => {
     const b = iv.hist.get('batch.intended');
     return {
-      intended: iv.intended, batch_p50_ms: ofNonEmpty(b, 'p50'), batch_p99_ms: ofNonEmpty(b, 'p99'),
-      lag_p99_ms: of(iv.hist.get('lag'), 'p99'), inflight_wait_ms: Math.round(iv.counters.capWaitMs || 0),
+      intended: iv.intended,
+      batch_p50_ms: ofNonEmpty(b, 'p50'),
+      batch_p99_ms: ofNonEmpty(b, 'p99'),
+      lag_p99_ms: of(iv.hist.get('lag'), 'p99'),
+      inflight_wait_ms: Math.round(iv.counters.capWaitMs || 0),
       conn_retries: iv.counters.connRetries,
     };
   },
-  restore: (row, counters) => ({ intended: num(row.intended), counters: { ...counters, connRetries: num(row.conn_retries), capWaitMs: num(row.inflight_wait_ms) } }),
-  disturbedBy: { p99Column: 'batch_p99_ms', countColumns: ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'], ackedColumn: 'acked' },
+  restore: (row, counters) => ({
+    intended: num(row.intended),
+    counters: { ...counters, connRetries: num(row.conn_retries), capWaitMs: num(row.inflight_wait_ms) },
+  }),
+  disturbedBy: {
+    p99Column: 'batch_p99_ms',
+    countColumns: ['moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'failed', 'errors'],
+    ackedColumn: 'acked',
+  },
 });
 
 /** @type {import('../common/run-fields.js').Fields} */
 const SUMMARY_FIELDS = [
-  ...REDIS_SUMMARY, ['writers', 'workers'], ['target', 'object'], ['target.itemsPerSec', 'number'],
-  ['achieved', 'object'], ['achieved.itemsPerSec', 'number'], ['achieved.items', 'count', true], ['writerErrors', 'list', true],
+  ...REDIS_SUMMARY,
+  ['writers', 'workers'],
+  ['target', 'object'],
+  ['target.itemsPerSec', 'number'],
+  ['achieved', 'object'],
+  ['achieved.itemsPerSec', 'number'],
+  ['achieved.items', 'count', true],
+  ['writerErrors', 'list', true],
 ];
 
 /** @type {import('../run-kind.js').ReadableKind} */
@@ -53,26 +85,42 @@ export const produceRun = {
   summaryMd: renderSummaryMd,
   merge: (m) => mergeProducers(m, PRODUCER_ROWS),
   compare: [
-    ['Target items/s', (s) => s.target.itemsPerSec, 0], ['Achieved items/s', (s) => s.achieved.itemsPerSec, 0], ['Achieved items/s per writer', (s) => s.achieved.itemsPerWriterPerSec, 0],
+    ['Target items/s', (s) => s.target.itemsPerSec, 0],
+    ['Achieved items/s', (s) => s.achieved.itemsPerSec, 0],
+    ['Achieved items/s per writer', (s) => s.achieved.itemsPerWriterPerSec, 0],
     ...REDIS_CPU,
   ],
   chart: {
     unit: 'items/s',
     throughput: (row) => {
       const failed = cellValue(row.failed);
-      return [{ series: 'acked', value: cellValue(row.acked) }, { series: 'intended', value: cellValue(row.intended) }, ...(failed ? [{ series: 'failed', value: failed }] : [])];
+      return [
+        { series: 'acked', value: cellValue(row.acked) },
+        { series: 'intended', value: cellValue(row.intended) },
+        ...(failed ? [{ series: 'failed', value: failed }] : []),
+      ];
     },
   },
   panels: [
     ['Items per second: due by the schedule, sent, acknowledged', 'items per second', ['intended', 'sent', 'acked']],
-    ['Failures, redirects and retries per second', 'per second', ['failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'errors']],
-    ['Latency per second: batch p50 and p99 from the intended start, schedule lag', 'ms', ['batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms']],
+    [
+      'Failures, redirects and retries per second',
+      'per second',
+      ['failed', 'moved', 'ask', 'retries', 'tryagain', 'clusterdown', 'conn_retries', 'errors'],
+    ],
+    [
+      'Latency per second: batch p50 and p99 from the intended start, schedule lag',
+      'ms',
+      ['batch_p50_ms', 'batch_p99_ms', 'lag_p99_ms', 'inflight_wait_ms'],
+    ],
   ],
   // its files are appended every second: a killed producer's are read up to its last second
   stopped: { summarize: stoppedSummary, words: stoppedWords },
   mergeNotes: (runs, sharedT0) => {
     const workers = runs.flatMap((r) => r.manifest.writers ?? []);
     const twice = [...new Set(workers.filter((w, i) => workers.indexOf(w) !== i))];
-    return twice.length && sharedT0 ? [`writer ${twice.join(', ')} is in more than one run directory: its items are counted once per directory`] : [];
+    return twice.length && sharedT0
+      ? [`writer ${twice.join(', ')} is in more than one run directory: its items are counted once per directory`]
+      : [];
   },
 };

@@ -29,9 +29,26 @@ export function stoppedSummary({ dir, manifest, rows, totals, fromSecond, toSeco
   // the items per period of the writers this directory ran: their share of -q
   const perPeriod = writers.reduce((n, a) => n + idRange(flags.quantity, flags.writers ?? writers.length, a).count, 0);
   const targetRate = (perPeriod * 1000) / flags.period;
-  const summary = summarize({ rows, totals, ackedInWindow, warmupS: fromSecond, durationS: toSecond, targetRate, writers: writers.length, totalCounts, errorKinds: {} });
+  const summary = summarize({
+    rows,
+    totals,
+    ackedInWindow,
+    warmupS: fromSecond,
+    durationS: toSecond,
+    targetRate,
+    writers: writers.length,
+    totalCounts,
+    errorKinds: {},
+  });
   const name = path.basename(path.resolve(dir)).replace(/^\d{8}-\d{6}-/, '');
-  return Object.assign(summary, { name, mode: manifest.mode ?? 'zset', sentBy: flags.client ?? 'rqbench', interrupted: false, writerErrors: [], itemsPerWriterPerSecTarget: targetRate / writers.length });
+  return Object.assign(summary, {
+    name,
+    mode: manifest.mode ?? 'zset',
+    sentBy: flags.client ?? 'rqbench',
+    interrupted: false,
+    writerErrors: [],
+    itemsPerWriterPerSecTarget: targetRate / writers.length,
+  });
 }
 
 /**

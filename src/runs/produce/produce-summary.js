@@ -25,7 +25,20 @@ import { round } from '../../record/numbers.js';
  * @param {Array<{ worker: string, node: string, atS: number, reconnectMs: number|null }>} [p.drops] connections the
  *   writers lost (run-workers.js): said whether or not an item failed, as the retries hide a reconnect
  */
-export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, durationS, targetRate, writers, totalCounts, errorKinds, unreachable = null, drops = [] }) {
+export function summarize({
+  rows,
+  totals,
+  ackedDue,
+  ackedInWindow,
+  warmupS,
+  durationS,
+  targetRate,
+  writers,
+  totalCounts,
+  errorKinds,
+  unreachable = null,
+  drops = [],
+}) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const { seconds } = common.window;
   // achieved: items due in the window that were acknowledged (whenever the reply came), per
@@ -51,7 +64,13 @@ export function summarize({ rows, totals, ackedDue, ackedInWindow, warmupS, dura
     connectionDrops: drops.map((d) => ({ node: d.node, writer: d.worker, atS: d.atS, reconnectMs: d.reconnectMs })),
     writers,
     target: { itemsPerSec: round(targetRate), itemsPerWriterPerSec: round(targetRate / writers) },
-    achieved: { itemsPerSec: round(achieved), itemsPerWriterPerSec: round(achieved / writers), ratio: intended ? round(ratio, 4) : null, items: acked, intended },
+    achieved: {
+      itemsPerSec: round(achieved),
+      itemsPerWriterPerSec: round(achieved / writers),
+      ratio: intended ? round(ratio, 4) : null,
+      items: acked,
+      intended,
+    },
     totals: totalCounts,
     errorKinds,
     cpu: common.cpu,
@@ -75,7 +94,9 @@ export function verdict(s) {
   const ratio = s.achieved.ratio ?? 0;
   const pct = `${(ratio * 100).toFixed(1)}%`;
   // the main thread saturates first: with I/O threads the process shows far more than it
-  const busiest = s.cpu.nodes.filter((n) => n.role === 'master' && n.samples > 0).map((n) => ({ ...n, figure: engineOrProcess(n) ?? 0 }))
+  const busiest = s.cpu.nodes
+    .filter((n) => n.role === 'master' && n.samples > 0)
+    .map((n) => ({ ...n, figure: engineOrProcess(n) ?? 0 }))
     .sort((a, b) => b.figure - a.figure)[0];
   const clientBusy = s.client.cpuPctMaxWriter >= 90 || s.client.loopP99MsMax >= 100;
   const failed = s.totals.failed || 0;
@@ -83,18 +104,26 @@ export function verdict(s) {
   const r = s.retrying ?? { perItem: 0, resends: 0, sent: 0 };
   const retrying = (r.perItem ?? 0) >= RETRYING_PER_ITEM;
   const busyRetrying = `the load generator was busy retrying (${r.resends} resends for ${r.sent} items sent), not the bottleneck`;
-  if (s.unreachable) return `target unreachable: no node answered for ${s.unreachable.silentS} s and the run stopped; ${pct} of the window's items acknowledged${lost}`;
+  if (s.unreachable)
+    return `target unreachable: no node answered for ${s.unreachable.silentS} s and the run stopped; ${pct} of the window's items acknowledged${lost}`;
   if (s.window.seconds === 0) return 'too short to judge: no full second after the warm-up';
   if (ratio >= 0.95) {
     const held = `rate held (${pct} of target)${failed ? `, but ${failed} items failed` : ''}`;
     if (!clientBusy) return held;
-    return retrying ? `${held}; ${busyRetrying}` : `${held}, but the load generator was near its limit (CPU ${s.client.cpuPctMaxWriter}% of a core)`;
+    return retrying
+      ? `${held}; ${busyRetrying}`
+      : `${held}, but the load generator was near its limit (CPU ${s.client.cpuPctMaxWriter}% of a core)`;
   }
   if (clientBusy && retrying) return `rate not held: ${pct} of target${lost}; ${busyRetrying}`;
-  if (clientBusy) return `client-bound: ${pct} of target; the load generator was the bottleneck (writer CPU up to ${s.client.cpuPctMaxWriter}% of a core, event-loop delay p99 up to ${s.client.loopP99MsMax} ms)`;
-  const waited = s.inflightWaitShare >= 0.2 ? `; the writers waited for replies ${Math.round(s.inflightWaitShare * 100)}% of the time with every in-flight slot taken` : '';
+  if (clientBusy)
+    return `client-bound: ${pct} of target; the load generator was the bottleneck (writer CPU up to ${s.client.cpuPctMaxWriter}% of a core, event-loop delay p99 up to ${s.client.loopP99MsMax} ms)`;
+  const waited =
+    s.inflightWaitShare >= 0.2
+      ? `; the writers waited for replies ${Math.round(s.inflightWaitShare * 100)}% of the time with every in-flight slot taken`
+      : '';
   const of = busiest?.engineAvg === null ? ' (process CPU: it does not report its main thread)' : ' on its main thread';
-  if (busiest && (busiest.figure >= 85 || waited)) return `server-bound: ${pct} of target; busiest master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.figure}% of a core${of}${waited}`;
+  if (busiest && (busiest.figure >= 85 || waited))
+    return `server-bound: ${pct} of target; busiest master ${busiest.addr} (shard ${busiest.shard}) at ${busiest.figure}% of a core${of}${waited}`;
   if (failed > 0) return `rate not held: ${pct} of target, ${failed} items failed`;
   return `rate not held: ${pct} of target, neither the load generator nor a master was saturated (network or latency bound)`;
 }

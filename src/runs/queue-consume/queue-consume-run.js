@@ -10,7 +10,18 @@ import { renderConsumerMd, summarizeConsumer } from './queue-consumer-summary.js
 import { mergePublishers, nothingLostOf } from './queue-progress.js';
 
 export const QUEUE_CONSUME_ROWS = rows({
-  columns: ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed', 'e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms'],
+  columns: [
+    'messages',
+    'receives',
+    'rows',
+    'bytes',
+    'duplicates',
+    'malformed',
+    'e2e_p50_ms',
+    'e2e_p99_ms',
+    'e2e_sent_p50_ms',
+    'e2e_sent_p99_ms',
+  ],
   needed: ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed'],
   counted: ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed'],
   histograms: ['e2e.intended', 'e2e.sent'],
@@ -29,8 +40,11 @@ export const QUEUE_CONSUME_ROWS = rows({
  * @type {import('../common/queue-kinds.js').LatencyFields}
  */
 const LATENCIES = [
-  ['latency.read', 'read', 'read'], ['latency.processing', 'processing', 'processing'], ['latency.e2e', 'e2e', 'intended'],
-  ['latency.e2eSent', 'e2e', 'sent'], ['latency.e2eCloud', 'e2e_cloud', 'e2e_cloud'],
+  ['latency.read', 'read', 'read'],
+  ['latency.processing', 'processing', 'processing'],
+  ['latency.e2e', 'e2e', 'intended'],
+  ['latency.e2eSent', 'e2e', 'sent'],
+  ['latency.e2eCloud', 'e2e_cloud', 'e2e_cloud'],
 ];
 
 /**
@@ -43,14 +57,26 @@ export const E2E_BY_PUBLISHER = 'e2e_publisher';
  * A queue consumer's percentile lines: the seed's three metrics, from the intended send for E2E.
  * @type {import('../run-kind.js').Curve[]}
  */
-export const QUEUE_CONSUMER_CURVES = [['Reading off the queue', 'read', 'read', [6, 3]], ['Server side processing', 'processing', 'processing', [2, 2]], ['E2E', 'e2e', 'intended', [1, 0]]];
+export const QUEUE_CONSUMER_CURVES = [
+  ['Reading off the queue', 'read', 'read', [6, 3]],
+  ['Server side processing', 'processing', 'processing', [2, 2]],
+  ['E2E', 'e2e', 'intended', [1, 0]],
+];
 
 /** @type {import('../common/run-fields.js').Fields} */
 const SUMMARY_FIELDS = [
-  ...QUEUE_SUMMARY, ['target', 'string'], ['threads', 'workers'], ['latency', 'object'],
-  ['counts', 'object'], ...counts('counts', ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed']),
-  ['countsAll', 'object'], ...counts('countsAll', ['messages', 'duplicates', 'malformed']),
-  ['publishers', 'list'], ['nothingLost', 'object'], ['errors', 'object'], ['errors.count', 'count'],
+  ...QUEUE_SUMMARY,
+  ['target', 'string'],
+  ['threads', 'workers'],
+  ['latency', 'object'],
+  ['counts', 'object'],
+  ...counts('counts', ['messages', 'receives', 'rows', 'bytes', 'duplicates', 'malformed']),
+  ['countsAll', 'object'],
+  ...counts('countsAll', ['messages', 'duplicates', 'malformed']),
+  ['publishers', 'list'],
+  ['nothingLost', 'object'],
+  ['errors', 'object'],
+  ['errors.count', 'count'],
 ];
 
 /**
@@ -68,15 +94,35 @@ function mergeConsumers(m) {
   // runs from before `active` was written: the longest of their spans (consumers of one queue run side by side)
   if (!one && spans.length < sums.filter((s) => s.activeS).length) activeS = Math.max(activeS ?? 0, ...sums.map((s) => s.activeS ?? 0));
   const rate = (n) => (activeS ? n / activeS : null);
-  const merged = one ? { publishers: sums[0].publishers, nothingLost: sums[0].nothingLost, ok: sums[0].ok } : mergedProgress(sums, countsAll);
+  const merged = one
+    ? { publishers: sums[0].publishers, nothingLost: sums[0].nothingLost, ok: sums[0].ok }
+    : mergedProgress(sums, countsAll);
   return {
-    ...common, kind: 'consumer', threads: sum(sums, (s) => s.threads), cache: oneOf(sums.map((s) => s.cache)),
-    ok: merged.ok, latency: latency.latency, counts, countsAll,
-    messagesPerSec: rate(counts.messages), rowsPerSec: rate(counts.rows), bytesPerSec: rate(counts.bytes), activeS,
+    ...common,
+    kind: 'consumer',
+    threads: sum(sums, (s) => s.threads),
+    cache: oneOf(sums.map((s) => s.cache)),
+    ok: merged.ok,
+    latency: latency.latency,
+    counts,
+    countsAll,
+    messagesPerSec: rate(counts.messages),
+    rowsPerSec: rate(counts.rows),
+    bytesPerSec: rate(counts.bytes),
+    activeS,
     active: spans.length ? { fromMs: Math.min(...spans.map((x) => x.fromMs)), toMs: Math.max(...spans.map((x) => x.toMs)) } : null,
     averageBatchSize: counts.messages ? counts.rows / counts.messages : 0,
-    publishers: merged.publishers, nothingLost: merged.nothingLost, ...(merged.progressNote && { progressNote: merged.progressNote }),
-    errors: { count: sum(sums, (s) => s.errors.count), last: sums.map((s) => s.errors.last).filter(Boolean).at(-1) ?? null },
+    publishers: merged.publishers,
+    nothingLost: merged.nothingLost,
+    ...(merged.progressNote && { progressNote: merged.progressNote }),
+    errors: {
+      count: sum(sums, (s) => s.errors.count),
+      last:
+        sums
+          .map((s) => s.errors.last)
+          .filter(Boolean)
+          .at(-1) ?? null,
+    },
   };
 }
 
@@ -111,11 +157,16 @@ export const queueConsumeRun = {
   summaryMd: (run, s) => renderConsumerMd(/** @type {any} */ (s), run.description),
   merge: mergeConsumers,
   compare: [
-    ['Messages/s', (s) => s.messagesPerSec, 1], ['Rows updated/s', (s) => s.rowsPerSec, 0], ['Messages applied', (s) => s.counts.messages, 0],
-    ['Duplicates', (s) => s.counts.duplicates, 0], ['Missing', (s) => s.nothingLost.missing, 0],
+    ['Messages/s', (s) => s.messagesPerSec, 1],
+    ['Rows updated/s', (s) => s.rowsPerSec, 0],
+    ['Messages applied', (s) => s.counts.messages, 0],
+    ['Duplicates', (s) => s.counts.duplicates, 0],
+    ['Missing', (s) => s.nothingLost.missing, 0],
     // the seed's table: reading off the queue and server-side processing (E2E is the main operation below)
-    ['Reading off the queue p50 ms', (s) => s.latency.read?.p50, 3], ['Reading off the queue p99.9 ms', (s) => s.latency.read?.p999, 3],
-    ['Server side processing p50 ms', (s) => s.latency.processing?.p50, 3], ['Server side processing p99.9 ms', (s) => s.latency.processing?.p999, 3],
+    ['Reading off the queue p50 ms', (s) => s.latency.read?.p50, 3],
+    ['Reading off the queue p99.9 ms', (s) => s.latency.read?.p999, 3],
+    ['Server side processing p50 ms', (s) => s.latency.processing?.p50, 3],
+    ['Server side processing p99.9 ms', (s) => s.latency.processing?.p999, 3],
   ],
   chart: {
     unit: 'messages/s',
@@ -130,7 +181,11 @@ export const queueConsumeRun = {
   panels: [
     ['Messages per second: applied, receives, rows', 'per second', ['messages', 'receives', 'rows', 'duplicates', 'malformed']],
     ['Bytes per second', 'bytes per second', ['bytes']],
-    ['E2E latency per second: from the intended send and from the send', 'ms', ['e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms']],
+    [
+      'E2E latency per second: from the intended send and from the send',
+      'ms',
+      ['e2e_p50_ms', 'e2e_p99_ms', 'e2e_sent_p50_ms', 'e2e_sent_p99_ms'],
+    ],
   ],
   // a consumer's summary has whether anything was lost, which only its own end knows
   stopped: null,

@@ -15,7 +15,8 @@
  */
 
 const SHARED = 'each consumer counted every consumer of its Redis cache (shared bitmaps): the latest count is taken, none added';
-const SEPARATE = 'each consumer counted only what it applied itself (--cache memory): the received counts are added, so a message applied by two consumers counts twice and Missing can read low';
+const SEPARATE =
+  'each consumer counted only what it applied itself (--cache memory): the received counts are added, so a message applied by two consumers counts twice and Missing can read low';
 
 /**
  * @param {Array<Record<string, any>>} sums the consumers' summary.json
@@ -49,8 +50,12 @@ function latest(a, b) {
 /** @param {PublisherProgress} a @param {PublisherProgress} b */
 function added(a, b) {
   return {
-    publisher: a.publisher, received: a.received + b.received, duplicates: a.duplicates + b.duplicates,
-    last: a.last ?? b.last, highest: Math.max(a.highest ?? 0, b.highest ?? 0), missing: 0,
+    publisher: a.publisher,
+    received: a.received + b.received,
+    duplicates: a.duplicates + b.duplicates,
+    last: a.last ?? b.last,
+    highest: Math.max(a.highest ?? 0, b.highest ?? 0),
+    missing: 0,
     // a sequence number one consumer lacks may be another's: no sample can be named
     missingSample: [],
   };
@@ -65,9 +70,14 @@ export function nothingLostOf(publishers, countsAll) {
   const missing = publishers.reduce((n, p) => n + (p.missing ?? 0), 0);
   const unfinished = publishers.filter((p) => p.last === null).map((p) => p.publisher);
   return {
-    publishers: publishers.length, missing, duplicates: countsAll.duplicates ?? 0, malformed: countsAll.malformed ?? 0,
-    malformedMessages: countsAll.malformedMessages ?? 0, unidentified: countsAll.unidentified ?? 0,
-    complete: missing === 0 && unfinished.length === 0 && publishers.length > 0, unfinished,
+    publishers: publishers.length,
+    missing,
+    duplicates: countsAll.duplicates ?? 0,
+    malformed: countsAll.malformed ?? 0,
+    malformedMessages: countsAll.malformedMessages ?? 0,
+    unidentified: countsAll.unidentified ?? 0,
+    complete: missing === 0 && unfinished.length === 0 && publishers.length > 0,
+    unfinished,
     ok: publishers.length > 0 && missing === 0 && unfinished.length === 0 && !countsAll.malformed,
   };
 }

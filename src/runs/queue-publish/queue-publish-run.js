@@ -25,13 +25,23 @@ export const QUEUE_PUBLISH_ROWS = rows({
  * The summary's latency fields and the .hlog file and tag each was computed from.
  * @type {import('../common/queue-kinds.js').LatencyFields}
  */
-const LATENCIES = [['publish.intended', 'publish', 'intended'], ['publish.sent', 'publish', 'sent'], ['lag', 'lag', 'lag']];
+const LATENCIES = [
+  ['publish.intended', 'publish', 'intended'],
+  ['publish.sent', 'publish', 'sent'],
+  ['lag', 'lag', 'lag'],
+];
 
 /** @type {import('../common/run-fields.js').Fields} */
 const SUMMARY_FIELDS = [
-  ...QUEUE_SUMMARY, ['rate', 'number'], ['batchSize', 'workers'],
-  ['messages', 'object'], ...counts('messages', ['intended', 'sent', 'acked', 'failed', 'unanswered', 'notSent']),
-  ['inWindow', 'object'], ...counts('inWindow', ['sent', 'acked', 'failed', 'unanswered', 'bytes']), ['bytes', 'count'], ['publish', 'object'],
+  ...QUEUE_SUMMARY,
+  ['rate', 'number'],
+  ['batchSize', 'workers'],
+  ['messages', 'object'],
+  ...counts('messages', ['intended', 'sent', 'acked', 'failed', 'unanswered', 'notSent']),
+  ['inWindow', 'object'],
+  ...counts('inWindow', ['sent', 'acked', 'failed', 'unanswered', 'bytes']),
+  ['bytes', 'count'],
+  ['publish', 'object'],
 ];
 
 /**
@@ -43,15 +53,28 @@ function mergePublishers(m) {
   // each publisher's achieved rate over its own window: concurrent publishers' rates add
   const rateOf = (s, n) => (s.window.seconds > 0 ? n / s.window.seconds : 0);
   return {
-    ...common, kind: 'publisher', publisherId: sums.map((s) => s.publisherId).join(', '),
-    rate: sum(sums, (s) => s.rate), batchSize: oneOf(sums.map((s) => s.batchSize)), keySize: oneOf(sums.map((s) => s.keySize)), valueSize: oneOf(sums.map((s) => s.valueSize)),
-    messages: { ...sumRecords(sums.map((s) => s.messages)), planned: sums.every((s) => typeof s.messages.planned === 'number') ? sum(sums, (s) => s.messages.planned) : null },
+    ...common,
+    kind: 'publisher',
+    publisherId: sums.map((s) => s.publisherId).join(', '),
+    rate: sum(sums, (s) => s.rate),
+    batchSize: oneOf(sums.map((s) => s.batchSize)),
+    keySize: oneOf(sums.map((s) => s.keySize)),
+    valueSize: oneOf(sums.map((s) => s.valueSize)),
+    messages: {
+      ...sumRecords(sums.map((s) => s.messages)),
+      planned: sums.every((s) => typeof s.messages.planned === 'number') ? sum(sums, (s) => s.messages.planned) : null,
+    },
     inWindow: sumRecords(sums.map((s) => s.inWindow)),
     achievedMessagesPerSec: sum(sums, (s) => rateOf(s, s.inWindow.acked)),
     updatesPerSec: sum(sums, (s) => rateOf(s, s.inWindow.acked * s.batchSize)),
     bytes: sum(sums, (s) => s.bytes),
-    publish: latency.publish, lag: latency.lag,
-    lastError: sums.map((s) => s.lastError).filter(Boolean).at(-1) ?? null,
+    publish: latency.publish,
+    lag: latency.lag,
+    lastError:
+      sums
+        .map((s) => s.lastError)
+        .filter(Boolean)
+        .at(-1) ?? null,
   };
 }
 
@@ -75,14 +98,22 @@ export const queuePublishRun = {
   summaryMd: (run, s) => renderPublisherMd(s, run.description),
   merge: mergePublishers,
   compare: [
-    ['Target messages/s', (s) => s.rate, 1], ['Achieved messages/s', (s) => s.achievedMessagesPerSec, 1], ['Updates/s', (s) => s.updatesPerSec, 0],
-    ['Messages failed', (s) => s.messages.failed, 0], ['Messages unanswered', (s) => s.messages.unanswered, 0], ['Messages never sent', (s) => s.messages.notSent, 0],
+    ['Target messages/s', (s) => s.rate, 1],
+    ['Achieved messages/s', (s) => s.achievedMessagesPerSec, 1],
+    ['Updates/s', (s) => s.updatesPerSec, 0],
+    ['Messages failed', (s) => s.messages.failed, 0],
+    ['Messages unanswered', (s) => s.messages.unanswered, 0],
+    ['Messages never sent', (s) => s.messages.notSent, 0],
   ],
   chart: {
     unit: 'messages/s',
     throughput: (row) => {
       const lost = (cellValue(row.failed) ?? 0) + (cellValue(row.unanswered) ?? 0);
-      return [{ series: 'published', value: cellValue(row.acked) }, { series: 'scheduled', value: cellValue(row.intended) }, ...(lost ? [{ series: 'lost', value: lost }] : [])];
+      return [
+        { series: 'published', value: cellValue(row.acked) },
+        { series: 'scheduled', value: cellValue(row.intended) },
+        ...(lost ? [{ series: 'lost', value: lost }] : []),
+      ];
     },
   },
   panels: [

@@ -28,27 +28,46 @@ export function renderPublisherMd(s, description) {
   const row = (label, k) => [label, fixed(p.intended?.[k], 3), fixed(p.sent?.[k], 3), fixed(s.lag?.[k], 3)];
   const m = s.messages;
   return [
-    `# ${s.name}`, '', description, '',
-    windowText(s.window, s.durationS, s.stoppedBy), '',
-    mdTable(['Messages', 'Value'], [
-      ['target rate, messages/s', fixed(s.rate, 1)],
-      ['achieved, messages/s (acknowledged in the window)', fixed(s.achievedMessagesPerSec, 1)],
-      ['updates/s', grouped(s.updatesPerSec)],
-      ['in the window: sent / acknowledged / failed / unanswered', [s.inWindow.sent, s.inWindow.acked, s.inWindow.failed, s.inWindow.unanswered].map(grouped).join(' / ')],
-    ]), '',
-    'The whole run, drain included:', '',
-    mdTable(['Messages', 'Value'], [
-      ['planned / sent', `${m.planned === null ? 'until stopped' : grouped(m.planned)} / ${grouped(m.sent)}`],
-      ['acknowledged', grouped(m.acked)],
-      ['failed (refused, or the call failed)', grouped(m.failed)],
-      ['unanswered (no answer within the call\'s bound, or still in flight when the drain ended)', grouped(m.unanswered)],
-      ['never sent (the schedule was behind when the duration ended)', grouped(m.notSent)],
-      ['body bytes acknowledged', grouped(s.bytes)],
-    ]), '',
-    verdict(s), '',
-    'Publish latency, ms (from the intended send time, corrected; from the actual send; and the schedule lag):', '',
+    `# ${s.name}`,
+    '',
+    description,
+    '',
+    windowText(s.window, s.durationS, s.stoppedBy),
+    '',
+    mdTable(
+      ['Messages', 'Value'],
+      [
+        ['target rate, messages/s', fixed(s.rate, 1)],
+        ['achieved, messages/s (acknowledged in the window)', fixed(s.achievedMessagesPerSec, 1)],
+        ['updates/s', grouped(s.updatesPerSec)],
+        [
+          'in the window: sent / acknowledged / failed / unanswered',
+          [s.inWindow.sent, s.inWindow.acked, s.inWindow.failed, s.inWindow.unanswered].map(grouped).join(' / '),
+        ],
+      ],
+    ),
+    '',
+    'The whole run, drain included:',
+    '',
+    mdTable(
+      ['Messages', 'Value'],
+      [
+        ['planned / sent', `${m.planned === null ? 'until stopped' : grouped(m.planned)} / ${grouped(m.sent)}`],
+        ['acknowledged', grouped(m.acked)],
+        ['failed (refused, or the call failed)', grouped(m.failed)],
+        ["unanswered (no answer within the call's bound, or still in flight when the drain ended)", grouped(m.unanswered)],
+        ['never sent (the schedule was behind when the duration ended)', grouped(m.notSent)],
+        ['body bytes acknowledged', grouped(s.bytes)],
+      ],
+    ),
+    '',
+    verdict(s),
+    '',
+    'Publish latency, ms (from the intended send time, corrected; from the actual send; and the schedule lag):',
+    '',
     mdTable(['Percentile', 'intended', 'sent', 'lag'], [row('p50', 'p50'), row('p99', 'p99'), row('p999', 'p999'), row('max', 'max')]),
-    ...(s.lastError ? ['', `Last error: ${s.lastError}`] : []), '',
+    ...(s.lastError ? ['', `Last error: ${s.lastError}`] : []),
+    '',
   ].join('\n');
 }
 
@@ -57,7 +76,13 @@ function verdict(s) {
   const m = s.messages;
   const stopped = s.interrupted ? ` The run was interrupted (${s.interrupted}).` : '';
   if (!lostAny(s)) return `Every message sent was acknowledged.${stopped}`;
-  const parts = [[m.failed, 'failed'], [m.unanswered, 'unanswered'], [m.notSent, 'never sent']].filter(([n]) => n > 0).map(([n, w]) => `${grouped(n)} ${w}`);
+  const parts = [
+    [m.failed, 'failed'],
+    [m.unanswered, 'unanswered'],
+    [m.notSent, 'never sent'],
+  ]
+    .filter(([n]) => n > 0)
+    .map(([n, w]) => `${grouped(n)} ${w}`);
   return `**NOT ALL ACKNOWLEDGED: ${parts.join(', ')}.**${stopped}`;
 }
 
@@ -77,12 +102,24 @@ export function summarizePublisher({ a, publisher, run }) {
   const secs = run.window.seconds;
   const st = (name) => (t.get(name) ? stats(t.get(name)) : null);
   return {
-    name: path.basename(run.dir), kind: 'publisher', target: a.target, publisherId: a.publisherId,
-    interrupted: run.interrupted, stoppedBy: run.stoppedBy,
-    rate: a.rate, batchSize: a.batchSize, keySize: a.keySize, valueSize: a.valueSize,
+    name: path.basename(run.dir),
+    kind: 'publisher',
+    target: a.target,
+    publisherId: a.publisherId,
+    interrupted: run.interrupted,
+    stoppedBy: run.stoppedBy,
+    rate: a.rate,
+    batchSize: a.batchSize,
+    keySize: a.keySize,
+    valueSize: a.valueSize,
     messages: {
-      planned: Number.isFinite(publisher.total) ? publisher.total : null, intended: c.intended, sent: c.sent, acked: c.acked,
-      failed: c.failed, unanswered: c.unanswered, notSent: publisher.notSent,
+      planned: Number.isFinite(publisher.total) ? publisher.total : null,
+      intended: c.intended,
+      sent: c.sent,
+      acked: c.acked,
+      failed: c.failed,
+      unanswered: c.unanswered,
+      notSent: publisher.notSent,
     },
     window: run.window,
     inWindow: { sent: w.sent ?? 0, acked: w.acked ?? 0, failed: w.failed ?? 0, unanswered: w.unanswered ?? 0, bytes: w.bytes ?? 0 },
