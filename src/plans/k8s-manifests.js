@@ -2,7 +2,7 @@
  * A K8sPlan → the Kubernetes objects of one run: an Indexed Job whose pod i runs writers
  * i*W+1 … (i+1)*W of pods*W (one producer process each, all on one --run-id and --start-at, the
  * Redis URL read from a Secret), and, when asked, the Prometheus Operator PodMonitor that scrapes
- * every writer's endpoint. test/k8s-manifests.test.js validates them against the API schemas.
+ * every writer's endpoint. test/unit/k8s-manifests.test.js validates them against the API schemas.
  */
 import YAML from 'yaml';
 import { K8S_DEFAULTS, PLACEHOLDER } from './k8s-plan.js';
