@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, removeTempDirs, tempDir } from '../helpers/producer-run.js';
-import { rqbench } from '../helpers/in-process.js';
-import { docs, validate } from '../helpers/k8s-schemas.js';
+import { docs, renderK8s, validate } from '../helpers/k8s-schemas.js';
 
 afterAll(() => removeTempDirs());
 
@@ -45,24 +44,7 @@ describe.each([
   let text = '';
   const before = Date.now();
   beforeAll(async () => {
-    const r = await rqbench([
-      'k8s',
-      '--pods',
-      String(pods),
-      '-w',
-      String(perPod),
-      '--podmonitor',
-      '--namespace',
-      'bench',
-      '--',
-      '--cluster',
-      '-q',
-      '300000',
-      '--ns',
-      '10',
-      '-d',
-      '60',
-    ]);
+    const r = await renderK8s(pods, perPod);
     expect(r.code, r.stderr).toBe(0);
     text = r.stdout;
   });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, removeTempDirs, tempDir } from '../helpers/producer-run.js';
 import { rqbench } from '../helpers/in-process.js';
-import { docs, validate } from '../helpers/k8s-schemas.js';
+import { docs, renderK8s, validate } from '../helpers/k8s-schemas.js';
 
 afterAll(() => removeTempDirs());
 
@@ -20,24 +20,7 @@ describe.each([
   [8, 1],
 ])('%i pods × %i writers', (pods, perPod) => {
   it('renders a Job and a PodMonitor that the API schemas accept', async () => {
-    const r = await rqbench([
-      'k8s',
-      '--pods',
-      String(pods),
-      '-w',
-      String(perPod),
-      '--podmonitor',
-      '--namespace',
-      'bench',
-      '--',
-      '--cluster',
-      '-q',
-      '300000',
-      '--ns',
-      '10',
-      '-d',
-      '60',
-    ]);
+    const r = await renderK8s(pods, perPod);
     expect(r.code, r.stderr).toBe(0);
     const all = docs(r.stdout);
     expect(all.map((d) => d.kind)).toEqual(['Job', 'PodMonitor']);
