@@ -4,7 +4,7 @@
  * A node that reports its main thread's CPU (the figure that saturates: CloudWatch's
  * EngineCPUUtilization) has that line, and its whole process's in the same hue, faint.
  */
-import { num } from './run-data.js';
+import { cellValue as num } from '../../runs/common/timeline-rows.js';
 import { points } from './sequence.js';
 import { frameSpec, headroom, lineLayer, markerLayers } from './vega-spec.js';
 

@@ -2,7 +2,7 @@
  * Latency percentiles per second from the timeline: p50 and p99 of each second's batches
  * (producer) or cycles (consumer), measured from their intended start.
  */
-import { num } from './run-data.js';
+import { cellValue as num } from '../../runs/common/timeline-rows.js';
 import { points } from './sequence.js';
 import { frameSpec, latencyY, lineLayer, markerLayers } from './vega-spec.js';
 

@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { readRunDir as readChecked } from '../read/run-dirs.js';
 import { readKind } from '../../runs/kinds.js';
-import { cellValue } from '../../runs/common/timeline-rows.js';
 
 /**
  * @typedef {object} Curve one line of the percentile chart
@@ -96,6 +95,3 @@ function nodeColumns(columns) {
   }
   return nodes.sort((a, b) => a.shard - b.shard || (a.role === b.role ? a.addr.localeCompare(b.addr) : a.role === 'master' ? -1 : 1));
 }
-
-/** A timeline cell as a number; null when empty (a second without a sample). */
-export const num = cellValue;

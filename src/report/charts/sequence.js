@@ -2,7 +2,7 @@
  * Runs laid end to end on one time axis: each run (an experiment step) starts where the one
  * before it ended, so a sequence of steps reads like one long CloudWatch chart.
  */
-import { num } from './run-data.js';
+import { cellValue as num } from '../../runs/common/timeline-rows.js';
 
 /** @typedef {import('./run-data.js').RunData} RunData */
 
