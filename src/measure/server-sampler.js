@@ -35,11 +35,35 @@ import { within } from '../transports/bounds.js';
  * @property {number|null} cpuPct  the whole process, % of one core since the previous sample (null: no answer)
  * @property {number|null} [enginePct]  the main thread, % of one core since the previous sample;
  *   undefined when the server does not report it (before Redis 7, other engines), null for a gap
+ * @property {number|null} [cpuS] the process's CPU seconds since the previous sample, unrounded (null: no figure)
+ * @property {number|null} [engineS] the main thread's, likewise (undefined when not reported)
+ * @property {number|null} [usedMemory] INFO memory's used_memory now, less the replication backlog and the
+ *   clients' buffers (they grow with traffic, not with the data), bytes (null: no answer)
+ * @property {number|null} [netIn] bytes the node read from its clients since the previous sample, less
+ *   the sampler's own request and replication's bytes (null: no figure, as for CPU; a second after a
+ *   gap covers both seconds)
+ * @property {number|null} [netOut] bytes it wrote to its clients since the previous sample, less the
+ *   sampler's own replies and replication's bytes
+ * @property {number|null} [replIn] replication bytes it read (a replica: its master's stream)
+ * @property {number|null} [replOut] replication bytes it wrote (a master: to its replicas)
+ */
+
+/**
+ * What a node held when the sampler first reached it: the baseline memory per item is counted from.
+ * @typedef {{ usedMemory: number, keys: number }} NodeStart
  */
 
 /** INFO cpu's main-thread fields (Redis 7+). */
 const MAIN_USER = 'used_cpu_user_main_thread';
 const MAIN_SYS = 'used_cpu_sys_main_thread';
+
+/**
+ * One call for every figure: CPU, memory, network bytes (and the keys, for the first reading).
+ * A server before Redis 7 takes one section only: it is asked for all of them (INFO) instead.
+ */
+const INFO_ARGS = ['INFO', 'cpu', 'memory', 'stats', 'keyspace'];
+/** The bytes of the sampler's own request, taken off the node's input bytes. */
+const INFO_REQUEST_BYTES = Buffer.byteLength(`*${INFO_ARGS.length}\r\n${INFO_ARGS.map((a) => `$${a.length}\r\n${a}\r\n`).join('')}`);
 
 /** Samples between two topology reads. */
 const REFRESH_EVERY = 5;
@@ -62,8 +86,13 @@ export class ServerSampler {
     this.nodes = nodes.map((n) => ({ addr: n.addr, host: n.host, port: n.port, role: n.role, shard: n.shard, failed: !!n.failed }));
     /** @type {Map<string, { pipe: import('../transports/redis-pipe.js').RespPipe|null, opening: Promise<any>|null, fails: number, nextTryAt: number, misses: number }>} */
     this.links = new Map();
-    /** @type {Map<string, { used: number, main: number|null, at: number }>} the previous answer: CPU seconds (process, main thread) at performance.now() */
+    /** @type {Map<string, { used: number, main: number|null, at: number, net: number[], replyBytes: number }>} the previous answer: CPU
+     *  seconds (process, main thread) at performance.now(), the network counters, the size of the reply that carried them */
     this.last = new Map();
+    /** @type {Map<string, NodeStart>} each node's first reading */
+    this.firstSeen = new Map();
+    /** @type {Set<string>} nodes that refused INFO with several sections (before Redis 7) */
+    this.oneSection = new Set();
     /** @type {Set<string>} nodes whose last answer had the main-thread fields: their gaps are null, not undefined */
     this.reportsEngine = new Set();
     this.samples = 0;
@@ -87,11 +116,11 @@ export class ServerSampler {
     if (++this.samples % REFRESH_EVERY === 0) this.refreshSoon();
     return Promise.all(
       this.nodes.map(async (n) => {
-        const { cpuPct, enginePct } = await this.#cpuOf(n);
+        const { cpuPct, enginePct, ...more } = await this.#cpuOf(n);
         /** @type {NodeCpu} */
         const out = { addr: n.addr, role: n.role, shard: n.shard, cpuPct };
         if (enginePct !== undefined) out.enginePct = enginePct;
-        return out;
+        return Object.assign(out, more);
       }),
     );
   }
@@ -103,27 +132,27 @@ export class ServerSampler {
 
   /**
    * @param {{ addr: string, host: string, port: number, role: string, shard: number }} n
-   * @returns {Promise<{ cpuPct: number|null, enginePct?: number|null }>}
+   * @returns {Promise<Omit<NodeCpu, 'addr'|'role'|'shard'>>}
    */
   async #cpuOf(n) {
     const link = this.#link(n.addr);
-    let info;
+    let text;
     try {
       // connect (when needed) and answer within one budget: the sample is due again in a second
-      info = parseInfo(
-        await within(
-          this.#pipe(n, link).then((pipe) => pipe.call(['INFO', 'cpu'])),
-          CALL_TIMEOUT_MS,
-          `INFO cpu on ${n.addr}`,
-        ),
+      text = await within(
+        this.#pipe(n, link).then((pipe) => this.#info(pipe, n.addr)),
+        CALL_TIMEOUT_MS,
+        `INFO on ${n.addr}`,
       );
     } catch {
       // a frozen node's replies would come later and queue behind the next calls: a fresh connection instead
       link.pipe?.close();
       link.pipe = null;
       if (++link.misses === MISSES_TO_REPORT) this.onChange(`${n.addr} (${n.role}, shard ${n.shard}) is not answering`);
-      return this.reportsEngine.has(n.addr) ? { cpuPct: null, enginePct: null } : { cpuPct: null };
+      const none = { cpuPct: null, usedMemory: null, netIn: null, netOut: null, replIn: null, replOut: null };
+      return this.reportsEngine.has(n.addr) ? { ...none, enginePct: null } : none;
     }
+    const info = parseInfo(text);
     const at = performance.now();
     this.lastAnswerAt = at;
     if (link.misses >= MISSES_TO_REPORT) {
@@ -137,10 +166,60 @@ export class ServerSampler {
     if (main === null) this.reportsEngine.delete(n.addr);
     else this.reportsEngine.add(n.addr);
     const prev = this.last.get(n.addr);
-    this.last.set(n.addr, { used, main, at });
+    const net = NET_FIELDS.map((f) => Number(info[f]));
+    // the reply's bytes as the node wrote them: its text and the bulk string's header
+    const replyBytes = Buffer.byteLength(text) + String(Buffer.byteLength(text)).length + 5;
+    this.last.set(n.addr, { used, main, at, net, replyBytes });
+    // what the data holds: used_memory less the buffers that grow with traffic, not with items (the
+    // replication backlog fills to its size as writes flow; the clients' query and output buffers)
+    const usedMemory = Number(info.used_memory) - BUFFERS.reduce((n, f) => n + (Number(info[f]) || 0), 0);
+    if (!this.firstSeen.has(n.addr) && Number.isFinite(usedMemory)) this.firstSeen.set(n.addr, { usedMemory, keys: keysOf(info) });
     const cpuPct = pctOf(prev?.used, used, prev?.at, at);
-    if (main === null) return { cpuPct };
-    return { cpuPct, enginePct: pctOf(prev?.main ?? undefined, main, prev?.at, at) };
+    // a counter that went back (a restart) has no figure, as for CPU; the sampler's own call is
+    // taken off: the request it sent and the previous reply, counted since the previous reading
+    const delta = (i) => (prev && net[i] >= prev.net[i] ? net[i] - prev.net[i] : null);
+    const replIn = delta(2);
+    const replOut = delta(3);
+    // INFO's totals include replication's bytes (Redis 7 counts those apart too): the clients' are the rest
+    const clients = (d, repl, own) => (d === null ? null : Math.max(0, d - (repl ?? 0) - own));
+    const more = {
+      // the CPU seconds themselves, unrounded: a cost per item at a light load needs more than a % to 0.1
+      cpuS: prev && used >= prev.used ? used - prev.used : null,
+      ...(main !== null && { engineS: prev?.main !== null && prev?.main !== undefined && main >= prev.main ? main - prev.main : null }),
+      usedMemory: Number.isFinite(usedMemory) ? usedMemory : null,
+      netIn: clients(delta(0), replIn, INFO_REQUEST_BYTES),
+      netOut: clients(delta(1), replOut, prev?.replyBytes ?? 0),
+      replIn,
+      replOut,
+    };
+    if (main === null) return { cpuPct, ...more };
+    return { cpuPct, enginePct: pctOf(prev?.main ?? undefined, main, prev?.at, at), ...more };
+  }
+
+  /**
+   * INFO's text: every section in one call, or all of INFO from a server that takes one section only.
+   * @param {import('../transports/redis-pipe.js').RespPipe} pipe
+   * @param {string} addr
+   * @returns {Promise<string>}
+   */
+  async #info(pipe, addr) {
+    if (this.oneSection.has(addr)) return pipe.call(['INFO']);
+    try {
+      return await pipe.call(INFO_ARGS);
+    } catch (e) {
+      // an error reply (a syntax error before Redis 7), not a lost connection
+      if (pipe.closed) throw e;
+      this.oneSection.add(addr);
+      return pipe.call(['INFO']);
+    }
+  }
+
+  /**
+   * Each node's first reading: its memory and keys before the run wrote anything.
+   * @returns {Map<string, NodeStart>}
+   */
+  starts() {
+    return new Map(this.firstSeen);
   }
 
   #link(addr) {
@@ -245,6 +324,22 @@ export class ServerSampler {
     this.closed = true;
     for (const link of this.links.values()) link.pipe?.close();
   }
+}
+
+/** INFO memory's buffers, taken off used_memory (Redis 4+; absent fields count 0). */
+const BUFFERS = ['mem_replication_backlog', 'mem_clients_slaves', 'mem_clients_normal'];
+
+/** INFO stats' byte counters, in the order the samples use them (clients' in and out, then replication's). */
+const NET_FIELDS = ['total_net_input_bytes', 'total_net_output_bytes', 'total_net_repl_input_bytes', 'total_net_repl_output_bytes'];
+
+/**
+ * Keys in every database, from INFO keyspace (`db0:keys=12,expires=3,avg_ttl=0`).
+ * @param {Record<string, string>} info
+ */
+function keysOf(info) {
+  return Object.entries(info)
+    .filter(([k]) => /^db\d+$/.test(k))
+    .reduce((n, [, v]) => n + (Number(/keys=(\d+)/.exec(v)?.[1]) || 0), 0);
 }
 
 /**

@@ -78,7 +78,10 @@ export class Timeline {
 
 /**
  * A node's figures for one second, as the sampler gives them (measure/server-sampler.js NodeCpu).
- * @typedef {{ addr: string, role: string, shard: number, cpuPct: number|null, enginePct?: number|null }} NodeSample
+ * The timeline's columns are its CPU; the memory and byte counts stay in the run's own rows,
+ * where its summary's cost per item is made from.
+ * @typedef {{ addr: string, role: string, shard: number, cpuPct: number|null, enginePct?: number|null, cpuS?: number|null, engineS?: number|null, usedMemory?: number|null,
+ *   netIn?: number|null, netOut?: number|null, replIn?: number|null, replOut?: number|null }} NodeSample
  */
 
 /**

@@ -92,9 +92,11 @@ export function compareRunGroups(a, b, { op, tag, alpha, threshold }) {
   };
   const fa = a.map(figures);
   const fb = b.map(figures);
-  const rows = fa[0].rows.map((row, i) => {
+  const rows = fa[0].rows.flatMap((row, i) => {
     const va = fa.map((f) => f.rows[i].value).filter((v) => v !== null);
     const vb = fb.map((f) => f.rows[i].value).filter((v) => v !== null);
+    // a figure no run of either group has (run directories from before rqbench measured it) is left out
+    if (!va.length && !vb.length) return [];
     const g = compareGroups(va, vb, { alpha, threshold });
     return {
       metric: row.metric,

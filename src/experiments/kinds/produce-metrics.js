@@ -16,6 +16,17 @@ export const METRICS = {
   replica_cpu_total: 'replica CPU summed over every replica',
   top_master_cpu: 'CPU of the busiest master',
   top_master_share: "the busiest master's share of all master CPU (0..1)",
+  master_us_per_item: 'master CPU (main thread where reported) per item written, µs, every master together (summary cost.roles)',
+  master_process_us_per_item: 'master process CPU per item written, µs, every master together',
+  replica_us_per_item: 'replica CPU (main thread where reported) per item written, µs, every replica together',
+  replica_process_us_per_item: 'replica process CPU per item written, µs, every replica together',
+  master_bytes_in_per_item: "bytes the masters read from clients per item written (INFO stats, replication's apart)",
+  master_bytes_out_per_item: 'bytes the masters wrote to clients per item written',
+  master_repl_bytes_per_item: 'replication bytes the masters wrote per item written',
+  memory_per_item: "the masters' used_memory growth per item live at the window's end, bytes",
+  replica_memory_per_item: "the replicas' used_memory growth per item live at the window's end, bytes",
+  read_master_us_per_item: 'consumer: master CPU (main thread where reported) per item read, µs',
+  read_replica_us_per_item: 'consumer: replica CPU (main thread where reported) per item read, µs',
   target: 'target items/s (all writers)',
   achieved: 'achieved items/s (all writers)',
   achieved_ratio: 'achieved / target',
@@ -60,6 +71,7 @@ export function stepMetrics(producer, consumer, vcpus = null) {
     replica_cpu_total: nodes.length ? sum('replica') : undefined,
     top_master_cpu: top,
     top_master_share: total > 0 ? round(top / total, 3) : undefined,
+    ...costMetrics(producer?.cost?.roles, consumer?.cost?.roles),
     target: producer?.target?.itemsPerSec,
     achieved: producer?.achieved?.itemsPerSec,
     achieved_ratio: producer?.achieved?.ratio,
@@ -73,6 +85,28 @@ export function stepMetrics(producer, consumer, vcpus = null) {
     cycle_p50_ms: consumer?.latency?.cycle?.sent?.p50,
     cycle_p99_ms: consumer?.latency?.cycle?.sent?.p99,
     overruns: consumer?.cycles?.overruns,
+  };
+}
+
+/**
+ * The cost per item metrics (runs/common/cost-summary.js), from the producer's and the consumer's roles.
+ * @param {any} written the producer summary's cost.roles
+ * @param {any} read the consumer summary's cost.roles
+ */
+function costMetrics(written, read) {
+  const v = (x) => (typeof x === 'number' ? x : undefined);
+  return {
+    master_us_per_item: v(written?.master?.engineUs),
+    master_process_us_per_item: v(written?.master?.processUs),
+    replica_us_per_item: v(written?.replica?.engineUs),
+    replica_process_us_per_item: v(written?.replica?.processUs),
+    master_bytes_in_per_item: v(written?.master?.netIn),
+    master_bytes_out_per_item: v(written?.master?.netOut),
+    master_repl_bytes_per_item: v(written?.master?.replOut),
+    memory_per_item: v(written?.master?.memory),
+    replica_memory_per_item: v(written?.replica?.memory),
+    read_master_us_per_item: v(read?.master?.engineUs),
+    read_replica_us_per_item: v(read?.replica?.engineUs),
   };
 }
 

@@ -65,6 +65,31 @@ export const REDIS_CPU = [
 ];
 
 /**
+ * Cost per item (cost-summary.js) compare shows for a Redis run, per role: what carries over to a
+ * node of another size. Memory only where the run wrote (a consumer's has none: left out).
+ * @param {'item written'|'item read'} per
+ * @returns {import('../run-kind.js').Metrics}
+ */
+export function redisCost(per) {
+  const role = (r, k) => (s) => s.cost?.roles?.[r]?.[k];
+  const unit = per === 'item written' ? 'item' : 'item read';
+  return [
+    [`master engine CPU µs/${unit}`, role('master', 'engineUs'), 2],
+    [`master process CPU µs/${unit}`, role('master', 'processUs'), 2],
+    [`replica engine CPU µs/${unit}`, role('replica', 'engineUs'), 2],
+    [`master bytes in/${unit}`, role('master', 'netIn'), 1],
+    [`master bytes out/${unit}`, role('master', 'netOut'), 1],
+    [`master replication out/${unit}`, role('master', 'replOut'), 1],
+    ...(per === 'item written'
+      ? /** @type {import('../run-kind.js').Metrics} */ ([
+          ['master memory bytes/live item', role('master', 'memory'), 0],
+          ['replica memory bytes/live item', role('replica', 'memory'), 0],
+        ])
+      : []),
+  ];
+}
+
+/**
  * What a Redis kind's merge starts from: the runs' summaries, and what its summarize takes from
  * the merged seconds (the window's histograms, the counts of every second).
  * @param {MergedRuns} m
@@ -87,7 +112,19 @@ export function redisMergeInput(m, rows) {
 }
 
 /** What one run read back keeps from its own summary: what only the run itself could know. */
-const OWN = ['disturbances', 'actions', 'disturbance', 'verify', 'outcome', 'unreachable', 'warnings', 'missingWhy', 'noise', 'stopped'];
+const OWN = [
+  'cost',
+  'disturbances',
+  'actions',
+  'disturbance',
+  'verify',
+  'outcome',
+  'unreachable',
+  'warnings',
+  'missingWhy',
+  'noise',
+  'stopped',
+];
 
 /**
  * The end of a Redis kind's merge. One run read back keeps what only the run itself could know

@@ -6,6 +6,7 @@
 import { summarizeConsumer } from './consumer-summary.js';
 import { dropsOf, finishRedisMerge, redisMergeInput, sumOf } from '../common/redis-kinds.js';
 import { mergedName, oneOf, sumRecords } from '../common/merging.js';
+import { flowsOfSummary } from '../common/cost-summary.js';
 
 /**
  * @param {import('../common/merging.js').MergedRuns} m of consumer runs
@@ -26,6 +27,8 @@ export function mergeConsumers(m, rows) {
     windowCounts,
     measuresUniques: sums.some((s) => s.perCycle?.uniques !== null && s.perCycle?.uniques !== undefined),
     drops: dropsOf(sums, 'reader'),
+    // the runs read one cluster: one run's bytes are the cluster's (the first's, as its sampler saw them)
+    flows: flowsOfSummary(sums[0].cost),
   });
   Object.assign(summary, {
     name: mergedName(m),

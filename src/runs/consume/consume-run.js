@@ -3,7 +3,7 @@
  * `node src/consumer.js` write, and how the reports read, merge, compare and draw it.
  */
 import { rows, of, num, cellValue } from '../common/timeline-rows.js';
-import { REDIS_CPU, REDIS_SUMMARY, checkRedisSummary, redisRecorded } from '../common/redis-kinds.js';
+import { REDIS_CPU, REDIS_SUMMARY, redisCost, checkRedisSummary, redisRecorded } from '../common/redis-kinds.js';
 import { summarizeConsumer } from './consumer-summary.js';
 import { renderConsumerMd } from './consumer-summary-md.js';
 import { mergeConsumers } from './consume-merge.js';
@@ -90,6 +90,7 @@ export const consumeRun = {
     ['Items per cycle', (s) => s.perCycle.items, 0],
     ['Cycles overrun', (s) => s.cycles.overruns, 0],
     ...REDIS_CPU,
+    ...redisCost('item read'),
   ],
   chart: {
     unit: 'cycles/s',

@@ -6,6 +6,7 @@ import { actionsMd, episodesMd } from '../common/actions-md.js';
 import { basisNote, nodeCpuMd, outcomeMd } from '../common/cpu-md.js';
 import { fixed, grouped, mdTable } from '../../record/format.js';
 import { dropsMd } from '../common/drops-md.js';
+import { costMd } from '../common/cost-md.js';
 
 const PHASES = [
   ['cycle', 'whole cycle'],
@@ -56,6 +57,7 @@ export function renderConsumerMd(run, s) {
   }
   if (rows.length) out.push('Times in ms:', '', mdTable(['Phase', 'From', 'p50', 'p99', 'p99.9', 'max', 'count'], rows), '');
   out.push(...nodeCpuMd(s.cpu), ...basisNote(s.cpu));
+  out.push(...costMd(s.cost));
   const c = s.client;
   out.push(
     `**Readers:** CPU ${fixed(c.cpuPct)}% of a core in total, up to ${fixed(c.cpuPctMaxWriter)}% for one reader; event-loop delay p99 up to ${fixed(c.loopP99MsMax)} ms; memory up to ${fixed(c.rssMbMax)} MB.`,

@@ -1,5 +1,6 @@
 /** A consumer run's summary.json: per-cycle figures, phases, staleness, CPU per node. */
 import { commonSummary } from '../common/common-summary.js';
+import { costSummary, flowsOf } from '../common/cost-summary.js';
 import { round } from '../../record/numbers.js';
 
 /**
@@ -31,6 +32,8 @@ import { round } from '../../record/numbers.js';
  * @param {null|{ silentS: number }} [p.unreachable] the run stopped because no node answered
  * @param {Array<{ worker: string, node: string, atS: number, reconnectMs: number|null }>} [p.drops] connections the
  *   readers lost (run-workers.js): said whether or not a cycle failed, as a reconnect costs nothing else
+ * @param {Map<string, import('../common/cost-summary.js').NodeFlows>} [p.flows] each node's bytes over the
+ *   window, when the rows do not carry them (runs merged: one run's, as they read one cluster)
  */
 export function summarizeConsumer({
   rows,
@@ -49,6 +52,7 @@ export function summarizeConsumer({
   readFrom,
   unreachable = null,
   drops = [],
+  flows,
 }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const w = windowCounts ?? {};
@@ -86,6 +90,8 @@ export function summarizeConsumer({
     unreachable,
     errorKinds,
     cpu: common.cpu,
+    // per item read: the reads' cost on each node (a consumer adds nothing to memory)
+    cost: costSummary({ cpu: common.cpu, flows: flows ?? flowsOf(common.windowRows), items: w.items || 0, per: 'item read' }),
     client: common.client,
     latency: common.latency,
   };

@@ -8,6 +8,7 @@
 import { summarize } from './produce-summary.js';
 import { dropsOf, finishRedisMerge, redisMergeInput, sumOf } from '../common/redis-kinds.js';
 import { mergedName, oneOf } from '../common/merging.js';
+import { flowsOfSummary } from '../common/cost-summary.js';
 
 /** @typedef {import('../common/merging.js').MergedRuns} MergedRuns */
 /** @typedef {import('../common/merging.js').RunDir} RunDir */
@@ -24,7 +25,15 @@ export function mergeProducers(m, rows) {
   const writers = sumOf(sums, (s) => s.writers);
   // each run's acknowledged items due in its window (older runs: its rate x its seconds)
   const ackedInWindow = sumOf(sums, (s) => s.achieved.items ?? Math.round(s.achieved.itemsPerSec * s.window.seconds));
-  const summary = summarize({ ...common, ackedInWindow, targetRate, writers, drops: dropsOf(sums, 'writer') });
+  // the runs wrote one cluster: one run's bytes and memory are the cluster's (the first's, as its
+  // sampler saw them); the items live at the end are every run's
+  const lives = sums.map((s) => s.cost?.liveItems);
+  const cost = {
+    flows: flowsOfSummary(sums[0].cost),
+    liveItems: lives.every((x) => typeof x === 'number') ? sumOf(lives, (x) => x) : null,
+    startedEmpty: sums[0].cost?.startedEmpty ?? null,
+  };
+  const summary = summarize({ ...common, ackedInWindow, targetRate, writers, drops: dropsOf(sums, 'writer'), cost });
   Object.assign(summary, {
     name: mergedName(m),
     mode: oneOf(sums.map((s) => s.mode)),
@@ -33,6 +42,9 @@ export function mergeProducers(m, rows) {
     writerErrors: sums.flatMap((s) => s.writerErrors ?? []),
     itemsPerWriterPerSecTarget: targetRate / writers,
   });
+  // MEMORY USAGE by key shape was read once, by each run, of the same keys: the first run's
+  if (sums[0].cost?.keys)
+    Object.assign(summary.cost, { keys: sums[0].cost.keys, ...(sums[0].cost.keysErrors && { keysErrors: sums[0].cost.keysErrors }) });
   return finishRedisMerge(m, summary, { rows, own: ['verdict'], verify: mergedVerify });
 }
 

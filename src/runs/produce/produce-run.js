@@ -3,7 +3,7 @@
  * `node src/producer.js` write, and how the reports read, merge, compare and draw it.
  */
 import { rows, of, ofNonEmpty, num, cellValue } from '../common/timeline-rows.js';
-import { REDIS_CPU, REDIS_SUMMARY, checkRedisSummary, redisRecorded } from '../common/redis-kinds.js';
+import { REDIS_CPU, REDIS_SUMMARY, redisCost, checkRedisSummary, redisRecorded } from '../common/redis-kinds.js';
 import { summarize } from './produce-summary.js';
 import { renderSummaryMd } from './produce-summary-md.js';
 import { mergeProducers } from './produce-merge.js';
@@ -89,6 +89,7 @@ export const produceRun = {
     ['Achieved items/s', (s) => s.achieved.itemsPerSec, 0],
     ['Achieved items/s per writer', (s) => s.achieved.itemsPerWriterPerSec, 0],
     ...REDIS_CPU,
+    ...redisCost('item written'),
   ],
   chart: {
     unit: 'items/s',

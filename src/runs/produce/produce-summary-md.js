@@ -7,6 +7,7 @@ import { anyThin, pctCell, thinNote } from '../common/thin-percentiles.js';
 import { fixed, grouped, mdTable, short } from '../../record/format.js';
 import { actionsMd, episodesMd } from '../common/actions-md.js';
 import { dropsMd } from '../common/drops-md.js';
+import { costMd } from '../common/cost-md.js';
 import { basisNote, coverageNote, nodeCpuMd, outcomeMd, roleCpuColumns } from '../common/cpu-md.js';
 
 const LATENCY_ORDER = ['batch', 'setex', 'zadd', 'lpush', 'ltrim', 'pfadd', 'sadd', 'expire', 'evalsha', 'purge'];
@@ -39,6 +40,7 @@ export function renderSummaryMd(run, s) {
   out.push(...episodesMd(s.disturbances, 'writes'));
   if (s.verify) out.push(verifyLine(s.verify), '');
   out.push(...nodeCpuMd(s.cpu));
+  out.push(...costMd(s.cost));
   const ops = Object.keys(s.latency).sort((a, b) => rank(a) - rank(b));
   const rows = [];
   for (const op of ops) {

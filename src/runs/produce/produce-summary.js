@@ -4,6 +4,7 @@
  */
 import { engineOrProcess } from '../common/cpu-summary.js';
 import { commonSummary } from '../common/common-summary.js';
+import { costSummary, flowsOf, liveAt, startedEmpty as startedEmptyOf } from '../common/cost-summary.js';
 import { round } from '../../record/numbers.js';
 
 /** @typedef {import('../../record/run-recorder.js').SecondRow} SecondRow */
@@ -24,6 +25,16 @@ import { round } from '../../record/numbers.js';
  * @param {null|{ silentS: number }} [p.unreachable] the run stopped because no node answered
  * @param {Array<{ worker: string, node: string, atS: number, reconnectMs: number|null }>} [p.drops] connections the
  *   writers lost (run-workers.js): said whether or not an item failed, as the retries hide a reconnect
+ * @param {object} [p.cost] what the cost per item needs beyond the seconds: each node's first reading
+ *   (`starts`) and the TTL (live items from ackedDue); or, for runs merged, the flows and live items as summed
+ * @param {Map<string, { usedMemory: number, keys: number }>} [p.cost.starts]
+ * @param {number} [p.cost.ttlS]
+ * @param {number|null} [p.cost.distinctIds] the ids the writers here write every period (without --verify
+ *   each period writes the same ones again, so no more are ever live); null: fresh ids each period
+ * @param {Map<string, import('../common/cost-summary.js').NodeFlows>} [p.cost.flows]
+ * @param {number|null} [p.cost.liveItems]
+ * @param {boolean|null} [p.cost.startedEmpty]
+ * @param {string|null} [p.cost.partOf] the writers here are part of a run's (-a): no figure per item
  */
 export function summarize({
   rows,
@@ -38,6 +49,7 @@ export function summarize({
   errorKinds,
   unreachable = null,
   drops = [],
+  cost = {},
 }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const { seconds } = common.window;
@@ -74,6 +86,20 @@ export function summarize({
     totals: totalCounts,
     errorKinds,
     cpu: common.cpu,
+    cost: costSummary({
+      cpu: common.cpu,
+      flows: cost.flows ?? flowsOf(common.windowRows, cost.starts),
+      items: acked,
+      per: 'item written',
+      liveItems:
+        cost.liveItems !== undefined
+          ? cost.liveItems
+          : ackedDue && cost.ttlS
+            ? liveAt(ackedDue, durationS, cost.ttlS, cost.distinctIds)
+            : null,
+      startedEmpty: cost.startedEmpty !== undefined ? cost.startedEmpty : cost.starts ? startedEmptyOf(cost.starts) : null,
+      partOf: cost.partOf ?? null,
+    }),
     client: common.client,
     latency: common.latency,
   };

@@ -23,6 +23,7 @@ import { localNote, withLocal } from '../../local/for-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { leavingOn } from '../../harness/signals.js';
 import { writeErr } from '../../command-io.js';
+import { keyMemory } from '../../measure/key-memory.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
@@ -64,6 +65,8 @@ async function produce(a, local, live) {
   const name = a.name || defaultName(a, mode);
   live?.label({ runName: name, extra: { writer: writersLabel(writerNumbers) } });
   let errors = 0;
+  /** @type {{ keys: import('../../measure/key-memory.js').KeyShape[], keysErrors?: string[] }|null} where the bytes are, once read */
+  let keys = null;
   /**
    * The summary of what `run` measured, its outcome settled.
    * @param {import('./run-workers.js').WorkersRun} run
@@ -83,7 +86,15 @@ async function produce(a, local, live) {
       errorKinds: recorder.errorKinds,
       unreachable: run.unreachable,
       drops: run.drops,
+      cost: {
+        starts: run.starts,
+        ttlS: a.ttl,
+        // without --verify every period writes the same ids again: no more than these are ever live
+        distinctIds: a.verify ? null : (targetRate * a.period) / 1000,
+        partOf: writerNumbers.length < a.writers ? `writer ${writersLabel(writerNumbers)} of ${a.writers}` : null,
+      },
     });
+    if (keys) Object.assign(summary.cost, keys);
     // sentBy, not client: summary.client is the load generator's own cost (CPU, event loop, memory)
     Object.assign(summary, {
       name,
@@ -143,6 +154,8 @@ async function produce(a, local, live) {
     lastWords: (sofar) => summaryOf(sofar, notYet('the run was left at once (a second Ctrl-C) before the read-back')),
   });
 
+  // where the bytes are: the keys as the run left them (not after a Ctrl-C: the user asked to stop)
+  if (!run.interrupted && !run.writeError) keys = await keysNow(conn);
   /** @param {{ verify?: object, interrupted?: false|string }} [more] */
   const finish = (more) => {
     const { summary, md } = summaryOf(run, more);
@@ -161,6 +174,21 @@ async function produce(a, local, live) {
     () => verifyRun(conn, modelNamed(mode).readBack(storeCfg), secondOf, run, a.quiet),
   );
   return finish({ verify });
+}
+
+/**
+ * MEMORY USAGE by key shape on every master as the topology lists them now; a failure is said in
+ * the summary, never the run's.
+ * @param {import('../../transports/redis.js').RedisConn} conn
+ */
+async function keysNow(conn) {
+  try {
+    const { nodes } = await discoverTopology(conn);
+    const { shapes, errors } = await keyMemory(conn, nodes);
+    return errors.length ? { keys: shapes, keysErrors: errors } : { keys: shapes };
+  } catch (e) {
+    return { keys: [], keysErrors: [e.message] };
+  }
 }
 
 /** --verify after the run: reads back every acknowledged item; a failure to read is reported, not thrown. */

@@ -23,8 +23,8 @@ import { scheduleActions } from './run-actions.js';
 /**
  * @typedef {{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
  *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
- *   writeError: NodeJS.ErrnoException|null, drops: WorkerDrop[] }} WorkersRun durationS: the window's end (the planned end, or the second the run was stopped in);
- *   drops: connections the workers lost, in the order they were reported
+ *   writeError: NodeJS.ErrnoException|null, drops: WorkerDrop[], starts: Map<string, import('../../measure/server-sampler.js').NodeStart> }} WorkersRun durationS: the window's end (the planned end, or the second the run was stopped in);
+ *   drops: connections the workers lost, in the order they were reported; starts: each node's first reading (memory, keys), before the run
  */
 
 /**
@@ -212,6 +212,7 @@ export async function runWorkers({
       unreachable: silence.stopped,
       writeError: rec.writeError,
       drops,
+      starts: sampler.starts(),
     });
     if (lastWords) run.lastWords = () => lastWords(sofar());
 
