@@ -47,9 +47,13 @@ export function seedColumnsSection(columns) {
 }
 
 /**
- * @typedef {{ row: string, figures: Array<[string, string]> }} StepSeed  a step's `seed:`: the seed's
- *   row (or setting) it stands for, and the seed's own figures for its columns, as the seed wrote them
+ * @typedef {{ row: string, figures: Array<[string, string]>, itemsPerSec?: number }} StepSeed  a step's `seed:`: the seed's
+ *   row (or setting) it stands for, the seed's own figures for its columns, as the seed wrote them, and
+ *   (`items/s`) the items per second all its writers sent at that row, from which its cost per item follows
  */
+
+/** A step seed's key that is not a seed column: the row's items per second, all writers. */
+const ITEMS_PER_SEC = 'items/s';
 
 /**
  * A step's `seed: { row: "…", "<seed column>": "<the seed's figure>" }`.
@@ -68,15 +72,20 @@ export function readStepSeed(v, where, columns, problem) {
   if (typeof m.row !== 'string' || !m.row.trim())
     throw problem(`${where}.row must be a non-empty string naming the seed's row (or setting) this step stands for`);
   const known = columns.map(([c]) => c);
+  const rate = m[ITEMS_PER_SEC];
+  if (rate !== undefined && !(typeof rate === 'number' && rate > 0 && Number.isFinite(rate)))
+    throw problem(
+      `${where}.${ITEMS_PER_SEC} must be the items per second all the seed's writers sent at this row, a number > 0 (got ${JSON.stringify(rate)})`,
+    );
   const figures = Object.entries(m)
-    .filter(([k]) => k !== 'row')
+    .filter(([k]) => k !== 'row' && k !== ITEMS_PER_SEC)
     .map(([k, f]) => {
       if (!known.includes(k)) throw problem(`${where}.${k} is not a column of seedColumns (known: ${known.join(', ')})`);
       if (typeof f !== 'string' || !f.trim())
         throw problem(`${where}.${k} must be the seed's figure as a string, as the seed wrote it (got ${JSON.stringify(f)})`);
       return /** @type {[string, string]} */ ([k, f.trim()]);
     });
-  return { row: m.row.trim(), figures };
+  return rate === undefined ? { row: m.row.trim(), figures } : { row: m.row.trim(), figures, itemsPerSec: /** @type {number} */ (rate) };
 }
 
 /**

@@ -75,6 +75,14 @@ describe('a spec with a mistake', () => {
       "steps[1].seed.master CPU must be the seed's figure as a string, as the seed wrote it (got 36)",
     ],
     [
+      "a step's seed items per second that is not a number",
+      [
+        'flags: { sl: true }',
+        'flags: { sl: true }\n    seed: { row: "List", "items/s": "200k", "master CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }',
+      ],
+      'steps[1].seed.items/s must be the items per second all the seed\'s writers sent at this row, a number > 0 (got "200k")',
+    ],
+    [
       "a step's seed without its row",
       ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { "master CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }'],
       'steps[1].seed.row must be a non-empty string',

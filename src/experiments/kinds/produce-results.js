@@ -9,6 +9,7 @@ import { actionsMd } from '../../runs/common/actions-md.js';
 import { PROCESS_HEADER, hasEngine } from '../../runs/common/cpu-md.js';
 import { MODEL_FLAGS, modelOf } from '../../workloads/items/stores/registry.js';
 import { stepMetrics } from './produce-metrics.js';
+import { costTable } from './produce-cost.js';
 
 const NOT_RUN = 'not run yet';
 
@@ -41,6 +42,7 @@ export async function produceResults(spec, steps) {
       " or the process's for a server that does not report it (each step's summary.md says so); process CPU adds the I/O and background threads;" +
       ' "Achieved" is items acknowledged per second by all writers vs the target; batch p99 is from the intended start (corrected for coordinated omission).',
     '',
+    ...costTable(spec, steps),
     ...nodeTable(steps, spec.seedNodeVcpus),
     ...consumerTable(steps),
     ...actionsSection(steps),
