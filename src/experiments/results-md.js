@@ -15,6 +15,7 @@ import { findingSection } from './finding-md.js';
 import { drawTrialCharts } from './trial-charts.js';
 import { trialNoise } from './trial-noise.js';
 import { readManifest, roundOf, trialsOf } from './trials.js';
+import { regimeLine, scaleFlags } from './regime.js';
 import { drawExperimentCharts } from './charts.js';
 import { besideSeedSection, seedColumnsSection } from './seed-columns.js';
 import { describe } from '../stats/stats.js';
@@ -32,7 +33,10 @@ export async function writeResults(spec) {
   if (runDir) keepTrialData(spec.dir, runDir);
   const manifest = runDir ? readManifest(runDir) : null;
   const kind = stepKindOf(spec.steps[0]);
-  const trials = spec.steps.map((step) => ({
+  // the steps as they ran: at the regime's rate, when the run placed one
+  const placed = manifest?.regime ?? null;
+  const ran = placed ? spec.steps.map((s) => ({ ...s, flags: scaleFlags(s.flags, placed.factor) })) : spec.steps;
+  const trials = ran.map((step) => ({
     step,
     trials: runDir
       ? trialsOf(path.join(runDir, step.name)).map((t) => ({
@@ -81,6 +85,7 @@ export async function writeResults(spec) {
     '## Results',
     '',
     ...shownLine(shown, manifest, runDir),
+    ...(placed ? [regimeLine(placed), ''] : []),
     ...(await kind.results(spec, steps)),
     ...chartsSection(charts, chartDirs.length),
     '## Commands',

@@ -14,6 +14,7 @@ import { Progress } from './progress.js';
 import { Stopper } from './children.js';
 import { newSeed, readManifest, schedule, trialDir, writeManifest } from './trials.js';
 import { trialNoise } from './trial-noise.js';
+import { placeRegime, probeFigures, scaleFlags } from './regime.js';
 import { writeErr } from '../command-io.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -72,6 +73,16 @@ export async function runExperiment(
   /** @type {import('./kinds/kind-contract.js').Shared|null} */
   let shared = null;
   try {
+    // the seed's regime: probed once per run, before the first trial (a --resume keeps what was found)
+    if (spec.regime && !manifest.regime && !stopper.stopped) {
+      const kind = stepKindOf(spec.steps[0]);
+      if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
+      const placed = await placeRegime(spec.regime, probeRun(spec, runDir, { kind, stopper, shared, live, stepPrefix }), log);
+      if (stopper.stopped) throw Object.assign(new Error('interrupted while placing the regime'), { interruptedRegime: true });
+      manifest.regime = placed;
+      writeManifest(runDir, manifest);
+    }
+    const factor = manifest.regime?.factor ?? 1;
     for (const t of todo) {
       const trial = `trial ${t.slot.trial}/${manifest.repeat}`;
       if (t.done) {
@@ -81,13 +92,15 @@ export async function runExperiment(
       }
       /** @type {{ ok: boolean, error?: string }} */
       let result = { ok: false, error: 'not run' };
+      // at the regime's rate, when the spec places one
+      const step = factor === 1 ? t.step : { ...t.step, flags: scaleFlags(t.step.flags, factor) };
       for (let again = 0; !stopper.stopped; again++) {
-        const kind = stepKindOf(t.step);
+        const kind = stepKindOf(step);
         // what the steps share (a local Redis, an emulator), started before the first step that runs
         if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
         if (stopper.stopped) break;
         progress.begin(t.step, again ? `${trial}, again: the last was noisy` : trial);
-        result = await kind.run(t.step, {
+        result = await kind.run(step, {
           stepDir: t.dir,
           out: relativeOut(t.dir),
           topology: spec.topology,
@@ -96,7 +109,7 @@ export async function runExperiment(
           live,
           stepLabel: `${stepPrefix}${t.step.name}`,
         });
-        progress.end(t.step, readStep(t.dir, kind, t.step));
+        progress.end(t.step, readStep(t.dir, kind, step));
         if (stopper.stopped || !result.ok) break;
         // a trial something outside the run disturbed is set aside (kept) and run again, a bounded number of times
         const noise = trialNoise(t.dir);
@@ -114,12 +127,42 @@ export async function runExperiment(
       }
       outcome.ran++;
     }
+  } catch (e) {
+    if (!e.interruptedRegime) throw e;
   } finally {
     await shared?.stop();
     stopper.dispose();
   }
   outcome.interrupted = stopper.stopped;
   return outcome;
+}
+
+/**
+ * One regime probe: the reference step alone (no consumer), its rate scaled, in runs/<stamp>/regime/probe-<k>.
+ * @param {import('./spec.js').Spec} spec
+ * @param {string} runDir
+ * @param {{ kind: any, stopper: Stopper, shared: any, live: any, stepPrefix: string }} ctx
+ * @returns {(factor: number, k: number) => Promise<import('./regime.js').Probe>}
+ */
+function probeRun(spec, runDir, { kind, stopper, shared, live, stepPrefix }) {
+  const ref = /** @type {import('./spec.js').Step} */ (spec.steps.find((s) => s.name === spec.regime?.step));
+  return async (factor, k) => {
+    const step = { ...ref, flags: scaleFlags(ref.flags, factor), consumer: null };
+    const dir = path.join(runDir, 'regime', `probe-${k}`);
+    if (stopper.stopped) return { factor, engine: null, held: false, dir };
+    const r = await kind.run(step, {
+      stepDir: dir,
+      out: relativeOut(dir),
+      topology: spec.topology,
+      stopper,
+      shared,
+      live,
+      stepLabel: `${stepPrefix}regime`,
+    });
+    const read = readStep(dir, kind, step);
+    const figures = r.ok ? probeFigures(read.producer, spec.topology.local?.cpus ?? null) : { engine: null, held: false };
+    return { factor, ...figures, dir: path.relative(runDir, dir) };
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import { DEFAULT_STEP_KIND, STEP_KIND_FIELDS, STEP_KIND_NAMES, STEP_KIND_SPEC_FI
 import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 import { readSeedColumns, readSeedMetrics, readStepSeed } from './seed-columns.js';
+import { readRegime } from './regime.js';
 
 export const SPEC_FILE = 'experiment.yaml';
 const TOP = [
@@ -38,6 +39,7 @@ const TOP = [
   'seedColumns',
   'seedMetrics',
   'seedNodeVcpus',
+  'regime',
 ];
 const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', ...STEP_KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
@@ -96,6 +98,8 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {string|null} notes
  * @property {Array<[string, string]>|null} seedColumns  per seed column: "same quantity …" or "stand-in: …"
  * @property {Array<[string, string[]]>|null} seedMetrics  per seed column: the metrics that are this run's figures for it (`seedMetrics:`)
+ * @property {import('./regime.js').Regime|null} regime  where the steps' load is placed (`regime:`): every step's rate
+ *   scaled so the reference step's busiest master engine is at this share of a core
  * @property {number|null} seedNodeVcpus  the vCPUs of the seed's node, whose CPU figures are % of the whole node (CloudWatch's
  *   CPUUtilization: 50% of a 2-vCPU node is one core saturated); the tables put this run's CPU in that unit beside % of one core
  * @property {Record<string, any>} kindSpec  the spec-wide values of its steps' kind (readSpec), e.g. forRate
@@ -178,6 +182,13 @@ function build(raw, dir, file) {
   });
   const seedMetrics = readSeedMetrics(raw.seedMetrics, seedColumns, kind.metrics, problem);
   const seedNodeVcpus = raw.seedNodeVcpus === undefined ? null : int(raw.seedNodeVcpus, 'seedNodeVcpus', 1, 448);
+  const regime = readRegime(
+    raw.regime,
+    steps.map((s) => s.name),
+    problem,
+  );
+  if (regime && kind.name !== DEFAULT_STEP_KIND) throw problem(`regime is for ${DEFAULT_STEP_KIND} steps: it scales their rate`);
+  if (regime && !topology.local) throw problem('regime needs topology local: the probes run against a Redis started for the spec');
   const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
   const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
   if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100)
@@ -198,6 +209,7 @@ function build(raw, dir, file) {
     seedColumns,
     seedMetrics,
     seedNodeVcpus,
+    regime,
     kindSpec,
     repeat,
     noise: noisePct / 100,

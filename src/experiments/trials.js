@@ -15,7 +15,8 @@ const TRIAL = /^trial-(\d+)$/;
 
 /**
  * @typedef {{ round: number, step: string, trial: number }} TrialSlot  round and trial count from 1
- * @typedef {{ repeat: number, seed: number, order: TrialSlot[], startedAt: string, noiseThreshold?: number }} TrialManifest
+ * @typedef {{ repeat: number, seed: number, order: TrialSlot[], startedAt: string, noiseThreshold?: number,
+ *   regime?: import('./regime.js').Placed }} TrialManifest  regime: where the steps' load was placed (regime.js), once probed
  */
 
 /**

@@ -143,3 +143,22 @@ export function twoSpecs() {
   });
   return { parent, dirs };
 }
+
+/**
+ * One produce step placed in the seed's regime on a node capped at a quarter of a core: the runner
+ * probes the rate until the master's engine is at 60 % of its cap (test/e2e/experiment-regime.test.js).
+ */
+export const REGIME_SPEC = `
+title: A sorted set in the seed's regime (test)
+seed: "002 § Sorted set vs lists"
+topology: { local: { replicas: 0, cpus: 0.25 } }
+repeat: 1
+duration: 3
+warmup: 1
+flags: { per-writer: 2000, t: 1 }
+regime: { engine: 0.6 }
+steps:
+  - name: zset
+finding: "the master works hard"
+check: "zset.master_cpu > 0"
+`;

@@ -37,6 +37,11 @@ describe('queue steps', () => {
     ['the emulator', ['emulator: sqs', 'emulator: kafka'], 'topology.queue.emulator must be one of sqs, pubsub (got "kafka")'],
     ['the topology', ['{ queue: { emulator: sqs } }', '{ local: { replicas: 0 } }'], 'topology: a queue step needs a queue service'],
     [
+      'a regime on queue steps',
+      ['emulator: sqs } }', 'emulator: sqs } }\nregime: { engine: 0.75 }'],
+      'regime is for produce steps: it scales their rate',
+    ],
+    [
       'the latency model',
       ['[30ms, 60ms]', '[60ms, 30ms]'],
       'steps[1].latencyModel.ReceiveMessage must be [p50, p999] with p50 above 0 and below p999',

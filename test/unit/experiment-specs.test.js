@@ -83,6 +83,11 @@ describe('a spec with a mistake', () => {
       'steps[1].seed.items/s must be the items per second all the seed\'s writers sent at this row, a number > 0 (got "200k")',
     ],
     [
+      'the regime',
+      ['repeat: 2', 'repeat: 2\nregime: { engine: 0.75, step: hash }'],
+      'regime.step must name a step (zset, list) (got "hash")',
+    ],
+    [
       "a step's seed without its row",
       ['flags: { sl: true }', 'flags: { sl: true }\n    seed: { "master CPU": "36" }\nseedColumns: { "master CPU": "same quantity" }'],
       'steps[1].seed.row must be a non-empty string',
