@@ -189,6 +189,16 @@ function build(raw, dir, file) {
   );
   if (regime && kind.name !== DEFAULT_STEP_KIND) throw problem(`regime is for ${DEFAULT_STEP_KIND} steps: it scales their rate`);
   if (regime && !topology.local) throw problem('regime needs topology local: the probes run against a Redis started for the spec');
+  // in the regime a window must hold whole periods: a part of one would weigh a burst or a lull
+  if (regime)
+    steps.forEach((st, i) => {
+      const periodMs = st.flags.p ?? st.flags.period ?? 1000;
+      const windowMs = (st.duration - st.warmup) * 1000;
+      if (windowMs % periodMs !== 0)
+        throw problem(
+          `steps[${i}] (${st.name}): with regime:, the measured window (duration ${st.duration} s - warmup ${st.warmup} s) must be a whole number of its periods (-p ${periodMs} ms)`,
+        );
+    });
   const repeat = raw.repeat === undefined ? DEFAULT_REPEAT : int(raw.repeat, 'repeat', 1, MAX_REPEAT);
   const noisePct = raw.noiseThreshold ?? DEFAULT_NOISE_PCT;
   if (typeof noisePct !== 'number' || !Number.isFinite(noisePct) || noisePct < 0 || noisePct >= 100)

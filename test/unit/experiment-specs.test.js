@@ -83,6 +83,11 @@ describe('a spec with a mistake', () => {
       'steps[1].seed.items/s must be the items per second all the seed\'s writers sent at this row, a number > 0 (got "200k")',
     ],
     [
+      'a regime whose window is not a whole number of periods',
+      ['duration: 3', 'duration: 3.5\nregime: { engine: 0.75 }'],
+      'steps[0] (zset): with regime:, the measured window (duration 3.5 s - warmup 1 s) must be a whole number of its periods (-p 1000 ms)',
+    ],
+    [
       'the regime',
       ['repeat: 2', 'repeat: 2\nregime: { engine: 0.75, step: hash }'],
       'regime.step must name a step (zset, list) (got "hash")',
