@@ -17,8 +17,8 @@ export function instructionsMd(s, perWhat) {
   const lines = ['## Instructions per item (Valgrind callgrind)', ''];
   lines.push(
     `Redis's own instructions over the window (${fixed(s.windowSeconds ?? NaN, 1)} s wall), per ${perWhat} (${grouped(s.items)}), ` +
-      `with each node's idle cost over the same wall time taken out (idle rate measured for ${fixed(s.idleSeconds ?? NaN, 1)} s before the workload). ` +
-      `Time scale ${s.timeScale}: the rate was divided by ${s.timeScale} and every time constant multiplied by it, so per-item figures are those of the undilated run.`,
+      `with each node's idle cost over the same wall time taken out (idle rate measured for ${fixed(s.idleSeconds ?? NaN, 1)} s before the workload) ` +
+      `and the commands of rqbench's own sampler (INFO …, the sampler column) left out. Time scale ${s.timeScale}.`,
     '',
   );
   const rows = [

@@ -23,13 +23,14 @@ import { CONSUMER_ROWS } from '../../runs/consume/consume-run.js';
 import { localNote, withLocal } from '../../local/for-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { addInstructions, windowHooksOf } from './counted-run.js';
+import { timeScaled } from '../../harness/time-scale.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/consumer-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
 export async function runConsumer(plan) {
-  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local, counter) => consume(a, local, live, counter)));
+  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local, counter) => consume(timeScaled(a), local, live, counter)));
 }
 
 /** Where reads go: replicas on a cluster unless told otherwise (the seed read only from replicas). */
@@ -58,6 +59,7 @@ async function consume(a, local, live, counter = null) {
     fetch: a.fetch,
     readFrom,
     ttl: a.ttl,
+    timeScale: a.timeScale,
     script: a.scriptMode === 'script',
     replyTimeoutMs: a.replyTimeout,
   };
@@ -152,7 +154,7 @@ async function consume(a, local, live, counter = null) {
       return `${c.cycles} cycles  cardinality ${card}  items ${grouped(c.items)}  missing ${c.missing}  cycle p99 ${fixed(p(iv.hist.get('cycle.sent'), 'p99'), 1)} ms  ${readFrom} CPU ${cpuByShard(cpu, readFrom)}`;
     },
     lastWords: (sofar) => summaryOf(sofar, null),
-    ...windowHooksOf(counter, a.period * a.timeScale),
+    ...windowHooksOf(counter, a.period),
   });
   counted = counter && (await counter.result());
 

@@ -25,13 +25,14 @@ import { leavingOn } from '../../harness/signals.js';
 import { writeErr } from '../../command-io.js';
 import { keyMemory } from '../../measure/key-memory.js';
 import { addInstructions, windowHooksOf } from './counted-run.js';
+import { timeScaled } from '../../harness/time-scale.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
 export async function runProducer(plan) {
-  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local, counter) => produce(a, local, live, counter)));
+  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local, counter) => produce(timeScaled(a), local, live, counter)));
 }
 
 /**
@@ -55,6 +56,7 @@ async function produce(a, local, live, counter = null) {
     t0: 0,
     verify: !!a.verify,
     client: a.client,
+    timeScale: a.timeScale,
   };
   /** @type {import('./process-pool.js').WorkerSpec[]} */
   const specs = writerNumbers.map((n) => ({
@@ -158,7 +160,7 @@ async function produce(a, local, live, counter = null) {
       return `${grouped(c.acked || 0)}/${grouped(targetRate)} items/s  p99 ${fixed(b ? stats(b).p99 : NaN, 1)} ms  errors ${errors}  master CPU ${cpuByShard(cpu, 'master')}  client ${fixed(iv.client.cpuPct, 0)}%`;
     },
     lastWords: (sofar) => summaryOf(sofar, notYet('the run was left at once (a second Ctrl-C) before the read-back')),
-    ...windowHooksOf(counter, (a.period * a.timeScale) / a.chunks),
+    ...windowHooksOf(counter, a.period / a.chunks),
   });
   counted = counter && (await counter.result());
 
