@@ -9,8 +9,8 @@
  */
 
 /**
- * @typedef {{ self: number, calls: Map<string, number> }} FnCost
- * calls: callee name → inclusive Ir of every call to it from this function
+ * @typedef {{ self: number, calls: Map<string, number>, counts: Map<string, number> }} FnCost
+ * calls: callee name → inclusive Ir of every call to it from this function; counts: how many calls
  * @typedef {{ total: number, fns: Map<string, FnCost> }} Profile
  * total: the file's `totals:` Ir (else `summary:`), the instructions counted over the dump
  */
@@ -35,7 +35,7 @@ export function parseCallgrind(text) {
   let callLine = false; // the next cost line is a call's inclusive cost
   const fnOf = (name) => {
     let f = fns.get(name);
-    if (!f) fns.set(name, (f = { self: 0, calls: new Map() }));
+    if (!f) fns.set(name, (f = { self: 0, calls: new Map(), counts: new Map() }));
     return f;
   };
   const nameOf = (spec) => {
@@ -67,7 +67,11 @@ export function parseCallgrind(text) {
         current = fnOf(nameOf(value));
         callee = null;
       } else if (key === 'cfn') callee = nameOf(value);
-      else if (key === 'calls') callLine = true;
+      else if (key === 'calls') {
+        callLine = true;
+        if (current && callee !== null)
+          current.counts.set(callee, (current.counts.get(callee) ?? 0) + (Number(value.split(/\s+/)[0]) || 0));
+      }
       continue;
     }
     if (colon > 0) {
@@ -109,6 +113,17 @@ export function inclusive(profile, name) {
  */
 export function callCost(profile, caller, callee) {
   return profile.fns.get(caller)?.calls.get(callee) ?? 0;
+}
+
+/**
+ * How many times `callee` was called, from anywhere (serverCron: the cron's runs).
+ * @param {Profile} profile
+ * @param {string} callee
+ */
+export function callsTo(profile, callee) {
+  let n = 0;
+  for (const f of profile.fns.values()) n += f.counts.get(callee) ?? 0;
+  return n;
 }
 
 /**

@@ -11,7 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { findExecutable } from './local-redis.js';
-import { parseCallgrind } from './callgrind-file.js';
+import { callsTo, parseCallgrind } from './callgrind-file.js';
 import { splitProfile } from './callgrind-split.js';
 
 /** A cluster under Valgrind answers its peers 50-100x slower than a native one: 2 s would fail nodes over. */
@@ -37,8 +37,9 @@ export function callgrindTool() {
 
 /**
  * @typedef {{ syscr: number, syscw: number, rchar: number, wchar: number }} ProcIo
- * @typedef {{ wallMs: number, ir: number, split: Record<string, number>, io: ProcIo|null }} Counted
- * one stretch counted on one node: its wall time, the instructions, where they went, the kernel's part
+ * @typedef {{ wallMs: number, ir: number, cronRuns: number, split: Record<string, number>, io: ProcIo|null }} Counted
+ * one stretch counted on one node: its wall time, the instructions, the cron's runs (serverCron calls), where the
+ * instructions went, the kernel's part
  * @typedef {{ addr: string, role: 'master'|'replica', shard: number, pid: number, idle: Counted|null,
  *   window: Counted|null, error?: string }} NodeCount
  */
@@ -54,11 +55,12 @@ export class InstructionCounter {
     this.nodes = nodes.map((n) => ({
       addr: `${n.host}:${n.port}`,
       role: n.role,
-      // standalone: shard 0; cluster: a replica is in its master's shard
-      shard: Math.max(
-        0,
-        masters.findIndex((m) => m.port === (n.role === 'master' ? n.port : n.masterPort)),
-      ),
+      // numbered from 1, as the CPU table numbers them; a replica is in its master's shard
+      shard:
+        Math.max(
+          0,
+          masters.findIndex((m) => m.port === (n.role === 'master' ? n.port : n.masterPort)),
+        ) + 1,
       pid: n.pid,
       idle: null,
       window: null,
@@ -127,6 +129,7 @@ export class InstructionCounter {
           n[what] = {
             wallMs: (t + Date.now()) / 2 - (from?.atMs ?? t),
             ir: profile.total,
+            cronRuns: callsTo(profile, 'serverCron'),
             split: splitProfile(profile),
             io: ioDelta(from?.io[i] ?? null, io[i]),
           };

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { callCost, inclusive, parseCallgrind } from '../../src/local/callgrind-file.js';
+import { callCost, callsTo, inclusive, parseCallgrind } from '../../src/local/callgrind-file.js';
 import { CATEGORIES, commandName, splitProfile } from '../../src/local/callgrind-split.js';
 import { parseProcIo } from '../../src/local/callgrind.js';
 import { instructionsSummary } from '../../src/runs/common/instructions-summary.js';
@@ -58,6 +58,7 @@ describe('callgrind out files', () => {
     expect(callCost(p, 'call', 'zaddCommand')).toBe(600);
     expect(inclusive(p, 'main')).toBe(910);
     expect(inclusive(p, 'call')).toBe(900);
+    expect(callsTo(p, 'zaddCommand')).toBe(3);
   });
 
   it('splits a hand-made profile: the command call() dispatched, propagation apart, call() itself the rest', () => {
@@ -95,6 +96,9 @@ describe('callgrind out files', () => {
     const p = recorded('redis-7.0-idle.out.gz');
     const s = splitProfile(p);
     expect(s.cron / p.total).toBeGreaterThan(0.9);
+    // about 2 s of idle at hz 10
+    expect(callsTo(p, 'serverCron')).toBeGreaterThanOrEqual(15);
+    expect(callsTo(p, 'serverCron')).toBeLessThanOrEqual(30);
   });
 
   it('reads /proc/<pid>/io', () => {
@@ -109,9 +113,10 @@ const node = (addr, role, shard, { idleIr = 2_000_000, ir = 25_000_000, info = 5
   role,
   shard,
   pid: 1,
-  idle: { wallMs: 2000, ir: idleIr, split: { cron: idleIr }, io: { syscr: 20, syscw: 10, rchar: 2000, wchar: 1000 } },
+  idle: { wallMs: 2000, ir: idleIr, cronRuns: 20, split: { cron: idleIr }, io: { syscr: 20, syscw: 10, rchar: 2000, wchar: 1000 } },
   window: {
     wallMs: 10_000,
+    cronRuns: 100,
     ir,
     split: { read: 5_000_000, ZADD: 8_000_000, cron: 10_000_000, INFO: info, other: ir - 23_000_000 - info },
     io: { syscr: 1100, syscw: 550, rchar: 210_000, wchar: 105_000 },
@@ -121,7 +126,7 @@ const node = (addr, role, shard, { idleIr = 2_000_000, ir = 25_000_000, info = 5
 describe('instructions per item', () => {
   it('takes the idle rate over the window and the sampler out, per node and per role', () => {
     const s = instructionsSummary({
-      nodes: [node('m1', 'master', 0), node('m2', 'master', 1), node('r1', 'replica', 0, { ir: 24_000_000 })],
+      nodes: [node('m1', 'master', 1), node('m2', 'master', 2), node('r1', 'replica', 1, { ir: 24_000_000 })],
       items: 1000,
       timeScale: 50,
     });
@@ -139,20 +144,28 @@ describe('instructions per item', () => {
     expect(s).toMatchObject({ timeScale: 50, items: 1000, idleSeconds: 2, windowSeconds: 10, errors: [] });
   });
 
+  it("scales the idle cost by the cron's runs, not by wall time, when both counts have them", () => {
+    const late = node('m1', 'master', 1);
+    /** @type {any} */ (late.window).cronRuns = 90; // a busy loop ran its cron late: 9 M of idle, not 10
+    const s = instructionsSummary({ nodes: [late], items: 1000 });
+    expect(s.nodes[0].idleIr).toBe(9_000_000);
+    expect(s.nodes[0].irPerItem).toBe(15_500);
+  });
+
   it('says which nodes were not counted and leaves them out', () => {
-    const broken = { ...node('m2', 'master', 1), window: null, error: 'window: no new callgrind dump' };
-    const s = instructionsSummary({ nodes: [node('m1', 'master', 0), broken], items: 1000 });
+    const broken = { ...node('m2', 'master', 2), window: null, error: 'window: no new callgrind dump' };
+    const s = instructionsSummary({ nodes: [node('m1', 'master', 1), broken], items: 1000 });
     expect(s.nodes.map((n) => n.addr)).toEqual(['m1']);
     expect(s.errors).toEqual(['m2: window: no new callgrind dump']);
   });
 
   it('renders a section with a row per role and node, commands as columns', () => {
-    const s = instructionsSummary({ nodes: [node('m1', 'master', 0), node('r1', 'replica', 0)], items: 1000, timeScale: 50 });
+    const s = instructionsSummary({ nodes: [node('m1', 'master', 1), node('r1', 'replica', 1)], items: 1000, timeScale: 50 });
     const md = instructionsMd(s, 'item acknowledged').join('\n');
     expect(md).toContain('## Instructions per item');
     expect(md).toMatch(/\| all masters \| 25,000,000 \| 10,000,000 \| 500,000 \| 14500 \|/);
     expect(md).toMatch(/\| node \| read\+parse \| ZADD \| feed replicas \| expiry \| cron \| write \| other \|/);
-    expect(md).toContain('m1 (master, shard 0)');
+    expect(md).toContain('m1 (master, shard 1)');
   });
 
   it('counts the items of the window only, and states the time scale', () => {
@@ -161,7 +174,7 @@ describe('instructions per item', () => {
     const md = addInstructions({
       summary,
       md: '# run\n',
-      counted: [node('m1', 'master', 0)],
+      counted: [node('m1', 'master', 1)],
       rows: /** @type {any} */ (rows),
       warmupS: 1,
       endS: 3,

@@ -9,7 +9,10 @@
  * for a consumer), on every node: a node's figure is its share of an item's cost, and a role's is
  * the sum of its nodes'. Under --time-scale K the run held the undilated run's commands and
  * structure sizes at 1/K of its rate, so these figures are those of the undilated run; the idle
- * cost, which grows with wall time and so with K, is what the subtraction takes out. So are the
+ * cost, which grows with wall time and so with K, is what the subtraction takes out. Idle Redis is
+ * its cron (serverCron, `hz` times a second): the idle cost per cron run, times the cron's runs in
+ * the window, is what is taken out (counting runs, not seconds: a 3-second idle count holds 30 ± 1
+ * of them, and a busy event loop runs its cron late); by wall time when a count has no cron run. So are the
  * commands rqbench's own sampler sends every second of wall time (INFO, CLUSTER …: SAMPLER_COMMANDS),
  * which a dilated run would otherwise charge K times over to its items: they are reported apart
  * (samplerIr) and left out of the split and the per-item figures.
@@ -64,7 +67,7 @@ export function instructionsSummary({ nodes, items, timeScale = 1 }) {
 function net(n) {
   const idle = /** @type {import('../../local/callgrind.js').Counted} */ (n.idle);
   const win = /** @type {import('../../local/callgrind.js').Counted} */ (n.window);
-  const scale = idle.wallMs > 0 ? win.wallMs / idle.wallMs : 0;
+  const scale = idle.cronRuns > 0 && win.cronRuns > 0 ? win.cronRuns / idle.cronRuns : idle.wallMs > 0 ? win.wallMs / idle.wallMs : 0;
   /** @type {Record<string, number>} */
   const split = {};
   let samplerIr = 0;
