@@ -184,16 +184,21 @@ async function main() {
     if (JSON_OUT)
       fs.writeFileSync(
         JSON_OUT,
-        `${JSON.stringify({ k: K, q: Q, repeats: { counted: irs, nativeCpuUs: cpus, irSpreadPct: irSpread }, scale: { atK, at2K: twice.irPerItem, diffPct: diff }, models }, null, 2)}\n`,
+        `${JSON.stringify({ k: K, q: Q, repeats: { counted: irs, splits: counted.map((c) => c.split), nativeCpuUs: cpus, irSpreadPct: irSpread }, scale: { atK, at2K: twice.irPerItem, diffPct: diff }, models }, null, 2)}\n`,
       );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
+// a Ctrl-C reaches the run too (same process group), which stops its Valgrind-run Redis nodes by PID
+// before it exits: a SIGKILL would leave them running. Only if it overstays is it killed.
 process.once('SIGINT', () => {
-  killRunning();
-  process.exit(130);
+  setTimeout(() => {
+    killRunning();
+    process.exit(130);
+  }, 15_000).unref();
+  process.exitCode = 130;
 });
 main().catch((e) => {
   killRunning();

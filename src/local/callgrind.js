@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { findExecutable } from './local-redis.js';
 import { callsTo, parseCallgrind } from './callgrind-file.js';
 import { splitProfile } from './callgrind-split.js';
+import { fixedSeedsLibrary } from './fixed-seeds.js';
 
 /** A cluster under Valgrind answers its peers 50-100x slower than a native one: 2 s would fail nodes over. */
 export const VALGRIND_NODE_TIMEOUT_MS = 60_000;
@@ -24,14 +25,19 @@ export const VALGRIND_HINT = 'valgrind not found: install it with "apt-get insta
  * How each node is started: redis-server's command line behind this one. Every dump is named
  * callgrind.out.<pid>[.<n>] in the node's own directory (a fork, as for a replica's sync,
  * writes a file of its own). --dump-instr=no: per function is all the split needs.
- * @returns {{ command: string, args: string[] }|null} null when Valgrind is not installed
+ * Redis's seeds are fixed (fixed-seeds.js) where this machine can build the library that does it.
+ * @returns {{ command: string, args: string[], env: Record<string, string>, seeds: string }|null} null when Valgrind
+ *   is not installed; seeds says whether the seeds were fixed, and if not why
  */
 export function callgrindTool() {
   const valgrind = findExecutable('valgrind');
   if (!valgrind || !findExecutable('callgrind_control')) return null;
+  const lib = fixedSeedsLibrary();
   return {
     command: valgrind,
     args: ['--tool=callgrind', '--vgdb=yes', '--dump-instr=no', '--callgrind-out-file=callgrind.out.%p'],
+    env: lib.file ? { LD_PRELOAD: lib.file } : {},
+    seeds: lib.file ? 'fixed' : `Redis's own (${lib.why})`,
   };
 }
 
@@ -41,15 +47,17 @@ export function callgrindTool() {
  * one stretch counted on one node: its wall time, the instructions, the cron's runs (serverCron calls), where the
  * instructions went, the kernel's part
  * @typedef {{ addr: string, role: 'master'|'replica', shard: number, pid: number, idle: Counted|null,
- *   window: Counted|null, error?: string }} NodeCount
+ *   window: Counted|null, seeds: string, error?: string }} NodeCount
+ * seeds: 'fixed' (fixed-seeds.js), or Redis's own and why
  */
 
 /** The counter of one run's local nodes. */
 export class InstructionCounter {
   /**
    * @param {import('./local-redis.js').LocalRedisNode[]} nodes as started (masters first)
+   * @param {string} [seeds] how the nodes were seeded (callgrindTool().seeds)
    */
-  constructor(nodes) {
+  constructor(nodes, seeds = "Redis's own") {
     const masters = nodes.filter((n) => n.role === 'master');
     /** @type {NodeCount[]} */
     this.nodes = nodes.map((n) => ({
@@ -64,6 +72,7 @@ export class InstructionCounter {
       pid: n.pid,
       idle: null,
       window: null,
+      seeds,
     }));
     /** @type {{ dirs: string[], marks: Array<{ atMs: number, io: Array<ProcIo|null> }> }} */
     this.open = { dirs: nodes.map((n) => n.dir), marks: [] };

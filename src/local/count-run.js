@@ -27,7 +27,7 @@ export function startCounting(a) {
   return {
     options: { tool, readyTimeoutMs: VALGRIND_READY_MS, ...(a.cluster && { clusterNodeTimeoutMs: VALGRIND_NODE_TIMEOUT_MS }) },
     idle: async (local) => {
-      const counter = new InstructionCounter(local.nodes);
+      const counter = new InstructionCounter(local.nodes, tool.seeds);
       say(`counting idle instructions on ${local.nodes.length} node(s) for ${IDLE_SECONDS} s before the workload`);
       await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
       await counter.idle(IDLE_SECONDS);

@@ -35,7 +35,7 @@ const PIDFILE_WAIT_MS = 5000;
  * @typedef {{
  *   cluster?: boolean, masters?: number, replicas?: number, dir?: string,
  *   tls?: LocalRedisTls|true, enableDebug?: boolean, extraArgs?: string[], password?: string,
- *   readyTimeoutMs?: number, signal?: AbortSignal, cpus?: number, tool?: { command: string, args: string[] },
+ *   readyTimeoutMs?: number, signal?: AbortSignal, cpus?: number, tool?: { command: string, args: string[], env?: Record<string, string> },
  *   clusterNodeTimeoutMs?: number,
  * }} StartRedisOptions
  * cpus caps every node (each in a cgroup of its own, cpu-cap.js) at that many cores: a smaller instance, emulated.
@@ -547,7 +547,7 @@ async function launch(ctx, args, dir) {
 /**
  * A node in the foreground under a tool, detached (its own process group: a Ctrl-C to rqbench reaches it
  * through stop(), as it does a daemon); what the tool says goes to <dir>/tool.log.
- * @param {{ command: string, args: string[] }} tool
+ * @param {{ command: string, args: string[], env?: Record<string, string> }} tool
  * @param {string} server
  * @param {string[]} args
  * @param {string} dir
@@ -555,7 +555,12 @@ async function launch(ctx, args, dir) {
 function startUnderTool(tool, server, args, dir) {
   const out = fs.openSync(path.join(dir, 'tool.log'), 'a');
   try {
-    spawn(tool.command, [...tool.args, server, ...args], { detached: true, cwd: dir, stdio: ['ignore', out, out] }).unref();
+    spawn(tool.command, [...tool.args, server, ...args], {
+      detached: true,
+      cwd: dir,
+      stdio: ['ignore', out, out],
+      env: { ...process.env, ...tool.env },
+    }).unref();
   } finally {
     fs.closeSync(out);
   }

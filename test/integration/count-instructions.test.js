@@ -32,6 +32,8 @@ describe.skipIf(!runs)('--count-instructions --time-scale (standalone + replica 
     expect(summary.timeScale).toBe(10);
     const ins = summary.instructions;
     expect(ins.errors).toEqual([]);
+    // the same seeds for every Redis process (src/local/fixed-seeds.js; .ci/run installs the C compiler it needs)
+    expect(ins.seeds).toBe('fixed');
     // one send of 2,000 items in the window (seconds 10-20 of a run 10 times slower than -p 1000 -d 2)
     expect(ins.items).toBe(2000);
     expect(ins.idleSeconds).toBeGreaterThan(2.5);

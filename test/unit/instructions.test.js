@@ -113,6 +113,7 @@ const node = (addr, role, shard, { idleIr = 2_000_000, ir = 25_000_000, info = 5
   role,
   shard,
   pid: 1,
+  seeds: 'fixed',
   idle: { wallMs: 2000, ir: idleIr, cronRuns: 20, split: { cron: idleIr }, io: { syscr: 20, syscw: 10, rchar: 2000, wchar: 1000 } },
   window: {
     wallMs: 10_000,
@@ -141,7 +142,7 @@ describe('instructions per item', () => {
     expect(m1.bytes).toEqual({ readPerItem: 200, writePerItem: 100 });
     expect(s.roles.master?.irPerItem).toBe(29_000);
     expect(s.roles.replica?.irPerItem).toBe(13_500);
-    expect(s).toMatchObject({ timeScale: 50, items: 1000, idleSeconds: 2, windowSeconds: 10, errors: [] });
+    expect(s).toMatchObject({ timeScale: 50, items: 1000, seeds: 'fixed', idleSeconds: 2, windowSeconds: 10, errors: [] });
   });
 
   it("scales the idle cost by the cron's runs, not by wall time, when both counts have them", () => {

@@ -18,7 +18,7 @@ export function instructionsMd(s, perWhat) {
   lines.push(
     `Redis's own instructions over the window (${fixed(s.windowSeconds ?? NaN, 1)} s wall), per ${perWhat} (${grouped(s.items)}), ` +
       `with each node's idle cost over the same wall time taken out (idle rate measured for ${fixed(s.idleSeconds ?? NaN, 1)} s before the workload) ` +
-      `and the commands of rqbench's own sampler (INFO …, the sampler column) left out. Time scale ${s.timeScale}.`,
+      `and the commands of rqbench's own sampler (INFO …, the sampler column) left out. Time scale ${s.timeScale}; Redis's seeds: ${s.seeds ?? '-'}.`,
     '',
   );
   const rows = [

@@ -27,7 +27,7 @@ export const SAMPLER_COMMANDS = ['INFO', 'CLUSTER', 'PING', 'CONFIGGET', 'COMMAN
  * @typedef {{ ir: number, idleIr: number, samplerIr: number, irPerItem: number|null, split: Record<string, number|null>,
  *   syscalls: PerItemPair|null, bytes: PerItemPair|null }} InstructionFigures
  * @typedef {InstructionFigures & { addr: string, role: 'master'|'replica', shard: number }} NodeInstructions
- * @typedef {{ timeScale: number, items: number, idleSeconds: number|null, windowSeconds: number|null,
+ * @typedef {{ timeScale: number, items: number, seeds: string|null, idleSeconds: number|null, windowSeconds: number|null,
  *   nodes: NodeInstructions[], roles: Partial<Record<'master'|'replica', InstructionFigures>>, errors: string[] }} InstructionsSummary
  */
 
@@ -52,6 +52,7 @@ export function instructionsSummary({ nodes, items, timeScale = 1 }) {
   return {
     timeScale,
     items,
+    seeds: nodes[0]?.seeds ?? null,
     idleSeconds: first ? round(/** @type {any} */ (first.idle).wallMs / 1000, 2) : null,
     windowSeconds: first ? round(/** @type {any} */ (first.window).wallMs / 1000, 2) : null,
     nodes: perNode,
