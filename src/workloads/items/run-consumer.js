@@ -101,7 +101,8 @@ async function consume(a, local, live, counter = null) {
       totalCounts: recorder.counts,
       errorKinds: recorder.errorKinds,
       measuresUniques: modelNamed(mode).can.uniques,
-      ttlS: a.ttl,
+      // in the run's seconds: --time-scale makes the TTLs Redis counts down K times longer
+      ttlS: a.ttl * (a.timeScale ?? 1),
       keyTtl,
       limit: a.limit,
       readFrom,

@@ -94,7 +94,8 @@ async function produce(a, local, live, counter = null) {
       drops: run.drops,
       cost: {
         starts: run.starts,
-        ttlS: a.ttl,
+        // in the run's seconds: --time-scale makes the TTLs Redis counts down K times longer
+        ttlS: a.ttl * (a.timeScale ?? 1),
         // without --verify every period writes the same ids again: no more than these are ever live
         distinctIds: a.verify ? null : (targetRate * a.period) / 1000,
         partOf: writerNumbers.length < a.writers ? `writer ${writersLabel(writerNumbers)} of ${a.writers}` : null,
