@@ -17,7 +17,7 @@ export function instructionsMd(s, perWhat) {
   const lines = ['## Instructions per item (Valgrind callgrind)', ''];
   lines.push(
     `Redis's own instructions over the window (${fixed(s.windowSeconds ?? NaN, 1)} s wall), per ${perWhat} (${grouped(s.items)}), ` +
-      `with each node's idle cost over the same wall time taken out (idle rate measured for ${fixed(s.idleSeconds ?? NaN, 1)} s before the workload) ` +
+      `with each node's idle cost taken out (its cost per cron run, counted over ${fixed(s.idleSeconds ?? NaN, 1)} s of idle before the workload, times the cron's runs in the window) ` +
       `and the commands of rqbench's own sampler (INFO …, the sampler column) left out. Time scale ${s.timeScale}; Redis's seeds: ${s.seeds ?? '-'}.`,
     '',
   );
