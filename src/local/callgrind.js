@@ -25,7 +25,8 @@ export const VALGRIND_HINT = 'valgrind not found: install it with "apt-get insta
  * How each node is started: redis-server's command line behind this one. Every dump is named
  * callgrind.out.<pid>[.<n>] in the node's own directory (a fork, as for a replica's sync,
  * writes a file of its own). --dump-instr=no: per function is all the split needs.
- * Redis's seeds are fixed (fixed-seeds.js) where this machine can build the library that does it.
+ * Redis's seeds are fixed (fixed-seeds.js) where this machine can build the library that does it, and
+ * jemalloc's time-based purging is off.
  * @returns {{ command: string, args: string[], env: Record<string, string>, seeds: string }|null} null when Valgrind
  *   is not installed; seeds says whether the seeds were fixed, and if not why
  */
@@ -36,7 +37,13 @@ export function callgrindTool() {
   return {
     command: valgrind,
     args: ['--tool=callgrind', '--vgdb=yes', '--dump-instr=no', '--callgrind-out-file=callgrind.out.%p'],
-    env: lib.file ? { LD_PRELOAD: lib.file } : {},
+    env: {
+      ...(lib.file && { LD_PRELOAD: lib.file }),
+      // jemalloc gives unused pages back on a clock (decay), and its work then follows wall time, not
+      // items: a dilated run would pay it K times over, and a fresh allocation after a purge costs more
+      // than a reused one, by timing. Never purging keeps the count to the items' own work.
+      MALLOC_CONF: 'dirty_decay_ms:-1,muzzy_decay_ms:-1',
+    },
     seeds: lib.file ? 'fixed' : `Redis's own (${lib.why})`,
   };
 }
@@ -81,6 +88,8 @@ export class InstructionCounter {
     /** @type {Promise<void>|null} */
     this.windowEnd = null;
     this.idleMs = 0;
+    /** @type {Map<string, string>} name in the run directory → the dump, while the node's directory lasts */
+    this.files = new Map();
   }
 
   /**
@@ -107,9 +116,19 @@ export class InstructionCounter {
     return this.windowEnd;
   }
 
-  /** @returns {Promise<NodeCount[]>} every node's idle and window counts, once the window's dump is read */
-  async result() {
+  /**
+   * Every node's idle and window counts, once the window's dump is read; the dumps themselves are
+   * copied into `keepIn`/callgrind/ (<addr>.idle.out, <addr>.window.out), for callgrind_annotate.
+   * @param {string} [keepIn] the run directory
+   * @returns {Promise<NodeCount[]>}
+   */
+  async result(keepIn) {
     await this.end();
+    if (keepIn && this.files.size) {
+      const dir = path.join(keepIn, 'callgrind');
+      await fsp.mkdir(dir, { recursive: true });
+      for (const [name, file] of this.files) await fsp.copyFile(file, path.join(dir, name)).catch(() => {});
+    }
     return this.nodes;
   }
 
@@ -134,6 +153,7 @@ export class InstructionCounter {
           await control(n, '--dump');
           const file = (await dumpFiles(this.open.dirs[i], n.pid)).find((f) => !before.includes(f));
           if (!file) throw new Error(`no new callgrind dump in ${this.open.dirs[i]}`);
+          this.files.set(`${n.addr.replace(':', '-')}.${what}.out`, file);
           const profile = parseCallgrind(await fsp.readFile(file, 'utf8'));
           n[what] = {
             wallMs: (t + Date.now()) / 2 - (from?.atMs ?? t),

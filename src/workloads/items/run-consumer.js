@@ -157,7 +157,7 @@ async function consume(a, local, live, counter = null) {
     lastWords: (sofar) => summaryOf(sofar, null),
     ...windowHooksOf(counter, a.period),
   });
-  counted = counter && (await counter.result());
+  counted = counter && (await counter.result(run.dir));
 
   /** @param {import('./key-ttl.js').KeyTtl|null} keyTtl @param {false|string} [interrupted] */
   const save = (keyTtl, interrupted) => {

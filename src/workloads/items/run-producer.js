@@ -163,7 +163,7 @@ async function produce(a, local, live, counter = null) {
     lastWords: (sofar) => summaryOf(sofar, notYet('the run was left at once (a second Ctrl-C) before the read-back')),
     ...windowHooksOf(counter, a.period / a.chunks),
   });
-  counted = counter && (await counter.result());
+  counted = counter && (await counter.result(run.dir));
 
   // where the bytes are: the keys as the run left them (not after a Ctrl-C: the user asked to stop)
   if (!run.interrupted && !run.writeError) keys = await keysNow(conn);
