@@ -39,10 +39,11 @@ export function callgrindTool() {
     args: ['--tool=callgrind', '--vgdb=yes', '--dump-instr=no', '--callgrind-out-file=callgrind.out.%p'],
     env: {
       ...(lib.file && { LD_PRELOAD: lib.file }),
-      // jemalloc gives unused pages back on a clock (decay), and its work then follows wall time, not
-      // items: a dilated run would pay it K times over, and a fresh allocation after a purge costs more
-      // than a reused one, by timing. Never purging keeps the count to the items' own work.
-      MALLOC_CONF: 'dirty_decay_ms:-1,muzzy_decay_ms:-1',
+      // jemalloc gives unused pages back on a clock (decay), and empties its thread cache's idle bins
+      // every 64 KiB allocated (tcache GC), which between two sends of a dilated run is the sampler's
+      // allocations, by the second: either way the next send finds its memory gone and pays the slow
+      // path (3x as many slow allocations in one run of three). Neither, and the count follows the items.
+      MALLOC_CONF: 'dirty_decay_ms:-1,muzzy_decay_ms:-1,tcache_gc_incr_bytes:1099511627776',
     },
     seeds: lib.file ? 'fixed' : `Redis's own (${lib.why})`,
   };

@@ -55,5 +55,9 @@ describe.skipIf(!runs)('--count-instructions --time-scale (standalone + replica 
     const md = fs.readFileSync(path.join(/** @type {string} */ (dir), 'summary.md'), 'utf8');
     expect(md).toContain('## Instructions per item');
     expect(md).toContain('**Time scale 10:**');
+    // the dumps, for callgrind_annotate
+    const kept = fs.readdirSync(path.join(/** @type {string} */ (dir), 'callgrind')).sort();
+    expect(kept).toHaveLength(4);
+    expect(kept.filter((f) => f.endsWith('.window.out'))).toHaveLength(2);
   });
 });
