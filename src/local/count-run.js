@@ -7,7 +7,7 @@ import { writeErr } from '../command-io.js';
 import { InstructionCounter, VALGRIND_HINT, VALGRIND_NODE_TIMEOUT_MS, VALGRIND_READY_MS, callgrindTool } from './callgrind.js';
 
 /** Seconds of idle counted on every node before the workload: its rate is what the window subtracts. */
-export const IDLE_SECONDS = 3;
+export const IDLE_SECONDS = 5;
 /** Seconds left alone before that: a replica's first sync goes on past "ready" (the master relays the RDB), and is no idle. */
 const SETTLE_SECONDS = 2;
 

@@ -11,7 +11,7 @@
  * structure sizes at 1/K of its rate, so these figures are those of the undilated run; the idle
  * cost, which grows with wall time and so with K, is what the subtraction takes out. Idle Redis is
  * its cron (serverCron, `hz` times a second): the idle cost per cron run, times the cron's runs in
- * the window, is what is taken out (counting runs, not seconds: a 3-second idle count holds 30 ± 1
+ * the window, is what is taken out (counting runs, not seconds: a 5-second idle count holds 50 ± 1
  * of them, and a busy event loop runs its cron late); by wall time when a count has no cron run. So are the
  * commands rqbench's own sampler sends every second of wall time (INFO, CLUSTER …: SAMPLER_COMMANDS),
  * which a dilated run would otherwise charge K times over to its items: they are reported apart
