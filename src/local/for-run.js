@@ -2,17 +2,21 @@
 import { startRedis } from './local-redis.js';
 import { describeCap } from './cpu-cap.js';
 import { writeErr } from '../command-io.js';
+import { startCounting } from './count-run.js';
 
 /**
  * Runs `fn` against a local server when the plan says --local (with a new frozen plan pointed
  * at it), else with the plan as it is.
  * @template T
  * @param {Readonly<Record<string, any>>} a a run's plan (local, cluster, masters, replicas, nodeCpus, quiet)
- * @param {(plan: Readonly<Record<string, any>>, local: import('./local-redis.js').LocalRedis|null) => Promise<T>} fn
+ * @param {(plan: Readonly<Record<string, any>>, local: import('./local-redis.js').LocalRedis|null,
+ *   counter: import('./callgrind.js').InstructionCounter|null) => Promise<T>} fn with --count-instructions, the counter
+ *   of the nodes, their idle rate already measured
  * @returns {Promise<T>}
  */
 export async function withLocal(a, fn) {
-  if (!a.local) return fn(a, null);
+  if (!a.local) return fn(a, null, null);
+  const counting = a.countInstructions ? startCounting(a) : null;
   let local;
   try {
     local = await startRedis({
@@ -20,6 +24,7 @@ export async function withLocal(a, fn) {
       masters: a.masters,
       replicas: a.replicas,
       ...(a.nodeCpus !== undefined && { cpus: a.nodeCpus }),
+      ...counting?.options,
     });
   } catch (e) {
     // the flag's name is known here, not where the cap failed
@@ -33,7 +38,8 @@ export async function withLocal(a, fn) {
         : `standalone Redis${local.nodes.length > 1 ? ` with ${local.nodes.length - 1} replica(s)` : ''}`;
       writeErr(`rqbench: started a local ${shape} at ${local.url}${local.cpus ? `, ${describeCap(local.cpus)}` : ''}\n`);
     }
-    return await fn(Object.freeze({ ...a, host: local.host, port: local.port }), local);
+    const counter = counting ? await counting.idle(local) : null;
+    return await fn(Object.freeze({ ...a, host: local.host, port: local.port }), local, counter);
   } finally {
     await local.stop();
   }

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { findFreePorts } from './ports.js';
-import { isAlive, readPidFile, sleep, terminate } from './process.js';
+import { isAlive, processName, readPidFile, sleep, terminate } from './process.js';
 import { makeCerts } from './tls-certs.js';
 import { capProcess, cpusAccepted, probeCpuCap, validCpus } from './cpu-cap.js';
 import { parseClusterNodes as parseNodes, parseInfo as parseInfoText } from '../transports/redis.js';
@@ -35,9 +35,12 @@ const PIDFILE_WAIT_MS = 5000;
  * @typedef {{
  *   cluster?: boolean, masters?: number, replicas?: number, dir?: string,
  *   tls?: LocalRedisTls|true, enableDebug?: boolean, extraArgs?: string[], password?: string,
- *   readyTimeoutMs?: number, signal?: AbortSignal, cpus?: number,
+ *   readyTimeoutMs?: number, signal?: AbortSignal, cpus?: number, tool?: { command: string, args: string[], env?: Record<string, string> },
+ *   clusterNodeTimeoutMs?: number,
  * }} StartRedisOptions
  * cpus caps every node (each in a cgroup of its own, cpu-cap.js) at that many cores: a smaller instance, emulated.
+ * tool runs every node in the foreground under that program (Valgrind: callgrind.js), the node's PID being the
+ * tool's (Valgrind runs its guest in its own process); clusterNodeTimeoutMs: a slow tool needs a longer one.
  * @typedef {{
  *   host: string, port: number, pid: number, dir: string, role: 'master'|'replica',
  *   id?: string, masterPort?: number, cpus?: number, cgroup?: string,
@@ -112,7 +115,7 @@ export async function startRedis(opts = {}) {
     bins,
     base,
     deadline: Date.now() + cfg.readyTimeoutMs,
-    /** @type {{ pid: number, port: number, dir: string, cap?: import('./cpu-cap.js').CpuCap }[]} every node started, for stop() */
+    /** @type {{ pid: number, port: number, dir: string, cap?: import('./cpu-cap.js').CpuCap, comm?: string }[]} every node started, for stop() */
     started: [],
     usedPorts: new Set(),
   };
@@ -147,6 +150,8 @@ function normalizeOptions(opts) {
     readyTimeoutMs = 30_000,
     signal,
     cpus,
+    tool,
+    clusterNodeTimeoutMs = 2000,
   } = opts;
   // a password may come as an option or inside extraArgs (--requirepass X)
   const i = extraArgs.indexOf('--requirepass');
@@ -176,6 +181,8 @@ function normalizeOptions(opts) {
     password,
     tls,
     cpus,
+    tool,
+    clusterNodeTimeoutMs,
     /** @type {Buffer|undefined} the CA's PEM, for our own connections */
     tlsCa: undefined,
   };
@@ -409,7 +416,8 @@ async function startNode(ctx, index, kind) {
     await fsp.mkdir(dir, { recursive: true });
     try {
       const pid = await launch(ctx, nodeArgs(ctx.cfg, port, dir, kind), dir);
-      const entry = { pid, port, dir, cap: undefined };
+      // stopped by PID only while the process still has the name it had: a tool's process is named after the tool
+      const entry = { pid, port, dir, cap: undefined, comm: ctx.cfg.tool ? (processName(pid) ?? undefined) : undefined };
       ctx.started.push(entry);
       // capped before it serves anything; the group is named for this process and the port, both unique now
       // (a node that died on its own is no cap problem: waitForPing says why it died, from its log)
@@ -442,7 +450,8 @@ function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
     '--bind',
     HOST,
     '--daemonize',
-    'yes',
+    // a node under a tool stays in the tool's process: a daemon's fork would leave the tool's control behind
+    cfg.tool ? 'no' : 'yes',
     '--pidfile',
     path.join(dir, 'redis.pid'),
     '--logfile',
@@ -461,7 +470,14 @@ function nodeArgs(cfg, port, dir, { cluster = false, replicaOf }) {
   ];
   if (cfg.enableDebug) args.push('--enable-debug-command', 'local');
   if (cluster) {
-    args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000');
+    args.push(
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      'nodes.conf',
+      '--cluster-node-timeout',
+      String(cfg.clusterNodeTimeoutMs),
+    );
   }
   if (replicaOf) args.push('--replicaof', HOST, String(replicaOf));
   // Our own checks trust the CA but do not match names: we know whom we dial on 127.0.0.1, and a
@@ -509,19 +525,44 @@ function listenArgs(cfg, port, cluster) {
  * @returns {Promise<number>} the daemon's PID
  */
 async function launch(ctx, args, dir) {
-  const { code, output } = await run(ctx.bins.server, args, remaining(ctx));
-  if (code !== 0) throw new Error(`redis-server exited with ${code ?? 'a timeout'}: ${tail(output)}`);
+  if (ctx.cfg.tool) startUnderTool(ctx.cfg.tool, ctx.bins.server, args, dir);
+  else {
+    const { code, output } = await run(ctx.bins.server, args, remaining(ctx));
+    if (code !== 0) throw new Error(`redis-server exited with ${code ?? 'a timeout'}: ${tail(output)}`);
+  }
   const pidFile = path.join(dir, 'redis.pid');
   const until = Math.min(ctx.deadline, Date.now() + PIDFILE_WAIT_MS);
   for (;;) {
     const pid = readPidFile(pidFile);
     if (pid) return pid;
-    const log = await readLog(dir);
+    const log = (await readLog(dir)) + (ctx.cfg.tool ? await fsp.readFile(path.join(dir, 'tool.log'), 'utf8').catch(() => '') : '');
     // A node that fails to bind aborts before it writes its pidfile.
     if (/aborting|FATAL/i.test(log) || Date.now() >= until) {
       throw new Error(`redis-server in ${dir} did not start: ${tail(log) || 'no pidfile, empty log'}`);
     }
     await sleep(20);
+  }
+}
+
+/**
+ * A node in the foreground under a tool, detached (its own process group: a Ctrl-C to rqbench reaches it
+ * through stop(), as it does a daemon); what the tool says goes to <dir>/tool.log.
+ * @param {{ command: string, args: string[], env?: Record<string, string> }} tool
+ * @param {string} server
+ * @param {string[]} args
+ * @param {string} dir
+ */
+function startUnderTool(tool, server, args, dir) {
+  const out = fs.openSync(path.join(dir, 'tool.log'), 'a');
+  try {
+    spawn(tool.command, [...tool.args, server, ...args], {
+      detached: true,
+      cwd: dir,
+      stdio: ['ignore', out, out],
+      env: { ...process.env, ...tool.env },
+    }).unref();
+  } finally {
+    fs.closeSync(out);
   }
 }
 
@@ -579,8 +620,8 @@ function installExitHook() {
 async function stopAll(ctx) {
   const name = path.basename(ctx.bins.server).slice(0, 15); // Linux comm is at most 15 chars
   await Promise.all(
-    ctx.started.map(async ({ pid, cap }) => {
-      await terminate(pid, { graceMs: 3000, expectName: name });
+    ctx.started.map(async ({ pid, cap, comm }) => {
+      await terminate(pid, { graceMs: 3000, expectName: comm ?? name });
       await cap?.release();
     }),
   );

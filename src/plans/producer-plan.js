@@ -12,6 +12,7 @@ import { checkOutput } from './output.js';
 import { checkMetrics } from './metrics-plan.js';
 import { planOf } from './freeze.js';
 import { checkInstance, instanceOptions } from './instance.js';
+import { checkCounting, countingOptions } from './counting-plan.js';
 
 /** Who sends a writer's commands (--client). */
 const CLIENTS = ['rqbench', 'ioredis'];
@@ -55,7 +56,7 @@ export function modelOptions(y) {
  * @param {string} g group title
  */
 export function runOptions(y, g) {
-  return y
+  return countingOptions(y)
     .option('duration', {
       alias: 'd',
       type: 'number',
@@ -172,6 +173,7 @@ export function checkRun(a) {
   if (a.duration > 0 && warmup >= a.duration) throw bad('--warmup', `shorter than --duration (${a.duration} s)`, warmup);
   if (a.startAt !== undefined && !(Number.isFinite(a.startAt) && a.startAt > 1e12))
     throw bad('--start-at', 'epoch milliseconds', a.startAt);
+  checkCounting(a);
   const actions = parseAtList(a.at);
   if (actions.length && !a.cluster) throw bad('--at', 'used with --cluster (it changes a Redis Cluster)');
   const late = actions.find((x) => a.duration > 0 && x.atSec >= a.duration);

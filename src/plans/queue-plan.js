@@ -311,6 +311,8 @@ const REDIS_MODEL = ['actualValue', ...MODEL_FLAGS, 'ns', 'sameSlot', 'ttl', 've
 
 /** Redis producer flags a queue publisher never reads. */
 export const REDIS_PRODUCER_ONLY = shown([
+  'countInstructions',
+  'timeScale',
   ['quantity', '-q'],
   ['period', '-p'],
   ['chunks', '-c'],
@@ -336,6 +338,8 @@ export const REDIS_PRODUCER_ONLY = shown([
 
 /** Redis consumer flags a queue consumer never reads (the connection flags serve its --cache redis). */
 export const REDIS_CONSUMER_ONLY = shown([
+  'countInstructions',
+  'timeScale',
   ['period', '-p'],
   ['scriptMode', '-s'],
   ['readers', '-r'],

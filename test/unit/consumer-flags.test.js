@@ -26,6 +26,8 @@ describe('bad consumer flags: exit 2, one stderr line naming the flag, nothing w
     [['--at', '2:failover'], '--at'],
     [['--verify'], '--verify'],
     [['--threads', '4'], '--threads'],
+    [['--count-instructions'], '--count-instructions'],
+    [['--time-scale', '0'], '--time-scale'],
     [['--until-complete'], '--until-complete'],
     [['--cache', 'redis'], '--cache'],
     [['--target', 'sqs', '--readers', '4'], '-r'],

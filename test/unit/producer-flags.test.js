@@ -57,6 +57,11 @@ const BAD = [
     ['--tls-insecure', '--local'],
   ],
   [['--bogus-flag'], ['--bogus-flag']],
+  // counting Redis's instructions: local servers only; a time scale of at least 1
+  [['--count-instructions'], ['--count-instructions', '--local']],
+  [['--time-scale', '0.5'], ['--time-scale']],
+  [['--time-scale', 'x'], ['--time-scale']],
+  [['--target', 'sqs', '--time-scale', '5'], ['--time-scale']],
   [['--start-at', '5'], ['--start-at']],
   // beyond the brief's list: a numeric flag given without its value must not fall back to the default
   [['-q', '-t', '2'], ['-q']],

@@ -18,6 +18,7 @@ import { MemberList } from './member-list.js';
 import { SeenIds } from './seen-ids.js';
 import { leadingId, trailingId } from './item-ids.js';
 import { settings } from '../../settings.js';
+import { modelMs } from '../../harness/time-scale.js';
 
 /**
  * What a reader counts each second. failedCycles: cycles that ended in an error; emptyCycles: cycles that found the index empty (or missing);
@@ -73,6 +74,7 @@ export const READER_COUNTERS = [
  * @property {boolean} script      -s script: cardinality and range in one Lua call
  * @property {number} [replyTimeoutMs]  --reply-timeout: a read node silent this long while it owes a reply is
  *                                 given up on (reply-watch.js); 0: never; unset: REPLY_TIMEOUT_MS
+ * @property {number} [timeScale]  --time-scale: the data model's clock (cutoffs, staleness) runs this much slower
  */
 
 export class Reader {
@@ -230,7 +232,7 @@ export class Reader {
   }
 
   async #measuredCycle(intended, start) {
-    const nowMs = performance.timeOrigin + start;
+    const nowMs = modelMs(performance.timeOrigin + start, this.plan.timeScale);
     const cutoff = Math.floor(nowMs - this.plan.ttl * 1000);
     if (this.plan.script) {
       const r = await this.model.viaScript(this.io, cutoff, this.plan.limit);

@@ -22,13 +22,15 @@ import { EmptyIndexWatch } from './empty-index.js';
 import { CONSUMER_ROWS } from '../../runs/consume/consume-run.js';
 import { localNote, withLocal } from '../../local/for-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
+import { addInstructions, windowHooksOf } from './counted-run.js';
+import { timeScaled } from '../../harness/time-scale.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/consumer-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
 export async function runConsumer(plan) {
-  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local) => consume(a, local, live)));
+  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local, counter) => consume(timeScaled(a), local, live, counter)));
 }
 
 /** Where reads go: replicas on a cluster unless told otherwise (the seed read only from replicas). */
@@ -40,8 +42,9 @@ function readFromOf(a) {
  * @param {Readonly<Record<string, any>>} a the plan, pointed at the local server when there is one
  * @param {import('../../local/local-redis.js').LocalRedis|null} local
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
+ * @param {import('../../local/callgrind.js').InstructionCounter|null} [counter] --count-instructions
  */
-async function consume(a, local, live) {
+async function consume(a, local, live, counter = null) {
   const mode = modelOf(a).name;
   const storeCfg = storeConfigOf(a);
   const conn = connectionFrom(a);
@@ -56,6 +59,7 @@ async function consume(a, local, live) {
     fetch: a.fetch,
     readFrom,
     ttl: a.ttl,
+    timeScale: a.timeScale,
     script: a.scriptMode === 'script',
     replyTimeoutMs: a.replyTimeout,
   };
@@ -83,6 +87,8 @@ async function consume(a, local, live) {
    * @param {import('./key-ttl.js').KeyTtl|null} keyTtl
    * @param {false|string} [interrupted]
    */
+  /** @type {import('../../local/callgrind.js').NodeCount[]|null} the counter's dumps, once the window has ended */
+  let counted = null;
   const summaryOf = (run, keyTtl, interrupted = run.interrupted) => {
     const { recorder, dir } = run;
     const summary = summarizeConsumer({
@@ -95,7 +101,8 @@ async function consume(a, local, live) {
       totalCounts: recorder.counts,
       errorKinds: recorder.errorKinds,
       measuresUniques: modelNamed(mode).can.uniques,
-      ttlS: a.ttl,
+      // in the run's seconds: --time-scale makes the TTLs Redis counts down K times longer
+      ttlS: a.ttl * (a.timeScale ?? 1),
       keyTtl,
       limit: a.limit,
       readFrom,
@@ -120,7 +127,9 @@ async function consume(a, local, live) {
     const problems = runProblems(run, dir);
     if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
     summary.outcome = outcome({ interrupted, problems });
-    return { summary, md: renderConsumerMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary) };
+    const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary);
+    const window = { rows: recorder.rows, warmupS: a.warmup, endS: run.durationS, timeScale: a.timeScale };
+    return { summary, md: addInstructions({ summary, md, counted, ...window, counter: 'items', perWhat: 'item read' }) };
   };
 
   const run = await runWorkers({
@@ -146,7 +155,9 @@ async function consume(a, local, live) {
       return `${c.cycles} cycles  cardinality ${card}  items ${grouped(c.items)}  missing ${c.missing}  cycle p99 ${fixed(p(iv.hist.get('cycle.sent'), 'p99'), 1)} ms  ${readFrom} CPU ${cpuByShard(cpu, readFrom)}`;
     },
     lastWords: (sofar) => summaryOf(sofar, null),
+    ...windowHooksOf(counter, a.period),
   });
+  counted = counter && (await counter.result(run.dir));
 
   /** @param {import('./key-ttl.js').KeyTtl|null} keyTtl @param {false|string} [interrupted] */
   const save = (keyTtl, interrupted) => {

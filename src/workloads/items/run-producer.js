@@ -24,21 +24,24 @@ import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { leavingOn } from '../../harness/signals.js';
 import { writeErr } from '../../command-io.js';
 import { keyMemory } from '../../measure/key-memory.js';
+import { addInstructions, windowHooksOf } from './counted-run.js';
+import { timeScaled } from '../../harness/time-scale.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/producer-plan.js)
  * @returns {Promise<{ dir: string, summary: object, md: string, exitCode: number, linger?: () => Promise<void> }>}
  */
 export async function runProducer(plan) {
-  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local) => produce(a, local, live)));
+  return withLiveMetrics(plan, (live) => withLocal(plan, (a, local, counter) => produce(timeScaled(a), local, live, counter)));
 }
 
 /**
  * @param {Readonly<Record<string, any>>} a the plan, pointed at the local server when there is one
  * @param {import('../../local/local-redis.js').LocalRedis|null} local
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} live
+ * @param {import('../../local/callgrind.js').InstructionCounter|null} [counter] --count-instructions
  */
-async function produce(a, local, live) {
+async function produce(a, local, live, counter = null) {
   const mode = modelOf(a).name;
   const storeCfg = storeConfigOf(a);
   const conn = connectionFrom(a);
@@ -53,6 +56,7 @@ async function produce(a, local, live) {
     t0: 0,
     verify: !!a.verify,
     client: a.client,
+    timeScale: a.timeScale,
   };
   /** @type {import('./process-pool.js').WorkerSpec[]} */
   const specs = writerNumbers.map((n) => ({
@@ -67,6 +71,8 @@ async function produce(a, local, live) {
   let errors = 0;
   /** @type {{ keys: import('../../measure/key-memory.js').KeyShape[], keysErrors?: string[] }|null} where the bytes are, once read */
   let keys = null;
+  /** @type {import('../../local/callgrind.js').NodeCount[]|null} the counter's dumps, once the window has ended */
+  let counted = null;
   /**
    * The summary of what `run` measured, its outcome settled.
    * @param {import('./run-workers.js').WorkersRun} run
@@ -88,7 +94,8 @@ async function produce(a, local, live) {
       drops: run.drops,
       cost: {
         starts: run.starts,
-        ttlS: a.ttl,
+        // in the run's seconds: --time-scale makes the TTLs Redis counts down K times longer
+        ttlS: a.ttl * (a.timeScale ?? 1),
         // without --verify every period writes the same ids again: no more than these are ever live
         distinctIds: a.verify ? null : (targetRate * a.period) / 1000,
         partOf: writerNumbers.length < a.writers ? `writer ${writersLabel(writerNumbers)} of ${a.writers}` : null,
@@ -123,7 +130,9 @@ async function produce(a, local, live) {
     if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
     if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
     summary.outcome = outcome({ interrupted, problems });
-    return { summary, md: renderSummaryMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary) };
+    const md = renderSummaryMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary);
+    const window = { rows: recorder.rows, warmupS: a.warmup, endS: run.durationS, timeScale: a.timeScale };
+    return { summary, md: addInstructions({ summary, md, counted, ...window, counter: 'acked', perWhat: 'item acknowledged' }) };
   };
   // said in every summary written before the read-back has its result: a run that ends first (a
   // second Ctrl-C, a signal during the read-back, a kill) does not drop --verify without a word
@@ -152,7 +161,9 @@ async function produce(a, local, live) {
       return `${grouped(c.acked || 0)}/${grouped(targetRate)} items/s  p99 ${fixed(b ? stats(b).p99 : NaN, 1)} ms  errors ${errors}  master CPU ${cpuByShard(cpu, 'master')}  client ${fixed(iv.client.cpuPct, 0)}%`;
     },
     lastWords: (sofar) => summaryOf(sofar, notYet('the run was left at once (a second Ctrl-C) before the read-back')),
+    ...windowHooksOf(counter, a.period / a.chunks),
   });
+  counted = counter && (await counter.result(run.dir));
 
   // where the bytes are: the keys as the run left them (not after a Ctrl-C: the user asked to stop)
   if (!run.interrupted && !run.writeError) keys = await keysNow(conn);

@@ -54,6 +54,9 @@ const WARN_AFTER_MS = 3000;
  * @param {(iv: import('../../measure/aggregate.js').MergedInterval) => void} [p.onSecond] told of every merged second
  * @param {import('../../local/local-redis.js').LocalRedis} [p.local] the local cluster --at actions act on
  * @param {import('../../harness/live-endpoint.js').LiveMetrics|null} [p.live] --metrics-port: follows the merged seconds
+ * @param {{ start: () => unknown, end: () => unknown, leadMs?: number }} [p.windowHooks] told when the window starts
+ *   (after the warm-up; leadMs before it, so that a send due at its first instant is not raced) and when it ends (its
+ *   planned end, or when the run stops or its workers finish), once each
  * @param {(sofar: WorkersRun) => { summary: Record<string, any>, md: string }} [p.lastWords] the summary of what was
  *   measured so far, built synchronously when a second Ctrl-C leaves at once (the run's last merged second ends its window)
  * @returns {Promise<WorkersRun>} the caller saves the summary through `harness`
@@ -77,6 +80,7 @@ export async function runWorkers({
   local,
   live = null,
   lastWords,
+  windowHooks,
 }) {
   const run = new Run({ kind: command, command, a, live });
   const merged = new Map();
@@ -134,8 +138,15 @@ export async function runWorkers({
   let clock = null;
   let t0 = 0;
   // the run stops now: the window ends with the last whole second before this moment
+  /** @type {ReturnType<typeof setTimeout>[]} */
+  let windowTimers = [];
+  const windowEnds = () => {
+    windowTimers.forEach(clearTimeout);
+    windowHooks?.end();
+  };
   run.on('stop', (_why, { drainMs }) => {
     if (t0) recorder?.endWindowAt(Math.floor((Date.now() - t0) / 1000));
+    windowEnds();
     actions?.abort();
     pool.stop(drainMs);
   });
@@ -237,7 +248,15 @@ export async function runWorkers({
       flush(false);
     });
     clock.start();
+    if (windowHooks) {
+      const at = (s, f) => setTimeout(f, Math.max(0, t0 + s * 1000 - Date.now()));
+      windowTimers = [
+        at(a.warmup - (windowHooks.leadMs ?? 0) / 1000, () => windowHooks.start()),
+        ...(a.duration ? [at(a.duration, windowEnds)] : []),
+      ];
+    }
     await pool.start(t0);
+    windowEnds();
     // a cluster action still running finishes before the run is summarized (and verified)
     const actionResults = actions ? (await actions.finish(), actions.results) : [];
     // the workers' last send can go out early in the window's last second: its CPU sample is a moment away
@@ -266,6 +285,7 @@ export async function runWorkers({
     return { ...sofar(), durationS: rec.windowEnd, actionResults };
   } catch (e) {
     pool.kill(); // workers must not outlive a run that failed
+    windowTimers.forEach(clearTimeout);
     clock?.stop();
     sampler?.close();
     recorder?.close();

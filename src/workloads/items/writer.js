@@ -15,6 +15,7 @@ import { toSparse } from '../../measure/sparse.js';
 import { OpHistograms, sparseOps } from '../../measure/op-histograms.js';
 import { IntervalClock } from '../../harness/clock.js';
 import { settings } from '../../settings.js';
+import { modelMs } from '../../harness/time-scale.js';
 
 /**
  * @typedef {object} WriterPlan
@@ -30,6 +31,7 @@ import { settings } from '../../settings.js';
  *                                 the ids acknowledged are handed over at the end to be read back
  * @property {'rqbench'|'ioredis'} [client]  who sends the commands: rqbench's ClusterSender (follows
  *                                 MOVED and ASK), or ioredis as the seed ran it (transports/ioredis-sender.js)
+ * @property {number} [timeScale]  --time-scale: the data model's clock (scores, minutes, purges) runs this much slower
  */
 
 /**
@@ -89,7 +91,7 @@ export class Writer {
       await seedClient.open();
     }
     // encode every chunk now, so the first period is not late by the encoding time
-    const nowMs = Date.now();
+    const nowMs = modelMs(Date.now(), this.plan.timeScale);
     for (let i = 0; i < this.chunks.length; i++) this.#planFor(i, nowMs);
   }
 
@@ -176,7 +178,7 @@ export class Writer {
   }
 
   #send(k, intended) {
-    const nowMs = performance.timeOrigin + performance.now();
+    const nowMs = modelMs(performance.timeOrigin + performance.now(), this.plan.timeScale);
     const plan = this.#planFor(k % this.chunks.length, nowMs, Math.floor(k / this.chunks.length));
     const score = scoreBytes(nowMs);
     const chunk = { intended, sentAt: performance.now(), items: plan.items, lo: plan.lo, hi: plan.hi, pending: 0, failed: null };

@@ -5,7 +5,7 @@
  */
 import { encodeTemplate, encodeCommand, SCORE } from '../../../transports/resp.js';
 import { payload } from './payload.js';
-import { indexNames, indexOf, itemKey, minuteOf, slotOf } from './keys.js';
+import { indexNames, indexOf, itemKey, minuteOf, redisTtl, slotOf } from './keys.js';
 import { settings } from '../../../settings.js';
 
 /**
@@ -47,7 +47,7 @@ export function setexCommands(lo, hi, cfg) {
   const out = [];
   for (let id = lo; id <= hi; id++) {
     const key = itemKey(id);
-    out.push(cmd(['SETEX', key, cfg.ttl, payload(id, cfg.valueSize)], key, 'setex', [id], cfg));
+    out.push(cmd(['SETEX', key, redisTtl(cfg.ttl, cfg), payload(id, cfg.valueSize)], key, 'setex', [id], cfg));
   }
   return out;
 }
@@ -113,7 +113,7 @@ export function listCommands(names, lo, hi, cfg) {
 export function perMinuteCommands(verb, base, lo, hi, cfg, nowMs) {
   const names = indexNames(base, cfg, `:${minuteOf(nowMs)}`);
   const adds = indexCommands(verb, names, lo, hi, cfg, false);
-  const ttl = settings.perMinuteTtlSeconds;
+  const ttl = redisTtl(settings.perMinuteTtlSeconds, cfg);
   return [...adds, ...adds.map((a) => keyCommand(['EXPIRE', a.key, ttl], 'expire', cfg))];
 }
 

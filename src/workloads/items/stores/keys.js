@@ -16,6 +16,7 @@ import { settings } from '../../../settings.js';
  * @property {number} extraSets     extra copies of each index structure written with it
  * @property {boolean} actualValue  index holds the values themselves, no item keys
  * @property {number} listMax       list length kept by LTRIM (list modes)
+ * @property {number} [ttlScale]    --time-scale: the TTLs Redis counts down are ttl x this; cutoffs use ttl on the model's clock
  */
 
 /**
@@ -99,6 +100,19 @@ export function storeConfigOf(plan) {
     extraSets: plan.extraSets ?? 0,
     actualValue: !!plan.actualValue,
     // the consumer has no -q: it only reads lists, never trims them
-    listMax: plan.listMax ?? (plan.quantity ? Math.max(1, Math.ceil((plan.quantity * plan.ttl * 1000) / plan.period)) : 0),
+    // the items live within the TTL, counted in the undilated period (--time-scale keeps them so)
+    listMax:
+      plan.listMax ??
+      (plan.quantity ? Math.max(1, Math.ceil((plan.quantity * plan.ttl * 1000) / (plan.undilated?.period ?? plan.period))) : 0),
+    ttlScale: plan.timeScale ?? 1,
   };
+}
+
+/**
+ * A TTL as Redis counts it down (SETEX, EXPIRE): the model's seconds x --time-scale.
+ * @param {number} seconds
+ * @param {StoreConfig} cfg
+ */
+export function redisTtl(seconds, cfg) {
+  return Math.round(seconds * (cfg.ttlScale ?? 1));
 }

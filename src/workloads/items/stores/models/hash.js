@@ -8,7 +8,7 @@
  * buys fields that can be read or updated one at a time.
  */
 import { settings } from '../../../../settings.js';
-import { indexNames, itemKey } from '../keys.js';
+import { indexNames, itemKey, redisTtl } from '../keys.js';
 import { cmd, indexCommands, zsetPurge } from '../common.js';
 import { payload } from '../payload.js';
 import { createZsetReadModel } from '../zset-read.js';
@@ -30,7 +30,7 @@ function hashCommands(lo, hi, cfg) {
   for (let id = lo; id <= hi; id++) {
     const key = itemKey(id);
     out.push(cmd(['HSET', key, 'id', id, VALUE_FIELD, payload(id, cfg.valueSize)], key, 'hset', [id], cfg));
-    out.push(cmd(['EXPIRE', key, cfg.ttl], key, 'expire', [id], cfg));
+    out.push(cmd(['EXPIRE', key, redisTtl(cfg.ttl, cfg)], key, 'expire', [id], cfg));
   }
   return out;
 }

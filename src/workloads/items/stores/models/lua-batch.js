@@ -6,6 +6,7 @@
 import { SCORE } from '../../../../transports/resp.js';
 import { cmd, idsByIndex } from '../common.js';
 import { payload } from '../payload.js';
+import { redisTtl } from '../keys.js';
 import { createLuaStore, luaReadBack, luaItemKey, LUA_WHY } from '../lua.js';
 import { createZsetReadModel } from '../zset-read.js';
 
@@ -25,7 +26,7 @@ export default {
         const zset = zsets[n];
         const keys = ids.map((id) => luaItemKey(id, zset, cfg));
         const values = ids.map((id) => payload(id, cfg.valueSize));
-        const args = ['EVALSHA', script.sha, 1 + keys.length, zset, ...keys, cfg.ttl, SCORE, mode, ...values];
+        const args = ['EVALSHA', script.sha, 1 + keys.length, zset, ...keys, redisTtl(cfg.ttl, cfg), SCORE, mode, ...values];
         out.push(cmd(args, zset, 'evalsha', ids, cfg));
       });
       return out;

@@ -1,5 +1,5 @@
 /** --sk: one EVALSHA of store-item.lua per item (the seed's store-item.lua experiment). */
-import { indexOf } from '../keys.js';
+import { indexOf, redisTtl } from '../keys.js';
 import { SCORE } from '../../../../transports/resp.js';
 import { cmd } from '../common.js';
 import { payload } from '../payload.js';
@@ -19,7 +19,17 @@ export default {
       const out = [];
       for (let id = lo; id <= hi; id++) {
         const zset = zsets[indexOf(id, cfg)];
-        const args = ['EVALSHA', script.sha, 2, zset, luaItemKey(id, zset, cfg), cfg.ttl, SCORE, mode, payload(id, cfg.valueSize)];
+        const args = [
+          'EVALSHA',
+          script.sha,
+          2,
+          zset,
+          luaItemKey(id, zset, cfg),
+          redisTtl(cfg.ttl, cfg),
+          SCORE,
+          mode,
+          payload(id, cfg.valueSize),
+        ];
         out.push(cmd(args, zset, 'evalsha', [id], cfg));
       }
       return out;
