@@ -192,7 +192,7 @@ function build(raw, dir, file) {
   // in the regime a window must hold whole periods: a part of one would weigh a burst or a lull
   if (regime)
     steps.forEach((st, i) => {
-      const periodMs = st.flags.p ?? st.flags.period ?? 1000;
+      const periodMs = Number(st.flags.p ?? st.flags.period ?? 1000);
       const windowMs = (st.duration - st.warmup) * 1000;
       if (windowMs % periodMs !== 0)
         throw problem(
