@@ -86,7 +86,11 @@ describe('cost per item written (standalone with a replica)', () => {
     // the replication stream replays the writes: about what came in
     expect(master.replOut / master.netIn).toBeGreaterThan(0.7);
     expect(master.replOut / master.netIn).toBeLessThan(1.5);
-    expect(replica.replIn).toBeCloseTo(master.replOut, 0);
+    // what the master sent is what the replica read, but the two are sampled at different instants:
+    // the stream's bytes of a few tens of ms (at 5,000 items/s, about 1 % of a 3 s window) fall on
+    // either side of the window's edges
+    expect(replica.replIn / master.replOut).toBeGreaterThan(0.95);
+    expect(replica.replIn / master.replOut).toBeLessThan(1.05);
     // a replica has no client writing to it
     expect(replica.netIn).toBeLessThan(5);
   });
