@@ -13,6 +13,10 @@
  * writers can send, and the search then stops at the highest rate the writers held.
  */
 import { settings } from '../settings.js';
+import { round as roundTo } from '../record/numbers.js';
+
+/** @param {number} x */
+const round = (x) => roundTo(x, 2);
 
 /** The engine share a probe may land from the target and be taken (absolute, of one core). */
 export const TOLERANCE = 0.05;
@@ -167,6 +171,3 @@ export function regimeLine(placed) {
     : `the closest the search came to ${round(placed.engine * 100)}% on ${placed.step} in ${placed.probes.length} probes: ${measured} (not reached: the writers could not hold a higher rate, or the engine did not rise with it)`;
   return `**Regime:** every step ran at its rate x${round(placed.factor)}, placed by probing: ${how}.`;
 }
-
-/** @param {number} x */
-const round = (x) => Math.round(x * 100) / 100;
