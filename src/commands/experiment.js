@@ -47,7 +47,8 @@ export function builder(y) {
     .option('repeat', {
       type: 'number',
       requiresArg: true,
-      describe: "with run: trials of every step (overrides each spec's repeat:); fewer than 6 cannot give a verdict",
+      describe:
+        "with run: trials of every step (overrides each spec's repeat:; a step's own repeat: stays when lower); fewer than 6 cannot give a timed verdict (a counted step's needs one)",
       defaultDescription: "the spec's repeat:, else 6",
     })
     .option('retry-noisy', {

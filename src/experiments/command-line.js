@@ -30,6 +30,8 @@ export const RUNNER_PARTS = {
       cluster: 'topology',
       cm: 'topology',
       'node-cpus': null,
+      'count-instructions': 'count:',
+      'time-scale': 'count:',
     },
     where: 'the topology',
   },

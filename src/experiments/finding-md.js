@@ -8,6 +8,7 @@
 import { mdTable } from '../record/format.js';
 import { INCONCLUSIVE, fmt, fmtP, judge, pct } from './verdict.js';
 import { noisyLines } from './trial-noise.js';
+import { seedEffectLines } from './seed-effects.js';
 
 /**
  * @typedef {{ step: import('./spec.js').Step, trials: Array<{ trial: number, round: number, metrics: Record<string, number|undefined>, noise?: import('./trial-noise.js').TrialNoise|null }> }} StepTrials
@@ -17,9 +18,10 @@ import { noisyLines } from './trial-noise.js';
  * @param {import('./spec.js').Spec} spec
  * @param {StepTrials[]} steps every step with its complete trials' metrics
  * @param {Map<string, string>} [outOfRegime] step name → why it did not run in the seed's regime
+ * @param {string[]} [countMetrics] the kind's metrics that are counts (decided by the counter's rule)
  * @returns {{ lines: string[], verdict: string|null, n: string|null, judged: import('./verdict.js').Verdict|null }}
  */
-export function findingSection(spec, steps, outOfRegime = new Map()) {
+export function findingSection(spec, steps, outOfRegime = new Map(), countMetrics = []) {
   const seed = spec.finding ? `Seed: ${spec.finding.replace(/([^.!?])$/, '$1.')}` : 'Seed: (no finding line in the spec).';
   if (!spec.checkTree) return { lines: [`${seed} Here: no check: in the spec.`, ''], verdict: null, n: null, judged: null };
   const withTrials = steps.filter((s) => s.trials.length);
@@ -28,7 +30,10 @@ export function findingSection(spec, steps, outOfRegime = new Map()) {
   const judged = judge(spec.checkTree, (name) => pick(name)?.trials ?? [], {
     threshold: spec.noise,
     outOfRegime: (name) => outOfRegime.get(pick(name)?.step.name ?? name) ?? null,
+    isCount: (metric) => countMetrics.includes(metric),
   });
+  const counted = judged.comparisons.some((c) => c.kind === 'counted');
+  const tested = judged.comparisons.filter((c) => c.kind !== 'counted');
   const noisy = new Set(steps.flatMap((s) => s.trials.filter((t) => t.noise?.noisy).map((t) => `${s.step.name}/${t.trial}`)));
   const counts = [...new Set(judged.refs.map((r) => r.described.n))].sort((a, b) => a - b);
   const n =
@@ -47,7 +52,7 @@ export function findingSection(spec, steps, outOfRegime = new Map()) {
   const lines = [
     `${seed} Here: **${judged.verdict}** (${n}) — \`${spec.check}\`.`,
     '',
-    ...(judged.verdict === INCONCLUSIVE && judged.minTrials < 6
+    ...(judged.verdict === INCONCLUSIVE && tested.some((c) => c.verdict === INCONCLUSIVE) && judged.minTrials < 6
       ? [
           'With fewer than 6 trials a step has no 95% interval for its median, and the exact test cannot tell 3 trials a side apart at 0.05: run more (`repeat:` or `--repeat`).',
           '',
@@ -78,26 +83,35 @@ export function findingSection(spec, steps, outOfRegime = new Map()) {
           ? `${fmtP(c.p)}${c.pAdjusted !== null && c.pAdjusted !== c.p ? ` (Holm ${fmtP(c.pAdjusted)})` : ''}`
           : c.kind === 'one-sample'
             ? `${fmtP(c.p)} (sign test)`
-            : '',
+            : c.kind === 'counted'
+              ? 'counted: no test'
+              : '',
         c.verdict,
         c.why,
       ]),
     ),
     '',
+    ...seedEffectLines(spec.seedEffects ?? [], judged.comparisons),
     ...regimeLines(outOfRegime),
     ...warningLines(judged),
     ...noisyLines(steps),
-    `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.`,
+    `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.${counted ? COUNTED_WORDS : ''}`,
     '',
   ];
   return { lines, verdict: judged.verdict, n, judged };
 }
+
+/** How a comparison of counts is read (verdict.js decideCounted). */
+const COUNTED_WORDS =
+  " Counts (Redis's instructions per item, counted under Valgrind: identical runs count within 0.1 % of each other, `npm run bench:cost`) are not tested for noise: a comparison of counts holds when every trial of one side lies beyond every trial of the other in the claimed direction by more than ±1 % (or past a constant written in the check), and did not hold when every trial lies beyond it the other way; its interval is the range over every pair of trials.";
 
 function changeCell(c) {
   if (c.kind === 'fixed') return '';
   if (c.kind === 'one-sample') return c.described?.ci ? `median ${fmt(c.described.median)} vs ${fmt(c.constant)}` : '';
   const ch = c.change;
   if (!ch) return '';
+  if (c.kind === 'counted' && ch.pct !== null && ch.pctLo !== null)
+    return `${pct(ch.pct / 100)} (pairs ${pct(ch.pctLo / 100)} to ${pct(ch.pctHi / 100)})`;
   if (ch.pct !== null)
     return `${pct(ch.pct / 100)} ${ch.pctLo === null ? `(${ch.why ?? 'no interval'})` : `[${pct(ch.pctLo / 100)}, ${pct(ch.pctHi / 100)}]`}`;
   return `${fmt(ch.estimate)} ${ch.lo === null ? `(${ch.why ?? 'no interval'})` : `[${fmt(ch.lo)}, ${fmt(ch.hi)}]`}`;

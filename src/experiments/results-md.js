@@ -14,7 +14,7 @@ import { stepKindOf } from './kinds/step-kinds.js';
 import { findingSection } from './finding-md.js';
 import { drawTrialCharts } from './trial-charts.js';
 import { trialNoise } from './trial-noise.js';
-import { readManifest, roundOf, trialsOf } from './trials.js';
+import { readManifest, roundOf, trialsOf, trialsPlanned } from './trials.js';
 import { regimeLine, scaleFlags } from './regime.js';
 import { drawExperimentCharts } from './charts.js';
 import { besideSeedSection, seedColumnsSection } from './seed-columns.js';
@@ -47,7 +47,7 @@ export async function writeResults(spec) {
       : [],
   }));
   const measured = withMetrics(spec, kind, trials);
-  const judged = findingSection(spec, measured, regimeOf(kind, measured));
+  const judged = findingSection(spec, measured, regimeOf(kind, measured), kind.counts ?? []);
   // the tables show one trial per step: its median one by the first figure the check names
   const shown = trials.map(({ step, trials: ts }) => ({ step, ...representative(step, ts, judged.judged) }));
   const steps = shown.map(({ step, r }) => ({ step, r }));
@@ -81,7 +81,11 @@ export async function writeResults(spec) {
     '',
     ...judged.lines,
     ...trialChartsSection(trialCharts),
-    ...besideSeedSection(spec, measured, kind.metrics, { verdict: judged.verdict, n: judged.n, check: spec.check }),
+    ...besideSeedSection({ ...spec, steps: spec.steps.filter((s) => !s.count) }, timedOnly(measured), kind.metrics, {
+      verdict: judged.verdict,
+      n: judged.n,
+      check: spec.check,
+    }),
     '## Results',
     '',
     ...shownLine(shown, manifest, runDir),
@@ -97,6 +101,13 @@ export async function writeResults(spec) {
   const html = writeExperimentHtml(spec, md, [...(charts ?? []), ...trialCharts]);
   return { file, html, verdict: judged.verdict, n: judged.n, runDir };
 }
+
+/**
+ * The steps whose figures are timed: a counted step (count:) has no CPU figure to set beside the seed's.
+ * @template {{ step: any }} T
+ * @param {T[]} measured
+ */
+const timedOnly = (measured) => measured.filter((s) => !s.step.count);
 
 /**
  * A dot plot of a figure the check no longer names would stay in charts/ beside RESULTS.md,
@@ -178,9 +189,23 @@ function representative(step, ts, judged) {
 /** "Trials: 6 per step, interleaved in 6 rounds (seed 123)." */
 function trialsLine(manifest, trials) {
   if (!manifest) return trials.some((s) => s.trials.length) ? 'Trials: one run per step (made before trials).' : '';
-  const counts = [...new Set(trials.map((s) => s.trials.filter((t) => t.r.complete).length))];
-  const got = counts.length === 1 ? `${counts[0]}` : `${Math.min(...counts)}–${Math.max(...counts)}`;
-  return `Trials: ${got} of ${manifest.repeat} per step complete, interleaved round by round in a shuffled order (seed ${manifest.seed}).`;
+  // steps with their own repeat: are said apart, each group as "got of planned"
+  const groups = new Map();
+  for (const s of trials) {
+    const planned = trialsPlanned(manifest, s.step.name);
+    groups.set(planned, [...(groups.get(planned) ?? []), s]);
+  }
+  const gotOf = (list, planned) => {
+    const counts = [...new Set(list.map((s) => s.trials.filter((t) => t.r.complete).length))];
+    const got = counts.length === 1 ? `${counts[0]}` : `${Math.min(...counts)}–${Math.max(...counts)}`;
+    return `${got} of ${planned}`;
+  };
+  // the run's own number first (the steps without a repeat: of their own), then the others
+  const [main, ...others] = [...groups].sort(
+    (a, b) => Number(b[0] === manifest.repeat) - Number(a[0] === manifest.repeat) || b[1].length - a[1].length,
+  );
+  const apart = others.map(([planned, list]) => `${gotOf(list, planned)} for ${list.map((s) => s.step.name).join(', ')}`);
+  return `Trials: ${gotOf(main[1], main[0])} per step complete${apart.length ? ` (${apart.join('; ')})` : ''}, interleaved round by round in a shuffled order (seed ${manifest.seed}).`;
 }
 
 function shownLine(shown, manifest, runDir) {
@@ -215,9 +240,14 @@ function setupLine(spec, kind, m) {
     (spec.topology.local
       ? `${spec.topology.label} on 127.0.0.1, ${words.starter}`
       : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`);
+  const length = (list) => `${uniq(list.map((s) => `${s.duration} s`))} with ${uniq(list.map((s) => `${s.warmup} s`))} warm-up`;
+  const timed = spec.steps.filter((s) => !s.count);
+  const counted = spec.steps.filter((s) => s.count);
   const steps =
     kind.setupSteps?.(spec) ??
-    `${spec.steps.length}${words.each} ${uniq(spec.steps.map((s) => `${s.duration} s`))} with ${uniq(spec.steps.map((s) => `${s.warmup} s`))} warm-up`;
+    (counted.length
+      ? `${spec.steps.length}: ${timed.length ? `${timed.length} timed${words.each} ${length(timed)}; ` : ''}${counted.length} counted (count:)${words.each} ${length(counted)}, run ${uniq(counted.map((s) => `${s.count.timeScale}`))} times slower under Valgrind`
+      : `${spec.steps.length}${words.each} ${length(spec.steps)}`);
   return `Topology: ${where}${host}. Steps: ${steps}.`;
 }
 

@@ -12,7 +12,7 @@ import { latestRun, readStep, runsDir, setAside, stamp } from './layout.js';
 import { stepKindOf } from './kinds/step-kinds.js';
 import { Progress } from './progress.js';
 import { Stopper } from './children.js';
-import { newSeed, readManifest, schedule, trialDir, writeManifest } from './trials.js';
+import { newSeed, readManifest, schedule, trialDir, trialsPlanned, writeManifest } from './trials.js';
 import { trialNoise } from './trial-noise.js';
 import { placeRegime, probeFigures, scaleFlags } from './regime.js';
 import { writeErr } from '../command-io.js';
@@ -50,6 +50,20 @@ export async function runExperiment(
     ? /** @type {import('./trials.js').TrialManifest} */ (readManifest(previous))
     : newManifest(spec, repeat ?? spec.repeat, seed ?? newSeed());
   if (!previous) writeManifest(runDir, manifest);
+  // steps added to the spec since the run began: their trials go after the run's own, in the same rounds' manner
+  const added = previous ? spec.steps.filter((s) => !manifest.order.some((slot) => slot.step === s.name)) : [];
+  if (added.length) {
+    manifest.order.push(
+      ...schedule(
+        added.map((s) => s.name),
+        manifest.repeat,
+        manifest.seed,
+        ownRepeats(added),
+      ),
+    );
+    writeManifest(runDir, manifest);
+    log(`rqbench experiment: ${added.map((s) => s.name).join(', ')} joined the spec after this run began: their trials run after its own`);
+  }
   const byName = new Map(spec.steps.map((s) => [s.name, s]));
   const todo = manifest.order
     .filter((slot) => byName.has(slot.step))
@@ -61,7 +75,7 @@ export async function runExperiment(
       return { step, dir, slot, done };
     });
   log(
-    `rqbench experiment: ${spec.steps.length} step(s) x ${manifest.repeat} trial(s), interleaved (seed ${manifest.seed}) into ${path.relative(process.cwd(), runDir) || runDir}`,
+    `rqbench experiment: ${spec.steps.length} step(s) x ${manifest.repeat} trial(s)${spec.steps.some((s) => s.repeat && s.repeat < manifest.repeat) ? ' (fewer for a step with its own repeat:)' : ''}, interleaved (seed ${manifest.seed}) into ${path.relative(process.cwd(), runDir) || runDir}`,
   );
   const progress = new Progress(
     todo.filter((t) => !t.done).map((t) => t.step),
@@ -84,7 +98,7 @@ export async function runExperiment(
     }
     const factor = manifest.regime?.factor ?? 1;
     for (const t of todo) {
-      const trial = `trial ${t.slot.trial}/${manifest.repeat}`;
+      const trial = `trial ${t.slot.trial}/${trialsPlanned(manifest, t.step.name)}`;
       if (t.done) {
         outcome.skipped++;
         log(`rqbench experiment: ${t.step.name} ${trial} already complete in ${path.relative(process.cwd(), t.dir)}, skipped`);
@@ -181,9 +195,13 @@ function newManifest(spec, repeat, seed) {
       spec.steps.map((s) => s.name),
       repeat,
       seed,
+      ownRepeats(spec.steps),
     ),
   };
 }
+
+/** @param {import('./spec.js').Step[]} steps → each one's own `repeat:`, where it has one */
+const ownRepeats = (steps) => Object.fromEntries(steps.map((s) => [s.name, s.repeat]));
 
 /**
  * What `run` needs of this machine beyond the spec, checked before anything is written: a CPU cap

@@ -15,6 +15,7 @@ import { KindProblem } from './kinds/kind-contract.js';
 import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 import { readSeedColumns, readSeedMetrics, readStepSeed } from './seed-columns.js';
 import { readRegime } from './regime.js';
+import { readSeedEffects } from './seed-effects.js';
 
 export const SPEC_FILE = 'experiment.yaml';
 const TOP = [
@@ -40,8 +41,9 @@ const TOP = [
   'seedMetrics',
   'seedNodeVcpus',
   'regime',
+  'seedEffects',
 ];
-const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', ...STEP_KIND_FIELDS];
+const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', 'repeat', ...STEP_KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
 const QUEUE = ['emulator', 'endpoint'];
 const EMULATORS = ['sqs', 'pubsub'];
@@ -77,6 +79,9 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {FlagMap|null} consumer consumer flags when a consumer runs alongside
  * @property {string[]} at       --at values
  * @property {string[]} varied   the flags whose values differ between steps (table columns)
+ * @property {{ timeScale: number }|null} [count] a produce step's count: (kinds/produce-count.js): Redis's instructions
+ *   counted under Valgrind instead of its CPU timed
+ * @property {number|null} [repeat] its own trials (`repeat:` on the step), at most the run's: a counted step needs few
  * @property {boolean} [failuresMeasured] the check reads this step's failed or lost items: failures
  *   are what it measures, not a run gone wrong (markFailuresMeasured)
  * @property {string} kind  what the step runs, a kind of kinds/step-kinds.js (`produce`, the default: the
@@ -102,6 +107,8 @@ const DEFAULT_NOISE_PCT = 2;
  *   scaled so the reference step's busiest master engine is at this share of a core
  * @property {number|null} seedNodeVcpus  the vCPUs of the seed's node, whose CPU figures are % of the whole node (CloudWatch's
  *   CPUUtilization: 50% of a 2-vCPU node is one core saturated); the tables put this run's CPU in that unit beside % of one core
+ * @property {import('./seed-effects.js').SeedEffect[]} seedEffects  the seed's own change for comparisons of the check
+ *   (`seedEffects:`): RESULTS.md says whether this run's interval includes it
  * @property {Record<string, any>} kindSpec  the spec-wide values of its steps' kind (readSpec), e.g. forRate
  * @property {number} repeat  trials per step (`repeat:`, default 6)
  * @property {number} noise   the noise threshold, relative (`noiseThreshold:` in %, default 2 → 0.02)
@@ -172,6 +179,7 @@ function build(raw, dir, file) {
   const finding = raw.finding === undefined ? null : text(raw.finding, 'finding');
   const check = raw.check === undefined ? null : text(raw.check, 'check');
   const checkTree = check === null ? null : readCheck(check, steps);
+  const seedEffects = readSeedEffects(raw.seedEffects, checkTree, problem);
   markFailuresMeasured(steps, checkTree);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
   const checkTests = raw.checkTests === undefined ? null : text(raw.checkTests, 'checkTests');
@@ -189,6 +197,8 @@ function build(raw, dir, file) {
   );
   if (regime && kind.name !== DEFAULT_STEP_KIND) throw problem(`regime is for ${DEFAULT_STEP_KIND} steps: it scales their rate`);
   if (regime && !topology.local) throw problem('regime needs topology local: the probes run against a Redis started for the spec');
+  if (regime && steps.find((st) => st.name === regime.step)?.count)
+    throw problem(`regime.step must be a step that is timed, not counted (${regime.step} has count:): the probes read its CPU`);
   // in the regime a window must hold whole periods: a part of one would weigh a burst or a lull
   if (regime)
     steps.forEach((st, i) => {
@@ -220,6 +230,7 @@ function build(raw, dir, file) {
     seedMetrics,
     seedNodeVcpus,
     regime,
+    seedEffects,
     kindSpec,
     repeat,
     noise: noisePct / 100,
@@ -347,6 +358,7 @@ function readSteps(steps, raw) {
       duration: s.duration === undefined ? undefined : seconds(s.duration, `${p}.duration`, 1),
       warmup: s.warmup === undefined ? undefined : seconds(s.warmup, `${p}.warmup`, 0),
       at: s.at === undefined ? undefined : readAt(s.at, `${p}.at`),
+      repeat: s.repeat === undefined ? null : int(s.repeat, `${p}.repeat`, 1, MAX_REPEAT),
       seedRaw: s.seed,
     };
   });
@@ -411,7 +423,8 @@ function completeStep(d, common) {
   }
   const duration = d.duration ?? common.duration;
   const warmup = d.warmup ?? common.warmup;
-  return /** @type {Step} */ (asProblem(() => STEP_KINDS[d.kind].complete(d, { ...common, flags, duration, warmup, origins })));
+  const step = asProblem(() => STEP_KINDS[d.kind].complete(d, { ...common, flags, duration, warmup, origins }));
+  return /** @type {Step} */ ({ ...step, repeat: d.repeat ?? null });
 }
 
 /**

@@ -45,9 +45,11 @@ export function newSeed() {
  * @param {string[]} steps step names
  * @param {number} repeat trials per step
  * @param {number} seed
+ * @param {Record<string, number|null|undefined>} [own] a step's own trials (`repeat:` on the step), at most `repeat`:
+ *   it takes part in the first rounds only (the order of the others is as without it)
  * @returns {TrialSlot[]}
  */
-export function schedule(steps, repeat, seed) {
+export function schedule(steps, repeat, seed, own = {}) {
   const rand = seeded(seed);
   const out = [];
   for (let round = 1; round <= repeat; round++) {
@@ -57,9 +59,18 @@ export function schedule(steps, repeat, seed) {
       const j = Math.floor(rand() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
-    for (const step of order) out.push({ round, step, trial: round });
+    for (const step of order) if (round <= Math.min(own[step] ?? repeat, repeat)) out.push({ round, step, trial: round });
   }
   return out;
+}
+
+/**
+ * The trials a step has in a run: its slots in the manifest's order.
+ * @param {TrialManifest} m
+ * @param {string} step
+ */
+export function trialsPlanned(m, step) {
+  return m.order.filter((s) => s.step === step).length;
 }
 
 /**

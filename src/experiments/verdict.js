@@ -12,6 +12,13 @@
  * - a figure against a constant (one-sample): the distribution-free 95 % interval of its median;
  *   held when the whole interval is on the claimed side, did not hold when it is wholly on the
  *   other, inconclusive otherwise — and below 6 trials, where no such interval exists.
+ * - two steps' counts (metrics the kind declares counts: Redis's instructions per item counted
+ *   under Valgrind, 0.1 % apart between identical runs where CPU time moves 6–15 %): no test
+ *   built for noise, but the counter's own rule. Held when every trial of the left side lies
+ *   beyond every trial of the right in the claimed direction, by more than the counts' noise
+ *   threshold (COUNT_NOISE, ten times the counter's measured spread; a spec's noiseThreshold is for timed figures); did not hold when every
+ *   trial lies beyond it the other way; inconclusive when the trials' ranges come within it. One
+ *   trial a side decides; more confirm (a spread among them shows as the range).
  * `and`, `or`, `not` follow Kleene's three-valued logic: one inconclusive part makes an `and`
  * inconclusive unless another part did not hold.
  */
@@ -24,6 +31,11 @@ export const INCONCLUSIVE = 'inconclusive';
 /** The default noise threshold: a relative change inside ±2 % is never called a difference. */
 export const NOISE = 0.02;
 export const ALPHA = 0.05;
+/**
+ * A count's noise threshold: a relative difference inside ±1 % is never called one. The counter
+ * repeats within 0.1 % and a run dilated 2x instead of 1x moves it 0.4 % (bench:cost).
+ */
+export const COUNT_NOISE = 0.01;
 
 const CMP = ['<', '<=', '>', '>=', '==', '!='];
 const FLIP = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '!=': '!=' };
@@ -35,7 +47,7 @@ const FLIP = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '!=': '!=
  *   described: ReturnType<typeof describe>, warnings: string[] }} RefFigures
  * @typedef {object} Comparison
  * @property {string} text         the comparison as written (normalised spacing)
- * @property {'two-sample'|'one-sample'|'fixed'} kind
+ * @property {'two-sample'|'one-sample'|'fixed'|'counted'} kind
  * @property {string} verdict      held | did not hold | inconclusive
  * @property {string} why          one phrase: what decided it
  * @property {number|null} p       Mann–Whitney (two-sample) or sign test (one-sample)
@@ -49,13 +61,14 @@ const FLIP = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '!=': '!=
 /**
  * @param {Node} tree a parsed check
  * @param {(step: string) => Trial[]} trialsOf a step's complete trials ('first' / 'last' resolved by the caller)
- * @param {{ alpha?: number, threshold?: number, outOfRegime?: (step: string) => string|null }} [o] threshold: relative,
- *   0.02 = ±2 %; outOfRegime: why a step (as the check names it) did not run in the seed's regime, or null
+ * @param {{ alpha?: number, threshold?: number, outOfRegime?: (step: string) => string|null, isCount?: (metric: string) => boolean }} [o]
+ *   threshold: relative, 0.02 = ±2 %; outOfRegime: why a step (as the check names it) did not run in the seed's
+ *   regime, or null; isCount: whether a metric is a count (decided by the counter's rule)
  * @returns {Verdict}
  */
-export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE, outOfRegime = () => null } = {}) {
+export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE, outOfRegime = () => null, isCount = () => false } = {}) {
   const cmps = comparisonsOf(tree);
-  const judged = new Map(cmps.map((node) => [node, measure(node, trialsOf)]));
+  const judged = new Map(cmps.map((node) => [node, measure(node, trialsOf, isCount)]));
   const two = [...judged.values()].filter((c) => c.kind === 'two-sample' && c.p !== null);
   const adjusted = holm(
     two.map((c) => /** @type {number} */ (c.p)),
@@ -140,7 +153,7 @@ function sideOf(side, trialsOf) {
 }
 
 /** @returns {Comparison & { op: string, x: number[], y: number[], bare: boolean }} */
-function measure(node, trialsOf) {
+function measure(node, trialsOf, isCount) {
   let op = node.op;
   let x = sideOf(node.args[0], trialsOf);
   let y = sideOf(node.args[1], trialsOf);
@@ -168,6 +181,9 @@ function measure(node, trialsOf) {
     const described = describe(x.values);
     return { ...base, kind: 'one-sample', constant: y.constant, described, p: x.values.length ? signTest(x.values, y.constant).p : null };
   }
+  const refs = refsOf(node);
+  if (refs.length && refs.every((r) => isCount(r.metric)))
+    return { ...base, kind: 'counted', change: x.values.length && y.values.length ? rangeChange(x.values, y.values) : null };
   const p = x.values.length && y.values.length ? mannWhitney(x.values, y.values).p : null;
   // the left side relative to the right: "a < b" holds when the ratio a/b lies below 1
   return { ...base, kind: 'two-sample', p, change: x.values.length && y.values.length ? changeInterval(y.values, x.values) : null };
@@ -193,6 +209,7 @@ function decide(c, { alpha, threshold }) {
     }
     return say(all(true) ? HELD : all(false) ? NOT_HELD : INCONCLUSIVE, where);
   }
+  if (c.kind === 'counted') return say(...decideCounted(c));
   // two-sample
   const ch = c.change;
   if (!c.x.length || !c.y.length) return say(INCONCLUSIVE, 'a side has no trial');
@@ -221,6 +238,77 @@ function decide(c, { alpha, threshold }) {
       ? where
       : `${where}: within the noise threshold ±${pct(t)}`;
   return say(held ? HELD : against ? NOT_HELD : INCONCLUSIVE, why);
+}
+
+/**
+ * The left side's counts relative to the right's: the change of their medians, and the range of
+ * every pair's (the smallest and the largest left ÷ right − 1), in changeInterval's shape.
+ * @param {number[]} x left
+ * @param {number[]} y right
+ * @returns {import('../stats/change.js').Change}
+ */
+function rangeChange(x, y) {
+  const med = (v) => {
+    const s = [...v].sort((a, b) => a - b);
+    const m = Math.floor(s.length / 2);
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  };
+  const my = med(y);
+  if (!(Math.min(...y) > 0) || !(my > 0))
+    return {
+      kind: 'shift',
+      estimate: med(x) - my,
+      lo: null,
+      hi: null,
+      pct: null,
+      pctLo: null,
+      pctHi: null,
+      level: null,
+      why: 'a count of 0',
+    };
+  const ratios = x.flatMap((a) => y.map((b) => a / b - 1));
+  return {
+    kind: 'ratio',
+    estimate: med(x) / my,
+    lo: Math.min(...ratios) + 1,
+    hi: Math.max(...ratios) + 1,
+    pct: (med(x) / my - 1) * 100,
+    pctLo: Math.min(...ratios) * 100,
+    pctHi: Math.max(...ratios) * 100,
+    // not a confidence level: the range over every pair of trials
+    level: null,
+    why: null,
+  };
+}
+
+/**
+ * The counter's rule: every pair of trials beyond the threshold in one direction.
+ * @returns {[string, string]} verdict and why
+ */
+function decideCounted(c) {
+  const ch = c.change;
+  if (!c.x.length || !c.y.length) return [INCONCLUSIVE, 'a side has no trial'];
+  if (!ch || ch.pctLo === null) return [INCONCLUSIVE, ch?.why ?? 'no change to compare'];
+  // the counts' own threshold (a spec's noiseThreshold is for timed figures), or a constant written into the
+  // check (then the whole range past it is enough)
+  const t = c.bare ? COUNT_NOISE : 0;
+  const [lo, hi] = [ch.pctLo / 100, ch.pctHi / 100];
+  const n = `${c.x.length} and ${c.y.length} counted trial${c.x.length + c.y.length > 2 ? 's' : ''}`;
+  const where = `change ${pct(ch.pct / 100)}, every pair of ${n} in [${pct(lo)}, ${pct(hi)}]; counts' noise ±${pct(t).replace('+', '')}`;
+  if (c.op === '==' || c.op === '!=') {
+    const within = lo >= -t && hi <= t;
+    const beyond = lo > t || hi < -t;
+    const yes = c.op === '==' ? within : beyond;
+    const no = c.op === '==' ? beyond : within;
+    return [yes ? HELD : no ? NOT_HELD : INCONCLUSIVE, where];
+  }
+  const up = c.op === '>' || c.op === '>=';
+  const held = up ? lo > t : hi < -t;
+  const against = up ? hi < -t : lo > t;
+  return [
+    held ? HELD : against ? NOT_HELD : INCONCLUSIVE,
+    held || against ? where : `${where}: the trials' range reaches inside the noise`,
+  ];
 }
 
 function compare(a, op, b) {

@@ -162,3 +162,24 @@ steps:
 finding: "the master works hard"
 check: "zset.master_cpu > 0"
 `;
+
+/**
+ * A timed step beside two counted ones (count:) with a trial each of their own (test/e2e/experiment-counted.test.js):
+ * the check is on the counts, decided by the counter's rule on one trial a side.
+ */
+export const COUNTED_SPEC = `
+title: Counted (test)
+seed: "002 § Sorted set vs lists"
+topology: { local: { replicas: 0 } }
+repeat: 2
+duration: 2
+warmup: 1
+flags: { t: 1, q: 2000, ttl: 30 }
+steps:
+  - { name: zset }
+  - { name: zset_ir, count: { timeScale: 10 }, repeat: 1 }
+  - { name: list_ir, flags: { sl: true }, count: { timeScale: 10 }, repeat: 1 }
+finding: "a list costs the master less than a sorted set"
+check: "list_ir.master_ir_per_item < zset_ir.master_ir_per_item"
+seedEffects: { "list_ir.master_ir_per_item < zset_ir.master_ir_per_item": -19.1 }
+`;

@@ -2,23 +2,15 @@
 // Valgrind's callgrind: the run prints and saves instructions per item per node and role, with
 // the split by where they went adding up, and the kernel's part; the time scale is stated. Short:
 // time scale 10, one send in the window (about 25 s with Valgrind's start and the idle count).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { valgrindTestsRun } from '../helpers/valgrind.js';
 import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
 
 afterAll(() => removeTempDirs());
 
-const VALGRIND = (() => {
-  try {
-    return execFileSync('sh', ['-c', 'command -v valgrind'], { encoding: 'utf8' }).trim() || null;
-  } catch {
-    return null;
-  }
-})();
-const runs = !!VALGRIND || process.env.CI === 'true';
-if (!runs) process.stderr.write('\nSKIPPED --count-instructions: valgrind is not installed (apt-get install valgrind)\n');
+const runs = valgrindTestsRun('--count-instructions');
 
 describe.skipIf(!runs)('--count-instructions --time-scale (standalone + replica under callgrind)', () => {
   it('reports instructions per item per node and role, split by where they went', { timeout: 120_000 }, async () => {

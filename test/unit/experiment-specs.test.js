@@ -117,9 +117,62 @@ describe('a spec with a mistake', () => {
       'check: "list.master_cpu + zset.master_cpu" is not a comparison',
     ],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
+    [
+      "a step's own trials",
+      ['flags: { sl: true }', 'flags: { sl: true }\n    repeat: 0'],
+      'steps[1].repeat must be an integer from 1 to 100 (got 0)',
+    ],
+    [
+      'a count that is not a map',
+      ['flags: { sl: true }', 'flags: { sl: true }\n    count: 20'],
+      'steps[1].count must be a map: { timeScale: <K, e.g. 20> }',
+    ],
+    [
+      "a count's time scale",
+      ['flags: { sl: true }', 'flags: { sl: true }\n    count: { timeScale: 0.5 }'],
+      'steps[1].count.timeScale must be a number from 1 to 10000 (got 0.5)',
+    ],
+    [
+      'a field of count',
+      ['flags: { sl: true }', 'flags: { sl: true }\n    count: { k: 20 }'],
+      'steps[1].count.k is not a field here (timeScale)',
+    ],
+    [
+      'a counted step with a consumer',
+      ['    consumer: { limit: 100 }', '    consumer: { limit: 100 }\n    count: { timeScale: 20 }'],
+      'steps[0].count: a counted step has no consumer (consumer: false on the step)',
+    ],
+    [
+      'a runner-owned counting flag',
+      ['flags: { sl: true }', 'flags: { sl: true, time-scale: 20 }'],
+      'steps[1].flags.time-scale is set by the runner',
+    ],
   ];
   it.each(BAD)('refuses a spec with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) =>
     expectRefused(TWO_STEPS, edit, line),
+  );
+
+  // the list step counted (count:), with three trials of its own
+  const COUNTED = TWO_STEPS.replace('flags: { sl: true }', 'flags: { sl: true }\n    count: { timeScale: 20 }\n    repeat: 1');
+  const BAD_COUNTED = [
+    [
+      'a counted step on an endpoint',
+      ['topology: { local: { replicas: 1 } }', 'topology: { url: "redis://127.0.0.1:6379" }'],
+      'steps[1].count needs topology local: (the count runs the Redis nodes rqbench starts under Valgrind)',
+    ],
+    [
+      "a counted step as the regime's reference",
+      ['repeat: 2', 'repeat: 2\nregime: { engine: 0.75, step: list }'],
+      'regime.step must be a step that is timed, not counted (list has count:)',
+    ],
+    [
+      'cluster actions on a counted step',
+      ['repeat: 1', 'repeat: 1\n    at: ["1:failover"]'],
+      'steps[1].count: a counted step has no cluster actions (at:)',
+    ],
+  ];
+  it.each(BAD_COUNTED)('refuses a counted step with a mistake in %s: one line, exit 2, nothing written', (_what, edit, line) =>
+    expectRefused(COUNTED, edit, line),
   );
 
   it('refuses a missing spec with one line, exit 2', async () => {

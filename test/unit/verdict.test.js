@@ -148,3 +148,44 @@ describe("each kind's regime rule", async () => {
     expect(load({}, { best_load_s: 2 })).toBeNull();
   });
 });
+
+describe('two steps counted (Redis instructions per item: the counter rule, no test)', () => {
+  const counted = { isCount: (m) => m === 'ir' };
+
+  it('one trial a side decides: held when the left count is below the right by more than 1 %', () => {
+    const v = judgeOf('list.ir < zset.ir', { list: { ir: [14000] }, zset: { ir: [18000] } }, counted);
+    expect(v.verdict).toBe(HELD);
+    expect(v.comparisons[0].kind).toBe('counted');
+    expect(v.comparisons[0].p).toBeNull();
+    expect(v.comparisons[0].change.pct).toBeCloseTo(-22.22, 1);
+  });
+
+  it('did not hold when every trial lies beyond 1 % the other way', () => {
+    const v = judgeOf('hll.ir < list.ir', { hll: { ir: [15000, 15010, 15005] }, list: { ir: [14000, 14002] } }, counted);
+    expect(v.verdict).toBe(NOT_HELD);
+    expect(v.comparisons[0].why).toMatch(/every pair of 3 and 2 counted trials/);
+  });
+
+  it('inconclusive within the counts’ noise (±1 %), and when the trials’ ranges overlap', () => {
+    expect(judgeOf('a.ir < b.ir', { a: { ir: [10000] }, b: { ir: [10050] } }, counted).verdict).toBe(INCONCLUSIVE);
+    // medians 3 % apart, but one trial of a reaches past b's: the range is not wholly beyond
+    const v = judgeOf('a.ir < b.ir', { a: { ir: [9700, 9710, 10400] }, b: { ir: [10000, 10010, 10020] } }, counted);
+    expect(v.verdict).toBe(INCONCLUSIVE);
+    expect(v.comparisons[0].why).toMatch(/range reaches inside the noise/);
+  });
+
+  it("the counts' threshold is 1 % whatever the spec's (timed) noise threshold; a constant written in is the threshold", () => {
+    const table = { a: { ir: [10000] }, b: { ir: [10150] } };
+    expect(judgeOf('a.ir < b.ir', table, counted).verdict).toBe(HELD);
+    expect(judgeOf('a.ir < b.ir', table, { ...counted, threshold: 0.05 }).verdict).toBe(HELD);
+    expect(judgeOf('a.ir < b.ir', table, counted).comparisons[0].why).toMatch(/counts' noise ±1%$/);
+    expect(judgeOf('a.ir < b.ir * 0.99', table, counted).verdict).toBe(HELD);
+    expect(judgeOf('a.ir < b.ir * 0.95', table, counted).verdict).toBe(NOT_HELD);
+  });
+
+  it('timed figures beside counted ones keep their test: a comparison is counted only when every figure in it is a count', () => {
+    const v = judgeOf('a.ir < b.cpu', { a: { ir: [1] }, b: { cpu: [2] } }, counted);
+    expect(v.comparisons[0].kind).toBe('two-sample');
+    expect(v.verdict).toBe(INCONCLUSIVE);
+  });
+});

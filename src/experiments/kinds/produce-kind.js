@@ -22,19 +22,31 @@ import { newestRun, readJson, stepRecord } from '../layout.js';
 import { relayArgs, runChild } from '../children.js';
 import { stepArgv } from '../command-line.js';
 import { KindProblem } from './kind-contract.js';
-import { METRICS, stepMetrics } from './produce-metrics.js';
+import { COUNTS, METRICS, stepMetrics } from './produce-metrics.js';
 import { produceResults } from './produce-results.js';
+import { countProblem, countedSeconds, countedTarget, readCount } from './produce-count.js';
 
 export const name = 'produce';
-export const fields = [];
+export const fields = ['count'];
 export const specFields = [];
 export const metrics = METRICS;
+export const counts = COUNTS;
 export const results = produceResults;
 /**
  * @param {import('../spec.js').Spec} spec its seedNodeVcpus gives the *_cpu_node metrics (the seed's unit)
  * @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>}
  */
-export const metricsOf = (spec) => (s) => stepMetrics(s.r.producer, s.r.consumer, spec?.seedNodeVcpus ?? null);
+export const metricsOf = (spec) => (s) => {
+  const m = stepMetrics(s.r.producer, s.r.consumer, spec?.seedNodeVcpus ?? null);
+  return s.step?.count ? untimed(m) : m;
+};
+
+/** Under Valgrind a step's CPU and latencies are the emulator's, 50-100x Redis's own: a counted step has none. */
+const TIMED = /(_cpu|_cpu_node|_cpu_total|_cpu_share|_us_per_item|_share|_ms)$/;
+/** @param {Record<string, number|undefined>} m */
+function untimed(m) {
+  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, TIMED.test(k) ? undefined : v]));
+}
 
 /** Writers that held less than this share of their target did not run the seed's load. */
 const HELD_RATE = 0.99;
@@ -60,9 +72,13 @@ export function topologyProblem(t) {
   return t.local || t.url ? null : 'these steps need Redis: topology local: or url:';
 }
 
-/** A produce step has no fields of its own. */
-export function read() {
-  return {};
+/**
+ * A produce step's own field: `count:`, Redis's instructions counted instead of its CPU timed (produce-count.js).
+ * @param {Record<string, any>} s
+ * @param {string} p
+ */
+export function read(s, p) {
+  return { count: readCount(s.count, p) };
 }
 
 /**
@@ -86,15 +102,22 @@ export function complete(d, { flags, consumer, duration, warmup, at: specAt, top
     return hit ? (from[hit] ?? own[hit]) : `${fallback} (${list.map((n) => (n.length === 1 ? `-${n}` : `--${n}`)).join('/')})`;
   };
   const length = { duration, warmup };
-  const target = ['--url', CHECK_URL, ...(topology.cluster ? ['--cluster'] : [])];
+  const count = d.count ?? null;
+  // a counted step's producer is checked with the flags it will run with (its own local nodes, dilated)
+  const target =
+    count && topology.local ? countedTarget(count, topology) : ['--url', CHECK_URL, ...(topology.cluster ? ['--cluster'] : [])];
   const check = (cli, f) =>
     checkArgv(
       stepArgv({ cli: [cli], flags: f, at: cli === 'src/producer.js' ? at : [], target, length, output: { out: '.', name: 'check' } }),
     );
+  const wanted = d.consumer === undefined ? consumer : d.consumer && { ...consumer, ...d.consumer };
+  if (count) {
+    const why = countProblem({ path: d.path, consumer: wanted, at }, topology);
+    if (why) throw new KindProblem(why);
+  }
   const bad = cliProblem('producer', check('src/producer.js', flags), pathOf(origins, `${d.path}.flags`));
   if (bad) throw new KindProblem(bad);
-  const base = { kind: name, name: d.name, label: d.label, duration, warmup, flags, at, varied: [] };
-  const wanted = d.consumer === undefined ? consumer : d.consumer && { ...consumer, ...d.consumer };
+  const base = { kind: name, name: d.name, label: d.label, duration, warmup, flags, at, varied: [], count };
   if (!wanted) return { ...base, consumer: null };
   // the consumer reads what this step's producer writes: the same data-model flags
   const model = Object.fromEntries(Object.entries(flags).filter(([k]) => MODEL_FLAGS.includes(k)));
@@ -138,12 +161,14 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
   // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
   const fresh = step.at.length > 0;
   try {
-    const target = await keeper.get(fresh, stopper);
+    // a counted step's producer starts its own nodes under Valgrind: the shared server is not its target
+    const target = step.count ? null : await keeper.get(fresh, stopper);
     if (stopper.stopped) return { ok: false, error: 'interrupted' };
-    const at = await expandAt(step, target, topology);
+    const at = target ? await expandAt(step, target, topology) : [];
     fs.mkdirSync(stepDir, { recursive: true });
     const startAt = step.consumer ? Date.now() + START_DELAY_MS : null;
-    const cmds = argvOf(step, out, { url: target.url, at }, topology.cluster, startAt);
+    const where = target ? ['--url', target.url, ...(topology.cluster ? ['--cluster'] : [])] : countedTarget(step.count, topology);
+    const cmds = argvOf(step, out, { where, at }, startAt);
     const meta = {
       name: step.name,
       label: step.label,
@@ -193,14 +218,13 @@ export function failedWrites(summary, name) {
  * The commands of one step, as run (relative paths, so they can be pasted from the repo root).
  * @param {any} step
  * @param {string} out the step's directory
- * @param {{ url: string, at: string[] }} target
- * @param {boolean} cluster
+ * @param {{ where: string[], at: string[] }} target where: the target's flags (--url … --cluster, or a counted step's --local …)
  * @param {number|null} startAt
  * @returns {Array<{ role: 'producer'|'consumer', argv: string[] }>}
  */
-function argvOf(step, out, target, cluster, startAt) {
+function argvOf(step, out, target, startAt) {
   const common = (role) => ({
-    target: ['--url', target.url, ...(cluster ? ['--cluster'] : [])],
+    target: target.where,
     length: { duration: step.duration, warmup: step.warmup, startAt },
     output: { out, name: role, json: true },
   });
@@ -239,28 +263,41 @@ export function manifest(steps) {
   return s?.r.producerDir ? readJson(path.join(s.r.producerDir, 'manifest.json')) : null;
 }
 
-/** The charts: the producers' runs, laid end to end. @param {import('./kind-contract.js').StepRun[]} done */
-export const chartDirs = (done) => done.map((s) => s.r.producerDir);
+/**
+ * The charts: the producers' runs, laid end to end; not a counted step's, whose seconds are K times
+ * longer and whose CPU is Valgrind's. @param {import('./kind-contract.js').StepRun[]} done
+ */
+export const chartDirs = (done) => done.filter((s) => !s.step.count).map((s) => s.r.producerDir);
 
 /** @param {any} step */
-export const nominalSeconds = (step) => step.duration;
+export const nominalSeconds = (step) => (step.count ? countedSeconds(step) : step.duration);
 /** @param {any} step */
-export const what = (step) => `${step.duration} s`;
+export const what = (step) => (step.count ? `${step.duration} s x${step.count.timeScale}, counted` : `${step.duration} s`);
 /** The progress line's words beside the trial: a consumer alongside, the actions. @param {any} step */
 export const details = (step) => [step.consumer ? '+ consumer' : '', step.at.length ? `at ${step.at.join(' ')}` : ''].filter(Boolean);
 /** @param {any} r */
 export const figures = (r) => {
   const p = r?.producer;
   if (!p) return 'no summary';
+  const ir = p.instructions?.roles;
+  if (ir)
+    return `${short(p.instructions.items)} items counted, master ${ir.master?.irPerItem ?? '-'} instructions/item, replica ${ir.replica?.irPerItem ?? '-'}`;
   // the main thread's CPU (what saturates), and the whole process's when that is a different figure
   const processCpu = p.cpu && hasEngine(p.cpu) ? ` (process ${p.cpu.process.master ?? '-'}%, ${p.cpu.process.replica ?? '-'}%)` : '';
   return `${short(p.achieved?.itemsPerSec)}/${short(p.target?.itemsPerSec)} items/s, master CPU ${p.cpu?.master ?? '-'}%, replica ${p.cpu?.replica ?? '-'}%${processCpu}`;
 };
 /** @param {import('../spec.js').Spec} spec */
 export const commandsNote = (spec) =>
-  spec.topology.local
-    ? 'The `--url` is the local server the runner started for the run (a new port each time), emptied (FLUSHALL) before every step.'
-    : '';
+  [
+    spec.topology.local && spec.steps.some((s) => !s.count)
+      ? 'The `--url` is the local server the runner started for the run (a new port each time), emptied (FLUSHALL) before every step.'
+      : '',
+    spec.steps.some((s) => s.count)
+      ? "A counted step's producer starts its own Redis (`--local`, the spec's shape, uncapped) under Valgrind's callgrind and runs `--time-scale` times slower."
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 export const setupWords = { starter: 'started by the runner', each: ', each' };
 
 /** Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint. */

@@ -25,6 +25,10 @@ export const METRICS = {
   master_repl_bytes_per_item: 'replication bytes the masters wrote per item written',
   memory_per_item: "the masters' used_memory growth per item live at the window's end, bytes",
   replica_memory_per_item: "the replicas' used_memory growth per item live at the window's end, bytes",
+  master_ir_per_item:
+    "a counted step's (count:): Redis's instructions per item written on the masters, idle cost and the sampler's commands taken out (summary instructions.roles)",
+  replica_ir_per_item: "a counted step's: Redis's instructions per item written on the replicas",
+  master_syscalls_per_item: "a counted step's: the masters' read and write system calls per item written (/proc/<pid>/io)",
   read_master_us_per_item: 'consumer: master CPU (main thread where reported) per item read, µs',
   read_replica_us_per_item: 'consumer: replica CPU (main thread where reported) per item read, µs',
   target: 'target items/s (all writers)',
@@ -41,6 +45,12 @@ export const METRICS = {
   cycle_p99_ms: 'consumer: batch processed (whole cycle) p99, ms',
   overruns: 'consumer: cycles that overran their period',
 };
+
+/**
+ * The metrics that are counts, not timings: the same run counts them alike on any host (0.1 %
+ * apart, bench:cost), so a check on them is decided by the counter's rule (verdict.js).
+ */
+export const COUNTS = ['master_ir_per_item', 'replica_ir_per_item', 'master_syscalls_per_item'];
 
 /**
  * @param {any} producer a producer summary.json
@@ -72,6 +82,7 @@ export function stepMetrics(producer, consumer, vcpus = null) {
     top_master_cpu: top,
     top_master_share: total > 0 ? round(top / total, 3) : undefined,
     ...costMetrics(producer?.cost?.roles, consumer?.cost?.roles),
+    ...countMetrics(producer?.instructions?.roles),
     target: producer?.target?.itemsPerSec,
     achieved: producer?.achieved?.itemsPerSec,
     achieved_ratio: producer?.achieved?.ratio,
@@ -107,6 +118,20 @@ function costMetrics(written, read) {
     replica_memory_per_item: v(written?.replica?.memory),
     read_master_us_per_item: v(read?.master?.engineUs),
     read_replica_us_per_item: v(read?.replica?.engineUs),
+  };
+}
+
+/**
+ * A counted run's figures (runs/common/instructions-summary.js); none for a run that did not count.
+ * @param {any} roles the producer summary's instructions.roles
+ */
+function countMetrics(roles) {
+  const v = (x) => (typeof x === 'number' ? x : undefined);
+  const sys = roles?.master?.syscalls;
+  return {
+    master_ir_per_item: v(roles?.master?.irPerItem),
+    replica_ir_per_item: v(roles?.replica?.irPerItem),
+    master_syscalls_per_item: sys && typeof sys.readPerItem === 'number' ? round(sys.readPerItem + sys.writePerItem, 3) : undefined,
   };
 }
 

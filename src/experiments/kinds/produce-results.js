@@ -10,6 +10,7 @@ import { PROCESS_HEADER, hasEngine } from '../../runs/common/cpu-md.js';
 import { MODEL_FLAGS, modelOf } from '../../workloads/items/stores/registry.js';
 import { stepMetrics } from './produce-metrics.js';
 import { costTable } from './produce-cost.js';
+import { countsTable } from './produce-counts.js';
 
 const NOT_RUN = 'not run yet';
 
@@ -29,10 +30,13 @@ const SHOWN_ELSEWHERE = ['q', 'quantity', 't', 'writers'];
 
 /**
  * @param {import('../spec.js').Spec} spec
- * @param {import('./kind-contract.js').StepRun[]} steps
+ * @param {import('./kind-contract.js').StepRun[]} all
  * @returns {Promise<string[]>}
  */
-export async function produceResults(spec, steps) {
+export async function produceResults(spec, all) {
+  // a counted step's CPU and latencies are Valgrind's: its figures are in its own table
+  const steps = all.filter(({ step }) => !step.count);
+  if (!steps.length) return countsTable(all);
   return [
     mainTable(spec, steps),
     '',
@@ -43,6 +47,7 @@ export async function produceResults(spec, steps) {
       ' "Achieved" is items acknowledged per second by all writers vs the target; batch p99 is from the intended start (corrected for coordinated omission).',
     '',
     ...costTable(spec, steps),
+    ...countsTable(all),
     ...nodeTable(steps, spec.seedNodeVcpus),
     ...consumerTable(steps),
     ...actionsSection(steps),

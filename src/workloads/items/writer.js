@@ -148,7 +148,7 @@ export class Writer {
       }
       this.#send(this.k++, due);
     }
-    if (this.k >= this.totalSends) this.stop();
+    if (this.k >= this.totalSends) this.stop(this.#endDrainMs(now));
     // else: waiting for a reply to free an in-flight slot (Redis is behind); #chunkDone ticks again
     else if (this.inflight >= this.maxInflight) this.capSince ??= now;
   }
@@ -235,6 +235,19 @@ export class Writer {
       from = id + 1;
     }
     if (from <= hi) this.acked.push([from, hi]);
+  }
+
+  /**
+   * How long replies owed after the last send are awaited. A run slowed by --time-scale K sends its
+   * last batch K periods before its planned end, to a Redis that may be as slow (under Valgrind):
+   * it gets the rest of the planned run, as the undilated batch does, then the drain; otherwise
+   * the drain alone, as always.
+   * @param {number} now performance.now()
+   */
+  #endDrainMs(now) {
+    const k = this.plan.timeScale ?? 1;
+    if (k === 1 || !this.plan.durationMs) return settings.drainMs;
+    return settings.drainMs + Math.max(0, this.t0Perf + this.plan.durationMs - now);
   }
 
   #maybeFinish() {
