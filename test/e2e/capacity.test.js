@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, describeRun, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
 import { rqbench } from '../helpers/in-process.js';
 import { limitBracket } from '../../src/report/capacity/cost-table.js';
+import { confirmWords } from '../../src/report/capacity/capacity-md.js';
 
 afterAll(() => removeTempDirs());
 
@@ -60,7 +61,7 @@ describe('rqbench capacity on a local Redis', () => {
     expect(doc.search.end).toBe('converged');
     const max = doc.search.max;
     const above = doc.search.failedAbove;
-    const searched = doc.steps.filter((s) => s.phase !== 'confirm');
+    const searched = doc.steps.filter((s) => s.phase === 'ramp' || s.phase === 'bisect');
     const stepAt = (rate) => searched.find((s) => s.rate === rate);
     expect(stepAt(max).held).toBe(true);
     expect(stepAt(above).held).toBe(false);
@@ -75,15 +76,21 @@ describe('rqbench capacity on a local Redis', () => {
     expect(c.at).toEqual({ rate: max, held: 1 + (again[0].held ? 1 : 0), of: 2 });
     expect(c.above).toEqual({ rate: above, failed: 1 + (again[1].held ? 0 : 1), of: 2 });
     expect(c.confirmed).toBe(again[0].held && !again[1].held);
+    // then each end that did not repeat itself moved out (phase widen) until it did, or was left open
+    const widened = doc.steps.filter((s) => s.phase === 'widen');
+    expect(widened.length).toBe(c.lower.rates.length - 1 + c.upper.rates.length - 1);
+    const [lo, hi] = c.bracket;
+    expect(lo === null || lo <= max, `bracket ${c.bracket}`).toBe(true);
+    expect(hi === null || hi >= above, `bracket ${c.bracket}`).toBe(true);
+    if (lo !== null) expect(doc.steps.filter((s) => s.rate === lo && s.phase !== 'ramp' && s.phase !== 'bisect' && !s.held)).toEqual([]);
+    if (hi !== null) expect(doc.steps.filter((s) => s.rate === hi && s.phase !== 'ramp' && s.phase !== 'bisect' && s.held)).toEqual([]);
     expect((above - max) / max).toBeLessThanOrEqual(0.05);
     // every step is a producer run directory of its own
     for (const s of doc.steps) expect(fs.existsSync(path.join(dir, s.dir, 'summary.json'))).toBe(true);
     const g = (x) => x.toLocaleString('en-US');
-    expect(run.stdout).toMatch(
-      new RegExp(
-        `^max sustainable(, not confirmed:)? ${g(max)} items/s \\(p99 \\d+ ms\\) — held ${c.at.held}/2 at ${g(max)}, failed ${c.above.failed}/2 at ${g(above)}: [^;]+; limited by `,
-      ),
-    );
+    expect(run.stdout).toMatch(new RegExp(`^max sustainable(, not confirmed:)? ${g(max)} items/s \\(p99 \\d+ ms\\) — `));
+    expect(run.stdout.split('\n')[0]).toContain(` — ${confirmWords(c)}; limited by `);
+    expect(confirmWords(c)).toMatch(/the limit lies in \[[\d,?]+, [\d,?]+\] items\/s \((open|[\d.]+% wide)\): /);
     const p = doc.projection[0];
     const story = `${doc.answer}; ${doc.projectionLine}; steps: ${doc.steps.map((s) => `${s.rate} ${s.held ? 'held' : `not: ${s.reasons.join(', ')}`} (engine ${s.figures.busiestMaster?.engine})`).join(' | ')}`;
     expect(p.trusted, story).toBe(true);

@@ -1,10 +1,12 @@
 // The capacity search's pure parts (issue 14, points 2 and 3): the ramp and bisection against a
-// table of outcomes, what "held" means for a step's summary, and the least-squares projection.
+// table of outcomes, the boundary re-tested into a calibrated bracket (issue 36, point 6), what
+// "held" means for a step's summary, and the least-squares projection.
 import { describe, expect, it } from 'vitest';
-import { confirmBoundary, roundRate, searchMax } from '../../src/experiments/capacity/search.js';
+import { roundRate, searchMax } from '../../src/experiments/capacity/search.js';
+import { WIDEN_MOVES, confirmBoundary } from '../../src/experiments/capacity/bracket.js';
 import { consumerReasons, judge } from '../../src/experiments/capacity/held.js';
 import { checkAgainstSearch, engineCores, leastSquares, project } from '../../src/report/capacity/projection.js';
-import { answerLine, checkWords, confirmWords, projectionLine } from '../../src/report/capacity/capacity-md.js';
+import { answerLine, bracketWords, checkWords, confirmWords, projectionLine } from '../../src/report/capacity/capacity-md.js';
 import { instanceRows, instanceTableMd, limitBracket } from '../../src/report/capacity/cost-table.js';
 
 /** A target that holds every rate up to `limit`: the steps asked, in order. */
@@ -66,43 +68,81 @@ describe('the search', () => {
 
 describe('the boundary, confirmed', () => {
   const found = { max: 438_000, failedAbove: 450_000, end: /** @type {const} */ ('converged') };
-  /** Outcomes by rate, one per try in order: the steps asked, and the confirmation. */
-  async function confirmWith(outcomes, times = 3) {
+  /**
+   * Outcomes by rate, one per try in order (null: Ctrl-C): the steps asked, and the confirmation.
+   * @param {Record<number, Array<boolean|null>>} outcomes
+   */
+  async function confirmWith(outcomes, { times = 3, maxRate = 1_000_000 } = {}) {
     const asked = [];
     const left = Object.fromEntries(Object.entries(outcomes).map(([k, v]) => [k, [...v]]));
-    const c = await confirmBoundary(found, times, async (rate, phase) => {
+    const c = await confirmBoundary(found, { times, maxRate }, async (rate, phase) => {
       asked.push([rate, phase]);
+      if (!left[rate]?.length) throw new Error(`no outcome scripted for a try at ${rate}`);
       return left[rate].shift() ?? null;
     });
     return { c, asked };
   }
+  const rounds = (n) =>
+    Array.from({ length: n }, () => [
+      [438_000, 'confirm'],
+      [450_000, 'confirm'],
+    ]).flat();
 
-  it("re-tests both ends, interleaved, and counts the search's own try: held 4/4, failed 4/4, the limit between them", async () => {
+  it("re-tests both ends, interleaved, and counts the search's own try: held 4/4, failed 4/4 needs no widening", async () => {
     const { c, asked } = await confirmWith({ 438000: [true, true, true], 450000: [false, false, false] });
-    expect(asked).toEqual([
-      [438_000, 'confirm'],
-      [450_000, 'confirm'],
-      [438_000, 'confirm'],
-      [450_000, 'confirm'],
-      [438_000, 'confirm'],
-      [450_000, 'confirm'],
-    ]);
+    expect(asked).toEqual(rounds(3));
     expect(c).toEqual({
       at: { rate: 438_000, held: 4, of: 4 },
       above: { rate: 450_000, failed: 4, of: 4 },
       confirmed: true,
       interval: [438_000, 450_000],
       stopped: false,
+      bracket: [438_000, 450_000],
+      width: 12_000 / 438_000,
+      lower: { rates: [{ rate: 438_000, held: 4, of: 4 }], outcome: 'repeated' },
+      upper: { rates: [{ rate: 450_000, failed: 4, of: 4 }], outcome: 'repeated' },
     });
-    expect(confirmWords(/** @type {any} */ (c))).toBe('held 4/4 at 438,000, failed 4/4 at 450,000: the limit lies between them');
+    expect(confirmWords(/** @type {any} */ (c))).toBe(
+      'the limit lies in [438,000, 450,000] items/s (2.7% wide): every one of 4 tries held at 438,000 and every one failed at 450,000',
+    );
   });
 
-  it('says so when one spike decided the search: the rate that held once fails a re-test', async () => {
-    const { c } = await confirmWith({ 438000: [true, false, true], 450000: [false, false, false] });
-    expect(c?.confirmed).toBe(false);
-    expect(c?.interval).toEqual([null, 450_000]);
+  it('moves a lower end that did not repeat itself down 5% at a time, N tries each, until every try held: here twice', async () => {
+    const { c, asked } = await confirmWith({
+      438000: [true, false, true],
+      450000: [false, false, false],
+      // 5% below 438,000; left at its first failure, nothing from before counted
+      416000: [true, false],
+      395000: [true, true, true],
+    });
+    expect(asked).toEqual([
+      ...rounds(3),
+      [416_000, 'widen'],
+      [416_000, 'widen'],
+      [395_000, 'widen'],
+      [395_000, 'widen'],
+      [395_000, 'widen'],
+    ]);
+    expect(c).toMatchObject({
+      at: { rate: 438_000, held: 3, of: 4 },
+      above: { rate: 450_000, failed: 4, of: 4 },
+      confirmed: false,
+      interval: [null, 450_000],
+      stopped: false,
+      bracket: [395_000, 450_000],
+      lower: {
+        rates: [
+          { rate: 438_000, held: 3, of: 4 },
+          { rate: 416_000, held: 1, of: 2 },
+          { rate: 395_000, held: 3, of: 3 },
+        ],
+        outcome: 'repeated',
+      },
+      upper: { rates: [{ rate: 450_000, failed: 4, of: 4 }], outcome: 'repeated' },
+    });
+    expect(c?.width).toBeCloseTo(55_000 / 395_000, 12);
     expect(confirmWords(/** @type {any} */ (c))).toBe(
-      'held 3/4 at 438,000, failed 4/4 at 450,000: NOT confirmed — 438,000 did not hold every time, the limit is at or below it',
+      'held 3/4 at 438,000, failed 4/4 at 450,000, so widened: the limit lies in [395,000, 450,000] items/s (13.9% wide): every one of 3 tries held at 395,000 and every one of 4 failed at 450,000',
     );
     const r = {
       search: found,
@@ -113,21 +153,122 @@ describe('the boundary, confirmed', () => {
       ],
       criteria,
     };
-    expect(answerLine(/** @type {any} */ (r))).toMatch(
-      /^max sustainable, not confirmed: 438,000 items\/s \(p99 41 ms\) — held 3\/4 at 438,000/,
+    expect(answerLine(/** @type {any} */ (r))).toBe(
+      `max sustainable, not confirmed: 438,000 items/s (p99 41 ms) — ${confirmWords(/** @type {any} */ (c))}`,
     );
   });
 
-  it('has nothing to re-test without a boundary (the ceiling held, nothing held) or with --confirm 0; a Ctrl-C ends it with what it has', async () => {
+  it('leaves an upper end that never repeats itself open after the bound, the two ends still interleaved while both move', async () => {
+    const { c, asked } = await confirmWith({
+      438000: [false, true, true],
+      450000: [true, false, false],
+      416000: [true, true, true],
+      // each 5% above the last; every one held at its first or second try
+      473000: [true],
+      497000: [false, true],
+      522000: [true],
+      548000: [true],
+      575000: [true],
+      604000: [true],
+    });
+    expect(asked.slice(6)).toEqual([
+      [416_000, 'widen'],
+      [473_000, 'widen'],
+      [416_000, 'widen'],
+      [497_000, 'widen'],
+      [416_000, 'widen'],
+      [497_000, 'widen'],
+      [522_000, 'widen'],
+      [548_000, 'widen'],
+      [575_000, 'widen'],
+      [604_000, 'widen'],
+    ]);
+    expect(c?.upper.rates.length).toBe(1 + WIDEN_MOVES);
+    expect(c).toMatchObject({ bracket: [416_000, null], width: null, stopped: false, upper: { outcome: 'moves' } });
+    expect(c?.upper.rates.slice(0, 3)).toEqual([
+      { rate: 450_000, failed: 3, of: 4 },
+      { rate: 473_000, failed: 0, of: 1 },
+      { rate: 497_000, failed: 1, of: 2 },
+    ]);
+    expect(confirmWords(/** @type {any} */ (c))).toBe(
+      'held 3/4 at 438,000, failed 3/4 at 450,000, so widened: the limit lies in [416,000, ?] items/s (open): every one of 3 tries held at 416,000 and no rate from 450,000 up to 604,000 failed every try',
+    );
+  });
+
+  it("never moves the upper end past the search's ceiling, and says so", async () => {
+    const { c, asked } = await confirmWith(
+      { 438000: [true, true, true], 450000: [false, true, false], 473000: [true], 497000: [true], 500000: [true] },
+      { maxRate: 500_000 },
+    );
+    expect(asked.slice(6).map(([rate]) => rate)).toEqual([473_000, 497_000, 500_000]);
+    expect(c).toMatchObject({ bracket: [438_000, null], upper: { outcome: 'ceiling' } });
+    expect(bracketWords(/** @type {any} */ (c))).toBe(
+      'the limit lies in [438,000, ?] items/s (open): every one of 4 tries held at 438,000 and no rate from 450,000 up to the ceiling of 500,000 failed every try (raise --max-rate)',
+    );
+  });
+
+  it('a Ctrl-C mid-widening ends it with what it has: the end being moved is open, and says where it was cut', async () => {
+    const { c, asked } = await confirmWith({
+      438000: [true, false, true],
+      450000: [false, false, false],
+      416000: [true, null],
+    });
+    expect(asked.length).toBe(8);
+    expect(c).toMatchObject({
+      stopped: true,
+      interval: [null, 450_000],
+      bracket: [null, 450_000],
+      width: null,
+      lower: {
+        rates: [
+          { rate: 438_000, held: 3, of: 4 },
+          { rate: 416_000, held: 1, of: 1 },
+        ],
+        outcome: 'stopped',
+      },
+      upper: { outcome: 'repeated' },
+    });
+    expect(confirmWords(/** @type {any} */ (c))).toBe(
+      'held 3/4 at 438,000, failed 4/4 at 450,000, so widened: the limit lies in [?, 450,000] items/s (open): the re-tests below were cut short at 416,000 and every one of 4 tries failed at 450,000',
+    );
+  });
+
+  it('has nothing to re-test without a boundary (the ceiling held, nothing held) or with --confirm 0; a Ctrl-C in the first round ends it with what it has', async () => {
     const never = async () => {
       throw new Error('no step expected');
     };
-    expect(await confirmBoundary({ max: 1_000_000, failedAbove: null, end: 'ceiling' }, 3, never)).toBeNull();
-    expect(await confirmBoundary({ max: null, failedAbove: 1250, end: 'none-held' }, 3, never)).toBeNull();
-    expect(await confirmBoundary(found, 0, never)).toBeNull();
-    const { c } = await confirmWith({ 438000: [true], 450000: [] });
-    expect(c).toMatchObject({ at: { held: 2, of: 2 }, above: { failed: 1, of: 1 }, stopped: true });
-    expect(confirmWords(/** @type {any} */ (c))).toContain('(re-tests cut short)');
+    expect(await confirmBoundary({ max: 1_000_000, failedAbove: null, end: 'ceiling' }, { times: 3 }, never)).toBeNull();
+    expect(await confirmBoundary({ max: null, failedAbove: 1250, end: 'none-held' }, { times: 3 }, never)).toBeNull();
+    expect(await confirmBoundary(found, { times: 0 }, never)).toBeNull();
+    const { c } = await confirmWith({ 438000: [true], 450000: [null] });
+    expect(c).toMatchObject({ at: { held: 2, of: 2 }, above: { failed: 1, of: 1 }, stopped: true, bracket: [null, null] });
+    expect(confirmWords(/** @type {any} */ (c))).toBe(
+      'the limit lies in [?, ?] items/s (open): the re-tests below were cut short at 438,000 and the re-tests above were cut short at 450,000',
+    );
+  });
+
+  it('says the bracket in one line: where the limit lies, how wide, and the record at each end', () => {
+    const c = {
+      bracket: [238_000, 281_000],
+      width: 43_000 / 238_000,
+      lower: {
+        rates: [
+          { rate: 250_000, held: 2, of: 4 },
+          { rate: 238_000, held: 3, of: 3 },
+        ],
+        outcome: 'repeated',
+      },
+      upper: {
+        rates: [
+          { rate: 268_000, failed: 2, of: 4 },
+          { rate: 281_000, failed: 3, of: 3 },
+        ],
+        outcome: 'repeated',
+      },
+    };
+    expect(bracketWords(/** @type {any} */ (c))).toBe(
+      'the limit lies in [238,000, 281,000] items/s (18.1% wide): every one of 3 tries held at 238,000 and every one failed at 281,000',
+    );
   });
 });
 
@@ -378,6 +519,17 @@ describe('the cost table carries the re-tests', () => {
     expect(instanceTableMd([row], { forRate: 1_030_000, headroom: 60 })).toContain(
       '| 400,000–? (held 2/2 at 400,000, failed 1/2 at 420,000) | 18.00 | 100,000 | - | ?–11 |',
     );
+  });
+
+  it('takes the calibrated bracket where the re-tests widened to one, not a rate the search ran once', () => {
+    // the steps alone would put the bottom at 200,000; the widened re-tests held every try at 380,000
+    const widened = doc([...search, [400_000, false], [420_000, false], [380_000, true], [380_000, true]], {
+      ...record(2, 3),
+      bracket: [380_000, 420_000],
+      width: 40_000 / 380_000,
+    });
+    expect(limitBracket(widened)).toEqual({ lo: 380_000, hi: 420_000, record: 'held 2/3 at 400,000, failed 3/3 at 420,000' });
+    expect(limitBracket(doc(search, { ...record(3, 1), bracket: [400_000, null], width: null }))).toMatchObject({ lo: 400_000, hi: null });
   });
 
   it("beside the per-shard figure, the projection's error against its own search, where the engine stopped it", () => {

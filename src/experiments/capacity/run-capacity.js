@@ -1,8 +1,9 @@
 /**
  * Runs a capacity search: every step is the real producer (`node src/producer.js …`, a run
  * directory of its own under the search's directory), judged by held.js, steered by search.js,
- * and the held steps fitted by projection.js. A local topology (--local, capped with
- * --node-cpus) is started once for the whole search, so every step meets the same servers.
+ * its boundary re-tested into a bracket by bracket.js, and the held steps fitted by
+ * projection.js. A local topology (--local, capped with --node-cpus) is started once for the
+ * whole search, so every step meets the same servers.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,8 @@ import { newestRunDir, readJson } from '../layout.js';
 import { Stopper, relayArgs, runChild } from '../children.js';
 import { MetricsHub } from '../../harness/metrics-hub.js';
 import { consumerReasons, judge } from './held.js';
-import { confirmBoundary, searchMax } from './search.js';
+import { searchMax } from './search.js';
+import { confirmBoundary } from './bracket.js';
 import { checkAgainstSearch, project } from '../../report/capacity/projection.js';
 import { writeCapacityHtml } from '../../report/capacity/capacity-html.js';
 import { answerLine, capacityMd, confirmWords, noiseWords, projectionLine } from '../../report/capacity/capacity-md.js';
@@ -76,7 +78,7 @@ export async function runCapacity(r) {
   let failure = null;
   /** @type {import('./search.js').SearchResult} */
   let search = { max: null, failedAbove: null, end: 'stopped' };
-  /** @type {import('./search.js').Confirmation|null} */
+  /** @type {import('./bracket.js').Confirmation|null} */
   let confirmation = null;
   const started = Date.now();
   try {
@@ -96,7 +98,7 @@ export async function runCapacity(r) {
       targetArgs = ['--url', local.url, ...(p.cluster ? ['--cluster'] : [])];
     }
     const period = r.producerFlags.p ?? r.producerFlags.period ?? 1000;
-    /** @param {number} rate @param {'ramp'|'bisect'|'confirm'} phase @returns {Promise<boolean|null>} */
+    /** @param {number} rate @param {'ramp'|'bisect'|'confirm'|'widen'} phase @returns {Promise<boolean|null>} */
     const runStep = async (rate, phase) => {
       if (stopper.stopped) return null;
       const n = steps.length + 1;
@@ -155,8 +157,9 @@ export async function runCapacity(r) {
       return j.held;
     };
     search = await searchMax({ startRate: p.startRate, maxRate: p.maxRate, growth: p.growth, precision: p.precision }, runStep);
-    // one step near a cliff must not decide the answer alone: both ends of the boundary again
-    confirmation = await confirmBoundary(search, p.confirm, runStep);
+    // one step near a cliff must not decide the answer alone: both ends of the boundary again,
+    // each moved out until it repeats itself
+    confirmation = await confirmBoundary(search, { times: p.confirm, maxRate: p.maxRate }, runStep);
     if (confirmation) log(`rqbench capacity: ${confirmWords(confirmation)}`);
   } catch (e) {
     failure = e.message;

@@ -57,44 +57,6 @@ export async function searchMax(o, step) {
   return { max: held, failedAbove: failed, end: 'converged' };
 }
 
-/** @typedef {import('../../report/capacity/capacity-result.js').Confirmation} Confirmation */
-
-/**
- * Re-tests the boundary a converged search found, `times` more at each end, interleaved (at,
- * above, at, above, …) so a slow minute hits both alike: one step near a cliff does not decide
- * the answer alone. Pure, as searchMax.
- * @param {SearchResult} result
- * @param {number} times
- * @param {(rate: number, phase: 'confirm') => Promise<boolean|null>} step
- * @returns {Promise<Confirmation|null>} null when there is no boundary to re-test (no rate held,
- *   the ceiling held, an interrupted search) or times is 0
- */
-export async function confirmBoundary(result, times, step) {
-  const { max, failedAbove, end } = result;
-  if (end !== 'converged' || max === null || failedAbove === null || times < 1) return null;
-  const held = [true];
-  const failed = [false];
-  let stopped = false;
-  for (let i = 0; i < times && !stopped; i++) {
-    for (const [rate, tries] of /** @type {Array<[number, boolean[]]>} */ ([
-      [max, held],
-      [failedAbove, failed],
-    ])) {
-      const ok = await step(rate, 'confirm');
-      if (ok === null) {
-        stopped = true;
-        break;
-      }
-      tries.push(ok);
-    }
-  }
-  const at = { rate: max, held: held.filter(Boolean).length, of: held.length };
-  const above = { rate: failedAbove, failed: failed.filter((x) => !x).length, of: failed.length };
-  const lo = at.held === at.of ? max : null;
-  const hi = above.failed === above.of ? failedAbove : null;
-  return { at, above, confirmed: lo !== null && hi !== null, interval: [lo, hi], stopped };
-}
-
 /**
  * A rate a person would type: three significant digits (123,000 not 123,456), never 0.
  * @param {number} r

@@ -7,7 +7,7 @@ import { checkAgainstSearch } from './projection.js';
 /**
  * @typedef {object} CapacityStep
  * @property {number} rate
- * @property {'ramp'|'bisect'|'confirm'} phase
+ * @property {'ramp'|'bisect'|'confirm'|'widen'} phase  widen: a re-test of an end moved out (bracket.js)
  * @property {string} dir
  * @property {boolean} held
  * @property {string[]} reasons
@@ -53,19 +53,55 @@ export function answerLine(r) {
 }
 
 /**
- * The boundary's record in words: "held 4/4 at 438,000, failed 4/4 at 450,000: the limit lies
- * between them", or where it did not repeat itself.
+ * The boundary's re-tests in words: the first round's record where it did not repeat itself, and
+ * the bracket. "the limit lies in [438,000, 450,000] items/s (2.7% wide): every one of 4 tries
+ * held at 438,000 and every one failed at 450,000", or "held 3/4 at 438,000, failed 4/4 at
+ * 450,000, so widened: the limit lies in [400,000, 450,000] …".
  * @param {import('./capacity-result.js').Confirmation} c
  */
 export function confirmWords(c) {
-  const record = `held ${c.at.held}/${c.at.of} at ${grouped(c.at.rate)}, failed ${c.above.failed}/${c.above.of} at ${grouped(c.above.rate)}`;
-  const cut = c.stopped ? ' (re-tests cut short)' : '';
-  if (c.confirmed) return `${record}${cut}: the limit lies between them`;
-  const [lo, hi] = c.interval;
-  if (lo === null && hi === null)
-    return `${record}${cut}: NOT confirmed at either end — the limit is near both, and single steps there disagree`;
-  if (lo === null) return `${record}${cut}: NOT confirmed — ${grouped(c.at.rate)} did not hold every time, the limit is at or below it`;
-  return `${record}${cut}: NOT confirmed — ${grouped(c.above.rate)} held at times, the limit is near it`;
+  // a Ctrl-C leaves an end open, and the bracket's words say where it cut the re-tests short
+  if (c.confirmed) return bracketWords(c);
+  const widened = c.lower.rates.length > 1 || c.upper.rates.length > 1 ? ', so widened' : '';
+  return `held ${c.at.held}/${c.at.of} at ${grouped(c.at.rate)}, failed ${c.above.failed}/${c.above.of} at ${grouped(c.above.rate)}${widened}: ${bracketWords(c)}`;
+}
+
+/**
+ * The calibrated bracket in one sentence: where the limit lies, how wide that is, and the record
+ * that puts each end there (or why an end is open).
+ * @param {import('./capacity-result.js').Confirmation} c
+ */
+export function bracketWords(c) {
+  const [lo, hi] = c.bracket;
+  const end = (/** @type {number|null} */ x) => (x === null ? '?' : grouped(x));
+  const wide = c.width === null ? 'open' : `${fixed(c.width * 100, 1)}% wide`;
+  const low = c.lower.rates.at(-1);
+  const high = c.upper.rates.at(-1);
+  const below = lo !== null && low ? `every one of ${low.of} tries held at ${grouped(lo)}` : openWords(c.lower, 'lower');
+  let above = openWords(c.upper, 'upper');
+  if (hi !== null && high) {
+    // the count once where both ends share it: "… held at 238,000 and every one failed at 281,000"
+    const count = lo === null ? ` of ${high.of} tries` : low?.of === high.of ? '' : ` of ${high.of}`;
+    above = `every one${count} failed at ${grouped(hi)}`;
+  }
+  return `the limit lies in [${end(lo)}, ${end(hi)}] items/s (${wide}): ${below} and ${above}`;
+}
+
+/**
+ * Why an end of the bracket is open.
+ * @param {{ rates: Array<{ rate: number }>, outcome: import('./capacity-result.js').EndOutcome }} side
+ * @param {'lower'|'upper'} which
+ */
+function openWords(side, which) {
+  const [verb, did, way] = which === 'lower' ? ['hold', 'held', 'down to'] : ['fail', 'failed', 'up to'];
+  const from = side.rates[0]?.rate;
+  const last = side.rates.at(-1)?.rate;
+  if (side.outcome === 'stopped' || from === undefined || last === undefined)
+    return `the re-tests ${which === 'lower' ? 'below' : 'above'} were cut short${last === undefined ? '' : ` at ${grouped(last)}`}`;
+  const ceiling = side.outcome === 'ceiling' ? ' (raise --max-rate)' : '';
+  if (from === last) return `${grouped(last)}${ceiling ? ', the ceiling,' : ''} did not ${verb} every try${ceiling}`;
+  // 'moves' (the widening's bound), 'floor' (no lower rate) or 'ceiling'
+  return `no rate from ${grouped(from)} ${way} ${ceiling ? 'the ceiling of ' : ''}${grouped(last)} ${did} every try${ceiling}`;
 }
 
 /**

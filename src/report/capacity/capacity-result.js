@@ -46,13 +46,28 @@
  */
 
 /**
- * @typedef {object} Confirmation  the boundary re-tested: each end's record, the search's own try counted
- * @property {{ rate: number, held: number, of: number }} at     the highest rate that held
- * @property {{ rate: number, failed: number, of: number }} above the lowest rate above it that did not
- * @property {boolean} confirmed  every try at the rate held, and every try above it failed
- * @property {[number|null, number|null]} interval where the limit lies: [at, above] when confirmed; an
+ * @typedef {object} Confirmation  the boundary re-tested (the first round: at, above, confirmed,
+ *   interval), then each end that did not repeat itself widened into a calibrated bracket
+ * @property {{ rate: number, held: number, of: number }} at     the first round at the highest rate that held, the search's own try counted
+ * @property {{ rate: number, failed: number, of: number }} above the first round at the lowest rate above it that did not
+ * @property {boolean} confirmed  in the first round every try at the rate held, and every try above it failed
+ * @property {[number|null, number|null]} interval where the first round puts the limit: [at, above] when confirmed; an
  *   end that did not repeat itself is null (the limit is at or below `at`, or at or above `above`)
  * @property {boolean} stopped   a Ctrl-C cut the re-tests short
+ * @property {[number|null, number|null]} bracket where the limit lies, calibrated: the highest rate at which every
+ *   try held, the lowest at which every try failed; null for an end that never repeated itself (see its outcome)
+ * @property {number|null} width  (bracket[1] − bracket[0]) / bracket[0]; null while an end is null
+ * @property {{ rates: Array<{ rate: number, held: number, of: number }>, outcome: EndOutcome }} lower every rate
+ *   tried at the lower end, in order (the first is `at`; a widened rate is tried `--confirm` times, or until a try fails)
+ * @property {{ rates: Array<{ rate: number, failed: number, of: number }>, outcome: EndOutcome }} upper the same
+ *   above (the first is `above`; failed counts the tries that did not hold)
+ */
+
+/**
+ * How an end of the bracket ended: 'repeated' every try at its last rate went its way (the end
+ * stands); 'moves' it moved out as often as it may and still did not; 'floor' / 'ceiling' it could
+ * move no further (no lower rate, --max-rate); 'stopped' a Ctrl-C came first.
+ * @typedef {'repeated'|'moves'|'floor'|'ceiling'|'stopped'} EndOutcome
  */
 
 /**

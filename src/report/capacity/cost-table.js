@@ -37,15 +37,19 @@ import { checkAgainstSearch } from './projection.js';
  */
 
 /**
- * Where a search's repeats (--confirm) put its limit. An end that did not repeat itself moves the
- * bracket out to the next rate that did: a maximum that failed a re-test leaves the limit at or
- * below the rate under it that held every try.
+ * Where a search's repeats (--confirm) put its limit: the calibrated bracket the re-tests widened
+ * to (confirmation.bracket). A capacity.json written before the re-tests widened has none; there an
+ * end that did not repeat itself moves the bracket out to the next rate that did among the steps
+ * run: a maximum that failed a re-test leaves the limit at or below the rate under it that held
+ * every try.
  * @param {any} doc capacity.json
  * @returns {Bracket|null} null when the boundary was not re-tested
  */
 export function limitBracket(doc) {
   const c = doc.confirmation;
   if (!c || doc.search?.max == null) return null;
+  const record = `held ${c.at.held}/${c.at.of} at ${grouped(c.at.rate)}, failed ${c.above.failed}/${c.above.of} at ${grouped(c.above.rate)}`;
+  if (Array.isArray(c.bracket)) return { lo: c.bracket[0], hi: c.bracket[1], record };
   const tries = new Map();
   for (const s of doc.steps ?? []) {
     const t = tries.get(s.rate) ?? { held: 0, of: 0 };
@@ -55,11 +59,7 @@ export function limitBracket(doc) {
     [...tries].filter(([, t]) => (held ? t.held === t.of : t.held === 0)).map(([rate]) => rate);
   const lo = Math.max(-Infinity, ...always(true).filter((r) => r <= c.at.rate));
   const hi = Math.min(Infinity, ...always(false).filter((r) => r >= c.above.rate));
-  return {
-    lo: Number.isFinite(lo) ? lo : null,
-    hi: Number.isFinite(hi) ? hi : null,
-    record: `held ${c.at.held}/${c.at.of} at ${grouped(c.at.rate)}, failed ${c.above.failed}/${c.above.of} at ${grouped(c.above.rate)}`,
-  };
+  return { lo: Number.isFinite(lo) ? lo : null, hi: Number.isFinite(hi) ? hi : null, record };
 }
 
 /**
