@@ -47,7 +47,13 @@ export async function writeResults(spec) {
       : [],
   }));
   const measured = withMetrics(spec, kind, trials);
-  const judged = findingSection(spec, measured, regimeOf(kind, measured), kind.counts ?? []);
+  const judged = findingSection(
+    spec,
+    measured,
+    regimeOf(kind, measured),
+    kind.counts ?? [],
+    kind.headline ? { metric: kind.headline, what: kind.metrics[kind.headline] } : null,
+  );
   // the tables show one trial per step: its median one by the first figure the check names
   const shown = trials.map(({ step, trials: ts }) => ({ step, ...representative(step, ts, judged.judged) }));
   const steps = shown.map(({ step, r }) => ({ step, r }));
@@ -142,7 +148,9 @@ function withMetrics(spec, kind, trials) {
     const round = trials.map(({ step, trials: ts }) => ({ step, r: ts[i]?.r ?? null, t: ts[i] }));
     const of = kind.metricsOf(spec, round);
     round.forEach((s, j) => {
-      if (s.r?.complete) out[j].trials.push({ trial: s.t.trial, round: s.t.round, metrics: of(s), noise: trialNoise(s.t.dir) });
+      // a count does not move with the host's load (bench:cost): a counted trial is never marked noisy
+      const noise = s.step.count ? null : trialNoise(s.t.dir);
+      if (s.r?.complete) out[j].trials.push({ trial: s.t.trial, round: s.t.round, metrics: of(s), noise });
     });
   }
   return out;
@@ -231,7 +239,7 @@ function trialChartsSection(files) {
  */
 function setupLine(spec, kind, m) {
   const host = m?.host
-    ? `; host ${m.host.cpus} CPUs (${m.host.cpuModel})${m.versions?.redis ? `, Redis ${m.versions.redis}` : ''}, Node ${m.versions?.node ?? '?'}, rqbench ${m.git ? m.git.slice(0, 8) : m.versions?.rqbench}`
+    ? `; host ${m.host.cpus} CPUs (${m.host.cpuModel})${m.versions?.redis ? `, Redis ${m.versions.redis}` : ''}, Node ${m.versions?.node ?? '?'}, rqbench ${m.gits ? `${m.gits.map((g) => g.slice(0, 8)).join(' and ')} (the trials shown ran at these commits)` : m.git ? m.git.slice(0, 8) : m.versions?.rqbench}`
     : '';
   const words = kind.setupWords;
   const kindWhere = kind.setupWhere?.(spec);

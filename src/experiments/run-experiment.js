@@ -127,7 +127,8 @@ export async function runExperiment(
         if (stopper.stopped || !result.ok) break;
         // a trial something outside the run disturbed is set aside (kept) and run again, a bounded number of times
         const noise = trialNoise(t.dir);
-        if (!noise?.noisy || again >= retryNoisy) break;
+        // a count does not move with the host's load: a counted trial is kept whatever ran beside it
+        if (!noise?.noisy || again >= retryNoisy || t.step.count) break;
         const aside = setAside(t.dir, 'noisy');
         log(
           `rqbench experiment: ${t.step.name} ${trial} was noisy (other processes took ${noise.outsidePct}% of a core, noisy at ${noise.thresholdPct}%): kept in ${path.relative(process.cwd(), String(aside))}, running it again (${again + 1} of at most ${retryNoisy})`,

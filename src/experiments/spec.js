@@ -42,6 +42,7 @@ const TOP = [
   'seedNodeVcpus',
   'regime',
   'seedEffects',
+  'decideBy',
 ];
 const STEP = ['name', 'label', 'kind', 'flags', 'consumer', 'duration', 'warmup', 'at', 'seed', 'repeat', ...STEP_KIND_FIELDS];
 const TOPOLOGY = ['local', 'url', 'queue', 'cluster', 'instanceType'];
@@ -99,6 +100,7 @@ const DEFAULT_NOISE_PCT = 2;
  * @property {string|null} finding
  * @property {string|null} check
  * @property {import('./check.js').Node|null} checkTree
+ * @property {string|null} decideBy  what would decide the check when it is inconclusive (`decideBy:`): RESULTS.md and the index say it
  * @property {string|null} checkTests  what the check tests of the finding, and what it leaves untested (the index lists it)
  * @property {string|null} notes
  * @property {Array<[string, string]>|null} seedColumns  per seed column: "same quantity …" or "stand-in: …"
@@ -183,6 +185,8 @@ function build(raw, dir, file) {
   markFailuresMeasured(steps, checkTree);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
   const checkTests = raw.checkTests === undefined ? null : text(raw.checkTests, 'checkTests');
+  const decideBy = raw.decideBy === undefined ? null : text(raw.decideBy, 'decideBy');
+  if (decideBy !== null && check === null) throw problem('decideBy needs a check: (it says what would decide an inconclusive one)');
   const seedColumns = readSeedColumns(raw.seedColumns, problem);
   drafts.forEach((d, i) => {
     const seedOf = readStepSeed(d.seedRaw, `steps[${i}].seed`, seedColumns, problem);
@@ -225,6 +229,7 @@ function build(raw, dir, file) {
     check,
     checkTree,
     checkTests,
+    decideBy,
     notes,
     seedColumns,
     seedMetrics,

@@ -33,7 +33,9 @@ export const NOISE = 0.02;
 export const ALPHA = 0.05;
 /**
  * A count's noise threshold: a relative difference inside ±1 % is never called one. The counter
- * repeats within 0.1 % and a run dilated 2x instead of 1x moves it 0.4 % (bench:cost).
+ * repeats within 0.1 % at 1,000 items/s and a run dilated 2x instead of 1x moves it 0.4 % (bench:cost);
+ * a sorted set written 175,000 items a second moved 1.7 % between trials (002-store-models): the
+ * all-pairs rule carries a spread like that into the range it judges.
  */
 export const COUNT_NOISE = 0.01;
 
@@ -84,7 +86,7 @@ export function judge(tree, trialsOf, { alpha = ALPHA, threshold = NOISE, outOfR
     if (step) Object.assign(c, { verdict: INCONCLUSIVE, why: `${step} cannot decide: ${outOfRegime(step)}` });
   }
   const verdict = combine(tree, judged);
-  const refs = uniqueRefs(tree).map((r) => figuresOf(r, trialsOf));
+  const refs = uniqueRefs(tree).map((r) => figuresOf(r, trialsOf, isCount(r.metric)));
   return { verdict, comparisons: [...judged.values()].map(strip), refs, minTrials: Math.min(...refs.map((r) => r.described.n), Infinity) };
 }
 
@@ -341,20 +343,26 @@ function uniqueRefs(tree) {
   return [...new Map(refsOf(tree).map((r) => [r.text, r])).values()];
 }
 
-/** @returns {RefFigures} */
-function figuresOf(ref, trialsOf) {
+/**
+ * @param {boolean} counted a count's trials agree within the counter's noise: no outlier or CV warning
+ *   is worth a reader's time below it (a robust z of 4 on 0.1 %)
+ * @returns {RefFigures}
+ */
+function figuresOf(ref, trialsOf, counted) {
   const values = trialsOf(ref.step)
     .map((t) => ({ round: t.round, trial: t.trial, value: t.metrics[ref.metric] }))
     .filter((v) => typeof v.value === 'number' && Number.isFinite(v.value));
   const nums = values.map((v) => /** @type {number} */ (v.value));
+  const described = describe(nums);
+  const tight = counted && nums.length > 1 && (Math.max(...nums) - Math.min(...nums)) / Math.abs(described.median ?? 1) <= COUNT_NOISE;
   return {
     text: ref.text,
     step: ref.step,
     metric: ref.metric,
     values: /** @type {any} */ (values),
-    described: describe(nums),
+    described,
     warnings:
-      nums.length > 1
+      nums.length > 1 && !tight
         ? trialWarnings(
             nums,
             values.map((v) => v.round),

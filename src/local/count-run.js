@@ -4,7 +4,14 @@
  * stderr, and the idle count taken before the workload.
  */
 import { writeErr } from '../command-io.js';
-import { InstructionCounter, VALGRIND_HINT, VALGRIND_NODE_TIMEOUT_MS, VALGRIND_READY_MS, callgrindTool } from './callgrind.js';
+import {
+  InstructionCounter,
+  VALGRIND_BUSY_SCRIPT_MS,
+  VALGRIND_HINT,
+  VALGRIND_NODE_TIMEOUT_MS,
+  VALGRIND_READY_MS,
+  callgrindTool,
+} from './callgrind.js';
 
 /** Seconds of idle counted on every node before the workload: its rate is what the window subtracts. */
 export const IDLE_SECONDS = 5;
@@ -22,10 +29,15 @@ export function startCounting(a) {
     if (!a.quiet) writeErr(`rqbench: ${text}\n`);
   };
   say(
-    `--count-instructions: every Redis node runs under Valgrind's callgrind${a.cluster ? `, with cluster-node-timeout ${VALGRIND_NODE_TIMEOUT_MS} ms (a node under Valgrind runs 50-100x slower: the default 2000 ms would fail it over)` : ''}`,
+    `--count-instructions: every Redis node runs under Valgrind's callgrind, with lua-time-limit ${VALGRIND_BUSY_SCRIPT_MS} ms${a.cluster ? ` and cluster-node-timeout ${VALGRIND_NODE_TIMEOUT_MS} ms` : ''} (a node under Valgrind runs 50-100x slower: a script past the default 5000 ms would have the others' commands answered BUSY${a.cluster ? ', and the default node timeout of 2000 ms would fail it over' : ''})`,
   );
   return {
-    options: { tool, readyTimeoutMs: VALGRIND_READY_MS, ...(a.cluster && { clusterNodeTimeoutMs: VALGRIND_NODE_TIMEOUT_MS }) },
+    options: {
+      tool,
+      readyTimeoutMs: VALGRIND_READY_MS,
+      extraArgs: ['--lua-time-limit', String(VALGRIND_BUSY_SCRIPT_MS)],
+      ...(a.cluster && { clusterNodeTimeoutMs: VALGRIND_NODE_TIMEOUT_MS }),
+    },
     idle: async (local) => {
       const counter = new InstructionCounter(local.nodes, tool.seeds);
       say(`counting idle instructions on ${local.nodes.length} node(s) for ${IDLE_SECONDS} s before the workload`);

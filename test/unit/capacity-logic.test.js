@@ -494,6 +494,22 @@ describe('the cost table carries the re-tests', () => {
     );
   });
 
+  it('names a row by its step where several rows share one instance type (a data model per row)', () => {
+    const d = doc([...search, [400_000, true], [420_000, false], [400_000, true], [420_000, false]], record(3, 3));
+    const rows = instanceRows(
+      [
+        { label: 'Sorted set', doc: { ...d, instance: { type: 'r6g.large' } } },
+        { label: 'List', doc: { ...d, instance: { type: 'r6g.large' } } },
+        { label: 'Other', doc: { ...d, instance: { type: 'm6g.large' } } },
+      ],
+      {},
+    );
+    const md = instanceTableMd(rows, { headroom: 60 });
+    expect(md).toContain('| Sorted set: r6g.large |');
+    expect(md).toContain('| List: r6g.large |');
+    expect(md).toContain('| m6g.large |');
+  });
+
   it('an end that did not repeat itself moves the bracket to the next rate that did, or leaves it open', () => {
     // the maximum failed one re-test: the limit is at or below 200,000, the highest rate that always held
     const shaky = doc([...search, [400_000, false], [420_000, false], [400_000, true], [420_000, false]], record(2, 3));

@@ -117,6 +117,12 @@ describe('a spec with a mistake', () => {
       'check: "list.master_cpu + zset.master_cpu" is not a comparison',
     ],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
+    ['what would decide it', ['repeat: 2', 'repeat: 2\ndecideBy: 5'], 'decideBy must be'],
+    [
+      'a seed effect for a comparison the check does not make',
+      ['repeat: 2', 'repeat: 2\nseedEffects: { "list.master_cpu > zset.master_cpu": 20 }'],
+      'seedEffects: "list.master_cpu > zset.master_cpu" is not a comparison of the check ("list.master_cpu < zset.master_cpu * 10")',
+    ],
     [
       "a step's own trials",
       ['flags: { sl: true }', 'flags: { sl: true }\n    repeat: 0'],

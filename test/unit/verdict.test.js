@@ -183,6 +183,15 @@ describe('two steps counted (Redis instructions per item: the counter rule, no t
     expect(judgeOf('a.ir < b.ir * 0.95', table, counted).verdict).toBe(NOT_HELD);
   });
 
+  it('warns of no outlier among counts that agree within the counter’s noise, as it would among timed figures', () => {
+    const table = { a: { ir: [14164, 14145, 14148] }, b: { ir: [20468, 20747, 20806] } };
+    expect(judgeOf('a.ir < b.ir', table, counted).refs.map((r) => r.warnings)).toEqual([[], expect.any(Array)]);
+    expect(judgeOf('a.ir < b.ir', table, counted).refs[1].warnings).toEqual([]);
+    expect(judgeOf('a.ir < b.ir', { a: { ir: [14164, 14145, 14148, 14150, 14149, 14151] }, b: table.b }).refs[0].warnings.join()).toMatch(
+      /far from the others/,
+    );
+  });
+
   it('timed figures beside counted ones keep their test: a comparison is counted only when every figure in it is a count', () => {
     const v = judgeOf('a.ir < b.cpu', { a: { ir: [1] }, b: { cpu: [2] } }, counted);
     expect(v.comparisons[0].kind).toBe('two-sample');

@@ -24,6 +24,8 @@ import { KindProblem } from './kind-contract.js';
 export const name = 'capacity';
 export const fields = ['cpus', 'instance', 'capacity'];
 export const specFields = ['capacity', 'forRate'];
+/** A spec of searches without a check (a capacity per data model) still shows each search's answer over its trials. */
+export const headline = 'max_rate';
 const INSTANCE = { type: 'instance-type', vcpu: 'vcpu', memoryGb: 'memory-gb', hourlyPrice: 'hourly-price' };
 /** A search's runs before one has been measured: a ramp of about five, a bisection of about four. */
 const FIRST_GUESS_RUNS = 9;

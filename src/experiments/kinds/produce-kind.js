@@ -259,8 +259,12 @@ export function readBack(stepDir, meta, step) {
 
 /** @param {import('./kind-contract.js').StepRun[]} steps */
 export function manifest(steps) {
-  const s = steps.find((x) => x.r?.complete);
-  return s?.r.producerDir ? readJson(path.join(s.r.producerDir, 'manifest.json')) : null;
+  const done = steps.filter((x) => x.r?.complete && x.r.producerDir);
+  const first = done.length ? readJson(path.join(done[0].r.producerDir, 'manifest.json')) : null;
+  if (!first) return null;
+  // steps added to a run later (--resume) ran other code: every commit the shown trials ran is named
+  const gits = [...new Set(done.map((x) => readJson(path.join(x.r.producerDir, 'manifest.json'))?.git).filter(Boolean))];
+  return gits.length > 1 ? { ...first, gits } : first;
 }
 
 /**

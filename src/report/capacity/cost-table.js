@@ -147,6 +147,11 @@ export function cheapest(rows) {
  * @param {{ forRate?: number, headroom: number }} o
  */
 export function instanceTableMd(rows, { forRate, headroom }) {
+  // rows of one instance type (a data model per row, say) are told apart by their step's label
+  const types = rows.map((r) => r.instance?.type ?? null);
+  const shared = (t) => t !== null && types.filter((x) => x === t).length > 1;
+  /** @param {InstanceRow} r */
+  const nameOf = (r) => (r.instance?.type ? (shared(r.instance.type) ? `${r.label}: ${r.instance.type}` : r.instance.type) : r.label);
   const table = mdTable(
     [
       'Instance',
@@ -165,7 +170,7 @@ export function instanceTableMd(rows, { forRate, headroom }) {
       ...(forRate ? [`Shards for ${grouped(forRate)} items/s`] : []),
     ],
     rows.map((r) => [
-      r.instance?.type ?? r.label,
+      nameOf(r),
       fixed(r.masterCpu ?? NaN, 1),
       fixed(r.replicaCpu ?? NaN, 1),
       r.instance?.vcpu ?? '-',
@@ -188,14 +193,14 @@ export function instanceTableMd(rows, { forRate, headroom }) {
     '',
     `Limit between: the boundary re-tested (capacity --confirm), each end's record with the search's own try; the limit lies between the highest rate that held every try and the lowest that failed every try ("-" where the search was not re-tested, "?" for an end no rate pinned). Projection vs its search: where the projection's line reaches the engine ceiling against the maximum the search held, the error of the per-shard figure read from the same line ("-": the search did not stop on the engine, so nothing checks it).${forRate ? ' Shards as a range: the shards needed at each end of that interval, where they differ.' : ''}`,
   ];
-  const notes = rows.filter((r) => r.note).map((r) => `${r.instance?.type ?? r.label}: ${r.note}`);
+  const notes = rows.filter((r) => r.note).map((r) => `${nameOf(r)}: ${r.note}`);
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   if (forRate) {
     const c = cheapest(rows);
     lines.push(
       '',
       c
-        ? `**Cheapest for ${grouped(forRate)} items/s at ${headroom}% engine CPU: ${c.row.instance?.type ?? c.row.label}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**`
+        ? `**Cheapest for ${grouped(forRate)} items/s at ${headroom}% engine CPU: ${nameOf(c.row)}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**`
         : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} items/s cannot be worked out.`,
     );
   }
