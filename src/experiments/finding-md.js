@@ -130,7 +130,7 @@ function headlineTable(steps, headline) {
 
 /** How a comparison of counts is read (verdict.js decideCounted). */
 const COUNTED_WORDS =
-  " Counts (Redis's instructions per item, counted under Valgrind: identical runs count within 0.1 % of each other at 1,000 items/s, `npm run bench:cost`, and a sorted set of 175,000 items a second within 1.7 %) are not tested for noise: a comparison of counts holds when every trial of one side lies beyond every trial of the other in the claimed direction by more than ±1 % (or past a constant written in the check), and did not hold when every trial lies beyond it the other way; its interval is the range over every pair of trials.";
+  " Counts (Redis's instructions per item, counted under Valgrind: identical runs count within 0.1 % of each other at 1,000 items/s, `npm run bench:cost`; at the seed's rates, with several writers' pipelines interleaved differently each time, within a few per cent: the Min–max above shows this run's) are not tested for noise: a comparison of counts holds when every trial of one side lies beyond every trial of the other in the claimed direction by more than ±1 % (or past a constant written in the check), and did not hold when every trial lies beyond it the other way; its interval is the range over every pair of trials.";
 
 function changeCell(c) {
   if (c.kind === 'fixed') return '';

@@ -12,9 +12,12 @@ import { runsDir } from './layout.js';
 
 export const DATA_DIR = 'data';
 const STAMP = /^\d{8}-\d{6}$/;
-/** Left out of the copy: a trial set aside (`trial-3.noisy-1`, layout.js setAside), and summary.md. */
+/**
+ * Left out of the copy: a trial set aside (`trial-3.noisy-1`, layout.js setAside), summary.md, and a
+ * capacity search's report.html (nearly 1 MB each, drawn again from its runs by `rqbench report`).
+ */
 const SET_ASIDE = /^trial-\d+\.(interrupted|noisy)-\d+$/;
-const LEFT_OUT = new Set(['summary.md']);
+const LEFT_OUT = new Set(['summary.md', 'report.html']);
 
 /** @param {string} expDir */
 export const dataDir = (expDir) => path.join(expDir, DATA_DIR);

@@ -3,9 +3,11 @@
  * (the spec's topology, uncapped) under Valgrind's callgrind with `--local --count-instructions
  * --time-scale K`, and the step's figures are Redis's instructions per item (summary.json's
  * `instructions`), which do not move with the host: the CPU time of a shared VM moves 6–15 %
- * between identical runs, the count 0.1 % (bench/RESULTS.md, `npm run bench:cost`). So a
- * counted step needs few trials (`repeat:` on the step), and its verdicts are decided by the
- * counter's rule (verdict.js) rather than by a test built for noisy figures.
+ * between identical runs, the count 0.1 % at light load (bench/RESULTS.md, `npm run bench:cost`)
+ * and a few per cent at the seed's rates, where several writers' pipelines reach the server
+ * interleaved differently each trial. So a counted step needs few trials (`repeat:` on the step),
+ * and its verdicts are decided by the counter's rule (verdict.js) rather than by a test built for
+ * noisy figures.
  *
  * The runner's shared server is not used: a count is of nodes started under Valgrind, and a node
  * capped at half a core would only make the dilated run slower, not its count different.

@@ -47,8 +47,9 @@ export const METRICS = {
 };
 
 /**
- * The metrics that are counts, not timings: the same run counts them alike on any host (0.1 %
- * apart, bench:cost), so a check on them is decided by the counter's rule (verdict.js).
+ * The metrics that are counts, not timings: they do not move with the host's load (0.1 % apart
+ * at light load, bench:cost; a few per cent where several writers interleave), so a check on
+ * them is decided by the counter's rule (verdict.js).
  */
 export const COUNTS = ['master_ir_per_item', 'replica_ir_per_item', 'master_syscalls_per_item'];
 
