@@ -148,9 +148,10 @@ function withMetrics(spec, kind, trials) {
     const round = trials.map(({ step, trials: ts }) => ({ step, r: ts[i]?.r ?? null, t: ts[i] }));
     const of = kind.metricsOf(spec, round);
     round.forEach((s, j) => {
+      if (!s.r?.complete) return;
       // a count does not move with the host's load (bench:cost): a counted trial is never marked noisy
       const noise = s.step.count ? null : trialNoise(s.t.dir);
-      if (s.r?.complete) out[j].trials.push({ trial: s.t.trial, round: s.t.round, metrics: of(s), noise });
+      out[j].trials.push({ trial: s.t.trial, round: s.t.round, metrics: of(s), noise });
     });
   }
   return out;
