@@ -6,6 +6,7 @@
  * above 5 %) beside the figure, never a dropped trial.
  */
 import { mdTable } from '../record/format.js';
+import { describe } from '../stats/stats.js';
 import { INCONCLUSIVE, fmt, fmtP, judge, pct } from './verdict.js';
 import { noisyLines } from './trial-noise.js';
 import { seedEffectLines } from './seed-effects.js';
@@ -115,10 +116,9 @@ function headlineTable(steps, headline) {
   if (!headline || !steps.some((s) => s.trials.length)) return [];
   const rows = steps.map(({ step, trials }) => {
     const values = trials.map((t) => t.metrics[headline.metric]).filter((v) => typeof v === 'number' && Number.isFinite(v));
-    if (!values.length) return [step.label, 'not measured', 0, '', ''];
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-    return [step.label, fmt(mid), values.length, `${fmt(sorted[0])}–${fmt(sorted[sorted.length - 1])}`, values.map(fmt).join(' ')];
+    const d = describe(values);
+    if (!d.n) return [step.label, 'not measured', 0, '', ''];
+    return [step.label, fmt(d.median), d.n, `${fmt(d.min)}–${fmt(d.max)}`, values.map(fmt).join(' ')];
   });
   return [
     `Every trial's \`${headline.metric}\` (${headline.what}), per step:`,

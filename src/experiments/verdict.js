@@ -251,11 +251,7 @@ function decide(c, { alpha, threshold }) {
  * @returns {import('../stats/change.js').Change}
  */
 function rangeChange(x, y) {
-  const med = (v) => {
-    const s = [...v].sort((a, b) => a - b);
-    const m = Math.floor(s.length / 2);
-    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-  };
+  const med = (v) => /** @type {number} */ (describe(v).median);
   const my = med(y);
   if (!(Math.min(...y) > 0) || !(my > 0))
     return {

@@ -42,7 +42,7 @@ export const metricsOf = (spec) => (s) => {
 };
 
 /** Under Valgrind a step's CPU and latencies are the emulator's, 50-100x Redis's own: a counted step has none. */
-const TIMED = /(_cpu|_cpu_node|_cpu_total|_cpu_share|_us_per_item|_share|_ms)$/;
+const TIMED = /(_cpu|_cpu_node|_cpu_total|_share|_us_per_item|_ms)$/;
 /** @param {Record<string, number|undefined>} m */
 function untimed(m) {
   return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, TIMED.test(k) ? undefined : v]));
@@ -259,11 +259,11 @@ export function readBack(stepDir, meta, step) {
 
 /** @param {import('./kind-contract.js').StepRun[]} steps */
 export function manifest(steps) {
-  const done = steps.filter((x) => x.r?.complete && x.r.producerDir);
-  const first = done.length ? readJson(path.join(done[0].r.producerDir, 'manifest.json')) : null;
+  const manifests = steps.filter((x) => x.r?.complete && x.r.producerDir).map((x) => readJson(path.join(x.r.producerDir, 'manifest.json')));
+  const first = manifests[0];
   if (!first) return null;
   // steps added to a run later (--resume) ran other code: every commit the shown trials ran is named
-  const gits = [...new Set(done.map((x) => readJson(path.join(x.r.producerDir, 'manifest.json'))?.git).filter(Boolean))];
+  const gits = [...new Set(manifests.map((m) => m?.git).filter(Boolean))];
   return gits.length > 1 ? { ...first, gits } : first;
 }
 
