@@ -8,8 +8,12 @@
  *   2. `rqbench capacity` with its defaults (doubling ramp, bisection to 5%, --confirm 3: the
  *      boundary re-tested 3 times, then each end that did not repeat itself moved out 5% at a time
  *      until every try at the bottom held and every try at the top failed: the bracket)
- *   3. the reference: the same command with --growth 1.05 --confirm 0, which ramps in 5% steps
- *      until a step does not hold (the bisection then has nothing left to do): the exhaustive ramp
+ *   3. the reference: the same command with --growth 1.05 --confirm 0 --tries 3, which ramps in 5%
+ *      steps, each the majority of up to 3 tries, until a step does not hold (the bisection then has
+ *      little left to do): the exhaustive ramp. Its answer is the rate the node holds at least as
+ *      often as not, which lies between the bracket's ends (every try held, every try failed)
+ *      wherever the node's chance to hold falls with the rate; a ramp of single tries (the reference before, read here from each rate's first
+ *      try) stops at the first low draw, a quantile below both, and is printed as information
  *   2 and 3 run --repeats times each (3), interleaved; every answer is printed, each search's
  *   bracket with its width and whether it contains the ramps' median maximum.
  *   targets: in every repeat the search's bracket contains the ramps' median maximum (an open end
@@ -125,6 +129,20 @@ function bracketCell(b) {
 }
 
 /**
+ * What a ramp of single tries would have answered, from a --tries ramp's record: the rate before
+ * the first whose first try failed (the ramp's rates in order; a rate's later tries are ignored).
+ * @param {any} doc capacity.json of a ramp
+ * @returns {number|null}
+ */
+function singleTryMax(doc) {
+  const firsts = [];
+  for (const st of doc.steps) if (st.phase === 'ramp' && firsts.at(-1)?.rate !== st.rate) firsts.push(st);
+  const stop = firsts.findIndex((st) => !st.held);
+  if (stop === 0) return null;
+  return (stop < 0 ? firsts.at(-1) : firsts[stop - 1])?.rate ?? null;
+}
+
+/**
  * @param {ReturnType<typeof bracketOf>} b
  * @param {number} x
  */
@@ -146,7 +164,7 @@ async function main() {
     for (let i = 1; i <= REPEATS; i++) {
       for (const [label, extra, into] of /** @type {const} */ ([
         ['search (growth 2, bisect to 5%, --confirm 3 widened)', [], searches],
-        ['exhaustive ramp (5% steps)', ['--growth', '1.05', '--confirm', '0'], ramps],
+        ['exhaustive ramp (5% steps, majority of 3 tries)', ['--growth', '1.05', '--confirm', '0', '--tries', '3'], ramps],
       ])) {
         const r = await capacity(local.port, extra, path.join(work, `${into === searches ? 'search' : 'ramp'}-${i}`));
         into.push(r);
@@ -181,6 +199,10 @@ async function main() {
     log(
       `information, not targets: each search's maximum from the ramps' median ${distances.map(pct).join(', ')} (${distances.filter((d) => d <= 0.05).length} of ${distances.length} within 5%); the searches' spread (max − min) / median ${pct(spread)}`,
     );
+    const singles = ramps.map((r) => singleTryMax(r.doc));
+    log(
+      `information, not a target: the ramps read from each rate's first try alone (a ramp of single tries, which stops at the first low draw): ${singles.map((x) => x?.toLocaleString('en-US') ?? '-').join(', ')}, median ${medianOf(singles.map((x) => x ?? NaN)).toLocaleString('en-US')}`,
+    );
     log(
       `first rounds (the search's own try counted): ${searches.map((r) => (r.doc.confirmation ? `held ${r.doc.confirmation.at.held}/${r.doc.confirmation.at.of}, failed ${r.doc.confirmation.above.failed}/${r.doc.confirmation.above.of}` : 'none')).join('; ')}`,
     );
@@ -201,7 +223,7 @@ async function main() {
           {
             nodeCpus: NODE_CPUS,
             searches: searches.map((r, i) => ({ ...brief(r), bracket: brackets[i], containsRampMedian: inside[i] })),
-            ramps: ramps.map(brief),
+            ramps: ramps.map((r, i) => ({ ...brief(r), singleTryMax: singles[i] })),
             rampMedian,
             timeRatio,
             distances,

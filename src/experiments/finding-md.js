@@ -35,7 +35,7 @@ export function findingSection(spec, steps, outOfRegime = new Map(), countMetric
     outOfRegime: (name) => outOfRegime.get(pick(name)?.step.name ?? name) ?? null,
     isCount: (metric) => countMetrics.includes(metric),
   });
-  const counted = judged.comparisons.some((c) => c.kind === 'counted');
+  const counted = judged.comparisons.some((c) => c.kind === 'counted' || c.counts);
   const tested = judged.comparisons.filter((c) => c.kind !== 'counted');
   const noisy = new Set(steps.flatMap((s) => s.trials.filter((t) => t.noise?.noisy).map((t) => `${s.step.name}/${t.trial}`)));
   const counts = [...new Set(judged.refs.map((r) => r.described.n))].sort((a, b) => a - b);
@@ -130,11 +130,13 @@ function headlineTable(steps, headline) {
 
 /** How a comparison of counts is read (verdict.js decideCounted). */
 const COUNTED_WORDS =
-  " Counts (Redis's instructions per item, counted under Valgrind: identical runs count within 0.1 % of each other at 1,000 items/s, `npm run bench:cost`; at the seed's rates, with several writers' pipelines interleaved differently each time, within a few per cent: the Min–max above shows this run's) are not tested for noise: a comparison of counts holds when every trial of one side lies beyond every trial of the other in the claimed direction by more than ±1 % (or past a constant written in the check), and did not hold when every trial lies beyond it the other way; its interval is the range over every pair of trials.";
+  " Counts (Redis's instructions per item, counted under Valgrind: identical runs count within 0.1 % of each other at 1,000 items/s, `npm run bench:cost`; at the seed's rates, with several writers' pipelines interleaved differently each time, within a few per cent: the Min–max above shows this run's) are not tested for noise: a comparison of counts holds when every trial of one side lies beyond every trial of the other in the claimed direction by more than ±1 % (or past a constant written in the check), and did not hold when every trial lies beyond it the other way; its interval is the range over every pair of trials. With 6 or more trials a side, counts are judged by the test above, with ±1 % as the noise threshold.";
 
 function changeCell(c) {
   if (c.kind === 'fixed') return '';
   if (c.kind === 'one-sample') return c.described?.ci ? `median ${fmt(c.described.median)} vs ${fmt(c.constant)}` : '';
+  if (c.kind === 'counted' && c.constant !== null)
+    return c.described?.n ? `trials ${fmt(c.described.min)}–${fmt(c.described.max)} vs ${fmt(c.constant)}` : '';
   const ch = c.change;
   if (!ch) return '';
   if (c.kind === 'counted' && ch.pct !== null && ch.pctLo !== null)

@@ -82,6 +82,14 @@ export function capacityOptions(y) {
       describe:
         'once converged, re-test the highest rate that held and the lowest that failed this many more times each, interleaved; an end that does not repeat itself moves out 5% at a time (at most 6 times), tried this many times at each rate, until every try there holds (below) or fails (above); the answer says the bracket the limit lies in and its width (0: no re-tests)',
     })
+    .option('tries', {
+      type: 'number',
+      requiresArg: true,
+      default: 1,
+      group: g,
+      describe:
+        'try each ramp and bisection step up to this many times: it holds when more than half of its tries hold (3: two alike decide), for a host where one try in several fails near the limit',
+    })
     .option('step-seconds', { type: 'number', requiresArg: true, default: 10, group: g, describe: 'length of each step, s' })
     .option('step-warmup', {
       type: 'number',
@@ -122,6 +130,7 @@ export function capacityPlan(a, producerDefaults) {
   num(a.engineCeiling, '--engine-ceiling', (v) => v > 0 && v <= 100, 'a percentage > 0 and <= 100');
   num(a.headroom, '--headroom', (v) => v > 0 && v <= 100, 'a percentage > 0 and <= 100');
   num(a.confirm, '--confirm', (v) => Number.isInteger(v) && v >= 0 && v <= 10, 'an integer from 0 to 10');
+  num(a.tries, '--tries', (v) => Number.isInteger(v) && v >= 1 && v <= 9, 'an integer from 1 to 9');
   num(a.stepSeconds, '--step-seconds', (v) => v >= 2 && v <= 3600, 'seconds from 2 to 3600');
   num(a.stepWarmup, '--step-warmup', (v) => v >= 0 && v < a.stepSeconds, `seconds >= 0 and shorter than --step-seconds (${a.stepSeconds})`);
   checkConnection(a);

@@ -2,12 +2,13 @@
 // table of outcomes, the boundary re-tested into a calibrated bracket (issue 36, point 6), what
 // "held" means for a step's summary, and the least-squares projection.
 import { describe, expect, it } from 'vitest';
-import { roundRate, searchMax } from '../../src/experiments/capacity/search.js';
+import { majorityOf, roundRate, searchMax } from '../../src/experiments/capacity/search.js';
 import { WIDEN_MOVES, confirmBoundary } from '../../src/experiments/capacity/bracket.js';
 import { consumerReasons, judge } from '../../src/experiments/capacity/held.js';
 import { checkAgainstSearch, engineCores, leastSquares, project } from '../../src/report/capacity/projection.js';
 import { answerLine, bracketWords, checkWords, confirmWords, projectionLine } from '../../src/report/capacity/capacity-md.js';
 import { instanceRows, instanceTableMd, limitBracket } from '../../src/report/capacity/cost-table.js';
+import { guessRuns, nominalSeconds } from '../../src/experiments/kinds/capacity-kind.js';
 
 /** A target that holds every rate up to `limit`: the steps asked, in order. */
 async function searchAgainst(limit, o) {
@@ -57,6 +58,50 @@ describe('the search', () => {
     let n = 0;
     const r = await searchMax(base, async () => (++n === 3 ? null : true));
     expect(r).toMatchObject({ max: 20_000, end: 'stopped' });
+  });
+
+  it('with --tries 3 a step is the majority of its tries: two alike decide, the third only breaks a tie', async () => {
+    const script = (outcomes) => {
+      const asked = [];
+      const step = majorityOf(async (rate) => {
+        asked.push(rate);
+        return outcomes.shift() ?? null;
+      }, 3);
+      return { step, asked };
+    };
+    const a = script([true, true]);
+    expect(await a.step(100, 'ramp')).toBe(true);
+    expect(a.asked).toEqual([100, 100]);
+    const b = script([true, false, false]);
+    expect(await b.step(100, 'ramp')).toBe(false);
+    expect(b.asked).toHaveLength(3);
+    const c = script([false, true, true]);
+    expect(await c.step(100, 'ramp')).toBe(true);
+    // a stop mid-step is a stop; 2 tries: both must hold (a tie is not a majority)
+    expect(await script([true]).step(100, 'ramp')).toBeNull();
+    const two = majorityOf(async () => false, 2);
+    expect(await two(1, 'ramp')).toBe(false);
+  });
+
+  it('a ramp of majorities passes the low draws a single try stops at', async () => {
+    // a node that holds up to 200k, but whose first try at 150k fails: one try stops there, the majority goes on
+    const draws = new Map([[150_000, [false, true, true]]]);
+    const step = async (rate) => draws.get(rate)?.shift() ?? rate <= 200_000;
+    const o = { startRate: 100_000, maxRate: 1_000_000, growth: 1.5, precision: 0.05 };
+    const once = await searchMax(o, step);
+    draws.set(150_000, [false, true, true]);
+    const most = await searchMax(o, majorityOf(step, 3));
+    expect(once.max).toBeLessThan(150_000);
+    expect(most.max).toBeGreaterThanOrEqual(190_000);
+    expect(most.max).toBeLessThanOrEqual(200_000);
+  });
+
+  it("an experiment's ETA guesses a search's runs from its flags: the re-tests and --tries count", () => {
+    // ramp + bisection 9, --confirm 3: 6 more and about 6 widened (bench:capacity's searches took 21–23)
+    expect(guessRuns({})).toBe(21);
+    expect(guessRuns({ confirm: 0 })).toBe(9);
+    expect(guessRuns({ confirm: 0, tries: 3 })).toBe(23);
+    expect(nominalSeconds({ duration: 5, capacity: { confirm: 0 } })).toBe(9 * 10);
   });
 
   it('asks rates a person would type', () => {

@@ -18,7 +18,26 @@ describe('a counted step read back', () => {
     expect(m.master_ir_per_item).toBe(14833.7);
     expect(m.replica_ir_per_item).toBe(10742.4);
     expect(m.master_syscalls_per_item).toBe(0.142);
-    expect(COUNTS).toEqual(['master_ir_per_item', 'replica_ir_per_item', 'master_syscalls_per_item']);
+    expect(COUNTS).toEqual([
+      'master_ir_per_item',
+      'replica_ir_per_item',
+      'top_master_ir_per_item',
+      'top_master_ir_share',
+      'master_syscalls_per_item',
+    ]);
+    // one master: it is the busiest, with all of the masters' work
+    expect(m.top_master_ir_per_item).toBe(14833.7);
+    expect(m.top_master_ir_share).toBe(1);
+  });
+
+  it("on a cluster, the busiest master's instructions per item and its share of the masters' (as top_master_share is of CPU)", () => {
+    const node = (addr, role, shard, irPerItem) => ({ addr, role, shard, irPerItem });
+    const nodes = [node('a', 'master', 0, 4000), node('b', 'master', 1, 9000), node('c', 'master', 2, 3000), node('d', 'replica', 1, 7000)];
+    const m = stepMetrics({ instructions: { nodes, roles: { master: { irPerItem: 16000 } } } });
+    expect(m.top_master_ir_per_item).toBe(9000);
+    expect(m.top_master_ir_share).toBe(0.5625);
+    expect(m.master_ir_per_item).toBe(16000);
+    expect(stepMetrics({}).top_master_ir_share).toBeUndefined();
   });
 
   it("leaves out a counted step's CPU and latency figures (Valgrind's), and keeps them for a timed step", () => {
@@ -44,6 +63,25 @@ describe('a counted step read back', () => {
       '| List + HLL, counted | x60 | 175,454 | 14834 | 10742 | 4136 | SETEX 4109, LPUSH 883, PFADD 135 | 4266 | 0.142 | 431 |',
     );
     expect(rows[3]).toMatch(/^\| List, counted \| x60 \| not run yet \|/);
+  });
+
+  it("on a cluster, a column with each master's instructions per item and its share, in shard order", () => {
+    const nodes = [
+      { addr: 'b', role: 'master', shard: 1, irPerItem: 9000 },
+      { addr: 'a', role: 'master', shard: 0, irPerItem: 4000 },
+      { addr: 'c', role: 'master', shard: 2, irPerItem: 3000 },
+    ];
+    const clustered = { ...summary, instructions: { ...summary.instructions, nodes } };
+    const lines = countsTable([
+      { step, r: { complete: true, producer: clustered } },
+      { step: { ...step, label: 'List, counted' }, r: null },
+    ]);
+    const rows = lines[2].split('\n');
+    expect(rows[0]).toMatch(/\| replica instructions\/item \| each master \(shard order\), share of the masters \| master read\+parse \|/);
+    expect(rows[2]).toMatch(
+      /^\| List \+ HLL, counted \| x60 \| 175,454 \| 14834 \| 10742 \| 4000 \(25%\) \/ 9000 \(56%\) \/ 3000 \(19%\) \| 4136 \|/,
+    );
+    expect(rows[3].split('|').length).toBe(rows[2].split('|').length);
   });
 
   it('is absent from a spec without a counted step', () => {

@@ -192,6 +192,40 @@ describe('two steps counted (Redis instructions per item: the counter rule, no t
     );
   });
 
+  it('from 6 trials a side, counts are judged by the rank test with the counts’ threshold: a spread the all-pairs rule cannot see past', () => {
+    // 4 writers: each step's counts spread ~8 %, the medians ~6 % apart; some pairs cross
+    const a = [10000, 10200, 10400, 10500, 10700, 10800];
+    const b = [10550, 10800, 11000, 11100, 11200, 11400, 11500];
+    const few = judgeOf('a.ir < b.ir', { a: { ir: a.slice(-3) }, b: { ir: b.slice(0, 3) } }, counted);
+    expect(few.comparisons[0].kind).toBe('counted');
+    expect(few.verdict).toBe(INCONCLUSIVE);
+    const many = judgeOf('a.ir < b.ir', { a: { ir: a }, b: { ir: b } }, counted);
+    expect(many.comparisons[0]).toMatchObject({ kind: 'two-sample', counts: true });
+    expect(many.comparisons[0].p).toBeLessThan(0.05);
+    expect(many.verdict).toBe(HELD);
+    expect(many.comparisons[0].why).toMatch(/^change -/);
+    // the threshold is the counts' 1 %, not the spec's timed one
+    const near = { a: { ir: [10000, 10001, 10002, 10003, 10004, 10005] }, b: { ir: [10150, 10151, 10152, 10153, 10154, 10155] } };
+    expect(judgeOf('a.ir < b.ir', near, { ...counted, threshold: 0.05 }).verdict).toBe(HELD);
+    const tight = { a: { ir: [10000, 10001, 10002, 10003, 10004, 10005] }, b: { ir: [10050, 10051, 10052, 10053, 10054, 10055] } };
+    expect(judgeOf('a.ir < b.ir', tight, counted).verdict).toBe(INCONCLUSIVE);
+  });
+
+  it('a count against a constant: held when every trial is on the claimed side, from one trial up; no interval needed', () => {
+    const v = judgeOf('a.ir < 0.8', { a: { ir: [0.55, 0.56, 0.57] } }, counted);
+    expect(v.verdict).toBe(HELD);
+    expect(v.comparisons[0].kind).toBe('counted');
+    expect(v.comparisons[0].why).toBe('every one of 3 counted trials in [0.55, 0.57] vs 0.8');
+    expect(judgeOf('a.ir > 0.4', { a: { ir: [0.55] } }, counted).verdict).toBe(HELD);
+    expect(judgeOf('a.ir > 0.6', { a: { ir: [0.55, 0.56] } }, counted).verdict).toBe(NOT_HELD);
+    const both = judgeOf('a.ir > 0.555', { a: { ir: [0.55, 0.56] } }, counted);
+    expect(both.verdict).toBe(INCONCLUSIVE);
+    expect(both.comparisons[0].why).toMatch(/on both sides$/);
+    expect(judgeOf('a.ir > 0.4', { a: { ir: [] } }, counted).verdict).toBe(INCONCLUSIVE);
+    // a timed figure against a constant keeps its interval, which 3 trials do not have
+    expect(judgeOf('a.cpu < 0.8', { a: { cpu: [0.55, 0.56, 0.57] } }, counted).verdict).toBe(INCONCLUSIVE);
+  });
+
   it('timed figures beside counted ones keep their test: a comparison is counted only when every figure in it is a count', () => {
     const v = judgeOf('a.ir < b.cpu', { a: { ir: [1] }, b: { cpu: [2] } }, counted);
     expect(v.comparisons[0].kind).toBe('two-sample');

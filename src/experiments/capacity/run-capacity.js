@@ -17,7 +17,7 @@ import { newestRunDir, readJson } from '../layout.js';
 import { Stopper, relayArgs, runChild } from '../children.js';
 import { MetricsHub } from '../../harness/metrics-hub.js';
 import { consumerReasons, judge } from './held.js';
-import { searchMax } from './search.js';
+import { majorityOf, searchMax } from './search.js';
 import { confirmBoundary } from './bracket.js';
 import { checkAgainstSearch, project } from '../../report/capacity/projection.js';
 import { writeCapacityHtml } from '../../report/capacity/capacity-html.js';
@@ -156,7 +156,9 @@ export async function runCapacity(r) {
       );
       return j.held;
     };
-    search = await searchMax({ startRate: p.startRate, maxRate: p.maxRate, growth: p.growth, precision: p.precision }, runStep);
+    // --tries: each ramp and bisection step is the majority of several tries (the re-tests below stay single)
+    const searchStep = p.tries > 1 ? majorityOf(runStep, p.tries) : runStep;
+    search = await searchMax({ startRate: p.startRate, maxRate: p.maxRate, growth: p.growth, precision: p.precision }, searchStep);
     // one step near a cliff must not decide the answer alone: both ends of the boundary again,
     // each moved out until it repeats itself
     confirmation = await confirmBoundary(search, { times: p.confirm, maxRate: p.maxRate }, runStep);

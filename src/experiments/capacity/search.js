@@ -58,6 +58,30 @@ export async function searchMax(o, step) {
 }
 
 /**
+ * A search step that is the majority of several tries of the rate: held when more than half of
+ * `tries` held, tried no more once that is settled either way (3 tries: 2 alike decide). On a host
+ * where one try in several fails near the limit, a single try stops a ramp at a low draw; the
+ * majority's answer is the rate the node holds at least as often as not. Pure: running a try is
+ * the caller's.
+ * @param {(rate: number, phase: any) => Promise<boolean|null>} step one try: true held, false not, null stopped
+ * @param {number} tries
+ * @returns {(rate: number, phase: any) => Promise<boolean|null>}
+ */
+export function majorityOf(step, tries) {
+  return async (rate, phase) => {
+    let held = 0;
+    let failed = 0;
+    while (held <= tries / 2 && failed < tries / 2) {
+      const ok = await step(rate, phase);
+      if (ok === null) return null;
+      if (ok) held++;
+      else failed++;
+    }
+    return held > tries / 2;
+  };
+}
+
+/**
  * A rate a person would type: three significant digits (123,000 not 123,456), never 0.
  * @param {number} r
  */

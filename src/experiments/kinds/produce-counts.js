@@ -17,9 +17,12 @@ const PARTS = ['read', 'replicas', 'expiry', 'cron', 'write', 'other'];
 export function countsTable(steps) {
   const counted = steps.filter(({ step }) => step.count);
   if (!counted.length) return [];
+  const insOf = (r) => (r?.complete ? r.producer?.instructions : null);
+  // on a cluster, where each item's cost lands: every master's share, the busiest's in the check
+  const sharded = counted.some(({ r }) => mastersOf(insOf(r)).length > 1);
   const rows = counted.map(({ step, r }) => {
-    const ins = r?.complete ? r.producer?.instructions : null;
-    if (!ins) return [step.label, `x${step.count.timeScale}`, 'not run yet', ...Array(7).fill('')];
+    const ins = insOf(r);
+    if (!ins) return [step.label, `x${step.count.timeScale}`, 'not run yet', ...Array(sharded ? 8 : 7).fill('')];
     const m = ins.roles.master;
     const split = m?.split ?? {};
     const commands = Object.entries(split)
@@ -32,6 +35,7 @@ export function countsTable(steps) {
       grouped(ins.items),
       fixed(m?.irPerItem ?? NaN, 0),
       fixed(ins.roles.replica?.irPerItem ?? NaN, 0),
+      ...(sharded ? [perMaster(mastersOf(ins))] : []),
       fixed(split.read ?? NaN, 0),
       commands.map(([k, v]) => `${k} ${fixed(v, 0)}`).join(', ') || '-',
       fixed(split.replicas ?? NaN, 0),
@@ -45,6 +49,7 @@ export function countsTable(steps) {
     'Items counted',
     'master instructions/item',
     'replica instructions/item',
+    ...(sharded ? ['each master (shard order), share of the masters'] : []),
     'master read+parse',
     "master's commands",
     'master feeding replicas',
@@ -59,4 +64,18 @@ export function countsTable(steps) {
     "Redis's own instructions over each counted step's window, counted under Valgrind's callgrind on nodes the step's producer started (the spec's shape, uncapped), per item acknowledged, every node of a role together, with each node's idle cost (its cron, counted for 5 s before the workload) and rqbench's own sampler commands taken out. The run was dilated by its time scale (rate ÷ K, every time constant × K), so its commands, batches and structure sizes are those of the undilated step. The master's split is per item too: reading and parsing, each command's execution, feeding the replicas; the rest (expiry, cron, writing replies, other) is in each trial's summary.md. System calls and bytes are what the count leaves to the kernel (/proc/<pid>/io).",
     '',
   ];
+}
+
+/**
+ * @param {any} ins a summary's instructions
+ * @returns {Array<{ shard: number, irPerItem: number }>} its masters in shard order
+ */
+function mastersOf(ins) {
+  return (ins?.nodes ?? []).filter((n) => n.role === 'master' && typeof n.irPerItem === 'number').sort((a, b) => a.shard - b.shard);
+}
+
+/** "4000 (25%) / 9000 (56%) / 3000 (19%)" */
+function perMaster(masters) {
+  const all = masters.reduce((s, n) => s + n.irPerItem, 0);
+  return masters.map((n) => `${fixed(n.irPerItem, 0)} (${all > 0 ? Math.round((n.irPerItem / all) * 100) : 0}%)`).join(' / ');
 }

@@ -28,6 +28,8 @@ export const METRICS = {
   master_ir_per_item:
     "a counted step's (count:): Redis's instructions per item written on the masters, idle cost and the sampler's commands taken out (summary instructions.roles)",
   replica_ir_per_item: "a counted step's: Redis's instructions per item written on the replicas",
+  top_master_ir_per_item: "a counted step's: the busiest master's instructions per item written (its share of an item's cost)",
+  top_master_ir_share: "a counted step's: the busiest master's share of all masters' instructions (0..1)",
   master_syscalls_per_item: "a counted step's: the masters' read and write system calls per item written (/proc/<pid>/io)",
   read_master_us_per_item: 'consumer: master CPU (main thread where reported) per item read, µs',
   read_replica_us_per_item: 'consumer: replica CPU (main thread where reported) per item read, µs',
@@ -51,7 +53,13 @@ export const METRICS = {
  * at light load, bench:cost; a few per cent where several writers interleave), so a check on
  * them is decided by the counter's rule (verdict.js).
  */
-export const COUNTS = ['master_ir_per_item', 'replica_ir_per_item', 'master_syscalls_per_item'];
+export const COUNTS = [
+  'master_ir_per_item',
+  'replica_ir_per_item',
+  'top_master_ir_per_item',
+  'top_master_ir_share',
+  'master_syscalls_per_item',
+];
 
 /**
  * @param {any} producer a producer summary.json
@@ -83,7 +91,7 @@ export function stepMetrics(producer, consumer, vcpus = null) {
     top_master_cpu: top,
     top_master_share: total > 0 ? round(top / total, 3) : undefined,
     ...costMetrics(producer?.cost?.roles, consumer?.cost?.roles),
-    ...countMetrics(producer?.instructions?.roles),
+    ...countMetrics(producer?.instructions),
     target: producer?.target?.itemsPerSec,
     achieved: producer?.achieved?.itemsPerSec,
     achieved_ratio: producer?.achieved?.ratio,
@@ -124,14 +132,22 @@ function costMetrics(written, read) {
 
 /**
  * A counted run's figures (runs/common/instructions-summary.js); none for a run that did not count.
- * @param {any} roles the producer summary's instructions.roles
+ * A master's figure is its share of an item's cost, so on a cluster the busiest master's over the
+ * masters' sum is its share of their work, as top_master_share is of their CPU.
+ * @param {any} counted the producer summary's instructions
  */
-function countMetrics(roles) {
+function countMetrics(counted) {
   const v = (x) => (typeof x === 'number' ? x : undefined);
+  const roles = counted?.roles;
   const sys = roles?.master?.syscalls;
+  const masters = (counted?.nodes ?? []).filter((n) => n.role === 'master' && typeof n.irPerItem === 'number').map((n) => n.irPerItem);
+  const top = masters.length ? Math.max(...masters) : undefined;
+  const all = masters.reduce((s, x) => s + x, 0);
   return {
     master_ir_per_item: v(roles?.master?.irPerItem),
     replica_ir_per_item: v(roles?.replica?.irPerItem),
+    top_master_ir_per_item: top,
+    top_master_ir_share: top !== undefined && all > 0 ? round(top / all, 4) : undefined,
     master_syscalls_per_item: sys && typeof sys.readPerItem === 'number' ? round(sys.readPerItem + sys.writePerItem, 3) : undefined,
   };
 }
