@@ -132,6 +132,35 @@ export function onceOnly(prog) {
   };
 }
 
+/**
+ * yargs middleware (before validation): a number flag given a blank value (`-d ''`, `--confirm=`,
+ * `-p ' '`) is refused — yargs reads it as 0, and `-d 0` runs until Ctrl-C. One line, exit 2.
+ * @param {string|(() => string)} prog what the line starts with
+ * @returns {(argv: Record<string, any>, y: any) => void}
+ */
+export function noBlankNumbers(prog) {
+  return (_argv, y) => {
+    const o = y.getOptions();
+    const names = canonicalNames(o);
+    const numbers = new Set((o.number ?? []).map((k) => names.get(k)));
+    const args = commandArgv();
+    const end = args.indexOf('--');
+    const words = end < 0 ? args : args.slice(0, end);
+    words.forEach((t, i) => {
+      if (!/^--?[^-\d]/.test(t)) return;
+      const eq = t.indexOf('=');
+      const flag = eq < 0 ? t : t.slice(0, eq);
+      // a short flag takes its value from the next word; a bundle (-vq) is not a number flag's
+      const key = flag.startsWith('--') ? flag.slice(2) : flag.length === 2 ? flag.slice(1) : null;
+      if (key === null || !numbers.has(names.get(key))) return;
+      const raw = eq < 0 ? words[i + 1] : t.slice(eq + 1);
+      if (raw === undefined || raw.trim() !== '') return;
+      writeErr(`${typeof prog === 'function' ? prog() : prog}: ${flag} needs a number (got ${shown(raw)})\n`);
+      exitNow(2);
+    });
+  };
+}
+
 /** The flags typed on the command line, by their camelCase names (a Set on the parsed flags, under this key). */
 export const GIVEN = Symbol('given');
 

@@ -12,7 +12,7 @@ import { latestRun, readStep, runsDir, setAside, stamp } from './layout.js';
 import { stepKindOf } from './kinds/step-kinds.js';
 import { Progress } from './progress.js';
 import { Stopper } from './children.js';
-import { newSeed, readManifest, schedule, trialDir, trialsPlanned, writeManifest } from './trials.js';
+import { grownSlots, newSeed, readManifest, schedule, trialDir, trialsPlanned, writeManifest } from './trials.js';
 import { trialNoise } from './trial-noise.js';
 import { placeRegime, probeFigures, scaleFlags } from './regime.js';
 import { writeErr } from '../command-io.js';
@@ -63,6 +63,15 @@ export async function runExperiment(
     );
     writeManifest(runDir, manifest);
     log(`rqbench experiment: ${added.map((s) => s.name).join(', ')} joined the spec after this run began: their trials run after its own`);
+  }
+  // steps given more trials (their own repeat: raised) since the run began: the missing rounds, after the rest
+  const grown = previous ? grownSlots(manifest, spec.steps) : [];
+  if (grown.length) {
+    manifest.order.push(...grown);
+    writeManifest(runDir, manifest);
+    log(
+      `rqbench experiment: ${[...new Set(grown.map((s) => s.step))].join(', ')} gained trials since this run began: ${grown.length} more, after its own`,
+    );
   }
   const byName = new Map(spec.steps.map((s) => [s.name, s]));
   const todo = manifest.order

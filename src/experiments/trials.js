@@ -65,6 +65,27 @@ export function schedule(steps, repeat, seed, own = {}) {
 }
 
 /**
+ * The slots a resumed run lacks for steps whose own `repeat:` grew since it began (a counted step
+ * given more trials to be judged by the rank test): the later rounds of the same seeded schedule,
+ * those past each step's trials so far, to run after the run's own.
+ * @param {TrialManifest} m
+ * @param {Array<{ name: string, repeat?: number|null }>} steps the spec's steps now (each already in the run)
+ * @returns {TrialSlot[]}
+ */
+export function grownSlots(m, steps) {
+  const grown = steps.filter((st) => Math.min(st.repeat ?? m.repeat, m.repeat) > trialsPlanned(m, st.name));
+  if (!grown.length) return [];
+  const had = new Map(grown.map((st) => [st.name, trialsPlanned(m, st.name)]));
+  const own = Object.fromEntries(grown.map((st) => [st.name, st.repeat]));
+  return schedule(
+    grown.map((st) => st.name),
+    m.repeat,
+    m.seed,
+    own,
+  ).filter((slot) => slot.trial > /** @type {number} */ (had.get(slot.step)));
+}
+
+/**
  * The trials a step has in a run: its slots in the manifest's order.
  * @param {TrialManifest} m
  * @param {string} step

@@ -11,6 +11,8 @@ describe('rqbench capacity: bad input', () => {
   const refused = [
     [['--slo-p99', '0'], /^rqbench capacity: --slo-p99 must be a latency in ms > 0 \(got 0\)$/],
     [['--precision', '2'], /^rqbench capacity: --precision must be a fraction from 0\.005 to 0\.5/],
+    // a blank number is not 0: --confirm '' ran a whole search with no re-tests
+    [['--confirm', ''], /^rqbench capacity: --confirm needs a number \(got ""\)$/],
     [['--tries', '0'], /^rqbench capacity: --tries must be an integer from 1 to 9 \(got 0\)$/],
     [['--tries', '1.5'], /^rqbench capacity: --tries must be an integer from 1 to 9 \(got 1\.5\)$/],
     [

@@ -32,6 +32,9 @@ describe('bad consumer flags: exit 2, one stderr line naming the flag, nothing w
     [['--cache', 'redis'], '--cache'],
     [['--target', 'sqs', '--readers', '4'], '-r'],
     [['--target', 'pubsub', '--fetch', 'get'], '--fetch'],
+    // a blank number is not 0: --reply-timeout '' waited forever
+    [['--reply-timeout', ''], '--reply-timeout'],
+    [['-p='], '-p'],
   ];
 
   for (const [flags, name] of BAD) {

@@ -1,7 +1,7 @@
 // Trials in rounds (src/experiments/trials.js): a step with its own repeat: takes part in the first
 // rounds only, and the other steps' order is the one they would have had without it.
 import { describe, expect, it } from 'vitest';
-import { schedule, trialsPlanned } from '../../src/experiments/trials.js';
+import { grownSlots, schedule, trialsPlanned } from '../../src/experiments/trials.js';
 
 describe('schedule with a step of its own repeat:', () => {
   it('gives that step its own number of trials, in the first rounds', () => {
@@ -21,5 +21,19 @@ describe('schedule with a step of its own repeat:', () => {
   it("never gives a step more trials than the run's: --repeat 1 runs one of each", () => {
     const order = schedule(['a', 'b'], 1, 7, { b: 3 });
     expect(order.map((s) => s.step).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('a resumed run whose step was given more trials (its repeat: raised)', () => {
+  it('gets the missing rounds of that step only, and nothing for a step as planned', () => {
+    const order = schedule(['w2', 'w2_ir', 'w4_ir'], 6, 9, { w2_ir: 3, w4_ir: 3 });
+    const m = { repeat: 6, seed: 9, order, startedAt: '' };
+    const more = grownSlots(m, [{ name: 'w2' }, { name: 'w2_ir', repeat: 6 }, { name: 'w4_ir', repeat: 6 }]);
+    expect(more.map((s) => `${s.step}/${s.trial}`).sort()).toEqual(['w2_ir/4', 'w2_ir/5', 'w2_ir/6', 'w4_ir/4', 'w4_ir/5', 'w4_ir/6']);
+    // round by round, as the run's own
+    expect(more.map((s) => s.round)).toEqual([4, 4, 5, 5, 6, 6]);
+    expect(grownSlots(m, [{ name: 'w2' }, { name: 'w2_ir', repeat: 3 }, { name: 'w4_ir', repeat: 2 }])).toEqual([]);
+    // never past the run's own repeat
+    expect(grownSlots(m, [{ name: 'w2_ir', repeat: 8 }]).map((s) => s.trial)).toEqual([4, 5, 6]);
   });
 });

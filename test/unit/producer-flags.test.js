@@ -21,6 +21,10 @@ const BAD = [
   [['-p', '-5'], ['-p']],
   [['-q', '-10'], ['-q']],
   [['-q', 'abc'], ['-q']],
+  // a blank number is not 0: -d '' would run until Ctrl-C, -p '' was reported as "(got 0)"
+  [['-q', '100', '-d', ''], ['-d', 'needs a number']],
+  [['-q', '100', '--duration='], ['--duration', 'needs a number']],
+  [['-p', ' '], ['-p', 'needs a number']],
   [['--same-slot'], ['--same-slot']],
   [['--ns', '0'], ['--ns']],
   [
