@@ -43,6 +43,9 @@ describe('a counted step read back', () => {
   it("leaves out a counted step's CPU and latency figures (Valgrind's), and keeps them for a timed step", () => {
     const counted = metricsOf(null)({ step, r: { producer: summary } });
     expect(counted.master_ir_per_item).toBe(14833.7);
+    // a share of instructions is a count's, not Valgrind's CPU: kept
+    expect(counted.top_master_ir_share).toBe(1);
+    expect(counted.top_master_share).toBeUndefined();
     expect(counted.master_cpu).toBeUndefined();
     expect(counted.master_us_per_item).toBeUndefined();
     const timed = metricsOf(null)({ step: { ...step, count: null }, r: { producer: summary } });
