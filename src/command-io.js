@@ -6,6 +6,7 @@
  * (AsyncLocalStorage), so two commands run at once in one process keep their words apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { redactString } from './record/redact.js';
 
 /**
  * @typedef {object} CommandIo
@@ -37,7 +38,8 @@ export function writeOut(text) {
 
 /** @param {string} text */
 export function writeErr(text) {
-  (inProcess()?.stderr ?? process.stderr).write(text);
+  // every message, whatever check made it, quotes a secret masked (a refusal may quote the flag it refuses)
+  (inProcess()?.stderr ?? process.stderr).write(redactString(text));
 }
 
 /** The stream a status line redraws on: the process's stderr, or the in-process caller's. */

@@ -67,6 +67,9 @@ export function nextFactor(probes, target) {
   const last = probes[probes.length - 1];
   if (last.held && last.engine !== null && Math.abs(last.engine - target) <= TOLERANCE) return null;
   if (probes.length >= MAX_PROBES) return null;
+  // a probe that measured nothing (its run ended before a sample: a crash, a stop) says nothing
+  // about the rate: the same rate once more, and only a second such probe bounds the search
+  if (last.engine === null && probes.filter((p) => p.factor === last.factor && p.engine === null).length < 2) return last.factor;
   const held = probes.filter((p) => p.held && p.engine !== null && p.engine > 0);
   if (!last.held || last.engine === null) {
     // the writers could not send that much: between the highest held rate and this one
@@ -86,7 +89,7 @@ export function nextFactor(probes, target) {
       slope > 0 ? a.factor + (target - /** @type {number} */ (a.engine)) / slope : (a.factor * target) / /** @type {number} */ (a.engine);
   } else want = (last.factor * target) / /** @type {number} */ (last.engine);
   // never past a rate the writers could not hold
-  const ceiling = probes.filter((p) => !p.held).reduce((m, p) => Math.min(m, p.factor), Infinity);
+  const ceiling = probes.filter((p) => !p.held && p.engine !== null).reduce((m, p) => Math.min(m, p.factor), Infinity);
   return Math.min(Math.max(want, last.factor / MAX_STEP), last.factor * MAX_STEP, ceiling * 0.95);
 }
 

@@ -135,6 +135,11 @@ describe('bad input', () => {
       ['--', '--url', 'redis://10.0.0.5:6379'],
       'rqbench k8s: --flags must not hold "--url": the URL comes from the Secret (--secret, key url)',
     ],
+    // the refusal names the flag, never the password it was given
+    [
+      ['--pods', '2', '--', '--password=s3cr3tPW', '-q', '100'],
+      'rqbench k8s: --flags must not hold "--password=***": the password comes from the Secret (key password)',
+    ],
     [['--', '--clusterr'], 'rqbench k8s: --flags must be producer flags (rqbench produce --help): unknown producer flag(s) --clusterr'],
     [
       ['--pods', '4', '-w', '2', '--', '-q', '7'],

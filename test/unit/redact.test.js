@@ -10,6 +10,14 @@ describe('redaction', () => {
     expect(JSON.stringify(r)).not.toMatch(/pw1|pw2|"x"|"t"/);
     expect(r.nested.ok).toBe(1);
   });
+  it('masks a password given as a flag or in REDIS_PASSWORD, in every form a line may quote it', () => {
+    expect(redactString('must not hold "--password=s3cr3tPW": x')).toBe('must not hold "--password=***": x');
+    expect(redactString('ran --password s3cr3tPW -q 5')).toBe('ran --password *** -q 5');
+    expect(redactString("--password='a b' and REDIS_PASSWORD=s3cr3tPW")).toBe('--password=*** and REDIS_PASSWORD=***');
+    // help text's columns, and a flag followed by another flag, are left alone
+    expect(redactString('  --password       password (or set REDIS_PASSWORD)')).toBe('  --password       password (or set REDIS_PASSWORD)');
+    expect(redactString('--password --tls')).toBe('--password --tls');
+  });
   it('builds connections from URLs and never shows the password', () => {
     const c = connectionFrom({ url: 'rediss://alice:s%40cret@cache.example:6380/2', tlsInsecure: true });
     expect(c).toMatchObject({ host: 'cache.example', port: 6380, username: 'alice', password: 's@cret', db: 2 });

@@ -53,6 +53,14 @@ describe('the search', () => {
     );
     expect(f).toBeLessThan(3);
   });
+  it('tries a probe that measured nothing (a crash, no sample) once more at its rate, and does not take it as a ceiling', () => {
+    const crashed = { factor: 1, engine: null, held: false };
+    expect(nextFactor([crashed], 0.75)).toBe(1);
+    // the second try measured: the search goes up as from any first reading, past the crashed one
+    expect(nextFactor([crashed, { factor: 1, engine: 0.125, held: true }], 0.75)).toBe(4);
+    // twice nothing at one rate: as before, half of it
+    expect(nextFactor([crashed, crashed], 0.75)).toBe(0.5);
+  });
   it('settles on the held probe closest to the target, saying it was not reached, when the host cannot drive the node that far', async () => {
     const placed = await placeRegime({ engine: 0.75, step: 'zset' }, node({ perFactor: 0.03, ceiling: 10 }), () => {});
     expect(placed.reached).toBe(false);
