@@ -36,6 +36,11 @@ export const settings = Object.freeze({
   quantity: 100,
   /** Default run length, s; 0 runs until Ctrl-C. */
   durationSeconds: 30,
+  /**
+   * The longest run a --duration may ask, s: a week. Past about 24.8 days a timer no longer fits
+   * Node's 32-bit milliseconds and would fire at once; 0 runs until Ctrl-C for anything longer.
+   */
+  maxDurationSeconds: 604_800,
   /** A local cluster's masters and a local server's replicas per master, wherever they are asked for
    * (`rqbench local`, `--local`, a spec's topology): one rule. */
   localMasters: Object.freeze({ min: 3, max: 64 }),

@@ -63,7 +63,7 @@ export function runOptions(y, g) {
       requiresArg: true,
       default: settings.durationSeconds,
       group: g,
-      describe: 'seconds to run; 0 runs until Ctrl-C',
+      describe: 'seconds to run, at most 604800 (a week); 0 runs until Ctrl-C',
     })
     .option('warmup', {
       type: 'number',
@@ -166,7 +166,8 @@ export function producerOptions(y) {
  * @returns {{ warmup: number, actions: ReturnType<typeof parseAtList> }}
  */
 export function checkRun(a) {
-  if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+  if (!(Number.isFinite(a.duration) && a.duration >= 0 && a.duration <= settings.maxDurationSeconds))
+    throw bad('--duration', `a number of seconds from 0 to ${settings.maxDurationSeconds} (a week; 0: until Ctrl-C)`, a.duration);
   // a short run keeps every second unless told otherwise
   const warmup = a.warmup ?? (a.duration > 0 && a.duration <= 2 ? 0 : settings.warmupSeconds);
   if (!(Number.isFinite(warmup) && warmup >= 0)) throw bad('--warmup', 'a number of seconds >= 0', warmup);

@@ -11,6 +11,7 @@ import { MODEL_FLAGS } from '../workloads/items/stores/registry.js';
 import { BodyMaker, largestAttributes } from '../workloads/queue-updates/message.js';
 import { FolderBodies } from '../workloads/queue-updates/delta-folder.js';
 import { grouped } from '../record/format.js';
+import { settings } from '../settings.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
 import { checkMetrics } from './metrics-plan.js';
@@ -196,7 +197,8 @@ export function checkPublisher(flags) {
   intIn(a.keySize, '--key-size', 8, 1024);
   intIn(a.valueSize, '--value-size', 1, 1_000_000);
   intIn(a.concurrency, '--concurrency', 1, 10_000);
-  if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+  if (!(Number.isFinite(a.duration) && a.duration >= 0 && a.duration <= settings.maxDurationSeconds))
+    throw bad('--duration', `a number of seconds from 0 to ${settings.maxDurationSeconds} (a week; 0: until Ctrl-C)`, a.duration);
   if (a.publisherId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(a.publisherId))
     throw bad('--publisher-id', 'letters, digits, _ or -, up to 64', a.publisherId);
   return run;
@@ -218,7 +220,8 @@ export function checkQueueConsumer(flags) {
   if (a.cache !== 'redis' && (a.cacheUrl || a.local)) throw bad(a.cacheUrl ? '--cache-url' : '--local', 'used with --cache redis');
   if (a.cacheUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(a.cacheUrl))
     throw bad('--cache-url', 'a redis:// or rediss:// URL', a.cacheUrl.replace(/\/\/[^@/]*@/, '//***@'));
-  if (!(Number.isFinite(a.duration) && a.duration >= 0)) throw bad('--duration', 'a number of seconds >= 0 (0: until Ctrl-C)', a.duration);
+  if (!(Number.isFinite(a.duration) && a.duration >= 0 && a.duration <= settings.maxDurationSeconds))
+    throw bad('--duration', `a number of seconds from 0 to ${settings.maxDurationSeconds} (a week; 0: until Ctrl-C)`, a.duration);
   return run;
 }
 

@@ -22,9 +22,23 @@ const BAD = [
   [['-q', '-10'], ['-q']],
   [['-q', 'abc'], ['-q']],
   // a blank number is not 0: -d '' would run until Ctrl-C, -p '' was reported as "(got 0)"
-  [['-q', '100', '-d', ''], ['-d', 'needs a number']],
-  [['-q', '100', '--duration='], ['--duration', 'needs a number']],
-  [['-p', ' '], ['-p', 'needs a number']],
+  [
+    ['-q', '100', '-d', ''],
+    ['-d', 'needs a number'],
+  ],
+  [
+    ['-q', '100', '--duration='],
+    ['--duration', 'needs a number'],
+  ],
+  [
+    ['-p', ' '],
+    ['-p', 'needs a number'],
+  ],
+  // past about 24.8 days a Node timer fires at once: a week at most, 0 for longer
+  [
+    ['-q', '100', '-d', '1e12'],
+    ['--duration', '604800'],
+  ],
   [['--same-slot'], ['--same-slot']],
   [['--ns', '0'], ['--ns']],
   [
