@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { connectionOptions } from '../plans/connection.js';
-import { loadOptions, loadPlan } from '../plans/load-plan.js';
+import { LOAD_ONLY, loadOptions, loadPlan } from '../plans/load-plan.js';
 import { outputOptions } from '../plans/output.js';
 import { metricsOptions } from '../plans/metrics-plan.js';
-import { bad, intIn, UsageError } from '../usage-error.js';
+import { bad, givenFlags, intIn, UsageError } from '../usage-error.js';
 import { generateDeltaFile, INDEX_MARK, keyOf, patternParts } from '../workloads/bulk-load/delta-file.js';
 import { runLoad } from '../workloads/bulk-load/run-load.js';
 import { inspectS3Delta, parseS3Url, uploadToS3 } from '../workloads/bulk-load/s3-source.js';
@@ -73,9 +73,16 @@ function generate(a) {
   try {
     intIn(a.records, '--records', 1, 2 ** 31);
     intIn(a.recordSize, '--record-size', 8, 1 << 20);
+    const given = givenFlags(a);
+    const stray = given && Object.keys(LOAD_ONLY).find((k) => given.has(k));
+    if (stray) throw new UsageError(`${LOAD_ONLY[stray]} is for loading a FILE (--generate writes one and exits)`);
     const pattern = String(a.keyPattern);
     if (!patternParts(pattern))
-      throw bad('--key-pattern', `a key with ${INDEX_MARK} (or {n:W}, zero-padded to W digits) once in it (the record's index)`, pattern);
+      throw bad(
+        '--key-pattern',
+        `a key with ${INDEX_MARK} (or {n:W}, zero-padded to W digits, W from 1 to 99) once in it (the record's index)`,
+        pattern,
+      );
     if (/[\t\n\r]/.test(pattern) || Buffer.byteLength(pattern) !== pattern.length)
       throw bad('--key-pattern', 'ASCII without TAB or line breaks', pattern);
     const longest = Buffer.byteLength(keyOf(pattern, a.records - 1));

@@ -1,5 +1,5 @@
 /** `rqbench load`'s flags checked into its plan: the delta file (a path, or s3://bucket/key), the sink, the grid. */
-import { bad, intIn, UsageError } from '../usage-error.js';
+import { bad, givenFlags, intIn, UsageError } from '../usage-error.js';
 import { inspectDeltaFile } from '../workloads/bulk-load/delta-file.js';
 import { LOAD_COMMANDS } from '../workloads/bulk-load/load-commands.js';
 import { parseS3Url } from '../workloads/bulk-load/s3-source.js';
@@ -38,7 +38,7 @@ export function loadOptions(y) {
       default: 'delta:{n}',
       group: f,
       describe:
-        "key of each record; {n} is its index from 0, {n:W} the same zero-padded to W digits (W up to 99: key:{n:12} is redis-benchmark's shape)",
+        "key of each record; {n} is its index from 0, {n:W} the same zero-padded to W digits (W from 1 to 99: key:{n:12} is redis-benchmark's shape)",
     })
     .option('reader-threads', {
       type: 'string',
@@ -150,6 +150,7 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
   const connections = intList(a.connections, '--connections', 1, 4096);
   intIn(a.ttl, '--ttl', 0);
   checkCommand(a);
+  unusedWhenLoading(a);
   intIn(a.sample, '--sample', 0, 1_000_000);
   const metrics = checkMetrics(a);
   let info = null;
@@ -181,6 +182,35 @@ function checkCommand(a) {
   if (a.sink !== 'redis' && a.command !== 'set')
     throw bad('--command', 'set (the default) with --sink ' + a.sink + ': the others are how the redis sink writes', a.command);
   if (a.command === 'mset' && a.ttl) throw bad('--command', 'set or eval with --ttl (MSET sets no TTL)', a.command);
+}
+
+/** Flags only --generate uses, as typed. */
+const GENERATE_ONLY = { keyPattern: '--key-pattern', records: '--records', recordSize: '--record-size' };
+/** Flags only loading a FILE uses, as typed: refused with --generate (commands/load.js). */
+export const LOAD_ONLY = {
+  sink: '--sink',
+  command: '--command',
+  batch: '--batch',
+  ttl: '--ttl',
+  readerThreads: '--reader-threads',
+  connections: '--connections',
+  sample: '--sample',
+  s3Connections: '--s3-connections',
+};
+
+/**
+ * A flag typed that this load would not use is a mistake, not a no-op: the --generate flags, and
+ * --batch with a command that writes one record at a time. Only what was typed is judged (a plan
+ * built in code, an experiment step's, has no record of it).
+ * @param {Readonly<Record<string, any>>} a
+ */
+function unusedWhenLoading(a) {
+  const given = givenFlags(a);
+  if (!given) return;
+  const gen = Object.keys(GENERATE_ONLY).find((k) => given.has(k));
+  if (gen) throw new UsageError(`${GENERATE_ONLY[gen]} is for --generate (a FILE's keys and records are as it was written)`);
+  if (given.has('batch') && a.command === 'set')
+    throw new UsageError('--batch is for --command mset or eval (--command set writes a SET per record)');
 }
 
 /**

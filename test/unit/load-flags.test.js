@@ -32,6 +32,10 @@ describe('rqbench load: bad input', () => {
     [['FILE', '--command', 'hset'], '--command'],
     [['FILE', '--command', 'mset', '--sink', 'noop'], '--command'],
     [['FILE', '--command', 'mset', '--batch', '0'], '--batch'],
+    // a flag this load would not use is refused, not ignored
+    [['FILE', '--command', 'set', '--batch', '5'], '--batch is for --command mset or eval'],
+    [['FILE', '--sink', 'noop', '--key-pattern', 'x{n}'], '--key-pattern is for --generate'],
+    [['FILE', '--sink', 'noop', '--records', '5'], '--records is for --generate'],
   ])('bad input %j exits 2 with one line naming %s and writes nothing', async (args, name) => {
     const out = tempDir('rqbench-load-bad-');
     const r = await rqbench(['load', ...args.map((x) => (x === 'FILE' ? file : x)), '--port', DEAD_PORT, '--out', path.join(out, 'o')]);
@@ -48,6 +52,11 @@ describe('rqbench load: bad input', () => {
       [['--record-size', '8'], '--record-size'],
       [['--key-pattern', 'nokey'], '--key-pattern'],
       [['--records', '0'], '--records'],
+      // zero-padded to 0 digits is no padding: W is 1 to 99
+      [['--key-pattern', 'k:{n:0}'], '--key-pattern'],
+      // the load's own flags have nothing to do when generating
+      [['--command', 'mset', '--batch', '5'], '--command is for loading a FILE'],
+      [['--sink', 'noop'], '--sink is for loading a FILE'],
     ]) {
       const r = await rqbench(['load', '--generate', path.join(dir, 'f.tsv'), ...args]);
       expect(r.code, describeRun(r)).toBe(2);

@@ -15,7 +15,7 @@ export const INDEX_MARK = '{n}';
  * The placeholder, plain or zero-padded to W digits (`{n:12}`, redis-benchmark's key:000000001234
  * shape): a key's length decides where Redis's allocator puts it, which changes Redis's cost per key.
  */
-const INDEX_RE = /\{n(?::(\d{1,2}))?\}/;
+const INDEX_RE = /\{n(?::([1-9]\d?))?\}/;
 
 /**
  * The pattern around its one placeholder, or null when it has none or more than one.
