@@ -1,6 +1,7 @@
 /**
  * What rqbench watches of the seed's ioredis client, which it does not drive itself: the drops of
- * its connections, and replicas that fall silent.
+ * its connections, replicas that fall silent, and a first slot map that names no replica
+ * (replicasListed).
  *
  * Drops (logDrops): a connection the node or the network closed is logged in the run's DropLog
  * (conn-drops.js) beside the router's own pipes, so a drop's reconnect time is that of the
@@ -90,4 +91,32 @@ export function watchReplicaSilence(client, ms, onSilent) {
   const timer = setInterval(() => setImmediate(check), every);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Waits until the seed's cluster client's slot map names a replica for every slot whose master
+ * `served` holds (the masters the router saw replicas for), refreshing the map while it does not.
+ * ioredis reads the map once at connect and, by default, only again on a MOVED: a client started
+ * as a new cluster's nodes still gossip their replicas got a map of masters alone and read every
+ * GET from them for the whole run, while the replicas were never asked.
+ * @param {Cluster} client ready
+ * @param {ReadonlySet<string>} served host:port of the masters that have a replica
+ * @param {number} [timeoutMs]
+ * @returns {Promise<string|null>} a master still listed without a replica at the deadline, or null
+ */
+export async function replicasListed(client, served, timeoutMs = 10_000) {
+  const unserved = () => {
+    // ioredis's slot map: for each slot, its nodes' host:port, the master first
+    const slots = /** @type {string[][]} */ (/** @type {any} */ (client).slots ?? []);
+    for (const keys of slots) if (keys && keys.length === 1 && served.has(keys[0])) return keys[0];
+    return null;
+  };
+  const deadline = Date.now() + timeoutMs;
+  let left = unserved();
+  while (left !== null && Date.now() < deadline) {
+    await new Promise((resolve) => client.refreshSlotsCache(() => resolve(undefined)));
+    left = unserved();
+    if (left !== null) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return left;
 }

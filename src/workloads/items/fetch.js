@@ -162,8 +162,7 @@ export class Fetcher {
  * @param {import('../../transports/redis-router.js').RedisRouter} router
  */
 export function seedClientFor(router) {
-  const { nodes } = router;
-  const served = new Set(nodes.filter((n) => n.role === 'replica').map((r) => nodes.find((m) => m.id === r.masterId)?.addr));
+  const served = servedMasters(router);
   const client = seedClient(
     router.conn,
     router.readFrom,
@@ -192,6 +191,21 @@ export function seedClientFor(router) {
     client.once('end', stop);
   }
   return client;
+}
+
+/**
+ * The masters (host:port) the router saw a replica of.
+ * @param {import('../../transports/redis-router.js').RedisRouter} router
+ * @returns {Set<string>}
+ */
+export function servedMasters(router) {
+  const { nodes } = router;
+  return new Set(
+    nodes
+      .filter((n) => n.role === 'replica')
+      .map((r) => nodes.find((m) => m.id === r.masterId)?.addr)
+      .filter((a) => a !== undefined),
+  );
 }
 
 /**

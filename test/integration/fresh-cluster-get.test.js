@@ -1,0 +1,48 @@
+// The seed's reader (--fetch get, ioredis) started the moment a new cluster is up (issue 38,
+// point 4): its nodes may not yet gossip their replicas, and ioredis reads its slot map once at
+// connect (again only on a MOVED), so a map of masters alone sent every GET to the masters for the
+// whole run, and the summary blamed replicas that were never asked. Here the producer and the
+// consumer start together as soon as the cluster answers, with no fault at all; where the GETs
+// went is read from INFO commandstats on every node, not from the summary. Real redis-server
+// processes on 127.0.0.1.
+import { afterAll, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startRedis } from '../../src/local/local-redis.js';
+import { produce, describeRun, removeTempDirs } from '../helpers/producer-run.js';
+import { consume, describeConsumer } from '../helpers/consumer-run.js';
+
+/** @type {import('../../src/local/local-redis.js').LocalRedis|undefined} */ let clu;
+
+afterAll(async () => {
+  await clu?.stop();
+  removeTempDirs();
+});
+
+/** GET calls a node served (INFO commandstats). @param {number} port */
+async function gets(port) {
+  const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
+  try {
+    await c.connect();
+    return Number(/^cmdstat_get:calls=(\d+)/m.exec(await c.info('commandstats'))?.[1] ?? 0);
+  } finally {
+    c.disconnect();
+  }
+}
+
+it('reads the replicas from its first cycle: they serve the GETs, the masters none, and no fallback or disturbance is reported', async () => {
+  clu = await startRedis({ cluster: true, masters: 3, replicas: 1 });
+  const port = clu.port;
+  const [p, c] = await Promise.all([
+    produce({ port, cluster: true, q: 2000, d: 4, ttl: 300 }),
+    consume({ port, cluster: true, d: 4, warmup: 0, ttl: 300, extra: ['--fetch', 'get'] }),
+  ]);
+  expect(p.code, describeRun(p)).toBe(0);
+  expect(c.code, describeConsumer(c)).toBe(0);
+  const byRole = { master: 0, replica: 0 };
+  for (const n of clu.nodes) byRole[n.role] += await gets(n.port);
+  expect(c.summary.totals.fetched, describeConsumer(c)).toBeGreaterThan(0);
+  expect(byRole.replica, JSON.stringify(byRole)).toBeGreaterThan(0);
+  expect(byRole.master, `GETs the masters served: ${JSON.stringify(byRole)}`).toBe(0);
+  expect(c.summary.replicaFallbacks ?? 0, describeConsumer(c)).toBe(0);
+  expect(c.summary.disturbances ?? [], describeConsumer(c)).toEqual([]);
+}, 60_000);
