@@ -1,7 +1,7 @@
 /**
  * One directory per run, never overwritten: `<out>/<yyyymmdd-hhmmss>-<name>[-n]/`.
  */
-import { mkdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { redact } from './redact.js';
 
@@ -169,10 +169,29 @@ export function placeholderSummary(dir, why) {
   try {
     writeText(
       path.join(dir, 'summary.md'),
-      `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : (why.note ?? why.interrupted)} timeline.csv and the .hlog files hold what it measured.\n`,
+      `# Incomplete run\n\n${why.failed ? `The run failed: ${why.failed}.` : (why.note ?? why.interrupted)} ${measuredWords(dir)}\n`,
     );
   } catch {
     // summary.json, which reports read, says it already
   }
   return true;
+}
+
+/**
+ * Where an incomplete run's measurements are: only the files that are there (a run cut short
+ * before its first second, or on a full disk, may have none).
+ * @param {string} dir
+ */
+function measuredWords(dir) {
+  let held = [];
+  try {
+    held = readdirSync(dir)
+      .filter((f) => f === 'timeline.csv' || f.endsWith('.hlog'))
+      .sort((a, b) => (a === 'timeline.csv' ? -1 : b === 'timeline.csv' ? 1 : a.localeCompare(b)));
+  } catch {
+    // unreadable: nothing can be named
+  }
+  if (!held.length) return 'No file of what it measured was saved.';
+  const names = held.length === 1 ? held[0] : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
+  return `${names} hold${held.length === 1 ? 's' : ''} what it measured.`;
 }
