@@ -30,10 +30,11 @@ export class Run extends EventEmitter {
    * @param {RunKind} p.kind
    * @param {string} p.command
    * @param {Readonly<Record<string, any>>} p.a the run's plan (out, quiet, runId), frozen
-   * @param {string} [p.leaveNote] what summary.md says after a second Ctrl-C
+   * @param {string|null} [p.leaveNote] what summary.md says after a second Ctrl-C when nothing was summarized
+   *   (besides the files of what was measured, which it names where they are)
    * @param {{ follow: (run: Run) => void }|null} [p.live] live metrics (--metrics-port): they follow the run's seconds
    */
-  constructor({ kind, command, a, leaveNote = 'timeline.csv and the .hlog files hold what was measured', live = null }) {
+  constructor({ kind, command, a, leaveNote = null, live = null }) {
     super();
     this.kind = kind;
     this.command = command;
@@ -253,7 +254,9 @@ export class Run extends EventEmitter {
       // what was kept is whole (finished cells): it stays, marked interrupted
       saveSummary(this.dir, { ...this.kept.summary, interrupted: sig, note }, `${this.kept.md}\n**Interrupted** (${sig}): ${note}.\n`);
     } else {
-      placeholderSummary(this.dir, { interrupted: sig, note: `${note}: ${this.leaveNote}` });
+      placeholderSummary(this.dir, { interrupted: sig, note: this.leaveNote ? `${note}: ${this.leaveNote}.` : `${note}.` });
     }
+    // the last word even in a hurry: the outcome and where it is (--quiet too: stdout stays empty)
+    this.say(`Interrupted: ${note}; what it measured so far is in ${this.dir}`, { always: true });
   }
 }

@@ -105,6 +105,10 @@ describe('the end of a run', () => {
       skipped: 'the run was left at once (a second Ctrl-C) before the read-back',
     });
     expect(s.note).toBe('a second SIGINT ended the run at once');
+    // --quiet leaves stdout empty: the last line on stderr still says what happened and where it is
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      `Interrupted: a second SIGINT ended the run at once; what it measured so far is in ${r.dir}`,
+    );
     expect(s.outcome.problems.join('; ')).toMatch(/--verify did not read the items back/);
     expect(s.totals.acked).toBeGreaterThan(0);
     const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
