@@ -6,7 +6,7 @@
  * (AsyncLocalStorage), so two commands run at once in one process keep their words apart.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { redactString } from './record/redact.js';
+import { redactString } from './secrets.js';
 
 /**
  * @typedef {object} CommandIo

@@ -13,8 +13,8 @@ import { settings } from '../../src/settings.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = path.join(ROOT, 'src');
 
-/** Files at the top of src/ that every room may import: defaults, bad input, where a command's words go. */
-const BASE_FILES = ['settings.js', 'usage-error.js', 'command-io.js'];
+/** Files at the top of src/ that every room may import: defaults, bad input, where a command's words go, secrets masked. */
+const BASE_FILES = ['settings.js', 'usage-error.js', 'command-io.js', 'secrets.js'];
 
 /**
  * Top to bottom: a file may import its own room or a room below it, never one above. Reading a
