@@ -51,6 +51,13 @@ export function builder(y) {
         "with run: trials of every step (overrides each spec's repeat:; a step's own repeat: stays when lower); fewer than 6 cannot give a timed verdict (a counted step's needs one)",
       defaultDescription: "the spec's repeat:, else 6",
     })
+    .option('counted-trials', {
+      type: 'number',
+      requiresArg: true,
+      describe:
+        "with run: at most this many trials of each counted step (count:): a count decides on one, and more confirm it (npm run experiments runs 1, npm run experiments:full each spec's own); a resumed run keeps the cap it began with",
+      defaultDescription: "each counted step's repeat:",
+    })
     .option('retry-noisy', {
       type: 'number',
       requiresArg: true,
@@ -88,7 +95,10 @@ export async function handler(a) {
   try {
     if (!ACTIONS.includes(a.action)) throw bad('<action>', ACTIONS.join(' or '), a.action);
     if (a.resume && a.action !== 'run') throw bad('--resume', 'used with run');
-    for (const f of ['repeat', 'seed']) if (a[f] !== undefined && a.action !== 'run') throw bad(`--${f}`, 'used with run');
+    for (const f of ['repeat', 'seed', 'counted-trials'])
+      if (a[f] !== undefined && a.action !== 'run') throw bad(`--${f}`, 'used with run');
+    if (a.countedTrials !== undefined && !(Number.isInteger(a.countedTrials) && a.countedTrials >= 1 && a.countedTrials <= MAX_REPEAT))
+      throw bad('--counted-trials', `an integer from 1 to ${MAX_REPEAT}`, a.countedTrials);
     if (!(Number.isInteger(a.retryNoisy) && a.retryNoisy >= 0 && a.retryNoisy <= MAX_RETRY_NOISY))
       throw bad('--retry-noisy', `an integer from 0 to ${MAX_RETRY_NOISY}`, a.retryNoisy);
     if (a.retryNoisy && a.action !== 'run') throw bad('--retry-noisy', 'used with run');
@@ -149,7 +159,14 @@ async function one(spec, a, live) {
     return;
   }
   if (a.action === 'run') {
-    const o = await runExperiment(spec, { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy });
+    const o = await runExperiment(spec, {
+      resume: a.resume,
+      live,
+      repeat: a.repeat,
+      seed: a.seed,
+      retryNoisy: a.retryNoisy,
+      countedTrials: a.countedTrials,
+    });
     if (o.failed) {
       writeErr(`${PROG}: step ${o.failed}\n`);
       code = 1;
@@ -171,7 +188,8 @@ async function one(spec, a, live) {
  */
 async function several(specs, a, live) {
   if (a.action === 'run') {
-    setExitCode((await runAll(specs, { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy })).exitCode);
+    const o = { resume: a.resume, live, repeat: a.repeat, seed: a.seed, retryNoisy: a.retryNoisy, countedTrials: a.countedTrials };
+    setExitCode((await runAll(specs, o)).exitCode);
     return;
   }
   for (const spec of specs) {

@@ -16,11 +16,12 @@ export const STATE_FILE = '.run-all.json';
 
 /**
  * @param {import('./spec.js').Spec[]} specs
- * @param {{ resume: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, repeat?: number, seed?: number, retryNoisy?: number }} o live: the
- *   metrics endpoint every step relays to (labelled step=<spec>/<step>); repeat and seed: each spec's trials and their order
+ * @param {{ resume: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, repeat?: number, seed?: number, retryNoisy?: number, countedTrials?: number }} o live: the
+ *   metrics endpoint every step relays to (labelled step=<spec>/<step>); repeat and seed: each spec's trials and their order;
+ *   countedTrials: at most this many of each counted step (a resumed spec keeps its own run's cap)
  * @returns {Promise<{ exitCode: number, index: string }>}
  */
-export async function runAll(specs, { resume, log = (l) => writeErr(`${l}\n`), live = null, repeat, seed, retryNoisy = 0 }) {
+export async function runAll(specs, { resume, log = (l) => writeErr(`${l}\n`), live = null, repeat, seed, retryNoisy = 0, countedTrials }) {
   const stateFile = path.join(path.dirname(path.resolve(specs[0].dir)), STATE_FILE);
   const names = specs.map((s) => s.name);
   const before = resume ? readState(stateFile) : null;
@@ -49,7 +50,7 @@ export async function runAll(specs, { resume, log = (l) => writeErr(`${l}\n`), l
       live,
       stepPrefix: `${spec.name}/`,
       retryNoisy,
-      ...(!resuming && { repeat, seed }),
+      ...(!resuming && { repeat, seed, countedTrials }),
     });
     const r = await writeResults(spec);
     log(

@@ -12,7 +12,7 @@ import { latestRun, readStep, runsDir, setAside, stamp } from './layout.js';
 import { stepKindOf } from './kinds/step-kinds.js';
 import { Progress } from './progress.js';
 import { Stopper } from './children.js';
-import { grownSlots, newSeed, readManifest, schedule, trialDir, trialsPlanned, writeManifest } from './trials.js';
+import { capCounted, grownSlots, newSeed, readManifest, schedule, trialDir, trialsPlanned, writeManifest } from './trials.js';
 import { trialNoise } from './trial-noise.js';
 import { placeRegime, probeFigures, scaleFlags } from './regime.js';
 import { writeErr } from '../command-io.js';
@@ -28,7 +28,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * (trials.js); each trial in its own directory. `--resume` goes on with the newest run's own
  * trials and order, skipping the trials that completed and re-running the rest.
  * @param {import('./spec.js').Spec} spec
- * @param {{ resume?: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, stepPrefix?: string, repeat?: number, seed?: number, retryNoisy?: number }} [opts]
+ * @param {{ resume?: boolean, log?: (line: string) => void, live?: { hub: any, runId: string }|null, stepPrefix?: string, repeat?: number, seed?: number, retryNoisy?: number, countedTrials?: number }} [opts]
  *   live: the runner's metrics endpoint, which every step's CLIs relay to (labelled step=<prefix><step>);
  *   repeat: trials per step (default: the spec's); seed: of the shuffle (default: a new one); retryNoisy: how many
  *   times a noisy trial (trial-noise.js) is set aside and run again (default 0: kept, and marked in RESULTS.md)
@@ -36,7 +36,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 export async function runExperiment(
   spec,
-  { resume = false, log = (l) => writeErr(`${l}\n`), live = null, stepPrefix = '', repeat, seed, retryNoisy = 0 } = {},
+  { resume = false, log = (l) => writeErr(`${l}\n`), live = null, stepPrefix = '', repeat, seed, retryNoisy = 0, countedTrials } = {},
 ) {
   let previous = resume ? latestRun(spec.dir) : null;
   if (resume && !previous) log('rqbench experiment: nothing to resume, starting a new run');
@@ -48,8 +48,10 @@ export async function runExperiment(
   fs.mkdirSync(runDir, { recursive: true });
   const manifest = previous
     ? /** @type {import('./trials.js').TrialManifest} */ (readManifest(previous))
-    : newManifest(spec, repeat ?? spec.repeat, seed ?? newSeed());
+    : newManifest({ ...spec, steps: capCounted(spec.steps, countedTrials) }, repeat ?? spec.repeat, seed ?? newSeed(), countedTrials);
   if (!previous) writeManifest(runDir, manifest);
+  // a run begun with --counted-trials keeps its cap when resumed: its counted steps are not grown back
+  spec = { ...spec, steps: capCounted(spec.steps, manifest.countedTrials) };
   // steps added to the spec since the run began: their trials go after the run's own, in the same rounds' manner
   const added = previous ? spec.steps.filter((s) => !manifest.order.some((slot) => slot.step === s.name)) : [];
   if (added.length) {
@@ -193,12 +195,14 @@ function probeRun(spec, runDir, { kind, stopper, shared, live, stepPrefix }) {
  * @param {import('./spec.js').Spec} spec
  * @param {number} repeat
  * @param {number} seed
+ * @param {number} [countedTrials]
  * @returns {import('./trials.js').TrialManifest}
  */
-function newManifest(spec, repeat, seed) {
+function newManifest(spec, repeat, seed, countedTrials) {
   return {
     repeat,
     seed,
+    ...(countedTrials ? { countedTrials } : {}),
     noiseThreshold: spec.noise,
     startedAt: new Date().toISOString(),
     order: schedule(

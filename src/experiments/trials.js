@@ -15,7 +15,7 @@ const TRIAL = /^trial-(\d+)$/;
 
 /**
  * @typedef {{ round: number, step: string, trial: number }} TrialSlot  round and trial count from 1
- * @typedef {{ repeat: number, seed: number, order: TrialSlot[], startedAt: string, noiseThreshold?: number,
+ * @typedef {{ repeat: number, seed: number, order: TrialSlot[], startedAt: string, noiseThreshold?: number, countedTrials?: number,
  *   regime?: import('./regime.js').Placed }} TrialManifest  regime: where the steps' load was placed (regime.js), once probed
  */
 
@@ -83,6 +83,19 @@ export function grownSlots(m, steps) {
     m.seed,
     own,
   ).filter((slot) => slot.trial > /** @type {number} */ (had.get(slot.step)));
+}
+
+/**
+ * The steps with each counted one's trials at most `cap` (--counted-trials: a count decides on one
+ * trial, and `npm run experiments` stays within its time; the committed results confirm on more).
+ * @template {{ count?: unknown, repeat?: number|null }} S
+ * @param {S[]} steps
+ * @param {number|undefined} cap
+ * @returns {S[]}
+ */
+export function capCounted(steps, cap) {
+  if (!cap) return steps;
+  return steps.map((s) => (s.count ? { ...s, repeat: Math.min(s.repeat ?? cap, cap) } : s));
 }
 
 /**

@@ -216,10 +216,12 @@ describe('bad flags of experiment run and report', () => {
     expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
   });
 
-  it('refuses --retry-noisy outside 0–5 and with report, one line, exit 2', async () => {
+  it('refuses --retry-noisy outside 0–5, --counted-trials below 1, and either with report, one line, exit 2', async () => {
     for (const [args, msg] of [
       [['run', 'x', '--retry-noisy', '9'], /--retry-noisy must be an integer from 0 to 5 \(got 9\)/],
       [['report', 'x', '--retry-noisy', '1'], /--retry-noisy must be used with run/],
+      [['run', 'x', '--counted-trials', '0'], /--counted-trials must be an integer from 1 to \d+ \(got 0\)/],
+      [['report', 'x', '--counted-trials', '1'], /--counted-trials must be used with run/],
     ]) {
       const r = await rqbench(['experiment', ...args]);
       expect(r.code).toBe(2);
