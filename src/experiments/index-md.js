@@ -77,7 +77,7 @@ export function writeIndex(given) {
     `Of ${rows.length} findings: ${count('held')} held, ${count('did not hold')} did not hold, ${count('inconclusive')} inconclusive${rows.length - count('held') - count('did not hold') - count('inconclusive') ? `, ${rows.length - count('held') - count('did not hold') - count('inconclusive')} not decided (not run, or no check)` : ''}.` +
       `${before ? ` ${before} of these rest on one run per step, written before trials: re-run them for a verdict with intervals.` : ''}`,
     '',
-    'A verdict rests on repeated trials of every step: held when the difference the check claims is significant (exact Mann–Whitney, p < 0.05) and beyond the noise threshold, did not hold when it is significant the other way, inconclusive otherwise; a comparison of counts (Redis\'s instructions per item, counted under Valgrind) holds when every pair of trials lies beyond ±1 % in the claimed direction (see docs/experiments.md, "Trials, intervals and verdicts").',
+    'A verdict rests on repeated trials of every step: held when the difference the check claims is significant (exact Mann–Whitney, p < 0.05) and beyond the noise threshold, did not hold when it is significant the other way, inconclusive otherwise; a comparison of counts (Redis\'s instructions per item, counted under Valgrind) holds when every pair of trials lies beyond ±1 % in the claimed direction, or, from 6 trials a side, by the same test with ±1 % as its threshold (see docs/experiments.md, "Trials, intervals and verdicts").',
     '',
     mdTable(['Seed section', 'Spec', 'Title', 'Verdict', 'Trials', 'Results'], rows),
     '',
