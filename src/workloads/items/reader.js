@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { RedisRouter } from '../../transports/redis-router.js';
 import { Fetcher, seedClientFor, servedMasters } from './fetch.js';
-import { replicasListed } from '../../transports/ioredis-watch.js';
+import { openNodes, replicasListed } from '../../transports/ioredis-watch.js';
 import { REPLY_TIMEOUT_MS } from '../../transports/reply-watch.js';
 import { Counters } from '../../measure/counters.js';
 import { ClientSampler } from '../../measure/client-sampler.js';
@@ -124,9 +124,12 @@ export class Reader {
             client.once('error', reject);
           })
         : client.ping());
-      // on a cluster whose nodes still gossip their replicas, ioredis's first slot map may name none
-      if (this.conn.cluster && this.router.readFrom === 'replica')
-        await replicasListed(/** @type {import('ioredis').Cluster} */ (client), servedMasters(this.router));
+      if (this.conn.cluster) {
+        const cluster = /** @type {import('ioredis').Cluster} */ (client);
+        // on a cluster whose nodes still gossip their replicas, ioredis's first slot map may name none
+        if (this.router.readFrom === 'replica') await replicasListed(cluster, servedMasters(this.router));
+        await openNodes(cluster, this.router.readFrom);
+      }
     }
     this.seed = client;
     this.fetcher = new Fetcher(this.router, this.plan.fetch, client, this.model.valueArgs);
