@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import yargs from 'yargs';
 import { k8sOptions, k8sPlan, OWNED } from '../plans/k8s-plan.js';
-import { renderManifests } from '../plans/k8s-manifests.js';
+import { metricsPorts, renderManifests } from '../plans/k8s-manifests.js';
 import { UsageError, givenFlags, shown } from '../usage-error.js';
 import { builder as producerBuilder } from './produce.js';
 import { producerPlan } from '../plans/producer-plan.js';
@@ -114,7 +114,14 @@ function checkProducerFlags(words, writers) {
   // every check the producer runs on its flags, with what the manifest sets in a pod standing in
   // (the Secret's URL, the writers, a writable directory): a value each pod would refuse fails now
   try {
-    producerPlan({ ...parsed, url: 'redis://redis-from-the-secret:6379', t: writers, writers, out: os.tmpdir(), metricsPort: 9100 });
+    producerPlan({
+      ...parsed,
+      url: 'redis://redis-from-the-secret:6379',
+      t: writers,
+      writers,
+      out: os.tmpdir(),
+      metricsPort: metricsPorts(1)[0].containerPort,
+    });
   } catch (e) {
     if (e instanceof UsageError) throw new UsageError(`--flags: ${e.message}`);
     throw e;
