@@ -8,12 +8,15 @@
  *   2. `rqbench capacity` with its defaults (doubling ramp, bisection to 5%, --confirm 3: the
  *      boundary re-tested 3 times, then each end that did not repeat itself moved out 5% at a time
  *      until every try at the bottom held and every try at the top failed: the bracket)
- *   3. the reference: the same command with --growth 1.05 --confirm 0 --tries 3, which ramps in 5%
- *      steps, each the majority of up to 3 tries, until a step does not hold (the bisection then has
- *      little left to do): the exhaustive ramp. Its answer is the rate the node holds at least as
- *      often as not, which lies between the bracket's ends (every try held, every try failed)
- *      wherever the node's chance to hold falls with the rate; a ramp of single tries (the reference before, read here from each rate's first
- *      try) stops at the first low draw, a quantile below both, and is printed as information
+ *   3. the reference: the same command with --growth 1.05 --precision 0.01 --confirm 0 --tries 3,
+ *      which ramps in 5% steps, each the majority of up to 3 tries, until a step does not hold, then
+ *      bisects the last 5% to 1%: the exhaustive ramp. Its answer is the rate the node holds at
+ *      least as often as not, which lies between the bracket's ends (every try held, every try
+ *      failed) wherever the node's chance to hold falls with the rate. Without the bisection it
+ *      answers the 5% grid's rate below the limit, up to 5% low: on a host with no noise at all it
+ *      would miss every bracket narrower than that (bench/lib/capacity-model.js). A ramp of single
+ *      tries (the reference before, read here from each rate's first try) stops at the first low
+ *      draw, a quantile below both, and is printed as information
  *   2 and 3 run --repeats times each (3), interleaved; every answer is printed, each search's
  *   bracket with its width and whether it contains the ramps' median maximum.
  *   targets: in every repeat the search's bracket contains the ramps' median maximum (an open end
@@ -21,7 +24,10 @@
  *   steps confirming; the ratio is printed).
  *   printed as information, not targets: each search's distance from the ramps' median (the old
  *   "within 5%": not reachable on a VM where Redis's own CPU per item moves 6–15% between
- *   identical runs, bench/RESULTS.md) and the searches' spread.
+ *   identical runs, bench/RESULTS.md) and the searches' spread; and the per-try spread of the
+ *   engine's cost per item at rates tried more than once, with what the same search, bracket and
+ *   ramp code gives against a model host of that spread (bench/lib/capacity-model.js): how often a
+ *   bracket contains the true limit, and how often this bench's target can be met at all.
  *
  * Both use the same step length, warm-up, writers (-t 2 -c 50: about 150–250k items/s on half a
  * core) and criteria (achieved ≥ 99%, nothing failed, chunk p99 ≤ 1000 ms, engine below 45% of a
@@ -40,6 +46,7 @@ import { commandLine } from './lib/phases.js';
 import { noiseRecords } from '../src/experiments/trial-noise.js';
 import { helpFromHeader } from './lib/help.js';
 import { target, targetsLine } from './lib/targets.js';
+import { pooledSpread, simulateBench } from './lib/capacity-model.js';
 
 helpFromHeader(import.meta.url);
 
@@ -143,6 +150,21 @@ function singleTryMax(doc) {
 }
 
 /**
+ * Every try's engine cost per item, for the per-try spread: µs per item from the busiest master's
+ * engine (% of a core) over the items acknowledged each second; a try at the node's cap is marked.
+ * @param {any} doc capacity.json
+ */
+function triesOf(doc) {
+  return doc.steps
+    .filter((st) => st.figures?.busiestMaster && st.figures.achieved > 0)
+    .map((st) => ({
+      rate: st.rate,
+      usPerItem: (st.figures.busiestMaster.engine / 100) * (1e6 / st.figures.achieved),
+      saturated: st.figures.busiestMaster.engine >= 98 * NODE_CPUS,
+    }));
+}
+
+/**
  * @param {ReturnType<typeof bracketOf>} b
  * @param {number} x
  */
@@ -164,7 +186,11 @@ async function main() {
     for (let i = 1; i <= REPEATS; i++) {
       for (const [label, extra, into] of /** @type {const} */ ([
         ['search (growth 2, bisect to 5%, --confirm 3 widened)', [], searches],
-        ['exhaustive ramp (5% steps, majority of 3 tries)', ['--growth', '1.05', '--confirm', '0', '--tries', '3'], ramps],
+        [
+          'exhaustive ramp (5% steps, majority of 3 tries, bisected to 1%)',
+          ['--growth', '1.05', '--precision', '0.01', '--confirm', '0', '--tries', '3'],
+          ramps,
+        ],
       ])) {
         const r = await capacity(local.port, extra, path.join(work, `${into === searches ? 'search' : 'ramp'}-${i}`));
         into.push(r);
@@ -178,7 +204,7 @@ async function main() {
     const inside = brackets.map((b) => contains(b, rampMedian));
     const maxes = searches.map((r) => r.doc.search.max ?? NaN);
     const distances = maxes.map((m) => Math.abs(m - rampMedian) / rampMedian);
-    const spread = (Math.max(...maxes) - Math.min(...maxes)) / medianOf(maxes);
+    const searchSpread = (Math.max(...maxes) - Math.min(...maxes)) / medianOf(maxes);
     const searchS = medianOf(searches.map((r) => r.wallS));
     const rampS = medianOf(ramps.map((r) => r.wallS));
     const timeRatio = searchS / rampS;
@@ -197,7 +223,7 @@ async function main() {
       `time: the searches' median ${searchS.toFixed(1)} s, ${timeRatio.toFixed(2)}x the ramps' ${rampS.toFixed(1)} s (target ≤ 1x): ${target(timeRatio <= 1)}`,
     );
     log(
-      `information, not targets: each search's maximum from the ramps' median ${distances.map(pct).join(', ')} (${distances.filter((d) => d <= 0.05).length} of ${distances.length} within 5%); the searches' spread (max − min) / median ${pct(spread)}`,
+      `information, not targets: each search's maximum from the ramps' median ${distances.map(pct).join(', ')} (${distances.filter((d) => d <= 0.05).length} of ${distances.length} within 5%); the searches' spread (max − min) / median ${pct(searchSpread)}`,
     );
     const singles = ramps.map((r) => singleTryMax(r.doc));
     log(
@@ -205,6 +231,15 @@ async function main() {
     );
     log(
       `first rounds (the search's own try counted): ${searches.map((r) => (r.doc.confirmation ? `held ${r.doc.confirmation.at.held}/${r.doc.confirmation.at.of}, failed ${r.doc.confirmation.above.failed}/${r.doc.confirmation.above.of}` : 'none')).join('; ')}`,
+    );
+    const spread = pooledSpread([...searches, ...ramps].flatMap((r) => triesOf(r.doc)));
+    const model = spread
+      ? await simulateBench({ sigma: spread.sigma, limit: rampMedian, start: START, repeats: REPEATS, rampPrecision: 0.01 })
+      : null;
+    log(
+      spread && model
+        ? `information, not a target: the engine's cost per item moved ${pct(spread.sigma)} (pooled standard deviation over the mean) between tries of one rate (${spread.tries} tries at ${spread.rates} rates, the saturated left out); against a model host of that spread, the same search, bracket and ramp code gives brackets that contain the true limit ${pct(model.covers)} of the time, and meets this bench's target in ${pct(model.targetMet)} of ${model.benches} benches (bench/lib/capacity-model.js)`
+        : 'information: too few rates tried twice to measure the per-try spread',
     );
     log(`commands: ${searches[0].command}`);
     log(`          ${ramps[0].command}`);
@@ -227,7 +262,9 @@ async function main() {
             rampMedian,
             timeRatio,
             distances,
-            spread,
+            spread: searchSpread,
+            perTry: spread,
+            model,
           },
           null,
           2,
