@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { findFreePorts } from '../../src/local/ports.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PRODUCER = path.join(ROOT, 'src/producer.js');
@@ -168,15 +168,10 @@ export function describeRun(r) {
 }
 
 /** A loopback port nothing listens on (bound, then released). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const { port } = /** @type {net.AddressInfo} */ (srv.address());
-      srv.close(() => resolve(port));
-    });
-  });
+export async function freePort() {
+  // below the ephemeral range, where no outgoing connection takes it before its server binds it (src/local/ports.js)
+  const [port] = await findFreePorts(1);
+  return port;
 }
 
 /**
