@@ -27,7 +27,9 @@
  *   identical runs, bench/RESULTS.md) and the searches' spread; and the per-try spread of the
  *   engine's cost per item at rates tried more than once, with what the same search, bracket and
  *   ramp code gives against a model host of that spread (bench/lib/capacity-model.js): how often a
- *   bracket contains the true limit, and how often this bench's target can be met at all.
+ *   bracket contains the true limit, and how often this bench's target can be met at all; and each
+ *   run's median cost per item near the boundary, which shows the node's cost moving between runs
+ *   (6–20% between a ramp and the search before it in run 8, bench/RESULTS.md).
  *
  * Both use the same step length, warm-up, writers (-t 2 -c 50: about 150–250k items/s on half a
  * core) and criteria (achieved ≥ 99%, nothing failed, chunk p99 ≤ 1000 ms, engine below 45% of a
@@ -150,15 +152,18 @@ function singleTryMax(doc) {
 }
 
 /**
- * Every try's engine cost per item, for the per-try spread: µs per item from the busiest master's
- * engine (% of a core) over the items acknowledged each second; a try at the node's cap is marked.
+ * Every try's engine cost per item: µs per item from the busiest master's engine (% of a core)
+ * over the items acknowledged each second; a try at the node's cap is marked.
  * @param {any} doc capacity.json
  */
 function triesOf(doc) {
   return doc.steps
     .filter((st) => st.figures?.busiestMaster && st.figures.achieved > 0)
-    .map((st) => ({
+    .map((st, i) => ({
+      first: i === 0,
       rate: st.rate,
+      phase: st.phase,
+      held: st.held,
       usPerItem: (st.figures.busiestMaster.engine / 100) * (1e6 / st.figures.achieved),
       saturated: st.figures.busiestMaster.engine >= 98 * NODE_CPUS,
     }));
@@ -232,14 +237,27 @@ async function main() {
     log(
       `first rounds (the search's own try counted): ${searches.map((r) => (r.doc.confirmation ? `held ${r.doc.confirmation.at.held}/${r.doc.confirmation.at.of}, failed ${r.doc.confirmation.above.failed}/${r.doc.confirmation.above.of}` : 'none')).join('; ')}`,
     );
-    const spread = pooledSpread([...searches, ...ramps].flatMap((r) => triesOf(r.doc)));
+    // the tries that say how the boundary moves: rates within 25% of the ramps' median, not at the
+    // cap, and not a run's first step (its window also frees what the run before it left: 4 µs an
+    // item at 50,000 items/s where the next step reads 2)
+    const near = (r) =>
+      triesOf(r.doc).filter((t) => !t.first && !t.saturated && t.rate >= 0.75 * rampMedian && t.rate <= 1.25 * rampMedian);
+    const spread = pooledSpread([...searches, ...ramps].flatMap((r, run) => near(r).map((t) => ({ ...t, run }))));
     const model = spread
       ? await simulateBench({ sigma: spread.sigma, limit: rampMedian, start: START, repeats: REPEATS, rampPrecision: 0.01 })
       : null;
     log(
       spread && model
-        ? `information, not a target: the engine's cost per item moved ${pct(spread.sigma)} (pooled standard deviation over the mean) between tries of one rate (${spread.tries} tries at ${spread.rates} rates, the saturated left out); against a model host of that spread, the same search, bracket and ramp code gives brackets that contain the true limit ${pct(model.covers)} of the time, and meets this bench's target in ${pct(model.targetMet)} of ${model.benches} benches (bench/lib/capacity-model.js)`
+        ? `information, not a target: the engine's cost per item moved ${pct(spread.sigma)} (pooled standard deviation over the mean) between tries of one rate in one run (${spread.tries} tries at ${spread.rates} rates within 25% of the ramps' median; the saturated and each run's first left out); against a model host of that spread, the same search, bracket and ramp code gives brackets that contain the true limit ${pct(model.covers)} of the time, and meets this bench's target in ${pct(model.targetMet)} of ${model.benches} benches (bench/lib/capacity-model.js)`
         : 'information: too few rates tried twice to measure the per-try spread',
+    );
+    // the same rates cost the engine more in one procedure than in the other where the host's cost per item drifts
+    const costNear = (r) => {
+      const tries = near(r);
+      return tries.length ? medianOf(tries.map((t) => t.usPerItem)) : NaN;
+    };
+    log(
+      `information, not a target: the engine's median cost per item at rates within 25% of the ramps' median, µs: searches ${searches.map((r) => costNear(r).toFixed(2)).join(', ')}; ramps ${ramps.map((r) => costNear(r).toFixed(2)).join(', ')}`,
     );
     log(`commands: ${searches[0].command}`);
     log(`          ${ramps[0].command}`);
@@ -251,6 +269,7 @@ async function main() {
         wallS: r.wallS,
         confirmation: r.doc.confirmation ?? null,
         noise: r.noise,
+        tries: triesOf(r.doc),
       });
       fs.writeFileSync(
         JSON_OUT,

@@ -91,14 +91,20 @@ export async function simulateBench(o) {
 /**
  * The per-try spread a run measured: the engine's cost per item at rates tried more than once,
  * each try against its rate's mean, pooled (the pooled standard deviation over the grand mean).
- * Tries at the engine's cap are left out: a saturated engine reads the cap, not its cost.
- * @param {Array<{ rate: number, usPerItem: number, saturated: boolean }>} tries
+ * Tries at the engine's cap are left out: a saturated engine reads the cap, not its cost. A try's
+ * `run` keeps one run's rate apart from another's, so a drift between runs is not counted as
+ * the spread between tries.
+ * @param {Array<{ rate: number, usPerItem: number, saturated: boolean, run?: number }>} tries
  * @returns {{ sigma: number, tries: number, rates: number }|null} null with fewer than 2 rates tried twice
  */
 export function pooledSpread(tries) {
-  /** @type {Map<number, number[]>} */
+  /** @type {Map<string, number[]>} */
   const byRate = new Map();
-  for (const t of tries) if (!t.saturated && Number.isFinite(t.usPerItem)) byRate.set(t.rate, [...(byRate.get(t.rate) ?? []), t.usPerItem]);
+  for (const t of tries) {
+    if (t.saturated || !Number.isFinite(t.usPerItem)) continue;
+    const key = `${t.run ?? 0}:${t.rate}`;
+    byRate.set(key, [...(byRate.get(key) ?? []), t.usPerItem]);
+  }
   const groups = [...byRate.values()].filter((g) => g.length >= 2);
   if (groups.length < 2) return null;
   let ss = 0;

@@ -50,6 +50,15 @@ describe('the per-try spread bench:capacity measures', () => {
     expect(pooledSpread(tries)).toMatchObject({ tries: 4, rates: 2 });
   });
 
+  it("keeps one run's rate apart from another's: a drift between runs is not the spread between tries", () => {
+    const runs = [100, 200].flatMap((rate) =>
+      [1.9, 2.1, 2.9, 3.1].map((usPerItem, i) => ({ rate, usPerItem, saturated: false, run: i < 2 ? 0 : 1 })),
+    );
+    // within each run ±0.1 about its own mean (2.0, 3.0): sd √(0.08 / 4), over the grand mean 2.5
+    expect(pooledSpread(runs)?.sigma).toBeCloseTo(Math.sqrt(0.02) / 2.5, 10);
+    expect(pooledSpread(runs.map(({ run, ...t }) => t))?.sigma).toBeGreaterThan(0.2);
+  });
+
   it('says nothing from fewer than two rates tried twice', () => {
     expect(
       pooledSpread([
