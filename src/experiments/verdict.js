@@ -24,7 +24,7 @@
  * `and`, `or`, `not` follow Kleene's three-valued logic: one inconclusive part makes an `and`
  * inconclusive unless another part did not hold.
  */
-import { changeInterval, describe, holm, mannWhitney, signTest, trialWarnings } from '../stats/stats.js';
+import { changeInterval, describe, holm, mannWhitney, noiseWords, signTest, trialWarnings } from '../stats/stats.js';
 import { evalCheck, refsOf } from './check.js';
 
 export const HELD = 'held';
@@ -260,7 +260,7 @@ function decide(c, { alpha, threshold }) {
     ? `${where}: not significant at ${alpha}`
     : held || against
       ? where
-      : `${where}: within the noise threshold ±${pct(t)}`;
+      : `${where}: ${noiseWords(lo, hi, t, pct(t).replace(/^\+/, ''))}, the noise threshold`;
   return say(held ? HELD : against ? NOT_HELD : INCONCLUSIVE, why);
 }
 

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../usage-error.js';
-import { compareGroups, trialWarnings } from '../stats/stats.js';
+import { compareGroups, noiseWords, trialWarnings } from '../stats/stats.js';
 import { stats } from '../measure/histogram.js';
 import { checkOneKind, readRunDir } from './read/run-dirs.js';
 import { histogramName, mergeHistograms, mergeRuns } from './merge-runs.js';
@@ -152,7 +152,11 @@ export function renderGroupsMd(r, o) {
         : rel
           ? ` [${pct(c.pctLo)}, ${pct(c.pctHi)}]`
           : ` [${show(c.lo, row.decimals)}, ${show(c.hi, row.decimals)}]`;
-    return `${est}${interval}${row.beyondNoise ? '' : ` (within ±${o.threshold * 100}%)`}`;
+    const noise = () =>
+      c.pctLo !== null && c.pctHi !== null
+        ? noiseWords(c.pctLo, c.pctHi, o.threshold * 100, `${o.threshold * 100}%`)
+        : `within ±${o.threshold * 100}%`;
+    return `${est}${interval}${row.beyondNoise ? '' : ` (${noise()})`}`;
   };
   const notes = [];
   for (const row of r.rows) {
@@ -179,7 +183,7 @@ export function renderGroupsMd(r, o) {
     ),
     '',
     ...(notes.length ? ['Warnings (every run is kept and counted):', '', ...notes, ''] : []),
-    `How to read this: each run is one sample, and its figures are its own (a percentile from its own histogram, never averaged across runs). A median's [95% CI] is distribution-free${few ? `; with fewer than 6 runs there is none, and the range (min–max) is shown instead` : ''}. p is the exact two-sided Mann–Whitney U test: the chance of groups this far apart if A and B did not differ. "~" means not significant at ${o.alpha}. The change of B relative to A is the Hodges–Lehmann estimate (the median of every B/A ratio, or B − A for figures that can be 0) with its exact 95% interval; "within ±${o.threshold * 100}%" marks a significant change smaller than the noise threshold. With one run a side there is a delta but no interval, and nothing is called significant.`,
+    `How to read this: each run is one sample, and its figures are its own (a percentile from its own histogram, never averaged across runs). A median's [95% CI] is distribution-free${few ? `; with fewer than 6 runs there is none, and the range (min–max) is shown instead` : ''}. p is the exact two-sided Mann–Whitney U test: the chance of groups this far apart if A and B did not differ. "~" means not significant at ${o.alpha}. The change of B relative to A is the Hodges–Lehmann estimate (the median of every B/A ratio, or B − A for figures that can be 0) with its exact 95% interval; "within ±${o.threshold * 100}%" marks a significant change whose whole interval lies inside the noise threshold, "its interval reaches inside ±${o.threshold * 100}%" one whose interval is only partly beyond it: neither is called a difference. With one run a side there is a delta but no interval, and nothing is called significant.`,
     '',
     `${latencyWords(r.latency)} CPU is % of one core, averaged over each run's window${cpuBasis([...r.summaries.a.map((s) => ({ label: 'A', summary: s })), ...r.summaries.b.map((s) => ({ label: 'B', summary: s }))].slice(0, 2))}.`,
     '',

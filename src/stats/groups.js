@@ -58,3 +58,16 @@ export function smallestP(m, n) {
   const counts = nullCounts(m, n);
   return Math.min(1, (2 * counts[0]) / counts.reduce((s, c) => s + c, 0));
 }
+
+/**
+ * What the noise rule found for a change that is not wholly beyond the threshold, in words: its
+ * whole interval inside ±t ("within"), or only part of it ("reaches inside"). An interval of
+ * [0 %, +19 %] with an estimate of +4.8 % is not "within ±2 %": most of it lies outside.
+ * @param {number} lo the interval's low end, in the threshold's unit
+ * @param {number} hi
+ * @param {number} t the threshold, > 0
+ * @param {string} shown the threshold as printed ("2%")
+ */
+export function noiseWords(lo, hi, t, shown) {
+  return lo >= -t && hi <= t ? `within ±${shown}` : `its interval reaches inside ±${shown}`;
+}

@@ -7,4 +7,4 @@ export { mannWhitney } from './mann-whitney.js';
 export { changeInterval } from './change.js';
 export { signTest, holm } from './tests.js';
 export { trialWarnings, kendall } from './warnings.js';
-export { compareGroups, smallestP } from './groups.js';
+export { compareGroups, noiseWords, smallestP } from './groups.js';

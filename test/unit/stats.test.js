@@ -8,6 +8,7 @@ import {
   compareGroups,
   describe,
   holm,
+  noiseWords,
   kendall,
   mannWhitney,
   signTest,
@@ -119,5 +120,16 @@ group('what the numbers mean for a benchmark', () => {
     expect(mannWhitney([4, 5, 6], [1, 2, 3])).toEqual({ u: 9, p: 0.1, n1: 3, n2: 3 });
     expect(mannWhitney([], [1, 2]).p).toBe(1);
     expect(mannWhitney([2, 2, 2], [2, 2, 2])).toMatchObject({ u: 4.5, p: 1 });
+  });
+});
+
+group('noiseWords: what the noise rule found, in words', () => {
+  it('within ±t only when the whole interval lies inside it', () => {
+    expect(noiseWords(-0.1, 0, 2, '2%')).toBe('within ±2%');
+  });
+
+  it("an interval that only reaches inside (an A/A's +4.8 % [0.0 %, +19.0 %]) is not called within", () => {
+    expect(noiseWords(0, 19, 2, '2%')).toBe('its interval reaches inside ±2%');
+    expect(noiseWords(-35.8, 0, 2, '2%')).toBe('its interval reaches inside ±2%');
   });
 });

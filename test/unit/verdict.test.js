@@ -43,8 +43,16 @@ describe('two steps compared (Mann–Whitney, Hodges–Lehmann, noise threshold)
   it('inconclusive when significant but inside the ±2% noise threshold, held when the threshold is lowered', () => {
     const table = { a: { cpu: near(10.1, 0.001) }, b: { cpu: near(10, 0.001) } };
     expect(judgeOf('a.cpu > b.cpu', table).verdict).toBe(INCONCLUSIVE);
-    expect(judgeOf('a.cpu > b.cpu', table).comparisons[0].why).toMatch(/within the noise threshold/);
+    expect(judgeOf('a.cpu > b.cpu', table).comparisons[0].why).toMatch(/within ±2%, the noise threshold/);
     expect(judgeOf('a.cpu > b.cpu', table, { threshold: 0.005 }).verdict).toBe(HELD);
+  });
+
+  it('says the interval reaches inside the threshold when only part of it does, not that the change is within it', () => {
+    const table = { a: { cpu: [10.05, 10.1, 11, 12, 13, 14] }, b: { cpu: near(10, 0.001) } };
+    const [c] = judgeOf('a.cpu > b.cpu', table).comparisons;
+    expect(c.verdict).toBe(INCONCLUSIVE);
+    expect(c.why).toMatch(/its interval reaches inside ±2%, the noise threshold/);
+    expect(c.why).not.toMatch(/within/);
   });
 
   it('inconclusive with 3 trials a side, whatever the figures: the exact test cannot reach 0.05', () => {
