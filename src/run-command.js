@@ -54,6 +54,8 @@ export function runCommand(argv, streams) {
     const commands = await Promise.all(wanted.map((n) => import(MODULES[/** @type {keyof typeof MODULES} */ (n)])));
     /** command name → its usage (`experiment <action> <dirs..>`) */
     const usages = Object.fromEntries(commands.map((c) => [c.command.split(' ')[0], c.command]));
+    /** command name → flag → another way to give a value that starts with "-" (k8s: the producer flags after --) */
+    const valueHints = Object.fromEntries(commands.map((c) => [c.command.split(' ')[0], c.valueHints ?? {}]));
     // produce and consume name themselves in their messages as the seed's scripts do: given here
     const withProg = (c) =>
       ['produce', 'consume'].includes(c.command.split(' ')[0])
@@ -69,7 +71,7 @@ export function runCommand(argv, streams) {
         .command(commands.map(withProg))
         .demandCommand(1, `a command is needed: ${NAMES.slice(0, -1).join(', ')} or ${NAMES.at(-1)} (see --help)`)
         .strict()
-        .fail(failHandler(PROG, usages))
+        .fail(failHandler(PROG, usages, valueHints))
         .help()
         .version()
     );

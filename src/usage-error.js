@@ -36,11 +36,34 @@ export function printable(s) {
 }
 
 /**
+ * "-x needs a value", and when the word after it is a value that starts with "-" (yargs reads
+ * `--flags '--url …'` as --flags and then a flag of its own), how to give such a value: with `=`,
+ * or the way the command says (`hints`: k8s takes the producer flags after `--` too). A value is
+ * told by its spaces (no flag has one), or by the flag taking flags (`hints`): a value left out
+ * before another flag (`--url --cluster`) is only said to be missing.
+ * @param {string} name as yargs names it, without dashes
+ * @param {Record<string, string>} hints flag → another way to give its value
+ */
+function needsValue(name, hints) {
+  const flag = name.length === 1 ? `-${name}` : `--${name}`;
+  const args = commandArgv();
+  const end = args.indexOf('--');
+  const words = end < 0 ? args : args.slice(0, end);
+  const next = words[words.indexOf(flag) + 1];
+  if (!words.includes(flag) || next === undefined || !next.startsWith('-')) return `${flag} needs a value`;
+  if (!/\s/.test(next) && !hints[name]) return `${flag} needs a value`;
+  const other = hints[name] ? `, or ${hints[name]}` : '';
+  return `${flag} needs a value (the next word, ${shown(next)}, starts with "-" and is read as a flag): give it as ${flag}=${shown(next)}${other}`;
+}
+
+/**
  * yargs .fail() handler: one line on stderr, exit 2.
  * @param {string} prog e.g. 'rqbench produce'
  * @param {Record<string, string>} [usages] command → its usage (`experiment <action> <dirs..>`), for a missing argument
+ * @param {Record<string, Record<string, string>>} [valueHints] command → flag → another way to give a value
+ *   that starts with "-" (a command module's `valueHints`)
  */
-export function failHandler(prog, usages = {}) {
+export function failHandler(prog, usages = {}, valueHints = {}) {
   return (msg, err) => {
     let line = printable((err?.message || msg || 'invalid arguments').split('\n')[0]);
     line = line.replace(
@@ -51,7 +74,7 @@ export function failHandler(prog, usages = {}) {
           .map((n) => (n.length === 1 ? `-${n}` : `--${n}`))
           .join(', ')} (see --help for the accepted flags)`,
     );
-    line = line.replace(/^Not enough arguments following: (\S+)/, (_m, n) => `${n.length === 1 ? `-${n}` : `--${n}`} needs a value`);
+    line = line.replace(/^Not enough arguments following: (\S+)/, (_m, n) => needsValue(n, valueHints[commandArgv()[0]] ?? {}));
     line = line.replace(/^Not enough non-option arguments: .*$/, () => {
       const cmd = commandArgv()[0];
       return usages[cmd]
@@ -183,4 +206,26 @@ export function givenFlags(a) {
 export function markGiven(argv, y) {
   const given = new Set(typedFlags(canonicalNames(y.getOptions())).map((f) => f.name));
   Object.defineProperty(argv, GIVEN, { value: given, enumerable: false });
+}
+
+/** File-system codes a path given on the command line fails with, in words. */
+const FILE_WHY = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory, and a file is expected',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/**
+ * Why a file named on the command line (or in a spec) could not be read, in words: "it is a
+ * directory, and a file is expected", not a bare EISDIR; its code when there are no words for it.
+ * @param {unknown} e what the read threw
+ * @returns {string}
+ */
+export function fileReason(e) {
+  const code = /** @type {NodeJS.ErrnoException} */ (e)?.code;
+  return (code && FILE_WHY[code]) ?? code ?? String(/** @type {Error} */ (e)?.message ?? e);
 }

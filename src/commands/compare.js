@@ -187,7 +187,7 @@ function compareGroupsOf(a, format) {
     groupB = [a.b];
   }
   const runsA = readGroup(groupA, 'A', a.kind);
-  const runsB = readGroup(groupB, 'B', a.kind ?? runsA[0].kind);
+  const runsB = readGroup(groupB, 'B', a.kind ?? runsA[0].kind, a.kind === undefined ? runsA[0].kind : undefined);
   const o = { a: groupA, b: groupB, alpha, threshold: threshold / 100 };
   const r = compareRunGroups(runsA, runsB, { op: a.op, tag: a.tag, alpha, threshold: threshold / 100 });
   if (format === 'json') return `${JSON.stringify(groupsJson(r, o), null, 2)}\n`;

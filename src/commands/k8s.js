@@ -15,9 +15,12 @@ import { builder as producerBuilder } from './produce.js';
 import { producerPlan } from '../plans/producer-plan.js';
 import { printOutput } from './report-run.js';
 import { commandArgv, writeErr } from '../command-io.js';
+import { fsReason } from '../record/run-dir.js';
 
 export const command = 'k8s';
 export const describe = 'render the Kubernetes Indexed Job (and PodMonitor) of a run of N pods × W writers';
+/** `--flags '--cluster …'` reads as --flags without a value: the line that says so names this way too */
+export const valueHints = { flags: 'put the producer flags after -- (rqbench k8s --pods 3 -- --cluster -q 300000)' };
 
 /** @param {import('yargs').Argv} y */
 export function builder(y) {
@@ -130,7 +133,8 @@ function checkProducerFlags(words, writers) {
 
 /**
  * Writes every file or none: each goes to a temporary name first and is renamed into place once
- * all are written.
+ * all are written. --out was checked with the plan (k8sPlan): what fails here happened since (a
+ * full disk, a directory removed), said in words.
  * @param {string} dir
  * @param {{ name: string, text: string }[]} files
  */
@@ -138,7 +142,9 @@ function writeFiles(dir, files) {
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new UsageError(`--out must be a directory rqbench can write (${shown(dir)}: ${/** @type {NodeJS.ErrnoException} */ (e).code})`);
+    throw new UsageError(
+      `--out must be a directory rqbench can write (${shown(dir)}: ${fsReason(/** @type {NodeJS.ErrnoException} */ (e))})`,
+    );
   }
   const tmp = files.map((f) => path.join(dir, `.${f.name}.${process.pid}.tmp`));
   try {
@@ -146,6 +152,8 @@ function writeFiles(dir, files) {
     files.forEach((f, i) => fs.renameSync(tmp[i], path.join(dir, f.name)));
   } catch (e) {
     for (const t of tmp) fs.rmSync(t, { force: true });
-    throw new UsageError(`--out must be a directory rqbench can write (${shown(dir)}: ${/** @type {NodeJS.ErrnoException} */ (e).code})`);
+    throw new UsageError(
+      `--out must be a directory rqbench can write (${shown(dir)}: ${fsReason(/** @type {NodeJS.ErrnoException} */ (e))})`,
+    );
   }
 }

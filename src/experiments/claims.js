@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { mdTable } from '../record/format.js';
+import { readYamlText } from './yaml-text.js';
 
 export const CLAIMS_FILE = 'claims.yaml';
 const STATUSES = ['covered', 'planned', 'out of scope'];
@@ -25,7 +25,8 @@ const STATUSES = ['covered', 'planned', 'out of scope'];
 export function readClaims(parent, specs) {
   const file = path.join(parent, CLAIMS_FILE);
   if (!fs.existsSync(file)) return null;
-  const list = YAML.parse(fs.readFileSync(file, 'utf8'));
+  const { value: list, problem } = readYamlText(fs.readFileSync(file, 'utf8'));
+  if (problem) throw new Error(`${file}: ${problem}`);
   if (!Array.isArray(list)) throw new Error(`${file}: a list of { seed, claim, status, spec, why }`);
   return list.map((c, i) => {
     const at = `${file}: [${i}]`;

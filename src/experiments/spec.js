@@ -4,8 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import { UsageError } from '../usage-error.js';
+import { UsageError, fileReason } from '../usage-error.js';
 import { settings } from '../settings.js';
 import { flagMapProblem } from './flags.js';
 import { parseCheck, refsOf } from './check.js';
@@ -16,6 +15,7 @@ import { cpusAccepted, validCpus } from '../local/cpu-cap.js';
 import { readSeedColumns, readSeedMetrics, readStepSeed } from './seed-columns.js';
 import { readRegime } from './regime.js';
 import { readSeedEffects } from './seed-effects.js';
+import { readYamlText } from './yaml-text.js';
 
 export const SPEC_FILE = 'experiment.yaml';
 const TOP = [
@@ -128,11 +128,12 @@ export function loadSpec(dir) {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    throw fail(`cannot read it (${e.code === 'ENOENT' ? 'no such file' : e.code || e.message})`);
+    // the directory given is a file: say which directory is meant
+    const why = e.code === 'ENOTDIR' ? `${dir} is not a directory: give the directory that holds ${SPEC_FILE}` : fileReason(e);
+    throw fail(`cannot read it (${why})`);
   }
-  const doc = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length) throw fail(`not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
-  const raw = doc.toJS();
+  const { value: raw, problem: notYaml } = readYamlText(text);
+  if (notYaml) throw fail(notYaml);
   try {
     return build(raw, dir, file);
   } catch (e) {
@@ -525,8 +526,14 @@ function int(v, where, min, max) {
   return v;
 }
 
+/**
+ * A spec's duration or warm-up: at most a week, as -d (settings.maxDurationSeconds: past about
+ * 24.8 days a Node timer fires at once), said here with the field's name; the commands' own "0:
+ * until Ctrl-C" is not for a spec, whose steps always end.
+ */
 function seconds(v, where, min) {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min)
-    throw problem(`${where} must be a number of seconds >= ${min} (got ${JSON.stringify(v)})`);
+  const max = settings.maxDurationSeconds;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+    throw problem(`${where} must be a number of seconds from ${min} to ${max} (got ${JSON.stringify(v)})`);
   return v;
 }

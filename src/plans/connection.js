@@ -1,6 +1,7 @@
 /** Where the Redis under test is: --url, or --host/--port, or --local. */
-import { accessSync, constants } from 'node:fs';
-import { UsageError, bad, givenFlags, intIn } from '../usage-error.js';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { UsageError, bad, fileReason, givenFlags, intIn, shown } from '../usage-error.js';
 import { settings } from '../settings.js';
 import { cpuCapProblem, cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
@@ -102,13 +103,7 @@ export function checkConnection(a) {
     }
   }
   if (a.port !== undefined) intIn(a.port, '--port', 1, 65535);
-  if (a.tlsCa !== undefined) {
-    try {
-      accessSync(a.tlsCa, constants.R_OK);
-    } catch {
-      throw bad('--tls-ca', 'a readable CA certificate file (PEM)', a.tlsCa);
-    }
-  }
+  if (a.tlsCa !== undefined) checkCaFile(a.tlsCa);
   if (a.local && (a.url !== undefined || a.host !== undefined || a.port !== undefined)) {
     throw bad('--local', 'used without --url/--host/--port (it starts its own server)');
   }
@@ -133,6 +128,41 @@ export function checkConnection(a) {
     if (a.replicas !== undefined) intIn(a.replicas, '--replicas', settings.localReplicas.min, settings.localReplicas.max);
     if (a.nodeCpus !== undefined) checkNodeCpus(a.nodeCpus);
   }
+}
+
+/** A CA bundle larger than this is not one (Mozilla's whole bundle is about 200 kB): not read. */
+const MAX_CA_BYTES = 16 * 1024 * 1024;
+
+/**
+ * --tls-ca: a file of PEM certificates, read and parsed now. A directory, a device, a missing file
+ * or one that holds no certificate is one line naming the flag and the file, not a bare EISDIR
+ * when the connection is made, nor a handshake that fails later without a word of which file.
+ * @param {unknown} file
+ */
+function checkCaFile(file) {
+  const accepted = 'a CA certificate file (PEM, -----BEGIN CERTIFICATE-----)';
+  if (typeof file !== 'string' || file === '') throw bad('--tls-ca', accepted, String(file));
+  const refuse = (why) => new UsageError(`--tls-ca must be ${accepted} (${shown(file)} ${why})`);
+  let text;
+  try {
+    const st = statSync(file);
+    if (st.isDirectory()) throw refuse('is a directory');
+    if (!st.isFile()) throw refuse('is not a regular file');
+    if (st.size > MAX_CA_BYTES) throw refuse(`is ${st.size} bytes, more than a CA bundle (${MAX_CA_BYTES})`);
+    text = readFileSync(file, 'latin1');
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw refuse(`cannot be read: ${fileReason(e)}`);
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
+  if (!blocks.length) throw refuse('holds no PEM certificate');
+  blocks.forEach((pem, i) => {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw refuse(`holds a certificate that does not parse: certificate ${i + 1} of ${blocks.length}`);
+    }
+  });
 }
 
 /**

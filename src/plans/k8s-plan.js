@@ -1,10 +1,12 @@
 /**
  * `rqbench k8s`: the flags of a Kubernetes run's shape (pods × writers per pod, the producer flags,
  * image, namespace, Secret, run id, start) and their checks, into one frozen plan that
- * k8s-manifests.js renders. Nothing here reads a cluster: the plan is text in, text out.
+ * k8s-manifests.js renders. Nothing here reads a cluster: the plan is text in, text out (--out is
+ * only looked at, to be sure the files can be written there).
  */
 import { bad, intIn, shown, UsageError } from '../usage-error.js';
 import { deepFreeze } from './freeze.js';
+import { checkOutput } from './output.js';
 
 /** The placeholders a --template manifest carries, replaced when it is applied (docs/multi-host.md). */
 export const PLACEHOLDER = Object.freeze({ startAt: '@START_AT@', runId: '@RUN_ID@' });
@@ -196,6 +198,9 @@ export function k8sPlan(a, now = Date.now()) {
   if (a.runId !== undefined && !(typeof a.runId === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(a.runId)))
     throw bad('--run-id', "letters, digits, '.', '_' and '-', at most 63", a.runId);
   if (!(Number.isFinite(a.startIn) && a.startIn >= 0 && a.startIn <= 86400)) throw bad('--start-in', 'seconds from 0 to 86400', a.startIn);
+  // a directory the files cannot go into (a device, a read-only file system) is said now, before
+  // the line that says what would be rendered, as every command with an --out does
+  if (a.out !== undefined) checkOutput({ out: a.out });
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return deepFreeze({
     pods: a.pods,

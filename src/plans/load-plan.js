@@ -1,5 +1,5 @@
 /** `rqbench load`'s flags checked into its plan: the delta file (a path, or s3://bucket/key), the sink, the grid. */
-import { bad, givenFlags, intIn, UsageError } from '../usage-error.js';
+import { bad, fileReason, givenFlags, intIn, UsageError } from '../usage-error.js';
 import { inspectDeltaFile } from '../workloads/bulk-load/delta-file.js';
 import { LOAD_COMMANDS } from '../workloads/bulk-load/load-commands.js';
 import { parseS3Url } from '../workloads/bulk-load/s3-source.js';
@@ -158,7 +158,7 @@ export function loadPlan(a, inspect = inspectDeltaFile) {
     // an object in S3 is inspected over the network once the flags are known to be right (commands/load.js)
     if (!s3.s3 || inspect !== inspectDeltaFile) info = inspect(a.file);
   } catch (e) {
-    throw new UsageError(e.code ? `${a.file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}` : e.message);
+    throw new UsageError(e.code ? `${a.file}: ${fileReason(e)} (FILE is a delta file to load)` : e.message);
   }
   // every cell of the grid needs a connection per thread: sockets cannot be shared across threads
   if (a.sink === 'redis' && Math.min(...connections) < Math.max(...threads)) {

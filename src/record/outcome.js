@@ -20,12 +20,14 @@ export function outcome({ interrupted, problems }) {
 
 /**
  * What went wrong in a run of workers, whatever they were doing.
- * @param {{ errors: string[], unreachable: null|{ silentS: number }, writeError: NodeJS.ErrnoException|null }} run
+ * @param {{ errors: string[], unreachable: null|{ silentS: number }, writeError: NodeJS.ErrnoException|null, notCluster?: string|null }} run
+ *   notCluster: a cluster node spoken to as a standalone server (MOVED replies), in words
  * @param {string} dir
  * @returns {string[]}
  */
 export function runProblems(run, dir) {
   const out = [];
+  if (run.notCluster) out.push(run.notCluster);
   if (run.unreachable)
     out.push(`the target did not answer for ${run.unreachable.silentS} s (longer than the retry budget): the run stopped`);
   if (run.writeError) out.push(`the run directory ${dir} could not be written (${run.writeError.code}): the run stopped`);

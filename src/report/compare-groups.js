@@ -32,12 +32,15 @@ export const isRunDir = (dir) => fs.existsSync(path.join(dir, 'manifest.json'));
  * A group as given: run directories, each directory that is not one read as the runs beneath it
  * (runs set aside as interrupted left out). Several kinds beneath: `kind` picks, else the kind
  * compared by default when there (the producer's: runs/kinds.js), else one line naming what is there.
+ * Group B, when no --kind was typed, is read for group A's kind (`asA`): a group without it is
+ * of another kind than A, and the line says so rather than quote a --kind the user never gave.
  * @param {string[]} given
  * @param {string} label 'A' or 'B'
  * @param {string|undefined} kind
+ * @param {string} [asA] group A's kind, when it is what `kind` is (no --kind given)
  * @returns {import('./read/run-dirs.js').RunDir[]}
  */
-export function readGroup(given, label, kind) {
+export function readGroup(given, label, kind, asA) {
   const dirs = given.flatMap((d) => {
     if (!fs.existsSync(d) || !fs.statSync(d).isDirectory()) throw new UsageError(`${d}: no such directory`);
     if (isRunDir(d)) return [d];
@@ -51,6 +54,10 @@ export function readGroup(given, label, kind) {
   const want = kind ?? (kinds.length === 1 ? kinds[0] : preferred);
   if (!want) throw new UsageError(`group ${label} holds runs of several kinds (${kinds.join(', ')}): pick one with --kind`);
   const picked = runs.filter((r) => r.kind === want);
+  if (!picked.length && asA !== undefined)
+    throw new UsageError(
+      `groups A and B hold runs of different kinds (A: ${readKind(asA).words}, B: ${kinds.map((k) => readKind(k).words).join(', ')}): compare runs of one kind`,
+    );
   if (!picked.length)
     throw new UsageError(`--kind must be a kind of run group ${label} holds (${kinds.join(', ')}) (got ${JSON.stringify(want)})`);
   return checkOneKind(picked);

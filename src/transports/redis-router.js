@@ -53,6 +53,8 @@ export class RedisRouter {
     /** Reads sent to a stand-in since the reader last took the count. */
     this.fallbacks = 0;
     this.drops = new DropLog();
+    /** MOVED replies told (moved()) since the reader last took the count: without --cluster, the sign of a cluster node */
+    this.movedReplies = 0;
     this.closing = false;
     this.recheckTimer = null;
   }
@@ -128,6 +130,7 @@ export class RedisRouter {
    * @param {string} addr
    */
   moved(slot, addr) {
+    this.movedReplies++;
     // the masters' table learns it too: the read table is rebuilt from it when a replica is set
     // aside (#route), and must not send the slot back to its old master before the refresh
     if (this.conn.cluster) this.masterTable[slot] = addr;
@@ -200,6 +203,13 @@ export class RedisRouter {
         this.readAgain(addr, e, attempts);
       }
     }
+  }
+
+  /** MOVED replies told since the last call. */
+  takeMoved() {
+    const n = this.movedReplies;
+    this.movedReplies = 0;
+    return n;
   }
 
   /** Reads taken from a stand-in since the last call. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../src/local/local-redis.js';
 import { readTimeline } from '../../src/record/timeline.js';
 import { PRODUCER, listTree, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
-import { seedScript } from '../helpers/in-process.js';
+import { rqbench, seedScript } from '../helpers/in-process.js';
 
 /** Mounts a tmpfs at `dir`; false when this machine does not allow it. */
 function mountTmpfs(dir, options) {
@@ -63,6 +63,17 @@ describe('an output that cannot be written is refused before anything runs', () 
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim()).toBe(
       `producer.js: --out must be a directory rqbench can write (${JSON.stringify(readOnly)}: read-only file system)`,
+    );
+    expect(listTree(readOnly)).toEqual([]);
+  }, 30_000);
+
+  it('rqbench k8s --out on a read-only file system: the cause said (not ENOENT), before anything else is printed', async (ctx) => {
+    if (!canMount) return ctx.skip();
+    const r = await rqbench(['k8s', '--out', path.join(readOnly, 'k8s', 'run1'), '--', '-q', '100']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `rqbench k8s: --out must be a directory rqbench can write (${JSON.stringify(readOnly)}: read-only file system)\n`,
     );
     expect(listTree(readOnly)).toEqual([]);
   }, 30_000);

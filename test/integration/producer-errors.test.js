@@ -1,4 +1,7 @@
-/** Command errors in the middle of a run are counted and reported, never a crash. */
+/**
+ * Command errors in the middle of a run are counted and reported, never a crash; a cluster node
+ * spoken to without --cluster (MOVED) is said as it happens, once, and the run is not a success.
+ */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -8,6 +11,8 @@ import { startRedis } from '../../src/local/local-redis.js';
 import { runNode } from '../helpers/run.js';
 import { readRunDir } from '../../src/report/read/run-dirs.js';
 import { histogramName, mergeHistograms } from '../../src/report/merge-runs.js';
+import { describeRun, produce } from '../helpers/producer-run.js';
+import { clusterWithLiveItems, consume, describeConsumer } from '../helpers/consumer-run.js';
 
 let server;
 let out;
@@ -182,4 +187,33 @@ describe('errors mid-run', () => {
     expect(rows.map((r) => cell(r, 'second'))).toEqual(rows.map((_, i) => i));
     expect(rows.reduce((n, r) => n + cell(r, 'failed'), 0)).toBe(s.totals.failed);
   }, 30_000);
+});
+
+describe('a cluster node spoken to as a standalone server (no --cluster)', () => {
+  /** @type {import('../../src/local/local-redis.js').LocalRedis|undefined} */
+  let clu;
+  beforeAll(async () => {
+    clu = await clusterWithLiveItems();
+  }, 60_000);
+  afterAll(async () => {
+    await clu?.stop();
+  });
+
+  /** the line said on the first MOVED, even with --quiet */
+  const HINT = /answered MOVED: it is a node of a Redis Cluster, and this run speaks to it as a standalone server: give --cluster/g;
+  const PROBLEM = /^redis:\/\/127\.0\.0\.1:\d+ answered MOVED: it is a node of a Redis Cluster, .*\(run again with --cluster\)$/;
+
+  it('the producer says so once, on its first MOVED, and the run does not end as a success', async () => {
+    const p = await produce({ port: /** @type {any} */ (clu).port, q: 2000, d: 2, extra: ['-t', '2'] });
+    expect(p.code, describeRun(p)).toBe(1);
+    expect(p.stderr.match(HINT)?.length, p.stderr).toBe(1);
+    expect(p.summary.outcome.problems, describeRun(p)).toEqual(expect.arrayContaining([expect.stringMatching(PROBLEM)]));
+  }, 60_000);
+
+  it('the consumer says so once, on its first MOVED, and the run does not end as a success', async () => {
+    const c = await consume({ port: /** @type {any} */ (clu).port, d: 3, warmup: 0, ttl: 300 });
+    expect(c.code, describeConsumer(c)).toBe(1);
+    expect(c.stderr.match(HINT)?.length, c.stderr).toBe(1);
+    expect(c.summary.outcome.problems, describeConsumer(c)).toEqual(expect.arrayContaining([expect.stringMatching(PROBLEM)]));
+  }, 60_000);
 });

@@ -50,6 +50,14 @@ describe("the seeds' claims", () => {
       /spec must name a spec beside it for a covered claim \(got "nowhere"\)/,
     ],
     ['- { seed: "001", claim: "a", status: planned }', /why is needed: what a planned claim lacks, or why/],
+    // an alias bomb: the parser's own words named neither the file nor what to change
+    [
+      [
+        'a: &a [x, x, x, x, x, x, x, x, x]',
+        ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`),
+      ].join('\n'),
+      /claims\.yaml: refused: its aliases \(\*name\) expand to more than 100 copies of anchored values \(a YAML alias bomb\)/,
+    ],
   ])('refuses %s', (yaml, says) => {
     expect(() => readClaims(claimsIn(yaml), new Set(['x']))).toThrow(says);
   });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
-import { rq, why } from '../helpers/fixture-runs.js';
+import { FIXTURES, rq, why } from '../helpers/fixture-runs.js';
 import { caseText, expectGolden, normalise } from '../helpers/golden.js';
 
 afterAll(() => removeTempDirs());
@@ -100,6 +100,15 @@ describe('rqbench compare on groups', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(line);
+  });
+
+  it('refuses groups of two kinds in one line naming both, not a --kind nobody typed', async () => {
+    const r = await rq('compare', A, path.join(FIXTURES, 'consume'));
+    expect(r.code, why(r)).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'rqbench compare: groups A and B hold runs of different kinds (A: Redis producer, B: Redis consumer): compare runs of one kind\n',
+    );
   });
 
   it('refuses a directory holding no runs', async () => {

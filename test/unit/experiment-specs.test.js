@@ -14,6 +14,12 @@ afterAll(() => removeTempDirs());
 
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-600)}`;
 
+/** A "billion laughs": nine copies of nine copies … of one list, a few lines that would fill the memory. */
+const ALIAS_BOMB = [
+  'lol0: &lol0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+  ...Array.from({ length: 8 }, (_, i) => `lol${i + 1}: &lol${i + 1} [${Array(9).fill(`*lol${i}`).join(', ')}]`),
+].join('\n');
+
 describe('a spec with a mistake', () => {
   // [what is wrong, the edit to the good spec, the one line expected]
   const BAD = [
@@ -31,7 +37,7 @@ describe('a spec with a mistake', () => {
       ['flags: { sl: true }', 'flags: { sl: true, ss: true }'],
       'steps[1].flags.sl with --ss must be used one at a time',
     ],
-    ['the duration', ['duration: 3', 'duration: -1'], 'duration must be a number of seconds >= 1 (got -1)'],
+    ['the duration', ['duration: 3', 'duration: -1'], 'duration must be a number of seconds from 1 to 604800 (got -1)'],
     ['the warm-up', ['warmup: 1', 'warmup: 3'], 'warmup must be shorter than --duration (3 s) (got 3)'],
     [
       'the topology',
@@ -117,6 +123,19 @@ describe('a spec with a mistake', () => {
       'check: "list.master_cpu + zset.master_cpu" is not a comparison',
     ],
     ['the YAML', ['title: Sorted', 'title: [Sorted'], 'not valid YAML'],
+    // the parser's own words named neither the file nor what to change
+    [
+      'its aliases (a YAML alias bomb)',
+      ['repeat: 2', `repeat: 2\n${ALIAS_BOMB}`],
+      'refused: its aliases (*name) expand to more than 100 copies of anchored values (a YAML alias bomb); write the values out, or use fewer aliases',
+    ],
+    // a week at most, as -d: past about 24.8 days a Node timer fires at once
+    ['a duration past a week', ['duration: 3', 'duration: 99999999'], 'duration must be a number of seconds from 1 to 604800'],
+    [
+      "a step's duration past a week",
+      ['flags: { sl: true }', 'flags: { sl: true }\n    duration: 99999999'],
+      'steps[1].duration must be a number of seconds from 1 to 604800',
+    ],
     ['what would decide it', ['repeat: 2', 'repeat: 2\ndecideBy: 5'], 'decideBy must be'],
     [
       'a seed effect for a comparison the check does not make',
@@ -180,6 +199,16 @@ describe('a spec with a mistake', () => {
   it.each(BAD_COUNTED)('refuses a counted step with a mistake in %s: one line, exit 2, nothing written', (_what, edit, line) =>
     expectRefused(COUNTED, edit, line),
   );
+
+  it('refuses an experiment.yaml that is a directory: one line saying a file is expected, exit 2', async () => {
+    const dir = path.join(tempDir(), 'exp');
+    fs.mkdirSync(path.join(dir, 'experiment.yaml'), { recursive: true });
+    const r = await rqbench(['experiment', 'run', dir]);
+    expect(r.code, why(r)).toBe(2);
+    expect(r.stderr).toBe(
+      `rqbench experiment: ${path.join(dir, 'experiment.yaml')}: cannot read it (it is a directory, and a file is expected)\n`,
+    );
+  });
 
   it('refuses a missing spec with one line, exit 2', async () => {
     const r = await rqbench(['experiment', 'run', path.join(tempDir(), 'nope')]);

@@ -155,6 +155,11 @@ describe('bad input', () => {
       ['--namespace', 'Bench'],
       'rqbench k8s: --namespace must be a Kubernetes name: lower-case letters, digits and \'-\', at most 63 characters (got "Bench")',
     ],
+    // a value that starts with "-" is read as a flag: the line says how to give it
+    [
+      ['--flags', '--cluster -q 100'],
+      'rqbench: --flags needs a value (the next word, "--cluster -q 100", starts with "-" and is read as a flag): give it as --flags="--cluster -q 100", or put the producer flags after -- (rqbench k8s --pods 3 -- --cluster -q 300000)',
+    ],
   ])('%j: one line, exit 2, nothing written', async (args, line) => {
     const out = path.join(tempDir('rqbench-k8s-bad-'), 'k8s');
     const r = await rqbench(['k8s', '--out', out, ...args]);
@@ -163,5 +168,12 @@ describe('bad input', () => {
     else expect(r.stderr).toBe(`${line}\n`);
     expect(r.stdout).toBe('');
     expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('--out that is not a directory: refused before anything is said or written, in one line naming --out', async () => {
+    const r = await rqbench(['k8s', '--out', '/dev/null', '--', '-q', '100']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('rqbench k8s: --out must be a directory rqbench can write ("/dev/null" is not a directory)\n');
   });
 });

@@ -1,12 +1,19 @@
 // Bad input to the producer: exit code 2, exactly one line on stderr naming the flag, nothing
 // on stdout, nothing created under --out; and --help. Each case runs the command in this process
 // (test/integration/cli-contract.test.js holds a real process to the same contract).
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeRun, listTree, removeTempDirs, tempDir } from '../helpers/producer-run.js';
 import { DEAD_PORT, rqbench, seedScript } from '../helpers/in-process.js';
 
 afterAll(() => removeTempDirs());
+
+// --tls-ca given a directory, and a file that holds no certificate: named with the flag, not a bare
+// EISDIR when the connection is made, nor a handshake that fails without a word of which file
+const CA_DIR = tempDir('rqbench-ca-dir-');
+const NOT_CA = path.join(tempDir('rqbench-ca-'), 'ca.pem');
+fs.writeFileSync(NOT_CA, 'this is not a certificate\n');
 
 /**
  * [flags, what the error line must name]. Every case also carries a --port nothing listens on
@@ -86,6 +93,14 @@ const BAD = [
   // unknown store modes are unknown flags: there is no --mode, each model has its own switch
   [['--mode', 'hash'], ['--mode']],
   [['--tls-ca', '/nonexistent/ca.pem'], ['--tls-ca']],
+  [
+    ['--tls-ca', CA_DIR],
+    ['--tls-ca', CA_DIR, 'is a directory'],
+  ],
+  [
+    ['--tls-ca', NOT_CA],
+    ['--tls-ca', NOT_CA, 'holds no PEM certificate'],
+  ],
   // cluster changes and --verify
   [['--cluster', '--at', '5'], ['--at']],
   [['--cluster', '--at', 'x:reshard:10'], ['--at']],

@@ -3,7 +3,7 @@
  * hold every second and every value the summary counted. A file cut short or emptied would
  * otherwise give a report with smaller numbers than the run's own, and no word about it.
  */
-import { UsageError } from '../../usage-error.js';
+import { UsageError, fileReason } from '../../usage-error.js';
 import { eachHlogInterval } from '../../record/hlog.js';
 import { readKind } from '../../runs/kinds.js';
 
@@ -81,7 +81,8 @@ export function readable(file, read) {
     return read();
   } catch (e) {
     const err = /** @type {NodeJS.ErrnoException} */ (e);
-    if (typeof err?.code === 'string' && typeof err.syscall === 'string') throw new UsageError(`${file}: cannot be read (${err.code})`);
+    if (typeof err?.code === 'string' && typeof err.syscall === 'string')
+      throw new UsageError(`${file}: cannot be read (${fileReason(err)})`);
     throw e;
   }
 }

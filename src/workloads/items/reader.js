@@ -358,6 +358,8 @@ export class Reader {
       client: this.client.sample(),
       events,
       drops,
+      // MOVED replies followed (a reader follows them on its own): without --cluster, a cluster node
+      moved: this.router.takeMoved(),
     });
   }
 }

@@ -23,8 +23,10 @@ import { scheduleActions } from './run-actions.js';
 /**
  * @typedef {{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
  *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
- *   writeError: NodeJS.ErrnoException|null, drops: WorkerDrop[], starts: Map<string, import('../../measure/server-sampler.js').NodeStart> }} WorkersRun durationS: the window's end (the planned end, or the second the run was stopped in);
- *   drops: connections the workers lost, in the order they were reported; starts: each node's first reading (memory, keys), before the run
+ *   writeError: NodeJS.ErrnoException|null, drops: WorkerDrop[], starts: Map<string, import('../../measure/server-sampler.js').NodeStart>,
+ *   notCluster: string|null }} WorkersRun durationS: the window's end (the planned end, or the second the run was stopped in);
+ *   drops: connections the workers lost, in the order they were reported; starts: each node's first reading (memory, keys), before the run;
+ *   notCluster: a run without --cluster that was answered MOVED, in words (the server is a cluster node), or null
  */
 
 /**
@@ -90,7 +92,7 @@ export async function runWorkers({
   /** @type {Silence|undefined} */
   let reach;
   let next = 0;
-  /** @type {((atMs: number, text: string) => void)|null} marks the timeline (set once the run has its t0) */
+  /** @type {((atMs: number, text: string, o?: { always?: boolean }) => void)|null} marks the timeline (set once the run has its t0) */
   let mark = null;
   /** @type {WorkerDrop[]} */
   const drops = [];
@@ -115,7 +117,27 @@ export async function runWorkers({
   });
   // --verify: each writer's last interval carries the ids it had acknowledged
   const ackedIds = [];
+  // without --cluster, a MOVED reply means the server is a node of a cluster: every command of a
+  // slot it does not serve is redirected (rqbench's clients follow it, each time, at the cost of a
+  // second round trip; ioredis's fail), so the run measures something else than was asked. Said
+  // once, as it happens, and the run does not end as a success.
+  const target = describeConnection(conn);
+  let movedSeen = false;
+  const notCluster = () =>
+    movedSeen
+      ? `${target} answered MOVED: it is a node of a Redis Cluster, and this run spoke to it as a standalone server (run again with --cluster)`
+      : null;
   const onInterval = (s, iv) => {
+    // a writer counts the MOVED it followed, a reader hands them over (iv.moved); a command that
+    // failed on one (ioredis throws them) is in errorKinds. The totals and errorKinds say how many.
+    if (!conn.cluster && !movedSeen && (iv.counters?.moved || iv.moved || iv.counters?.errorKinds?.MOVED)) {
+      movedSeen = true;
+      mark?.(
+        Date.now(),
+        `${target} answered MOVED: it is a node of a Redis Cluster, and this run speaks to it as a standalone server: give --cluster`,
+        { always: true },
+      );
+    }
     if (iv.ackedIds) {
       for (const r of iv.ackedIds) ackedIds.push(r);
       delete iv.ackedIds;
@@ -128,6 +150,7 @@ export async function runWorkers({
       drops.push({ worker: label, node: d.node, atS: Math.round((d.atMs - t0) / 10) / 100, reconnectMs: d.reconnectMs });
     delete iv.events;
     delete iv.drops;
+    delete iv.moved;
     merger.add(s, iv);
   };
   const pool = new ChildPool(specs, onInterval, (s) => merger.finish(s));
@@ -194,7 +217,6 @@ export async function runWorkers({
     // only on a terminal: in a log, the lines that matter (the target went away) stand alone
     run.showStatus({ durationS: a.duration });
     // said even with --quiet: a target that went away is not a status, it is what the run is about
-    const target = describeConnection(conn);
     const silence = new Silence({
       boundMs: settings.unreachableStopMs,
       heardMs: () => sampler.silentForMs(),
@@ -224,6 +246,7 @@ export async function runWorkers({
       writeError: rec.writeError,
       drops,
       starts: sampler.starts(),
+      notCluster: notCluster(),
     });
     if (lastWords) run.lastWords = () => lastWords(sofar());
 
