@@ -15,6 +15,7 @@ import { writeIndex } from '../experiments/index-md.js';
 import { checkMetrics, metricsOptions } from '../plans/metrics-plan.js';
 import { MetricsHub } from '../harness/metrics-hub.js';
 import { exitCodeSet, exitNow, setExitCode, writeErr } from '../command-io.js';
+import { gitChanges } from '../harness/manifest.js';
 
 const PROG = 'rqbench experiment';
 const ACTIONS = ['run', 'report'];
@@ -65,6 +66,12 @@ export function builder(y) {
       describe:
         'with run: set a noisy trial aside (something outside the run took CPU: its summary says so) and run it again, at most this many times each',
     })
+    .option('allow-dirty', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'with run: run although rqbench\'s own tree has uncommitted changes to tracked files; RESULTS.md then marks its tables "from uncommitted code" (without it such a run is refused: a commit alone would not name the code)',
+    })
     .option('seed', {
       type: 'number',
       requiresArg: true,
@@ -114,6 +121,13 @@ export async function handler(a) {
     // every spec is checked before any runs: a mistake in the last is not found an hour in
     specs = a.dirs.map((d) => loadSpec(d));
     if (a.action === 'run') specs.forEach(checkCanRun);
+    if (a.allowDirty && a.action !== 'run') throw bad('--allow-dirty', 'used with run');
+    // last of the checks, so a spec's own mistakes are said first
+    const tree = a.action === 'run' && !a.allowDirty ? gitChanges() : null;
+    if (tree?.dirty)
+      throw new UsageError(
+        `rqbench's tree has uncommitted changes (${tree.files} tracked file${tree.files === 1 ? '' : 's'}): commit them, or give --allow-dirty (RESULTS.md then marks its tables "from uncommitted code")`,
+      );
     // it listens before anything is written: a port in use is bad input
     if (a.metricsPort !== undefined) {
       const name = specs.length > 1 ? 'experiments' : specs[0].name;

@@ -16,6 +16,7 @@ import { capCounted, grownSlots, newSeed, readManifest, schedule, trialDir, tria
 import { trialNoise } from './trial-noise.js';
 import { placeRegime, probeFigures, scaleFlags } from './regime.js';
 import { writeErr } from '../command-io.js';
+import { gitChanges, gitSha } from '../harness/manifest.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -49,7 +50,9 @@ export async function runExperiment(
   const manifest = previous
     ? /** @type {import('./trials.js').TrialManifest} */ (readManifest(previous))
     : newManifest({ ...spec, steps: capCounted(spec.steps, countedTrials) }, repeat ?? spec.repeat, seed ?? newSeed(), countedTrials);
-  if (!previous) writeManifest(runDir, manifest);
+  // the code each session of this run ran (a --resume may run a later commit): RESULTS.md names it
+  manifest.code = [...(manifest.code ?? []), { git: gitSha(), dirty: gitChanges()?.dirty ?? null, at: new Date().toISOString() }];
+  writeManifest(runDir, manifest);
   // a run begun with --counted-trials keeps its cap when resumed: its counted steps are not grown back
   spec = { ...spec, steps: capCounted(spec.steps, manifest.countedTrials) };
   // steps added to the spec since the run began: their trials go after the run's own, in the same rounds' manner

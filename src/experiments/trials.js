@@ -16,7 +16,10 @@ const TRIAL = /^trial-(\d+)$/;
 /**
  * @typedef {{ round: number, step: string, trial: number }} TrialSlot  round and trial count from 1
  * @typedef {{ repeat: number, seed: number, order: TrialSlot[], startedAt: string, noiseThreshold?: number, countedTrials?: number,
- *   regime?: import('./regime.js').Placed }} TrialManifest  regime: where the steps' load was placed (regime.js), once probed
+ *   regime?: import('./regime.js').Placed, code?: Provenance[] }} TrialManifest  regime: where the steps' load was placed
+ *   (regime.js), once probed; code: what each session of the run (the first, each --resume) ran
+ * @typedef {{ git: string|null, dirty: boolean|null, at: string }} Provenance  dirty: tracked files changed since
+ *   the commit (null: not a git checkout)
  */
 
 /**

@@ -20,6 +20,24 @@ export function gitSha() {
   }
 }
 
+/**
+ * Whether rqbench's own tree holds changes to tracked files that no commit has: the commit alone
+ * does not name the code that ran then. Untracked files (run directories, a local note) are not
+ * code that ran. Null outside a git checkout.
+ * @returns {{ dirty: boolean, files: number }|null}
+ */
+export function gitChanges() {
+  try {
+    const out = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const files = out ? out.split('\n').length : 0;
+    return { dirty: files > 0, files };
+  } catch {
+    return null;
+  }
+}
+
 export function packageVersion(name) {
   try {
     const file = name === 'rqbench' ? `${ROOT}package.json` : `${ROOT}node_modules/${name}/package.json`;
@@ -90,6 +108,7 @@ export function runManifest({ kind, command, a, dir, t0, description, facts = {}
       ...versions,
     },
     git: gitSha(),
+    gitDirty: gitChanges()?.dirty ?? null,
     host: {
       hostname: os.hostname(),
       platform: `${os.platform()} ${os.release()}`,

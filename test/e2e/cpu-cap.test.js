@@ -159,7 +159,7 @@ describe.skipIf(!!capWhy)(`capped local servers${capWhy ? ` (SKIPPED: ${capWhy})
   it('a spec with topology.local.cpus: the runner starts capped nodes and RESULTS.md names the cap', SLOW, async () => {
     const dir = spec(`topology: { local: { cpus: 0.5 } }\nrepeat: 1\nduration: 2\nwarmup: 1\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
     expect(loadSpec(dir).topology).toMatchObject({ local: { cpus: 0.5 }, label: 'local standalone, 0.5 core per node' });
-    const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 60_000 });
+    const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir], { timeoutMs: 60_000 });
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(
       /started a local standalone, 0\.5 core per node at redis:\/\/127\.0\.0\.1:\d+, each node capped at 0\.5 of a core/,
@@ -258,7 +258,7 @@ describe('a cgroup root that cannot work: one line saying why, exit 2, no server
   it.each(roots)('%s: a spec with topology.local.cpus', async (_what, root, line) => {
     const dir = spec('topology: { local: { cpus: 0.5 } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n');
     vi.stubEnv('RQBENCH_CGROUP_ROOT', root);
-    const r = await rqbench(['experiment', 'run', dir]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     expect(r.stderr).toContain(`${path.join(dir, 'experiment.yaml')}: topology.local.cpus: ${line}`);

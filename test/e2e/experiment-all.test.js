@@ -17,7 +17,10 @@ const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
 describe('rqbench experiment run with several specs', () => {
   it('runs them in sequence with an overall ETA and writes the index; --resume after Ctrl-C skips the finished spec', async () => {
     const { parent, dirs } = twoSpecs();
-    const child = spawn(process.execPath, [CLI, 'experiment', 'run', ...dirs], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'experiment', 'run', '--allow-dirty', ...dirs], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     const code = await new Promise((resolve) => {
       child.stderr.on('data', (d) => {
@@ -36,7 +39,7 @@ describe('rqbench experiment run with several specs', () => {
     expect(err).toContain('interrupted; --resume continues this sequence');
     expect(fs.existsSync(path.join(parent, '.run-all.json'))).toBe(true);
 
-    const r = await runNode([CLI, 'experiment', 'run', ...dirs, '--resume'], { timeoutMs: 90_000 });
+    const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', ...dirs, '--resume'], { timeoutMs: 90_000 });
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/\[spec 1\/2\] a-first finished earlier in this sequence, skipped/);
     expect(r.stderr).toMatch(/\[spec 2\/2\] b-second: 1 step\(s\)/);

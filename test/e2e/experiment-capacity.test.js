@@ -23,7 +23,7 @@ describe('an experiment of capacity steps', () => {
     async () => {
       const dir = experimentDir(SPEC, 'cap');
       // seed 5 runs the steps in the order written
-      const r = await rq(['experiment', 'run', dir, '--seed', '5']);
+      const r = await rq(['experiment', 'run', '--allow-dirty', dir, '--seed', '5']);
       expect(r.code, why(r)).toBe(0);
       expect(r.stderr).toMatch(/\[1\/2\] big \(trial 1\/1, half a core\): capacity search, runs of 2 s/);
       expect(r.stderr).toMatch(/\[2\/2\] small done in [\d.]+ s: held up to the ceiling of 10,000 items\/s/);

@@ -21,7 +21,7 @@ const runs = valgrindTestsRun('counted experiment steps');
 describe.skipIf(!runs)('an experiment with counted steps', () => {
   it('counts each counted step once, decides the check on the counts, and keeps their table apart', { timeout: 240_000 }, async () => {
     const dir = experimentDir(COUNTED_SPEC, 'counted');
-    const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 200_000 });
+    const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir], { timeoutMs: 200_000 });
     expect(r.code, why(r)).toBe(0);
     const runDir = /** @type {string} */ (latestRun(dir));
     const m = readManifest(runDir);
@@ -52,7 +52,7 @@ describe.skipIf(!runs)('an experiment with counted steps', () => {
       path.join(dir, 'experiment.yaml'),
       COUNTED_SPEC.replace('finding:', '  - { name: list, flags: { sl: true }, repeat: 1 }\nfinding:'),
     );
-    const again = await runNode([CLI, 'experiment', 'run', dir, '--resume'], { timeoutMs: 60_000 });
+    const again = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir, '--resume'], { timeoutMs: 60_000 });
     expect(again.code, why(again)).toBe(0);
     expect(again.stderr).toContain('list joined the spec after this run began: their trials run after its own');
     expect(again.stderr.match(/already complete/g)).toHaveLength(4);

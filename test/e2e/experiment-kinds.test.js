@@ -18,7 +18,7 @@ const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
 describe('an experiment of load steps', () => {
   it("makes the delta file once, runs the grid with the real rqbench load and writes the seed's table with the verdict", async () => {
     const { dir, tmp } = experiment(LOAD, 'load');
-    const r = await rq(['experiment', 'run', dir], tmp);
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir], tmp);
     expect(r.code, why(r)).toBe(0);
     const file = path.join(tmp, 'rqbench-delta-3000x100.tsv');
     expect(fs.statSync(file).size).toBe(300_000);
@@ -57,7 +57,7 @@ describe('an experiment of load steps', () => {
     expect(again.code, why(again)).toBe(0);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe(md);
     // the next run reuses the file
-    const rerun = await rq(['experiment', 'run', dir], tmp);
+    const rerun = await rq(['experiment', 'run', '--allow-dirty', dir], tmp);
     expect(rerun.code, why(rerun)).toBe(0);
     expect(rerun.stderr).toContain(`the delta file ${file} is there (3,000 records of 100 B), reused`);
   }, 90_000);
@@ -66,7 +66,7 @@ describe('an experiment of load steps', () => {
 describe('an experiment of ops steps', () => {
   it("times each operation with the real rqbench ops on the Redis the runner started: the seed's tables, the CPU, wrk2's spectrum, the verdict", async () => {
     const { dir, tmp } = experiment(OPS, 'ops');
-    const r = await rq(['experiment', 'run', dir], tmp);
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir], tmp);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/started a local Redis \(1 node\) at redis:\/\/127\.0\.0\.1:\d+/);
     expect(r.stderr).toMatch(/\[1\/1\] one \(trial 1\/1\): Redis: 5 operations, 0 s warm-up \+ 1 s each … ETA/);

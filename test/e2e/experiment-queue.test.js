@@ -20,7 +20,7 @@ describe('an experiment of queue steps', () => {
   it("runs publisher and consumer per step on the emulator and writes the seed's tables, the CPU, the verdict and the charts", async () => {
     const dir = experimentDir(SPEC, 'queue');
     // seed 5 runs the steps in the order written
-    const r = await rq(['experiment', 'run', dir, '--seed', '5']);
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir, '--seed', '5']);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/started the SQS\/SNS emulator \(in this process\) at http:\/\/127\.0\.0\.1:\d+/);
     expect(r.stderr).toMatch(/\[1\/2\] big \(trial 1\/1, Batch 200 x 10\/s\): sqs → sqs, 3 s … ETA/);
@@ -99,7 +99,7 @@ describe('an experiment of queue steps', () => {
           'check: "big.missing == 0"',
         );
       const dir = experimentDir(one, 'queue');
-      const r = await rq(['experiment', 'run', dir]);
+      const r = await rq(['experiment', 'run', '--allow-dirty', dir]);
       expect(r.code, why(r)).toBe(0);
       expect(r.stderr).not.toMatch(/started the SQS\/SNS emulator/);
       const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');

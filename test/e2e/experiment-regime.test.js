@@ -22,7 +22,7 @@ describe('an experiment in the seed’s regime', () => {
     "probes the rate until the capped master's engine is near the target, runs the trial there, and says so",
     async () => {
       const dir = experimentDir(REGIME_SPEC, 'regime');
-      const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 150_000 });
+      const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir], { timeoutMs: 150_000 });
       expect(r.code, why(r)).toBe(0);
       expect(r.stderr).toMatch(/regime probe 1: zset at x1 the rate, busiest master engine [\d.]+% \(target 60%\)/);
       const m = readManifest(/** @type {string} */ (latestRun(dir)));

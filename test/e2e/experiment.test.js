@@ -81,7 +81,7 @@ describe('rqbench experiment', () => {
   it('runs a two-step spec, two trials each interleaved, end to end and writes RESULTS.md with its tables', async () => {
     const dir = experiment(TWO_STEPS);
     // seed 5 orders the rounds zset, list | zset, list
-    const r = await rq(['experiment', 'run', dir, '--seed', '5']);
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir, '--seed', '5']);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/2 step\(s\) x 2 trial\(s\), interleaved \(seed 5\)/);
     expect(r.stderr).toMatch(/\[1\/4\] zset \(trial 1\/2, \+ consumer\): 3 s … ETA \d+:\d\d/);
@@ -139,7 +139,7 @@ check: "hash.achieved > 0"
 `,
       'zh',
     );
-    const r = await rq(['experiment', 'run', dir, '--seed', '1']);
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir, '--seed', '1']);
     expect(r.code, why(r)).toBe(0);
     const [run] = runsOf(dir);
     expect(
@@ -197,7 +197,7 @@ finding: "a finding"
 check: "${check}"
 `;
       const dir = experiment(spec('hash.achieved > 0'), 'wrongtype');
-      const r = await rq(['experiment', 'run', dir]);
+      const r = await rq(['experiment', 'run', '--allow-dirty', dir]);
       expect(r.code, why(r)).toBe(1);
       expect(r.stderr).toMatch(
         /rqbench experiment: step hash \(trial 1\/1\): the producer's writes failed \(\d+ items failed[^)]*\): the step measured nothing its check can compare \(a check on hash\.failed or hash\.lost makes failures the measurement\)/,
@@ -206,7 +206,7 @@ check: "${check}"
       expect(md).not.toMatch(/Here: \*\*(held|did not hold)\*\*/);
       // the same failures, when the check reads them, are the measurement: the run did what was asked
       const measured = experiment(spec('hash.failed > 0'), 'measured');
-      const m = await rq(['experiment', 'run', measured]);
+      const m = await rq(['experiment', 'run', '--allow-dirty', measured]);
       expect(m.code, why(m)).toBe(0);
     } finally {
       await redis.stop();
@@ -215,7 +215,7 @@ check: "${check}"
 
   it('stops cleanly on SIGINT during the last trial, and --resume skips the three complete trials and re-runs it', async () => {
     const dir = experiment(TWO_STEPS.replace('duration: 3', 'duration: 4'));
-    const child = spawn(process.execPath, [CLI, 'experiment', 'run', dir, '--seed', '5'], {
+    const child = spawn(process.execPath, [CLI, 'experiment', 'run', '--allow-dirty', dir, '--seed', '5'], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -240,7 +240,7 @@ check: "${check}"
     expect(meta.ok).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toMatch(/Trials: 1–2 of 2 per step complete/);
 
-    const r = await rq(['experiment', 'run', dir, '--resume']);
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir, '--resume']);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr.match(/already complete in .*, skipped/g)).toHaveLength(3);
     expect(r.stderr).toMatch(/\[1\/1\] list \(trial 2\/2\): 4 s/);
@@ -280,7 +280,7 @@ check: "big.master_cpu > small.master_cpu and big.failed == 0"
 `,
       'six',
     );
-    const r = await rq(['experiment', 'run', dir], 150_000);
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir], 150_000);
     expect(r.code, why(r)).toBe(0);
     expect(r.stderr).toMatch(/\[12\/12\] (big|small) done in/);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');

@@ -131,7 +131,7 @@ check: "zset.master_cpu > 0"
 `,
     );
     await startHog(40);
-    const r = await runNode([CLI, 'experiment', 'run', dir, '--retry-noisy', '1', '--seed', '3'], { timeoutMs: 90_000 });
+    const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir, '--retry-noisy', '1', '--seed', '3'], { timeoutMs: 90_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
       /zset trial 1\/1 was noisy \(other processes took [\d.]+% of a core, noisy at 25%\): kept in \S+trial-1\.noisy-1, running it again \(1 of at most 1\)/,

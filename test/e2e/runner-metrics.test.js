@@ -94,7 +94,7 @@ describe("a runner serves its steps' metrics on one endpoint", () => {
       'title: One step (test)\nseed: "002 § x"\ntopology: { local: { replicas: 0 } }\nrepeat: 1\nduration: 2\nwarmup: 0\nflags: { q: 1000 }\nsteps:\n  - name: only\n',
     );
     const r = await runAndScrape(
-      ['experiment', 'run', dir, '--metrics-port', String(port), '--metrics-linger', '3'],
+      ['experiment', 'run', '--allow-dirty', dir, '--metrics-port', String(port), '--metrics-linger', '3'],
       port,
       /wrote .*RESULTS\.md/,
     );

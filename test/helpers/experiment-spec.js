@@ -43,7 +43,7 @@ export function experimentWithTmp(yaml, name) {
 export async function expectRefused(spec, [from, to], line) {
   expect(spec).toContain(from);
   const dir = experimentDir(spec.replace(from, to));
-  const r = await rqbench(['experiment', 'run', dir]);
+  const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
   expect(r.code, `exit ${r.code}; stderr: ${r.stderr.trim().slice(-600)}`).toBe(2);
   expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
   expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);

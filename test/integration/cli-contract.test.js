@@ -104,7 +104,7 @@ describe('a real process refuses bad input: one line naming the flag, exit 2, no
 
   it('rqbench experiment run: a spec with one mistake', async () => {
     const dir = experimentDir(TWO_STEPS.replace('repeat: 2', 'repeat: 0'));
-    const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 20_000 });
+    const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir], { timeoutMs: 20_000 });
     const why = describeRun(r);
     expect(r.code, why).toBe(2);
     expect(r.stdout, 'nothing on stdout').toBe('');

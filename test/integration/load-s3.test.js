@@ -127,7 +127,7 @@ describe('rqbench load from S3', () => {
 describe('an experiment step from S3', () => {
   it('the runner puts the file on the S3 emulator it starts and the step reads it from there', async () => {
     const dir = experimentDir(SPEC, 'load-s3');
-    const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: 120_000 });
+    const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir], { timeoutMs: 120_000 });
     expect(r.code, describeRun(r)).toBe(0);
     expect(r.stderr).toMatch(/put the delta file on the S3 emulator as s3:\/\/rqbench-deltas\/rqbench-delta-30000x100\.tsv \(1 parts\)/);
     expect(r.stderr).toMatch(

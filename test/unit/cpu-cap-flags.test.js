@@ -55,7 +55,7 @@ describe('bad caps: one line naming the flag or field, exit 2, nothing written',
 
   it.each([['0'], ['-0.5'], ['"half"'], ['2000']])('a spec with topology.local.cpus: %s', async (v) => {
     const dir = spec(`topology: { local: { cpus: ${v} } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
-    const r = await rqbench(['experiment', 'run', dir]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     expect(r.stderr).toContain(`${path.join(dir, 'experiment.yaml')}: topology.local.cpus must be a number of cores from 0.01 to 1024`);
@@ -64,7 +64,7 @@ describe('bad caps: one line naming the flag or field, exit 2, nothing written',
 
   it('a spec whose cap is more than this machine has: refused by run (report reads it anywhere)', async () => {
     const dir = spec(`topology: { local: { cpus: ${os.availableParallelism() + 1} } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n`);
-    const r = await rqbench(['experiment', 'run', dir]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr).toContain(
       `topology.local.cpus must be a number of cores from 0.01 to ${os.availableParallelism()}, such as 0.5 on this machine`,
@@ -103,7 +103,7 @@ describe('a cgroup root with no cpu controller: one line saying why, exit 2, no 
   it('a spec with topology.local.cpus', async () => {
     noController();
     const dir = spec('topology: { local: { cpus: 0.5 } }\nflags: { q: 1000 }\nsteps: [{ name: one }]\n');
-    const r = await rqbench(['experiment', 'run', dir]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     expect(r.stderr).toContain(`${path.join(dir, 'experiment.yaml')}: topology.local.cpus: ${line}`);

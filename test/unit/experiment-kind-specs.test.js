@@ -67,7 +67,7 @@ describe('queue steps', () => {
         'check: "big.messages_per_sec < small.messages_per_sec and big.missing == 0 and small.missing == 0"',
         'check: "big.missing == 0"',
       );
-    const refused = await rqbench(['experiment', 'run', experimentDir(one)]);
+    const refused = await rqbench(['experiment', 'run', '--allow-dirty', experimentDir(one)]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('topology.queue.endpoint must not hold credentials');
     expect(refused.stderr).not.toContain('secret');
@@ -183,7 +183,7 @@ describe('load and ops steps', () => {
       const { dir, tmp } = experiment(spec.replace(from, to), kind);
       // where the runner would put its files, as the e2e test's child process has it
       vi.stubEnv('TMPDIR', tmp);
-      const r = await rqbench(['experiment', 'run', dir]);
+      const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
       expect(r.code, why(r)).toBe(2);
       expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
       expect(r.stderr).toContain(`rqbench experiment: ${path.join(dir, 'experiment.yaml')}: ${line}`);

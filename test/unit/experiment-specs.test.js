@@ -203,7 +203,7 @@ describe('a spec with a mistake', () => {
   it('refuses an experiment.yaml that is a directory: one line saying a file is expected, exit 2', async () => {
     const dir = path.join(tempDir(), 'exp');
     fs.mkdirSync(path.join(dir, 'experiment.yaml'), { recursive: true });
-    const r = await rqbench(['experiment', 'run', dir]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr).toBe(
       `rqbench experiment: ${path.join(dir, 'experiment.yaml')}: cannot read it (it is a directory, and a file is expected)\n`,
@@ -211,7 +211,7 @@ describe('a spec with a mistake', () => {
   });
 
   it('refuses a missing spec with one line, exit 2', async () => {
-    const r = await rqbench(['experiment', 'run', path.join(tempDir(), 'nope')]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', path.join(tempDir(), 'nope')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(/^rqbench experiment: \S+nope\/experiment\.yaml: cannot read it \(no such file\)$/);
   });
@@ -222,7 +222,7 @@ describe('a spec with a mistake', () => {
       path.join(dirs[1], 'experiment.yaml'),
       oneStepSpec('Second (test)', '002 § B', 'one.achieved < 0').replace('q: 2000', 'q: 0'),
     );
-    const r = await rqbench(['experiment', 'run', ...dirs]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', ...dirs]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(`${path.join(dirs[1], 'experiment.yaml')}: flags.q must be`);
@@ -238,7 +238,7 @@ describe('bad flags of experiment run and report', () => {
     [['--resume', '--repeat', '3'], '--repeat must be left out with --resume'],
   ])('refuses run %j with one line, exit 2, nothing written', async (flags, line) => {
     const dir = experimentDir(TWO_STEPS, 'bad-flags');
-    const r = await rqbench(['experiment', 'run', dir, ...flags]);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', dir, ...flags]);
     expect(r.code, why(r)).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(line);

@@ -88,7 +88,7 @@ describe('--metrics-buckets: bad values', () => {
       [['--metrics-buckets', 'fine'], /--metrics-buckets must be used with --metrics-port$/],
     ];
     await expectEachRefused(Object.entries(commands).flatMap(([name, run]) => cases.map(([flags, re]) => ({ name, run, flags, re }))));
-    const r = await rqbench(['experiment', 'run', spec, '--metrics-port', '9999', '--metrics-buckets', 'medium']);
+    const r = await rqbench(['experiment', 'run', '--allow-dirty', spec, '--metrics-port', '9999', '--metrics-buckets', 'medium']);
     const what = `experiment run: ${r.stderr}`;
     expect(r.code, what).toBe(2);
     expect(r.stderr.trim().split('\n'), what).toHaveLength(1);

@@ -267,7 +267,10 @@ export function manifest(steps) {
   if (!first) return null;
   // steps added to a run later (--resume) ran other code: every commit the shown trials ran is named
   const gits = [...new Set(manifests.map((m) => m?.git).filter(Boolean))];
-  return gits.length > 1 ? { ...first, gits } : first;
+  // a tree dirty in any of them taints the table; unknown (older runs) only where none says
+  const states = manifests.map((m) => m?.gitDirty);
+  const gitDirty = states.includes(true) ? true : states.every((d) => d === false) ? false : undefined;
+  return { ...first, ...(gits.length > 1 ? { gits } : {}), gitDirty };
 }
 
 /**
