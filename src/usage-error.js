@@ -1,4 +1,5 @@
 import { commandArgv, exitNow, writeErr } from './command-io.js';
+import { isSecretName } from './secrets.js';
 
 /**
  * Bad input ends in one line naming the flag and what it accepts, exit code 2, and nothing
@@ -147,8 +148,10 @@ export function onceOnly(prog) {
       const name = names.get(key);
       if (!Array.isArray(v) || lists.has(name)) continue;
       const typed = typedFlags(names).find((f) => f.name === name)?.typed ?? `--${key}`;
+      // the values quoted back, except a secret's (a line quoting them stands in no form the redaction knows)
+      const values = v.map((x) => (isSecretName(name) ? '***' : printable(String(x))));
       writeErr(
-        `${typeof prog === 'function' ? prog() : prog}: ${typed} was given ${v.length} times (${v.map((x) => printable(String(x))).join(', ')}): it takes one value\n`,
+        `${typeof prog === 'function' ? prog() : prog}: ${typed} was given ${v.length} times (${values.join(', ')}): it takes one value\n`,
       );
       exitNow(2);
     }

@@ -12,6 +12,7 @@ import { instanceOf } from '../plans/instance.js';
 import { UsageError } from '../usage-error.js';
 import { prepareCapacity } from '../experiments/capacity/capacity-args.js';
 import { runCapacity } from '../experiments/capacity/run-capacity.js';
+import { commandLine } from '../experiments/children.js';
 import { redactString } from '../record/redact.js';
 import { commandArgv, exitNow, setExitCode, writeErr, writeOut } from '../command-io.js';
 
@@ -48,8 +49,10 @@ export async function handler(a) {
     exitNow(2);
   }
   const { plan } = prepared;
-  const typed = commandArgv().map((x, i, all) => (all[i - 1] === '--password' ? '***' : redactString(x)));
-  const out = await runCapacity({ ...prepared, command: `rqbench ${typed.join(' ')}`, instance: instanceOf(plan) });
+  // the command as it can be pasted into a shell, through the one redaction (its words quoted: a
+  // password with a space is one quoted value to it)
+  const command = redactString(commandLine('rqbench', commandArgv()));
+  const out = await runCapacity({ ...prepared, command, instance: instanceOf(plan) });
   if (plan.json) writeOut(`${JSON.stringify(out.result, null, 2)}\n`);
   else if (!plan.quiet) writeOut(`${out.result.answer}\n${out.result.projectionLine}\n${out.result.noiseLine}\n`);
   writeErr(`${PROG}: wrote ${out.dir} (capacity.md, report.html)\n`);

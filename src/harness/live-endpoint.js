@@ -18,6 +18,7 @@ import client from 'prom-client';
 import { lingerFor, listenForScrapes } from './metrics-server.js';
 import { RELAY_MESSAGE } from './metrics-hub.js';
 import { RunMetrics } from '../measure/run-metrics.js';
+import { redact } from '../record/redact.js';
 import { LoadMetrics } from '../measure/load-metrics.js';
 import { settings } from '../settings.js';
 import { writeErr } from '../command-io.js';
@@ -58,13 +59,16 @@ export class LiveMetrics {
    */
   label({ runName, extra = {} }) {
     if (this.labelled) return;
-    this.registry.setDefaultLabels({
-      run_id: this.a.metricsRunId,
-      run_name: runName,
-      host: os.hostname(),
-      ...extra,
-      ...this.a.metricsLabels,
-    });
+    // through the one redaction, as every line rqbench writes: a label may quote a URL
+    this.registry.setDefaultLabels(
+      redact({
+        run_id: this.a.metricsRunId,
+        run_name: runName,
+        host: os.hostname(),
+        ...extra,
+        ...this.a.metricsLabels,
+      }),
+    );
     client.collectDefaultMetrics({ register: this.registry });
     this.labelled = true;
     if (this.a.metricsRelay) {

@@ -19,6 +19,7 @@ import client from 'prom-client';
 import { lingerFor, listenForScrapes } from './metrics-server.js';
 import { settings } from '../settings.js';
 import { writeErr } from '../command-io.js';
+import { redact } from '../record/redact.js';
 
 /** The message type a relaying child sends ({ type, final, families }). */
 export const RELAY_MESSAGE = 'rqbench-metrics';
@@ -46,7 +47,8 @@ export class MetricsHub {
     quiet = false,
   }) {
     const hub = new MetricsHub({ lingerS, keepS, buckets, quiet });
-    hub.registry.setDefaultLabels({ host: os.hostname(), ...labels });
+    // through the one redaction, as the steps' own labels (live-endpoint.js)
+    hub.registry.setDefaultLabels(redact({ host: os.hostname(), ...labels }));
     client.collectDefaultMetrics({ register: hub.registry });
     hub.server = await listenForScrapes({ host, port, render: () => hub.render(), contentType: hub.registry.contentType });
     if (!quiet) writeErr(`metrics: ${hub.server.url}\n`);

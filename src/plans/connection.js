@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError, bad, fileReason, givenFlags, intIn, shown } from '../usage-error.js';
 import { settings } from '../settings.js';
+import { redactString } from '../secrets.js';
 import { cpuCapProblem, cpusAccepted, validCpus } from '../local/cpu-cap.js';
 
 /** @param {import('yargs').Argv} y */
@@ -86,10 +87,11 @@ export function checkConnection(a) {
     try {
       u = new URL(a.url);
     } catch {
-      throw bad('--url', 'a URL like redis://host:6379 or rediss://user:pass@host:6380', redactUrl(a.url));
+      throw bad('--url', 'a URL like redis://host:6379 or rediss://user:pass@host:6380', redactString(String(a.url)));
     }
-    if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw bad('--url', 'a redis:// or rediss:// URL', redactUrl(a.url));
-    if (u.pathname.length > 1 && !/^\/\d+$/.test(u.pathname)) throw bad('--url', 'a URL whose path is a db number', redactUrl(a.url));
+    if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw bad('--url', 'a redis:// or rediss:// URL', redactString(String(a.url)));
+    if (u.pathname.length > 1 && !/^\/\d+$/.test(u.pathname))
+      throw bad('--url', 'a URL whose path is a db number', redactString(String(a.url)));
     for (const part of [u.username, u.password]) {
       try {
         decodeURIComponent(part);
@@ -97,7 +99,7 @@ export function checkConnection(a) {
         throw bad(
           '--url',
           'a URL whose user and password are %-escaped as URLs are (a % followed by two hex digits; %25 for a %)',
-          redactUrl(a.url),
+          redactString(String(a.url)),
         );
       }
     }
@@ -181,8 +183,4 @@ function checkNodeCpus(v) {
  */
 function numberOrText(v) {
   return typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v;
-}
-
-function redactUrl(s) {
-  return String(s).replace(/\/\/[^@/]*@/, '//***@');
 }

@@ -12,6 +12,7 @@ import { BodyMaker, largestAttributes } from '../workloads/queue-updates/message
 import { FolderBodies } from '../workloads/queue-updates/delta-folder.js';
 import { grouped } from '../record/format.js';
 import { settings } from '../settings.js';
+import { redactString } from '../secrets.js';
 import { checkConnection } from './connection.js';
 import { checkOutput } from './output.js';
 import { checkMetrics } from './metrics-plan.js';
@@ -219,7 +220,7 @@ export function checkQueueConsumer(flags) {
   if (a.cache === 'redis' && !a.cacheUrl && !a.local) throw new UsageError('--cache redis needs --cache-url redis://host:port or --local');
   if (a.cache !== 'redis' && (a.cacheUrl || a.local)) throw bad(a.cacheUrl ? '--cache-url' : '--local', 'used with --cache redis');
   if (a.cacheUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(a.cacheUrl))
-    throw bad('--cache-url', 'a redis:// or rediss:// URL', a.cacheUrl.replace(/\/\/[^@/]*@/, '//***@'));
+    throw bad('--cache-url', 'a redis:// or rediss:// URL', redactString(a.cacheUrl));
   if (!(Number.isFinite(a.duration) && a.duration >= 0 && a.duration <= settings.maxDurationSeconds))
     throw bad('--duration', `a number of seconds from 0 to ${settings.maxDurationSeconds} (a week; 0: until Ctrl-C)`, a.duration);
   return run;

@@ -2,11 +2,9 @@
  * Secrets never reach a run directory, a log line or an error message: anything named like a
  * secret is dropped and credentials inside URLs are masked.
  */
-import { redactString } from '../secrets.js';
+import { isSecretName, redactString } from '../secrets.js';
 
 export { redactString };
-
-const SECRET_KEY = /pass(word)?|secret|token|credential|auth|private.?key|^key$|^ca$|^cert$/i;
 
 /**
  * A deep copy without secret-looking fields, with URLs masked.
@@ -21,7 +19,7 @@ export function redact(value) {
   if (value && typeof value === 'object') {
     const out = {};
     for (const [k, v] of Object.entries(value)) {
-      if (SECRET_KEY.test(k)) {
+      if (isSecretName(k)) {
         if (v !== undefined && v !== null && v !== false && v !== '') out[k] = '***';
         continue;
       }

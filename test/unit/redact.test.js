@@ -18,6 +18,19 @@ describe('redaction', () => {
     expect(redactString('  --password       password (or set REDIS_PASSWORD)')).toBe('  --password       password (or set REDIS_PASSWORD)');
     expect(redactString('--password --tls')).toBe('--password --tls');
   });
+  it('masks a URL password holding @ or : as typed, up to the last @ before the host', () => {
+    expect(redactString('got "redis://:h3ad@m1d:t41l@127.0.0.1:1/x"')).toBe('got "redis://:***@127.0.0.1:1/x"');
+    expect(redactString('ftp://bob:h3ad@m1d@h and redis://h:1 x@y')).toBe('ftp://bob:***@h and redis://h:1 x@y');
+    // a user alone is no secret; an address with no user is left as it is
+    expect(redactString('redis://bob@h:1 redis://h:1/0')).toBe('redis://bob@h:1 redis://h:1/0');
+  });
+  it('masks a --password= value that starts with a dash or holds quotes, and leaves its own lines readable', () => {
+    expect(redactString('--password=-s3cr3t x')).toBe('--password=*** x');
+    expect(redactString(String.raw`"--password=a\"b,c": x`)).toBe('"--password=***": x');
+    expect(redactString('--password was given 2 times (***, ***)')).toBe('--password was given 2 times (***, ***)');
+    expect(redactString('--password needs a value')).toBe('--password needs a value');
+    expect(redactString("rqbench capacity --password 'a b' -t 1")).toBe('rqbench capacity --password *** -t 1');
+  });
   it('builds connections from URLs and never shows the password', () => {
     const c = connectionFrom({ url: 'rediss://alice:s%40cret@cache.example:6380/2', tlsInsecure: true });
     expect(c).toMatchObject({ host: 'cache.example', port: 6380, username: 'alice', password: 's@cret', db: 2 });
