@@ -282,7 +282,7 @@ describe('a password in every form, to every command that takes one: nowhere in 
       path.join(dir, 'experiment.yaml'),
       `title: Secrets (test)\nseed: "002 § x"\ntopology: { url: "redis://${HOST}:${redis.port}" }\nrepeat: 1\nduration: 1\nwarmup: 0\nflags: { q: 500, t: 1 }\nsteps:\n  - name: only\n`,
     );
-    const r = await runNode([CLI, 'experiment', 'run', dir], { timeoutMs: SLOW, env: { REDIS_PASSWORD: SECRET } });
+    const r = await runNode([CLI, 'experiment', 'run', '--allow-dirty', dir], { timeoutMs: SLOW, env: { REDIS_PASSWORD: SECRET } });
     expect(r.code, why(r)).toBe(0);
     expect(fs.existsSync(path.join(dir, 'RESULTS.md')), 'RESULTS.md written').toBe(true);
     expect(leaks(r, [dir])).toEqual([]);
@@ -415,7 +415,7 @@ describe('refusals and failures do not quote the password they were given', () =
       const dir = path.join(tempDir('rqbench-secrets-spec-'), 'exp');
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, 'experiment.yaml'), yaml);
-      const r = await rqbench(['experiment', 'run', dir]);
+      const r = await rqbench(['experiment', 'run', '--allow-dirty', dir]);
       expect(r.code, why(r)).toBe(2);
       expect(fs.readdirSync(dir)).toEqual(['experiment.yaml']);
       expect(leaks(r, []), yaml).toEqual([]);
