@@ -24,7 +24,7 @@ import { seedEffectLines } from './seed-effects.js';
  * @returns {{ lines: string[], verdict: string|null, n: string|null, judged: import('./verdict.js').Verdict|null }}
  */
 export function findingSection(spec, steps, outOfRegime = new Map(), countMetrics = [], headline = null) {
-  const seed = spec.finding ? `Seed: ${spec.finding.replace(/([^.!?])$/, '$1.')}` : 'Seed: (no finding line in the spec).';
+  const seed = seedLine(spec.finding);
   if (!spec.checkTree)
     return { lines: [`${seed} Here: no check: in the spec.`, '', ...headlineTable(steps, headline)], verdict: null, n: null, judged: null };
   const withTrials = steps.filter((s) => s.trials.length);
@@ -159,4 +159,16 @@ function regimeLines(outOfRegime) {
 function warningLines(judged) {
   const w = judged.refs.filter((r) => r.warnings.length).map((r) => `- \`${r.text}\`: ${r.warnings.join('; ')}`);
   return w.length ? ['Warnings (every trial is kept and counted):', '', ...w, ''] : [];
+}
+
+/**
+ * The seed's finding as RESULTS.md gives it: a finding written in double quotes is the seed's own
+ * words (test/unit/seed-quotes.test.js finds each in ../shared/seeds/) and is printed as a quote;
+ * any other is rqbench's reading of the seed and says so, so that no paraphrase reads as a quote.
+ * @param {string|undefined} finding
+ */
+export function seedLine(finding) {
+  if (!finding) return 'Seed: (no finding line in the spec).';
+  const quoted = /^".*"$/s.test(finding.trim());
+  return quoted ? `Seed: ${finding.trim()}` : `Seed, in our reading: ${finding.replace(/([^.!?])$/, '$1.')}`;
 }

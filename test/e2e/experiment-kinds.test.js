@@ -41,7 +41,7 @@ describe('an experiment of load steps', () => {
     expect(md).toContain('- 1 threads x 1 connections: 3,000 records read and stored once each (1 ranges tile the file).');
     // a cell that short cannot decide (issue 24, point 4): the rate comparison is inconclusive, and says why
     expect(md).toMatch(
-      /Seed: the reader loads the file\. Here: \*\*inconclusive\*\* \(6 trials per step\) — `one\.check_ok == 1 and one\.best_records_per_sec > 1000 and one\.cells == 1`\./,
+      /Seed, in our reading: the reader loads the file\. Here: \*\*inconclusive\*\* \(6 trials per step\) — `one\.check_ok == 1 and one\.best_records_per_sec > 1000 and one\.cells == 1`\./,
     );
     expect(md).toMatch(
       /\| `one\.best_records_per_sec > 1000` \| [^\n]* \| inconclusive \| one cannot decide: its best cell loaded in \d+ ms \(median\), under 1 s: too short a window to carry a rate \|/,

@@ -51,7 +51,7 @@ function expectResults(dir) {
   expect(md).toMatch(/\| zset \| --limit 100 \| \d+ \| \d+ \| \d+\.\d \| \d+\.\d \|/);
   // two trials a step decide nothing: the verdict says so, with every trial's figure
   expect(md).toMatch(
-    /Seed: a list costs the master less CPU than a sorted set\. Here: \*\*inconclusive\*\* \(2 trials per step\) — `list\.master_cpu < zset\.master_cpu \* 10`\./,
+    /Seed, in our reading: a list costs the master less CPU than a sorted set\. Here: \*\*inconclusive\*\* \(2 trials per step\) — `list\.master_cpu < zset\.master_cpu \* 10`\./,
   );
   expect(md).toContain('With fewer than 6 trials a step has no 95% interval for its median');
   expect(md).toMatch(
