@@ -1,15 +1,16 @@
 /**
  * `seedColumns:` in a spec: for each column of the seed's table that RESULTS.md puts a figure
  * beside, whether rqbench measures the same quantity or something stands in for it ("stand-in:
- * the SQS emulator for AWS SQS"), so that no seed figure stands beside a different quantity
- * unlabelled. Read when the spec is loaded; printed under the notes.
+ * the SQS emulator for AWS SQS"), or the seed's figure cannot be reproduced at all ("not
+ * reproducible: …": a figure no measurement of that kind can reach), so that no seed figure stands
+ * beside a different quantity unlabelled. Read when the spec is loaded; printed under the notes.
  */
 import { mdTable } from '../record/format.js';
 import { describe } from '../stats/stats.js';
 import { fmt } from './verdict.js';
 import { seedDuration } from '../runs/queue-consume/queue-consumer-summary.js';
 
-const SAID = /^(same quantity|stand-in:)/i;
+const SAID = /^(same quantity|stand-in:|not reproducible:)/i;
 
 /**
  * @param {unknown} v the spec's `seedColumns:` value
@@ -19,11 +20,11 @@ const SAID = /^(same quantity|stand-in:)/i;
 export function readSeedColumns(v, problem) {
   if (v === undefined) return null;
   if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).length) {
-    throw problem('seedColumns must map each seed column to "same quantity …" or "stand-in: X for the seed\'s Y"');
+    throw problem('seedColumns must map each seed column to "same quantity …", "stand-in: X for the seed\'s Y" or "not reproducible: why"');
   }
   return Object.entries(v).map(([column, said]) => {
     if (typeof said !== 'string' || !SAID.test(said.trim())) {
-      throw problem(`seedColumns.${column} must start with "same quantity" or "stand-in:" (got ${JSON.stringify(said)})`);
+      throw problem(`seedColumns.${column} must start with "same quantity", "stand-in:" or "not reproducible:" (got ${JSON.stringify(said)})`);
     }
     return [column, said.trim()];
   });

@@ -57,7 +57,7 @@ describe('a spec with a mistake', () => {
     [
       'a seed column said neither way',
       ['repeat: 2', 'repeat: 2\nseedColumns: { "CPU %": "about the same" }'],
-      'seedColumns.CPU % must start with "same quantity" or "stand-in:" (got "about the same")',
+      'seedColumns.CPU % must start with "same quantity", "stand-in:" or "not reproducible:" (got "about the same")',
     ],
     [
       "a step's seed figures without seedColumns",

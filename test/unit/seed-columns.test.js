@@ -31,9 +31,17 @@ describe('seedColumns', () => {
     expect(seedColumnsSection(null)).toEqual([]);
   });
 
+  it('takes "not reproducible: why" for a seed figure no measurement of its kind can reach', () => {
+    expect(readSeedColumns({ first: 'not reproducible: below any round trip' }, problem)).toEqual([
+      ['first', 'not reproducible: below any round trip'],
+    ]);
+  });
+
   it('refuses anything that is neither', () => {
     expect(() => readSeedColumns([], problem)).toThrow(/seedColumns must map each seed column/);
-    expect(() => readSeedColumns({ a: 3 }, problem)).toThrow('seedColumns.a must start with "same quantity" or "stand-in:" (got 3)');
+    expect(() => readSeedColumns({ a: 3 }, problem)).toThrow(
+      'seedColumns.a must start with "same quantity", "stand-in:" or "not reproducible:" (got 3)',
+    );
   });
 
   it('experiments/003-ops-baseline says it of the overhead, Pinpoint and S3 Express columns', () => {

@@ -175,6 +175,26 @@ function hostCpus(steps) {
 }
 
 /**
+ * What the bound says of the best cell. A single-threaded server cannot store more than one core's
+ * worth: a best cell above the bound means the step's average cost per record (its flushes and
+ * read-back checks in it) overstates a record's cost in that cell, and the bound then says nothing.
+ * @param {Record<string, number|undefined>} m
+ * @param {number} bound records/s one core stores at the step's average cost
+ * @param {number} share the best cell's rate over the bound
+ */
+export function busyWords(m, bound, share) {
+  const cost = `Redis spent ${fixed(/** @type {number} */ (m.redis_cpu_us_per_record), 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s)`;
+  const best = grouped(/** @type {number} */ (m.best_records_per_sec));
+  if (share > 1)
+    return `${cost}. The best cell stored ${best} records/s, more than that: the step's average overstates what a record cost in that cell, so it cannot tell whether Redis was saturated there`;
+  return `${cost}. The best cell stored ${best} records/s, ${Math.round(share * 100)}% of that: ${
+    share >= SATURATED
+      ? '**the sink, Redis, was saturated**: it ran at about a full core while that cell loaded'
+      : 'Redis was not saturated: the reader or the connections set the pace'
+  }`;
+}
+
+/**
  * Who was busy: for a grid into the local Redis, the CPU Redis spent per record bounds what one
  * core of it can store; the best cell against that bound says whether the sink was saturated.
  * @param {import('./kind-contract.js').StepRun[]} steps
@@ -187,14 +207,7 @@ function busyLines(steps, metricsOf) {
     if (m.redis_cpu_us_per_record === undefined || m.best_records_per_sec === undefined) continue;
     const bound = 1e6 / m.redis_cpu_us_per_record;
     const share = m.best_records_per_sec / bound;
-    const verdict =
-      share >= SATURATED
-        ? '**the sink, Redis, was saturated**: it ran at about a full core while that cell loaded'
-        : 'Redis was not saturated: the reader or the connections set the pace';
-    out.push(
-      `${s.step.label}: Redis spent ${fixed(m.redis_cpu_us_per_record, 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s). The best cell reached ${Math.round(share * 100)}% of that: ${verdict}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`,
-      '',
-    );
+    out.push(`${s.step.label}: ${busyWords(m, bound, share)}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`, '');
   }
   return out;
 }
