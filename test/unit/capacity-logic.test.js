@@ -8,7 +8,7 @@ import { consumerReasons, judge } from '../../src/experiments/capacity/held.js';
 import { checkAgainstSearch, engineCores, leastSquares, project } from '../../src/report/capacity/projection.js';
 import { answerLine, bracketWords, checkWords, confirmWords, projectionLine } from '../../src/report/capacity/capacity-md.js';
 import { instanceRows, instanceTableMd, limitBracket } from '../../src/report/capacity/cost-table.js';
-import { guessRuns, nominalSeconds } from '../../src/experiments/kinds/capacity-kind.js';
+import { guessRuns, nodeShares, nominalSeconds } from '../../src/experiments/kinds/capacity-kind.js';
 
 /** A target that holds every rate up to `limit`: the steps asked, in order. */
 async function searchAgainst(limit, o) {
@@ -631,5 +631,19 @@ describe('the cost table carries the re-tests', () => {
     const [row] = instanceRows([{ label: 'x', doc: doc(search, null) }], { forRate: 1_030_000 });
     expect(row).toMatchObject({ bracket: null, shardsRange: null, shardsFor: 11 });
     expect(instanceTableMd([row], { forRate: 1_030_000, headroom: 60 })).toContain('| 400,000 | - | 18.00 | 100,000 | - | 11 |');
+  });
+});
+
+describe("a capacity step's CPU at its first rate, in the unit its header names", () => {
+  it("half a core's node at 23.6 % of a core: 47.2 % of its cap, 11.8 % of the 2-vCPU instance it stands for", () => {
+    const doc = { criteria: { nodeCpus: 0.5 }, instance: { vcpu: 2 } };
+    const { ofNode, ofVcpus } = nodeShares(23.6, doc);
+    expect(ofNode).toBeCloseTo(47.2, 10);
+    expect(ofVcpus).toBeCloseTo(11.8, 10);
+  });
+
+  it('uncapped: % of one core; no instance: no vCPU figure', () => {
+    expect(nodeShares(30, {})).toEqual({ ofNode: 30, ofVcpus: undefined });
+    expect(nodeShares(undefined, {})).toEqual({ ofNode: undefined, ofVcpus: undefined });
   });
 });

@@ -270,27 +270,42 @@ export async function results(spec, steps) {
  * @param {import('./kind-contract.js').StepRun[]} steps
  */
 function oneLoad(steps) {
-  const firsts = steps.map(({ step, r }) => ({ step, first: r?.complete ? r.capacity.steps?.[0] : null }));
+  const firsts = steps.map(({ step, r }) => ({ step, r, first: r?.complete ? r.capacity.steps?.[0] : null }));
   const rates = new Set(firsts.filter((x) => x.first).map((x) => x.first.rate));
   if (rates.size !== 1) return [];
   const [rate] = rates;
-  const rows = firsts.map(({ step, first }) =>
-    first
-      ? [
-          step.label,
-          step.instance?.type ?? '-',
-          fixed(first.figures?.busiestMaster?.process ?? NaN, 1),
-          fixed(first.figures?.busiestReplica?.process ?? NaN, 1),
-          first.held ? 'yes' : `no (${first.reasons.join('; ')})`,
-        ]
-      : [step.label, step.instance?.type ?? '-', 'not run yet', '', ''],
-  );
+  const pct = (v) => (v === undefined ? '-' : fixed(v, 1));
+  const rows = firsts.map(({ step, r, first }) => {
+    if (!first) return [step.label, step.instance?.type ?? '-', 'not run yet', '', '', '', ''];
+    const m = nodeShares(first.figures?.busiestMaster?.process, r?.capacity);
+    const rep = nodeShares(first.figures?.busiestReplica?.process, r?.capacity);
+    return [
+      step.label,
+      step.instance?.type ?? '-',
+      pct(m.ofNode),
+      pct(m.ofVcpus),
+      pct(rep.ofNode),
+      pct(rep.ofVcpus),
+      first.held ? 'yes' : `no (${first.reasons.join('; ')})`,
+    ];
+  });
   return [
     `### One load: ${grouped(rate)} items/s`,
     '',
-    mdTable(['Step', 'Instance type', 'master CPU, % of the node', 'replica CPU, % of the node', 'Held'], rows),
+    mdTable(
+      [
+        'Step',
+        'Instance type',
+        "master CPU, % of the node's cap",
+        "master CPU, % of the instance's vCPUs (the seed's unit)",
+        "replica CPU, % of the node's cap",
+        "replica CPU, % of the instance's vCPUs",
+        'Held',
+      ],
+      rows,
+    ),
     '',
-    "Each search's first run, at its start rate: every step under the same load. CPU is each busiest node's process, as a share of the node's CPU (its cap here; CloudWatch's CPUUtilization of the whole node on ElastiCache), from the trial shown.",
+    "Each search's first run, at its start rate: every step under the same load. CPU is each busiest node's process: as a share of what the node may use here (its cgroup cap; one core uncapped), and of the vCPUs of the instance it stands for (CloudWatch's CPUUtilization of the whole node on ElastiCache, the seed's unit), from the trial shown.",
     '',
   ];
 }
@@ -315,9 +330,30 @@ export const metrics = {
   shards_for: 'capacity: shards needed for forRate at the headroom',
   monthly_for: 'capacity: monthly price of the shards needed for forRate',
   start_rate: "capacity: the search's first rate (start-rate: the same load for every step)",
-  master_cpu_at_start: "capacity: the busiest master's process CPU at the first rate, % of its node's CPU (the seed's unit)",
-  replica_cpu_at_start: "capacity: the busiest replica's process CPU at the first rate, % of its node's CPU",
+  master_cpu_at_start:
+    "capacity: the busiest master's process CPU at the first rate, % of what its node may use (its cap; one core uncapped)",
+  replica_cpu_at_start:
+    "capacity: the busiest replica's process CPU at the first rate, % of what its node may use (its cap; one core uncapped)",
+  master_cpu_at_start_vcpus:
+    "capacity: the busiest master's process CPU at the first rate, % of the instance's vCPUs (the seed's unit, CloudWatch's CPUUtilization; needs instance.vcpu)",
+  replica_cpu_at_start_vcpus:
+    "capacity: the busiest replica's process CPU at the first rate, % of the instance's vCPUs (needs instance.vcpu)",
 };
+
+/**
+ * A node's process CPU (% of one core) as a share of what the node may use, and of the instance's
+ * vCPUs: the first is how close it is to its cap here, the second the seed's unit (CloudWatch's
+ * CPUUtilization of a node with that many vCPUs). Half a core's node at 23.6 % of a core is at 47 %
+ * of its cap and 11.8 % of a 2-vCPU instance.
+ * @param {number|undefined} process
+ * @param {any} doc capacity.json (criteria.nodeCpus, instance.vcpu)
+ */
+export function nodeShares(process, doc) {
+  if (typeof process !== 'number' || !Number.isFinite(process)) return { ofNode: undefined, ofVcpus: undefined };
+  const cap = doc?.criteria?.nodeCpus ?? 1;
+  const vcpu = doc?.instance?.vcpu;
+  return { ofNode: process / cap, ofVcpus: typeof vcpu === 'number' && vcpu > 0 ? process / vcpu : undefined };
+}
 
 /**
  * A capacity step's figures (its capacity.json and its row of the instance table).
@@ -329,10 +365,14 @@ function metricsOfRow(doc, row) {
   const first = doc?.projection?.[0];
   const def = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const start = doc?.steps?.[0];
+  const master = nodeShares(start?.figures?.busiestMaster?.process, doc);
+  const replica = nodeShares(start?.figures?.busiestReplica?.process, doc);
   return {
     start_rate: def(start?.rate),
-    master_cpu_at_start: def(start?.figures?.busiestMaster?.process),
-    replica_cpu_at_start: def(start?.figures?.busiestReplica?.process),
+    master_cpu_at_start: def(master.ofNode),
+    replica_cpu_at_start: def(replica.ofNode),
+    master_cpu_at_start_vcpus: def(master.ofVcpus),
+    replica_cpu_at_start_vcpus: def(replica.ofVcpus),
     max_rate: def(doc?.search?.max),
     saturates_at: def(first?.saturatesAt),
     at_headroom: def(first?.atHeadroom),
