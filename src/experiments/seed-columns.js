@@ -9,6 +9,7 @@ import { mdTable } from '../record/format.js';
 import { describe } from '../stats/stats.js';
 import { fmt } from './verdict.js';
 import { seedDuration } from '../runs/queue-consume/queue-consumer-summary.js';
+import { anyThin, pctCell, thinNote } from '../runs/common/thin-percentiles.js';
 
 const SAID = /^(same quantity|stand-in:|not reproducible:)/i;
 
@@ -24,7 +25,9 @@ export function readSeedColumns(v, problem) {
   }
   return Object.entries(v).map(([column, said]) => {
     if (typeof said !== 'string' || !SAID.test(said.trim())) {
-      throw problem(`seedColumns.${column} must start with "same quantity", "stand-in:" or "not reproducible:" (got ${JSON.stringify(said)})`);
+      throw problem(
+        `seedColumns.${column} must start with "same quantity", "stand-in:" or "not reproducible:" (got ${JSON.stringify(said)})`,
+      );
     }
     return [column, said.trim()];
   });
@@ -141,7 +144,11 @@ export function besideSeedSection(spec, measured, metrics, verdict) {
       if (!d.n) return 'not measured';
       // a time as the seeds write one (450us, 3ms, 1.2s), whatever unit the metric is kept in
       const show = (v) => (metric.endsWith('_ms') && v > 0 ? seedDuration(v) : fmt(v));
-      return `${show(d.median)} ${d.ci ? `[${show(d.ci.lo)}, ${show(d.ci.hi)}]` : `(n=${d.n}, no interval)`}`;
+      const text = `${show(d.median)} ${d.ci ? `[${show(d.ci.lo)}, ${show(d.ci.hi)}]` : `(n=${d.n}, no interval)`}`;
+      // a percentile whose kind says how many samples it was read from (<base>_n) is flagged when thin
+      const pq = /^(.*)_p(\d+)_ms$/.exec(metric);
+      const samples = pq ? describe((trialsOf.get(step.name) ?? []).map((t) => /** @type {number} */ (t.metrics[`${pq[1]}_n`]))) : null;
+      return pq && samples?.n ? pctCell(text, samples.median, Number(`0.${pq[2]}`)) : text;
     };
     // this run's figure only beside a figure of the seed's
     const here = (c) => (figures.has(c) ? (mapped.get(c) ?? []).map(one).join(' / ') : '—');
@@ -168,6 +175,9 @@ export function besideSeedSection(spec, measured, metrics, verdict) {
     '',
     mdTable(header, rows),
     '',
+    ...(anyThin(rows.map((r) => r.flatMap((c) => String(c).split(' / '))))
+      ? [thinNote('samples in its trials (the median trial)'), '']
+      : []),
     verdictLine,
     '',
   ];

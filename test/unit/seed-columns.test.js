@@ -130,3 +130,26 @@ describe('seedColumns', () => {
     ).toEqual([]);
   });
 });
+
+describe("a percentile beside the seed's", () => {
+  const spec = /** @type {any} */ ({
+    steps: [{ name: 'b', label: 'B', seed: { row: 'r', figures: [['E2E', '505ms']] } }],
+    seedColumns: [['E2E', 'same quantity']],
+    seedMetrics: [['E2E', ['e2e_sent_p999_ms']]],
+  });
+  const trials = (n) => [
+    { step: spec.steps[0], trials: [1, 2, 3].map((k) => ({ trial: k, round: k, metrics: { e2e_sent_p999_ms: 20 + k, e2e_sent_n: n } })) },
+  ];
+  const verdict = { verdict: null, n: null, check: null };
+
+  it('is flagged, with the note, when its trials read it off fewer than 10 samples beyond it', () => {
+    const md = besideSeedSection(spec, trials(360), { e2e_sent_p999_ms: 'E2E p999' }, verdict).join('\n');
+    expect(md).toMatch(/\| B \| r \| 505ms \| 22ms \(n=3, no interval\) ⚠ \|/);
+    expect(md).toMatch(/⚠ fewer than 10 samples in its trials/);
+  });
+
+  it('is not, from 10,000 samples', () => {
+    const md = besideSeedSection(spec, trials(10_000), { e2e_sent_p999_ms: 'E2E p999' }, verdict).join('\n');
+    expect(md).not.toMatch(/⚠/);
+  });
+});

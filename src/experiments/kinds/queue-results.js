@@ -7,6 +7,7 @@
  */
 import { fixed, grouped, mdTable } from '../../record/format.js';
 import { seedDuration } from '../../runs/queue-consume/queue-consumer-summary.js';
+import { anyThin, pctCell, thinNote } from '../../runs/common/thin-percentiles.js';
 
 /** Metric name → what it is, for `check:`. */
 export const QUEUE_METRICS = {
@@ -18,6 +19,10 @@ export const QUEUE_METRICS = {
   read_p999_ms: 'reading off the queue p999, ms (SQS)',
   processing_p50_ms: 'server side processing p50, ms',
   processing_p999_ms: 'server side processing p999, ms',
+  e2e_sent_n: 'messages the E2E percentiles are read from',
+  e2e_n: "messages the E2E percentiles from the publisher's schedule are read from",
+  read_n: 'receive calls the reading percentiles are read from (SQS)',
+  processing_n: 'messages the processing percentiles are read from',
   messages_per_sec: 'messages applied per second',
   rows_per_sec: 'updates (rows) applied per second',
   batch: 'updates per message',
@@ -68,6 +73,10 @@ export function queueMetricsOf() {
       read_p999_ms: n(L.read?.p999),
       processing_p50_ms: n(L.processing?.p50),
       processing_p999_ms: n(L.processing?.p999),
+      e2e_sent_n: n(L.e2eSent?.count),
+      e2e_n: n(L.e2e?.count),
+      read_n: n(L.read?.count),
+      processing_n: n(L.processing?.count),
       messages_per_sec: n(c?.messagesPerSec),
       rows_per_sec: n(c?.rowsPerSec),
       batch: n(c?.averageBatchSize),
@@ -115,9 +124,9 @@ export async function queueResults(spec, steps) {
       fixed(m.messages_per_sec, 1),
       m.threads ?? '-',
       grouped(m.rows_per_sec),
-      seedDuration(m.e2e_sent_p50_ms),
-      seedDuration(m.e2e_sent_p999_ms),
-      `${seedDuration(m.e2e_p50_ms)} / ${seedDuration(m.e2e_p999_ms)}`,
+      pct(m.e2e_sent_p50_ms, m.e2e_sent_n, 0.5),
+      pct(m.e2e_sent_p999_ms, m.e2e_sent_n, 0.999),
+      `${pct(m.e2e_p50_ms, m.e2e_n, 0.5)} / ${pct(m.e2e_p999_ms, m.e2e_n, 0.999)}`,
       `${grouped(m.missing ?? NaN)} / ${grouped(m.duplicates ?? NaN)}${m.complete ? '' : ', unfinished'}`,
       fixed(m.emulator_cpu, 0),
       fixed(m.rqbench_cpu, 0),
@@ -141,6 +150,7 @@ export async function queueResults(spec, steps) {
       rows,
     ),
     '',
+    ...(anyThin(rows) ? [thinNote('messages'), ''] : []),
     "E2E is the seed's: from right before the message is sent to the update applied. Beside it, E2E from the publisher's schedule (the intended send, corrected for coordinated omission): the same where the publisher kept its schedule, longer where a send was late. CPU is % of one core over each step, measured around it: the emulator's (in the runner's process for SQS/SNS, with the latency model's proxy when a step has one; its JVM for Pub/Sub) and the publisher's and consumer's together.",
     '',
     ...modelLines(steps),
@@ -186,22 +196,27 @@ function stepTable(s, metricsOf) {
   const m = metricsOf(s);
   const seed = s.step.seedFigures ?? {};
   const sqs = s.step.consumer.target === 'sqs';
-  const cell = (ms, row, i) => `${seedDuration(ms)}${seed[row] ? ` (seed ${seed[row][i]})` : ''}`;
+  const q = (key) => (key === 'p50' ? 0.5 : 0.999);
+  const cell = (what, row, i, key) => `${pct(m[`${what}_${key}_ms`], m[`${what}_n`], q(key))}${seed[row] ? ` (seed ${seed[row][i]})` : ''}`;
   const line = (label, i, key) => [
     label,
-    ...(sqs ? [cell(m[`read_${key}_ms`], 'read', i)] : []),
-    cell(m[`processing_${key}_ms`], 'processing', i),
-    cell(m[`e2e_sent_${key}_ms`], 'e2e', i),
-    seedDuration(m[`e2e_${key}_ms`]),
+    ...(sqs ? [cell('read', 'read', i, key)] : []),
+    cell('processing', 'processing', i, key),
+    cell('e2e_sent', 'e2e', i, key),
+    pct(m[`e2e_${key}_ms`], m.e2e_n, q(key)),
   ];
+  const rows = [line('p50', 0, 'p50'), line('p999', 1, 'p999')];
   return [
     title,
     '',
     mdTable(
       ['Percentile', ...(sqs ? ['Reading off SQS'] : []), 'Server side processing', 'E2E', 'E2E from the schedule (CO-corrected)'],
-      [line('p50', 0, 'p50'), line('p999', 1, 'p999')],
+      rows,
     ),
     '',
+    ...(anyThin(rows)
+      ? [thinNote(`samples (${grouped(m.e2e_sent_n ?? NaN)} messages${sqs ? `, ${grouped(m.read_n ?? NaN)} receive calls` : ''})`), '']
+      : []),
   ];
 }
 
@@ -230,4 +245,15 @@ function modelLines(steps) {
     `**Latency model** (steps ${under.map((s) => s.step.label).join(', ')}): the emulator answers in about a millisecond where the service took tens, so these steps reach it through a proxy that holds each answer of ${asked} (a log-normal through the seed's two percentiles; the emulator's own time taken off; every other action passes at once). Stand-in: the model for AWS's own latency, which it copies only in the actions and percentiles named. ${drawn.length ? `Held, in the trial shown: ${drawn.join('. ')}.` : ''}`,
     '',
   ];
+}
+
+/**
+ * A percentile's cell as the seed writes a time, flagged when too few samples lie beyond it.
+ * @param {number|undefined} ms
+ * @param {number|undefined} n the samples it was read from
+ * @param {number} q 0.5, 0.999
+ */
+function pct(ms, n, q) {
+  const text = seedDuration(ms);
+  return n === undefined ? text : pctCell(text, n, q);
 }
