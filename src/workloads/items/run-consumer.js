@@ -119,6 +119,7 @@ async function consume(a, local, live, counter = null) {
         t0: run.t0,
         p99Column: 'cycle_p99_ms',
         countColumns: ['errors', 'overruns'],
+        levels: CONSUMER_ROWS.disturbedBy.levels,
       });
     }
     const warning = empty.warning(summary);
