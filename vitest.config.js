@@ -14,6 +14,8 @@ const SERIAL = {
   integration: [
     // the I/O threads' share of a Redis process's CPU: another test's load takes the core they poll on
     'test/integration/engine-cpu.test.js',
+    // a calm consumer must report no disturbance: a producer slowed by another test's load would stale its reads
+    'test/integration/consumer-departures.test.js',
   ],
   e2e: [
     // searches for the highest rate a node holds, and its ratio under a cap

@@ -166,22 +166,27 @@ export class Run extends EventEmitter {
 
   /**
    * The summary, saved; the exit code settled: a run whose directory could not be written, or
-   * that ended with a `failure` line, exits 1 at least (an interrupt keeps 130/143).
+   * that ended with a `failure` line, exits 1 at least (an interrupt keeps 130/143). A summary that
+   * could not be saved is still printed: `restate` makes it again with the failed save among its
+   * outcome's problems, so that what is printed names it (a kind whose summary has no outcome
+   * passes none, and the failure line alone says it).
    * @param {Record<string, any>} summary
    * @param {string} md
-   * @param {{ exitCode: number, writeError?: NodeJS.ErrnoException|null, failure?: string }} end
+   * @param {{ exitCode: number, writeError?: NodeJS.ErrnoException|null, failure?: string,
+   *   restate?: (unsaved: string) => { summary: Record<string, any>, md: string } }} end
    * @returns {RunResult}
    */
-  save(summary, md, { exitCode, writeError = null, failure }) {
+  save(summary, md, { exitCode, writeError = null, failure, restate }) {
     const dir = /** @type {string} */ (this.dir);
     const noise = this.#noiseDone();
-    if (noise) {
-      summary = { ...summary, noise: noiseBrief(noise) };
-      md = `${md.trimEnd()}\n\n${noiseLine(noise)}\n`;
-    }
+    /** @param {{ summary: Record<string, any>, md: string }} s */
+    const withNoise = (s) =>
+      noise ? { summary: { ...s.summary, noise: noiseBrief(noise) }, md: `${s.md.trimEnd()}\n\n${noiseLine(noise)}\n` } : s;
+    ({ summary, md } = withNoise({ summary, md }));
     const saved = saveSummary(dir, summary, md, writeError);
     // from here the summary is written (or cannot be): no placeholder may replace it
     this.summarized = true;
+    if (saved.unsaved && restate) ({ summary, md } = withNoise(restate(saved.unsaved)));
     const why = saved.failure ?? failure;
     return { dir, summary, md, exitCode: why ? Math.max(exitCode, 1) : exitCode, failure: why };
   }

@@ -113,13 +113,14 @@ export function isFsError(e) {
  * (full disk) does not lose the summary: it is still printed, and the failure is one line. Nor
  * does it keep one that claims more than happened: summary.md is written first and summary.json,
  * which reports read, last; when either fails, summary.md goes and summary.json becomes a
- * placeholder saying the run failed, or, when not even that fits, is removed (a report then says
- * the run did not finish) rather than left saying what an earlier save said.
+ * placeholder saying the run failed and that its summary was not saved (`unsaved`: `rqbench report`
+ * reads such a run from its timeline and .hlog files), or, when not even that fits, is removed
+ * rather than left saying what an earlier save said.
  * @param {string} dir
  * @param {Record<string, any>} summary
  * @param {string} md
  * @param {NodeJS.ErrnoException|null} [earlier] a write that already failed during the run
- * @returns {{ md: string, failure?: string }}
+ * @returns {{ md: string, failure?: string, unsaved?: string }} unsaved: the save failed, as a problem of the run's outcome
  */
 export function saveSummary(dir, summary, md, earlier = null) {
   const mdFile = path.join(dir, 'summary.md');
@@ -131,11 +132,18 @@ export function saveSummary(dir, summary, md, earlier = null) {
     const why = outputError(earlier ?? /** @type {NodeJS.ErrnoException} */ (e), dir).message;
     // this run's own directory: a summary.md from this save or an earlier one must not outlive the failure
     removeQuietly(mdFile);
-    if (!placeholderSummary(dir, { interrupted: summary.interrupted ?? false, failed: `${why}; its summary could not be saved` }))
+    if (
+      !placeholderSummary(dir, {
+        interrupted: summary.interrupted ?? false,
+        failed: `${why}; its summary could not be saved`,
+        unsaved: true,
+      })
+    )
       removeQuietly(path.join(dir, 'summary.json'));
     return {
       md,
-      failure: `${why}; the run stopped there, and its summary (printed above) could not be saved: timeline.csv and the .hlog files hold what was written before`,
+      failure: `${why}; ${earlier ? 'the run stopped there, and ' : ''}its summary (printed above) could not be saved: timeline.csv and the .hlog files hold what was written before`,
+      unsaved: `its summary could not be saved: ${why}`,
     };
   }
   return earlier
@@ -157,7 +165,8 @@ function removeQuietly(file) {
  * Ctrl-C cut it short), so no run directory is left without one. Never throws: when the
  * directory cannot be written either, the run's error line says what happened.
  * @param {string} dir
- * @param {{ interrupted: string|boolean, failed?: string, note?: string }} why
+ * @param {{ interrupted: string|boolean, failed?: string, note?: string, unsaved?: boolean }} why unsaved: the run
+ *   reached its end and only its summary could not be saved
  * @returns {boolean} summary.json was written
  */
 export function placeholderSummary(dir, why) {

@@ -99,8 +99,18 @@ export class RedisRouter {
       const readonly = this.readFrom === 'replica' && this.conn.cluster;
       const p = openPipe(this.conn, addr.slice(0, cut), Number(addr.slice(cut + 1)), { readonly, replyTimeoutMs: this.replyTimeoutMs })
         .then(async (pipe) => {
+          try {
+            await this.onOpen?.(pipe);
+          } catch (e) {
+            // a node that answers but cannot be set up yet (LOADING, as a restarted server reads its
+            // data back): closed here (by us: no drop), not kept half-ready, so that the next use
+            // opens another and the drop ends once a connection is ready. Kept, it served reads for
+            // the rest of the run while its drop was never over ("not reconnected before the end")
+            // and its own close was not watched.
+            pipe.close();
+            throw e;
+          }
           this.pipes.set(addr, pipe);
-          await this.onOpen?.(pipe);
           if (this.watchDrops) {
             pipe.onClose = (err) => this.#dropped(addr, pipe, err);
             this.drops.reconnected(addr, 'pipe');

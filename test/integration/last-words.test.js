@@ -1,8 +1,10 @@
 // The end of a run, with the fault injected from outside (issue 26, point 5): two Ctrl-C 50 ms apart
 // during a run with --verify still leave a summary that says the run was interrupted and that the
 // read-back did not run; a disk that fills up just before the final save leaves no summary.json
-// claiming exit 0, and `rqbench report` does not show the run as clean. Real processes against a
-// real server; the full disk is a small tmpfs the test mounts (root only: skipped otherwise).
+// claiming exit 0, the summary printed instead names the failed save in its outcome (issue 38,
+// point 5), and `rqbench report` reads the run up to its last second with that outcome, exit 1.
+// Real processes against a real server; the full disk is a small tmpfs the test mounts (root only:
+// skipped otherwise).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,12 +30,13 @@ afterAll(async () => {
 
 /**
  * Starts the producer (or `script`); once its run directory holds `ready(dir)`, calls `act(pid, dir)`; collects.
+ * With `printed: 'md'`, the summary is printed as markdown (no --json, no --quiet).
  * @returns {Promise<{ code: number|null, stdout: string, stderr: string, dir: string, actedAt: number, endedAt: number }>}
  */
-function watched(out, flags, ready, act, port = local.port, script = PRODUCER) {
+function watched(out, flags, ready, act, port = local.port, script = PRODUCER, printed = 'json') {
   const child = spawn(
     process.execPath,
-    [script, '--host', '127.0.0.1', '--port', String(port), '--out', out, '--json', '--quiet', ...flags],
+    [script, '--host', '127.0.0.1', '--port', String(port), '--out', out, ...(printed === 'json' ? ['--json', '--quiet'] : []), ...flags],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -168,50 +171,112 @@ describe('the end of a run', () => {
     );
   }, 60_000);
 
-  it('the disk fills up just before the final save: exit 1, no summary.json that says exit 0, report refuses the run', async (ctx) => {
+  /**
+   * A small tmpfs mounted on a fresh --out: plenty of bytes, few inodes, so that the test can take
+   * the last ones during the run while the files the run already has grow on.
+   * @returns {string|null} the mount point, or null when mounting is not allowed here
+   */
+  function smallDisk() {
     const out = tempDir('rqbench-fullend-');
     try {
-      // plenty of bytes, few inodes: the test takes the last ones, so the files the run already has grow on
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,nr_inodes=64', 'tmpfs', out], { stdio: 'ignore' });
       mounts.push(out);
+      return out;
     } catch {
-      return ctx.skip();
+      return null;
     }
+  }
+
+  /** Every inode of `out` but one taken: the run's end may replace manifest.json (one at a time) and write one more file, not two. */
+  function fillAllButOne(out) {
+    let n = 0;
+    try {
+      for (; ; n++) fs.writeFileSync(path.join(out, `filler-${n}`), '');
+    } catch (e) {
+      if (e.code !== 'ENOSPC') throw e;
+    }
+    fs.rmSync(path.join(out, `filler-${n - 1}`));
+  }
+
+  const SAVE_FAILED = /its summary could not be saved: cannot write the run directory .+: no space left on device \(ENOSPC\)/;
+
+  it('the disk fills up just before the final save: the printed summary names it, exit 1; report reads the run up to its last second, the failed save named', async (ctx) => {
+    const out = smallDisk();
+    if (!out) return ctx.skip();
     const r = await watched(
       out,
       ['-q', '2000', '-c', '10', '-d', '4', '--warmup', '0', '--ttl', '30'],
       (dir) => timelineRows(dir) >= 2,
-      () => {
-        // every inode but one taken: the run's end may replace manifest.json (one at a time) and write one more file, not two
-        let n = 0;
-        try {
-          for (; ; n++) fs.writeFileSync(path.join(out, `filler-${n}`), '');
-        } catch (e) {
-          if (e.code !== 'ENOSPC') throw e;
-        }
-        fs.rmSync(path.join(out, `filler-${n - 1}`));
-      },
+      () => fillAllButOne(out),
     );
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines.length, r.stderr).toBe(1);
     expect(lines[0]).toMatch(
-      /^producer\.js: cannot write the run directory .+: no space left on device \(ENOSPC\); .*summary \(printed above\) could not be saved/,
+      /^producer\.js: cannot write the run directory .+: no space left on device \(ENOSPC\); its summary \(printed above\) could not be saved/,
     );
-    // the summary computed was printed, with the run's exit code
-    expect(JSON.parse(r.stdout).totals.acked).toBeGreaterThan(0);
+    // the summary computed was printed, its outcome naming the save that failed (before: exit 0, no problem)
+    const printed = JSON.parse(r.stdout);
+    expect(printed.totals.acked).toBeGreaterThan(0);
+    expect(printed.outcome.exitCode, JSON.stringify(printed.outcome)).toBe(1);
+    expect(printed.outcome.problems.join('\n')).toMatch(SAVE_FAILED);
     const files = fs.readdirSync(r.dir);
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // one inode was free: summary.md took it and summary.json did not fit, so summary.md went and
-    // summary.json is the placeholder that says why (before, summary.json fit and said exit 0)
+    // summary.json is the placeholder that says why (it never claims a clean run)
     expect(files).not.toContain('summary.md');
     const s = readJson(path.join(r.dir, 'summary.json'));
     expect(s.outcome?.exitCode, 'summary.json does not claim a clean run').toBeUndefined();
     expect(s.incomplete).toBe(true);
     expect(s.failed).toMatch(/no space left on device \(ENOSPC\); its summary could not be saved/);
-    // report reads the directory in this process: its refusal needs no process of its own
-    const rep = await rqbench(['report', r.dir]);
-    expect(rep.code, rep.stdout).toBe(2);
-    expect(rep.stderr.trim()).toMatch(/summary\.json: the run did not finish: it failed: cannot write the run directory .*\(ENOSPC\)/);
+    // report reads the run from its timeline and .hlog files, up to its last second, the failed save named
+    // (before: "the run did not finish", exit 2); in this process: the disk is still full
+    const rep = await rqbench(['report', r.dir, '--format', 'json']);
+    expect(rep.code, rep.stderr).toBe(1);
+    const read = JSON.parse(rep.stdout);
+    expect(read.window, JSON.stringify(read.window)).toEqual({ fromSecond: 0, toSecond: 4, seconds: 4 });
+    expect(read.totals.acked).toBe(printed.totals.acked);
+    expect(read.outcome.exitCode).toBe(1);
+    expect(read.outcome.problems.join('\n')).toMatch(
+      /ran to second 4, but its summary is missing \(its final save failed: cannot write the run directory .+: no space left on device \(ENOSPC\)\)/,
+    );
+    const md = await rqbench(['report', r.dir, '--no-html']);
+    expect(md.code, md.stderr).toBe(1);
+    expect(md.stdout).toMatch(/\*\*Outcome:\*\* exit 1 — .*its final save failed: cannot write the run directory .*\(ENOSPC\)/);
+  }, 60_000);
+
+  it('the disk fills up just before the final save of a consumer: its printed summary (markdown) says so in its outcome line', async (ctx) => {
+    const out = smallDisk();
+    if (!out) return ctx.skip();
+    const w = await runNode([
+      PRODUCER,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(local.port),
+      '-q',
+      '1000',
+      '-d',
+      '1',
+      '--ttl',
+      '60',
+      '--quiet',
+    ]);
+    expect(w.code, w.stderr).toBe(0);
+    const r = await watched(
+      out,
+      ['-d', '4', '--warmup', '0', '--ttl', '60', '-p', '250'],
+      (dir) => timelineRows(dir) >= 2,
+      () => fillAllButOne(out),
+      local.port,
+      CONSUMER,
+      'md',
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /consumer\.js: cannot write the run directory .+: no space left on device \(ENOSPC\); its summary \(printed above\) could not be saved/,
+    );
+    // before: no outcome line at all (the summary had been made with exit 0)
+    expect(r.stdout).toMatch(new RegExp(`\\*\\*Outcome:\\*\\* exit 1 — ${SAVE_FAILED.source}`));
   }, 60_000);
 });

@@ -79,6 +79,68 @@ describe('episodes of disturbed seconds', () => {
   });
 });
 
+describe("a consumer's staleness and read rate against their calm level", () => {
+  const LEVELS = [
+    { column: 'staleness_p99_ms', kind: 'tail' },
+    { column: 'items', kind: 'rate', cycles: 'cycles' },
+  ];
+  /** 20 seconds of a consumer: `cycles` cycles a second of 15,000 items each, staleness p99 37 ms, then the changes. */
+  function reads(changes = {}, cycles = 4) {
+    return Array.from({ length: 20 }, (_, index) => ({
+      index,
+      intended: 0,
+      row: { cycles, items: cycles * 15_000, cycle_p99_ms: 20, staleness_p99_ms: 37, errors: 0, events: '', ...changes[index] },
+    }));
+  }
+  const consumer = (rows) => ({
+    rows,
+    t0: 0,
+    p99Column: 'cycle_p99_ms',
+    countColumns: ['errors', 'failed_cycles', 'replica_fallbacks'],
+    levels: LEVELS,
+  });
+
+  it('none in a calm run, and the levels are in each episode only when the kind judges them', () => {
+    expect(episodes(consumer(reads()))).toEqual([]);
+    expect(episodesMd([], 'reads')[0]).toMatch(/nor a staleness far above or a read rate far below its calm level\.$/);
+    // a producer's episodes keep their shape
+    const [e] = episodes(input(seconds({ 5: { row: { failed: 3 } } })));
+    expect(e).not.toHaveProperty('levels');
+  });
+
+  it('a master frozen under a reader of its replica: cycles as fast as ever, staleness seconds old, the read rate down', () => {
+    const frozen = (staleness, items) => ({ staleness_p99_ms: staleness, items });
+    const rows = reads({ 10: frozen(990, 41_000), 11: frozen(1_990, 30_000), 12: frozen(2_939, 17_000), 13: frozen(45, 60_000) });
+    const [e, more] = episodes(consumer(rows));
+    expect(more).toBeUndefined();
+    expect(e).toMatchObject({ fromS: 10, toS: 12, counts: { errors: 0 }, p99CalmMs: 20 });
+    expect(e.levels).toEqual([
+      { column: 'staleness_p99_ms', kind: 'tail', worst: 2939, calm: 37 },
+      { column: 'items', kind: 'rate', worst: 17_000, calm: 60_000 },
+    ]);
+    expect(episodesMd([e], 'reads').join('\n')).toMatch(
+      /- seconds 10–12 \(3 s\): p99 up to 20\.0 ms \(calm: 20\.0 ms\); staleness p99 up to 2939\.0 ms \(calm: 37\.0 ms\); items read down to 17,000\/s \(calm: 60,000\/s\)\. Not scripted\./,
+    );
+  });
+
+  it("the run's start is no departure: a consumer started before its producer reads nothing, then old items, then its calm", () => {
+    const rows = reads({ 0: { items: 0, staleness_p99_ms: null }, 1: { items: 4_000, staleness_p99_ms: 8_278 }, 2: { items: 30_000 } });
+    expect(episodes(consumer(rows))).toEqual([]);
+  });
+
+  it("cycles longer than a second are the consumer's rhythm: a second that ends none is not a fall", () => {
+    // one reader, a cycle every 1.5 s: seconds end 1, 1, 0, … cycles
+    const rhythm = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [i, i % 3 === 2 ? { cycles: 0, items: 0, cycle_p99_ms: null } : { cycles: 1, items: 60_000 }]),
+    );
+    expect(episodes(consumer(reads(rhythm, 1)))).toEqual([]);
+    // …and the same reader that stops reading for five seconds is disturbed
+    for (let i = 10; i < 15; i++) rhythm[i] = { cycles: 0, items: 0, cycle_p99_ms: null };
+    const [e] = episodes(consumer(reads(rhythm, 1)));
+    expect(e.levels).toEqual([{ column: 'items', kind: 'rate', worst: 0, calm: expect.any(Number) }]);
+  });
+});
+
 describe('topology changes in words', () => {
   const before = [
     { addr: 'a:1', role: 'master', shard: 1 },

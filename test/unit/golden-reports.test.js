@@ -246,7 +246,8 @@ describe('refused in one line, exit 2: damaged copies, runs reports cannot read,
         damaged('hlog-cut-mid-line', S, (d) => rewrite(d, 'batch.hlog', (t) => t.slice(0, t.indexOf('Tag=intended,1.') + 30))),
       ],
     ],
-    ['summary-missing', () => ['report', damaged('summary-missing', F, (d) => fs.rmSync(path.join(d, 'summary.json')))]],
+    // report reads such a run as one whose final save failed (test/unit/report-stopped.test.js); compare refuses it
+    ['summary-missing', () => ['compare', S, damaged('summary-missing', F, (d) => fs.rmSync(path.join(d, 'summary.json')))]],
     [
       'summary-not-json',
       () => ['compare', S, damaged('summary-not-json', S, (d) => rewrite(d, 'summary.json', (t) => t.replace(':', ';')))],

@@ -1,7 +1,9 @@
 // `rqbench report` on a producer run that was killed (SIGKILL) mid-run: no summary.json, but its
 // manifest.json, timeline.csv (appended every second) and .hlog files. Read alone or merged with
 // the other writers of its run, it counts up to its last second, names its writer, host and the
-// second it stopped in, and exits 1; what it cannot be is still refused in one line, exit 2.
+// second it stopped in, and exits 1; what it cannot be is still refused in one line, exit 2. A run
+// whose final save failed (a full disk: the placeholder summary.json that says so, or none beside a
+// closed manifest) is read the same way, the failed save named (issue 38, point 5).
 // Recorded runs against a local Redis (test/fixtures/runs/produce-killed: writer 2 of a run killed
 // 2.5 s in, writer 1 finished, --verify), read in-process; a writer killed live on another host:
 // test/e2e/netns-hosts.test.js.
@@ -9,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/producer-run.js';
-import { copyFixtures, readJson, rq } from '../helpers/fixture-runs.js';
+import { copyFixtures, copyRun, readJson, rq } from '../helpers/fixture-runs.js';
 
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(0, 400)}`;
 
@@ -17,6 +19,8 @@ const fx = copyFixtures();
 /** writer 1 of 2, finished; writer 2 of the same run, killed 2.5 s in */
 const [finished, killed] = fx.runs('produce-killed');
 const A = { dir: finished, summary: readJson(finished, 'summary.json') };
+/** a producer run that finished, alone */
+const standalone = fx.run('produce-standalone');
 /** the host the killed writer ran on, as its manifest names it */
 const host = readJson(killed, 'manifest.json').host.hostname;
 
@@ -39,6 +43,50 @@ function spoiled(spoil) {
   spoil(dir);
   return dir;
 }
+
+describe('a producer run whose final save failed (a full disk): read up to its last second, the failed save named, exit 1', () => {
+  const planned = readJson(standalone, 'summary.json');
+  const failed = `cannot write the run directory ${standalone}: no space left on device (ENOSPC)`;
+  /** @param {string} dir */
+  const unsaved = (dir) => {
+    fs.writeFileSync(
+      path.join(dir, 'summary.json'),
+      JSON.stringify({ incomplete: true, interrupted: false, failed: `${failed}; its summary could not be saved`, unsaved: true }),
+    );
+    fs.rmSync(path.join(dir, 'summary.md'));
+  };
+
+  it.each([
+    ['the placeholder summary.json it left says so', unsaved, `its final save failed: ${failed}`],
+    [
+      'not even that fitted: no summary.json beside its closed manifest',
+      (/** @type {string} */ dir) => fs.rmSync(path.join(dir, 'summary.json')),
+      'no summary.json beside a closed manifest.json: its final save failed, or it was removed',
+    ],
+  ])('%s', async (_what, damage, said) => {
+    const dir = copyRun(standalone, damage);
+    const host = readJson(dir, 'manifest.json').host.hostname;
+    const rows = timeline(dir);
+    const [js, md] = await Promise.all([rq('report', dir, '--format', 'json'), rq('report', dir, '--no-html')]);
+    expect(js.code, why(js)).toBe(1);
+    const s = JSON.parse(js.stdout);
+    // its window as its own end would have had it: up to its planned end
+    expect(s.window).toEqual({ fromSecond: 1, toSecond: planned.window.toSecond, seconds: planned.window.seconds });
+    expect(s.totals.acked).toBe(rows.reduce((n, r) => n + r.acked, 0));
+    expect(s.achieved.itemsPerSec).toBe(planned.achieved.itemsPerSec);
+    const words = `writer 1 on host ${host} ran to second ${planned.window.toSecond}, but its summary is missing (${said}); its counts up to second ${planned.window.toSecond - 1} are read from timeline.csv and its .hlog files`;
+    expect(s.outcome).toEqual({ exitCode: 1, problems: [words] });
+    expect(s.stopped).toMatchObject({ unsaved: said });
+    expect(md.code, why(md)).toBe(1);
+    expect(md.stdout).toContain(`**Outcome:** exit 1 — ${words}.`);
+    // compare and chart read finished runs only
+    const refused = await Promise.all([
+      rq('compare', standalone, dir),
+      rq('chart', dir, '--out', path.join(tempDir('rqbench-unsaved-'), 'c')),
+    ]);
+    for (const r of refused) expect(r.code, why(r)).toBe(2);
+  });
+});
 
 describe('a killed producer run', () => {
   it('alone: its seconds up to the last one in timeline.csv, its writer, host and second named, exit 1', async () => {
@@ -124,16 +172,18 @@ describe('a killed producer run', () => {
         ],
         /no summary\.json \(the run did not finish\); report reads a stopped run of a Redis producer only, not of a Redis consumer$/,
       ],
-      // a run that reached its end (its manifest has its noise record) and lost summary.json is damaged, not stopped
+      // the placeholder of a run that failed before its end: that run reported its own end
       [
         [
           'report',
-          spoiled((d) => {
-            const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-            fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, noise: { available: false } }));
-          }),
+          copyRun(standalone, (d) =>
+            fs.writeFileSync(
+              path.join(d, 'summary.json'),
+              JSON.stringify({ incomplete: true, interrupted: false, failed: 'cannot connect' }),
+            ),
+          ),
         ],
-        /no summary\.json \(the run did not finish\)$/,
+        /summary\.json: the run did not finish: it failed: cannot connect$/,
       ],
     ];
     const results = await Promise.all(cases.map(([args]) => rq(...args)));

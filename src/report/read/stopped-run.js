@@ -9,9 +9,14 @@
  *
  * Told apart from a damaged directory by its manifest: a run that reached its end (cleanly, by
  * Ctrl-C or by failing) adds its `noise` record to manifest.json before it writes summary.json, so
- * a manifest without one was never closed. A directory whose manifest was closed but which has no
- * summary.json lost it (or its disk filled up: the run said so when it ended), and is still
- * refused, as the placeholder summary.json of a run that failed is: that run reported its own end.
+ * a manifest without one was never closed.
+ *
+ * A run that reached its end but whose summary could not be saved (its disk filled up at the final
+ * save) is read the same way, its outcome naming the failed save: it left the placeholder
+ * summary.json that says so (`unsaved`), or, when not even that fitted, no summary.json beside a
+ * closed manifest (or an unclosed one, when the disk was already too full to close it: then it
+ * reads as killed). The placeholder of a run that failed before its end is still refused: that
+ * run reported its own end.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,22 +35,53 @@ const STOPPED_READ = READABLE_KINDS.filter((k) => k.stopped)
   .map((k) => `a ${k.words}`)
   .join(' or ');
 
+/** What a run whose summary is missing beside a closed manifest says of it. */
+const MISSING = 'no summary.json beside a closed manifest.json: its final save failed, or it was removed';
+
 /**
- * A run directory that a killed run left: no summary.json, a manifest.json the run never closed
- * (no `noise`), and a timeline.csv. Anything else goes to readRunDir and is read, or refused, as
- * before.
+ * A run directory that a killed run left (no summary.json, a manifest.json the run never closed:
+ * no `noise`) or a run whose summary could not be saved (see above), with a timeline.csv. Anything
+ * else goes to readRunDir and is read, or refused, as before.
  * @param {string} dir
  */
 export function isStoppedRunDir(dir) {
-  const file = (f) => path.join(dir, f);
-  if (fs.existsSync(file('summary.json')) || !fs.existsSync(file('timeline.csv'))) return false;
+  if (!fs.existsSync(path.join(dir, 'timeline.csv'))) return false;
+  if (fs.existsSync(path.join(dir, 'summary.json'))) return unsavedPlaceholder(dir) !== null;
   try {
-    const manifest = JSON.parse(fs.readFileSync(file('manifest.json'), 'utf8'));
-    return manifest !== null && typeof manifest === 'object' && !('noise' in manifest);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    return manifest !== null && typeof manifest === 'object';
   } catch {
     // no manifest, or a damaged one: readRunDir says which, in one line
     return false;
   }
+}
+
+/**
+ * The failure a placeholder summary.json names when the run's final save failed, in words; null
+ * for any other summary.json (or one that cannot be read: readRunDir says why).
+ * @param {string} dir
+ * @returns {string|null}
+ */
+function unsavedPlaceholder(dir) {
+  try {
+    const s = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+    if (s?.incomplete !== true || s.unsaved !== true || typeof s.failed !== 'string') return null;
+    return `its final save failed: ${s.failed.replace(/; its summary could not be saved$/, '')}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a run read as stopped has no summary: the save that failed (the placeholder's words, or
+ * MISSING), or null when it was killed before its end.
+ * @param {string} dir
+ * @param {Record<string, any>} manifest
+ * @returns {string|null}
+ */
+function unsavedWhy(dir, manifest) {
+  if (fs.existsSync(path.join(dir, 'summary.json'))) return unsavedPlaceholder(dir);
+  return 'noise' in manifest ? MISSING : null;
 }
 
 /**
@@ -57,11 +93,12 @@ export function isStoppedRunDir(dir) {
 export function readStoppedRun(dir) {
   const { manifest, kind: name } = readManifest(dir);
   const kind = readKind(name);
+  const unsaved = unsavedWhy(dir, manifest);
   // a consumer's or a queue run's summary has fields only its own end can know (the read-back of
   // every cycle, every message's fate): only a kind that says how is made from its files alone
   if (!kind.stopped)
     throw new UsageError(
-      `${dir}: no summary.json (the run did not finish); report reads a stopped run of ${STOPPED_READ} only, not of a ${kind.words}`,
+      `${dir}: ${unsaved ? `its summary is missing (${unsaved})` : 'no summary.json (the run did not finish)'}; report reads a stopped run of ${STOPPED_READ} only, not of a ${kind.words}`,
     );
   const timelineFile = path.join(dir, 'timeline.csv');
   const timeline = readable(timelineFile, () => readTimeline(timelineFile));
@@ -69,8 +106,10 @@ export function readStoppedRun(dir) {
   if (!seconds.length)
     throw new UsageError(`${dir}: no summary.json, and timeline.csv has no second: the run stopped before its first second ended`);
   const lastSecond = Math.max(...seconds);
-  const toSecond = lastSecond + 1;
   const flags = manifest.flags;
+  // a run that reached its end may have seconds past its planned one (the last, cut short): not in its window
+  const planned = unsaved && Number.isInteger(flags.duration) && flags.duration > 0 ? flags.duration : Infinity;
+  const toSecond = Math.min(lastSecond + 1, planned);
   // the warm-up as the run resolved it (a number in the manifest's flags); a run that stopped
   // inside its warm-up has an empty window
   const fromSecond = Math.min(Number.isInteger(flags.warmup) && flags.warmup >= 0 ? flags.warmup : 0, toSecond);
@@ -83,7 +122,13 @@ export function readStoppedRun(dir) {
   const totals = mergeHistograms([{ hlogs }], { fromSec: fromSecond, toSec: toSecond });
   const summary = kind.stopped.summarize({ dir, manifest, rows, totals, fromSecond, toSecond, idRange: checkedIdRange(dir) });
   checkTimeline(timelineFile, timeline, name, window, summary.window.seconds);
-  const stopped = { second: toSecond, lastSecond, host: manifest.host?.hostname ?? null, writers: manifest.writers ?? [] };
+  const stopped = {
+    second: toSecond,
+    lastSecond,
+    host: manifest.host?.hostname ?? null,
+    writers: manifest.writers ?? [],
+    ...(unsaved && { unsaved }),
+  };
   summary.stopped = stopped;
   summary.outcome = { exitCode: 1, problems: [kind.stopped.words(stopped)] };
   return { dir, kind: name, manifest, summary, window, recorded: kind.recorded(summary), timeline, hlogs, stopped };

@@ -20,6 +20,12 @@ const COUNT_NAMES = {
   replica_fallbacks: 'replica fallbacks',
 };
 
+/** Level columns (disturbance.js) as the summary names them. */
+const LEVEL_NAMES = {
+  staleness_p99_ms: 'staleness p99',
+  items: 'items read',
+};
+
 /**
  * @param {Array<object>} actions ActionResult plus text/atSec, or skipped entries
  * @param {ReturnType<import('./disturbance.js').disturbances>} disturbed
@@ -54,7 +60,7 @@ export function episodesMd(list, what) {
   if (!list) return [];
   if (!list.length)
     return [
-      `**Disturbances:** none: no second with redirects, retries, errors${what === 'writes' ? ', unacknowledged items' : ''} or a p99 far above the calm one.`,
+      `**Disturbances:** none: no second with redirects, retries, errors${what === 'writes' ? ', unacknowledged items' : ''} or a p99 far above the calm one${what === 'reads' ? ', nor a staleness far above or a read rate far below its calm level' : ''}.`,
       '',
     ];
   const out = [`**Disturbances:** ${list.length} episode(s) when ${what} were disturbed:`, ''];
@@ -68,6 +74,7 @@ export function episodesMd(list, what) {
     if (e.minAckedPct !== null && e.minAckedPct < 99.9) parts.push(`worst second ${fixed(e.minAckedPct, 1)}% of its items acknowledged`);
     if (e.p99MaxMs !== null)
       parts.push(`p99 up to ${fixed(e.p99MaxMs, 1)} ms${e.p99CalmMs === null ? '' : ` (calm: ${fixed(e.p99CalmMs, 1)} ms)`}`);
+    parts.push(...levelsText(e.levels, (v) => `calm: ${v}`));
     const cause = e.actions.length ? ` During \`${e.actions.join('`, `')}\`.` : ' Not scripted.';
     const seen = e.events.length ? ` Seen meanwhile: ${e.events.join('; ')}.` : '';
     out.push(`- seconds ${e.fromS}–${e.toS} (${e.seconds} s): ${parts.join('; ') || 'slow'}.${cause}${seen}`);
@@ -86,8 +93,26 @@ function disturbedText(d, what) {
       : `; p99 up to ${fixed(d.p99MaxMs, 1)} ms${d.p99CalmMs === null ? '' : ` (${fixed(d.p99CalmMs, 1)} ms before any action)`}`;
   const acked =
     d.minAckedPct === null || d.minAckedPct >= 99.9 ? '' : `; worst second ${fixed(d.minAckedPct, 1)}% of its items acknowledged`;
+  const levels = levelsText(d.levels, (v) => `${v} before any action`)
+    .map((t) => `; ${t}`)
+    .join('');
   if (!d.disturbedS) return `${cap(what)} undisturbed${counts.length ? ` (${counts.join(', ')})` : ''}${p99}.`;
-  return `${cap(what)} disturbed for ${d.disturbedS} s (seconds ${d.fromS}–${d.toS})${counts.length ? `: ${counts.join(', ')}` : ''}${p99}${acked}.`;
+  return `${cap(what)} disturbed for ${d.disturbedS} s (seconds ${d.fromS}–${d.toS})${counts.length ? `: ${counts.join(', ')}` : ''}${p99}${acked}${levels}.`;
+}
+
+/**
+ * The levels that departed from their calm one (disturbance.js): a tail up to its worst, a rate down to it.
+ * @param {Array<{ column: string, kind: 'tail'|'rate', worst: number, calm: number }>|undefined} levels
+ * @param {(value: string) => string} calmText the calm level in words
+ * @returns {string[]}
+ */
+function levelsText(levels, calmText) {
+  return (levels ?? []).map((l) => {
+    const name = LEVEL_NAMES[l.column] ?? l.column;
+    return l.kind === 'tail'
+      ? `${name} up to ${fixed(l.worst, 1)} ms (${calmText(`${fixed(l.calm, 1)} ms`)})`
+      : `${name} down to ${grouped(Math.round(l.worst))}/s (${calmText(`${grouped(Math.round(l.calm))}/s`)})`;
+  });
 }
 
 /** The action's headline facts (slots and keys moved, nodes, unreplicated bytes at a kill). */

@@ -1,7 +1,9 @@
 /**
  * Disturbed seconds, scripted or not. A second is disturbed when the timeline shows redirects,
- * retries, errors or failures in it, a p99 far above the run's calm p99, or (writers) items due
- * in it that were not all acknowledged, or none acknowledged while items were due.
+ * retries, errors or failures in it, a p99 far above the run's calm p99, (writers) items due in it
+ * that were not all acknowledged, or none acknowledged while items were due, or (a kind's levels:
+ * a consumer's staleness and read rate) a level far from its own calm one: a tail far above it by
+ * the p99's rule, a rate far below it.
  *
  * Two views of the same rule: episodes() finds every stretch of disturbed seconds in the run —
  * a master frozen by someone else, every connection dropped, a failover nobody scripted — and
@@ -16,6 +18,34 @@ const P99_FACTOR = 3;
 const P99_MIN_RISE_MS = 5;
 /** Disturbed seconds this close (calm seconds between them) are one episode. */
 const JOIN_GAP_S = 2;
+/** A rate this many times below its calm level counts as disturbed (the p99's factor, the other way). */
+const RATE_FACTOR = 3;
+/**
+ * A rate is judged over the seconds that hold this many of the run's calm cycles: a consumer whose
+ * cycles take longer than a second ends none in some seconds, and that rhythm is its calm.
+ */
+const RATE_SPAN_CYCLES = 2;
+
+/**
+ * @typedef {object} Level a timeline column judged against its own calm level (the median of the
+ *   seconds no counter marks): a `tail` (a p99) far above it by the p99's rule, a `rate` (a count per
+ *   second) far below it. Judged only from the second the run first stood at that level: a consumer's
+ *   staleness and read rate follow a producer that may start with it or before it, and that start
+ *   is no departure.
+ * @property {string} column
+ * @property {'tail'|'rate'} kind
+ * @property {string} [cycles] a rate's column of cycles: its spans hold RATE_SPAN_CYCLES of them
+ */
+
+/**
+ * A level as one run judges it.
+ * @typedef {object} LevelJudge
+ * @property {string} column
+ * @property {'tail'|'rate'} kind
+ * @property {number} calm
+ * @property {Map<number, number>} values by second: the column's value (a rate's, over its span)
+ * @property {number} fromS the first second the level is judged in
+ */
 
 /**
  * @typedef {object} DisturbanceInput
@@ -25,6 +55,7 @@ const JOIN_GAP_S = 2;
  * @property {string[]} countColumns timeline counters whose non-zero values mark a disturbed second
  * @property {Map<number, number>} [ackedDue] writers: items acknowledged by the second they were due in
  * @property {string} [ackedColumn] writers: the timeline column of items acknowledged in the second
+ * @property {Level[]} [levels] more columns judged against their own calm level (a consumer's staleness and read rate)
  */
 
 /**
@@ -34,16 +65,18 @@ const JOIN_GAP_S = 2;
  * @property {boolean} noneAcked writers: items were due and nothing was acknowledged in the second
  */
 
+/** @typedef {DisturbanceInput & { calm: number|null, judged: LevelJudge[] }} Judging the input and its calm levels */
+
 /**
  * The rule for one second.
  * @param {import('../../record/run-recorder.js').SecondRow} r
- * @param {DisturbanceInput & { calm: number|null }} p
+ * @param {Judging} p
  * @returns {SecondVerdict}
  */
-function judge(r, { calm, p99Column, countColumns, ackedDue, ackedColumn }) {
+function judge(r, { calm, judged, p99Column, countColumns, ackedDue, ackedColumn }) {
   let bad = countColumns.some((c) => (Number(r.row?.[c]) || 0) > 0);
-  const p99 = r.row?.[p99Column];
-  if (isNum(p99) && calm !== null && p99 > calm * P99_FACTOR && p99 - calm >= P99_MIN_RISE_MS) bad = true;
+  if (farAbove(r.row?.[p99Column], calm)) bad = true;
+  if (judged.some((l) => departs(l, r.index))) bad = true;
   let ackedPct = null;
   let noneAcked = false;
   if (ackedDue && r.intended > 0) {
@@ -56,18 +89,102 @@ function judge(r, { calm, p99Column, countColumns, ackedDue, ackedColumn }) {
 }
 
 /**
- * The calm p99: the median p99 of the seconds no counter marks (or, given `beforeS`, of the
- * seconds before it: the calm before the first action).
+ * A tail far above its calm level: this many times it, and by this much at least.
+ * @param {unknown} v
+ * @param {number|null} calm
  */
-function calmP99(rows, { p99Column, countColumns }, beforeS = Infinity) {
-  const quiet = rows.filter((r) => r.index >= 1 && r.index + 1 <= beforeS && !countColumns.some((c) => (Number(r.row?.[c]) || 0) > 0));
-  return median(quiet.map((r) => r.row?.[p99Column]).filter(isNum));
+function farAbove(v, calm) {
+  return isNum(v) && calm !== null && v > calm * P99_FACTOR && v - calm >= P99_MIN_RISE_MS;
+}
+
+/**
+ * The level departs from its calm one in second `index`.
+ * @param {LevelJudge} l
+ * @param {number} index
+ */
+function departs(l, index) {
+  if (index < l.fromS) return false;
+  const v = l.values.get(index);
+  if (v === undefined) return false;
+  return l.kind === 'tail' ? farAbove(v, l.calm) : l.calm > 0 && v < l.calm / RATE_FACTOR;
+}
+
+/**
+ * The seconds calm levels are taken from: the seconds no counter marks (or, given `beforeS`, of
+ * the seconds before it: the calm before the first action); second 0 (connecting) is not one.
+ * @param {import('../../record/run-recorder.js').SecondRow[]} rows
+ * @param {DisturbanceInput} p
+ */
+function quietRows(rows, { countColumns }, beforeS = Infinity) {
+  return rows.filter((r) => r.index >= 1 && r.index + 1 <= beforeS && !countColumns.some((c) => (Number(r.row?.[c]) || 0) > 0));
+}
+
+/**
+ * The input with its calm levels: the calm p99 (the median p99 of the quiet seconds) and each level's.
+ * @param {DisturbanceInput} p
+ * @param {number} [beforeS]
+ * @returns {Judging}
+ */
+function judging(p, beforeS = Infinity) {
+  const quiet = quietRows(p.rows, p, beforeS);
+  const calm = median(quiet.map((r) => r.row?.[p.p99Column]).filter(isNum));
+  const judged = (p.levels ?? []).map((l) => judgeOf(p.rows, quiet, l)).filter((l) => l !== null);
+  return { ...p, calm, judged };
+}
+
+/**
+ * A level's values and calm level; null when the quiet seconds have none to go by.
+ * @param {import('../../record/run-recorder.js').SecondRow[]} rows
+ * @param {import('../../record/run-recorder.js').SecondRow[]} quiet
+ * @param {Level} level
+ * @returns {LevelJudge|null}
+ */
+function judgeOf(rows, quiet, level) {
+  const values = level.kind === 'rate' ? spanRates(rows, quiet, level) : cellsOf(rows, level.column);
+  if (!values) return null;
+  const calm = median(quiet.map((r) => values.get(r.index)).filter(isNum));
+  if (calm === null) return null;
+  const l = { column: level.column, kind: level.kind, calm, values, fromS: -Infinity };
+  // the run's start, up to the first second at its calm level, is not judged
+  const first = rows.find((r) => values.has(r.index) && !departs(l, r.index));
+  l.fromS = first ? first.index : Infinity;
+  return l;
+}
+
+/** @returns {Map<number, number>} the column's numbers by second */
+function cellsOf(rows, column) {
+  const out = new Map();
+  for (const r of rows) if (isNum(r.row?.[column])) out.set(r.index, r.row[column]);
+  return out;
+}
+
+/**
+ * A rate per second over the span of seconds (ending at each) that holds RATE_SPAN_CYCLES of the
+ * quiet seconds' cycles; null when they had none. Seconds before the first whole span have none.
+ * @param {import('../../record/run-recorder.js').SecondRow[]} rows
+ * @param {import('../../record/run-recorder.js').SecondRow[]} quiet
+ * @param {Level} level
+ * @returns {Map<number, number>|null}
+ */
+function spanRates(rows, quiet, { column, cycles = column }) {
+  const cyclesPerS = quiet.reduce((n, r) => n + (Number(r.row?.[cycles]) || 0), 0) / quiet.length;
+  if (!(cyclesPerS > 0)) return null;
+  const span = Math.ceil(RATE_SPAN_CYCLES / cyclesPerS);
+  const count = new Map(rows.map((r) => [r.index, Number(r.row?.[column]) || 0]));
+  const out = new Map();
+  for (const r of rows) {
+    if (r.index < span - 1) continue;
+    let n = 0;
+    for (let s = r.index - span + 1; s <= r.index; s++) n += count.get(s) ?? 0;
+    out.set(r.index, n / span);
+  }
+  return out;
 }
 
 /**
  * Sums and extremes over some seconds.
  * @param {import('../../record/run-recorder.js').SecondRow[]} rows
- * @param {DisturbanceInput & { calm: number|null }} p
+ * @param {Judging} p
  */
 function tally(rows, p) {
   const counts = Object.fromEntries(p.countColumns.map((c) => [c, 0]));
@@ -88,7 +205,34 @@ function tally(rows, p) {
       last = r.index;
     }
   }
-  return { counts, p99MaxMs: p99Max, minAckedPct: minAcked === null ? null : round1(minAcked), noneAckedS, first, last };
+  return {
+    counts,
+    p99MaxMs: p99Max,
+    minAckedPct: minAcked === null ? null : round1(minAcked),
+    noneAckedS,
+    first,
+    last,
+    levels: levelsIn(rows, p),
+  };
+}
+
+/**
+ * The levels that departed in some of these seconds: the worst value (a tail's highest, a rate's
+ * lowest) and the calm one. Undefined when the kind judges no level (its summaries keep their shape).
+ * @param {import('../../record/run-recorder.js').SecondRow[]} rows
+ * @param {Judging} p
+ * @returns {Array<{ column: string, kind: 'tail'|'rate', worst: number, calm: number }>|undefined}
+ */
+function levelsIn(rows, p) {
+  if (!p.levels?.length) return undefined;
+  const out = [];
+  for (const l of p.judged) {
+    const off = rows.filter((r) => departs(l, r.index)).map((r) => /** @type {number} */ (l.values.get(r.index)));
+    if (!off.length) continue;
+    const worst = l.kind === 'tail' ? Math.max(...off) : Math.min(...off);
+    out.push({ column: l.column, kind: l.kind, worst: round1(worst), calm: round1(l.calm) });
+  }
+  return out;
 }
 
 /**
@@ -96,11 +240,12 @@ function tally(rows, p) {
  * happened meanwhile (the events column: topology changes, nodes not answering, actions).
  * @param {DisturbanceInput & { actions?: Array<{ text: string, startMs?: number, endMs?: number, skipped?: boolean }> }} p
  * @returns {Array<{ fromS: number, toS: number, seconds: number, counts: Record<string, number>, noneAckedS: number,
- *   minAckedPct: number|null, p99MaxMs: number|null, p99CalmMs: number|null, events: string[], actions: string[] }>}
+ *   minAckedPct: number|null, p99MaxMs: number|null, p99CalmMs: number|null, levels?: ReturnType<typeof levelsIn>,
+ *   events: string[], actions: string[] }>}
  */
 export function episodes(p) {
-  const calm = calmP99(p.rows, p);
-  const q = { ...p, calm };
+  const q = judging(p);
+  const calm = q.calm;
   const bad = p.rows.filter((r) => judge(r, q).bad).map((r) => r.index);
   const spans = [];
   for (const s of bad) {
@@ -132,6 +277,7 @@ export function episodes(p) {
       minAckedPct: t.minAckedPct,
       p99MaxMs: t.p99MaxMs,
       p99CalmMs: calm,
+      ...(t.levels && { levels: t.levels }),
       events,
       actions,
     };
@@ -143,13 +289,14 @@ export function episodes(p) {
  * start to 10 s after its end (or the next action's start).
  * @param {DisturbanceInput & { actions: Array<{ text: string, startMs?: number, endMs?: number, skipped?: boolean }> }} p
  * @returns {Array<{ action: string, startS: number, tookS: number, disturbedS: number, fromS: number|null, toS: number|null,
- *   counts: Record<string, number>, p99MaxMs: number|null, p99CalmMs: number|null, minAckedPct: number|null }>}
+ *   counts: Record<string, number>, p99MaxMs: number|null, p99CalmMs: number|null, minAckedPct: number|null,
+ *   levels?: ReturnType<typeof levelsIn> }>}
  */
 export function disturbances(p) {
   const ran = p.actions.filter((x) => !x.skipped && x.startMs !== undefined);
   if (!ran.length) return [];
-  const calm = calmP99(p.rows, p, (ran[0].startMs - p.t0) / 1000);
-  const q = { ...p, calm };
+  const q = judging(p, (ran[0].startMs - p.t0) / 1000);
+  const calm = q.calm;
   return ran.map((action, i) => {
     const startS = (action.startMs - p.t0) / 1000;
     const endS = (action.endMs - p.t0) / 1000;
@@ -171,6 +318,7 @@ export function disturbances(p) {
       p99MaxMs: t.p99MaxMs,
       p99CalmMs: calm,
       minAckedPct: t.minAckedPct,
+      ...(t.levels && { levels: t.levels }),
     };
   });
 }

@@ -18,7 +18,8 @@
  *   .hlog operation and tag, after the warm-up
  * @property {import('../../record/timeline.js').TimelineFile} timeline
  * @property {Map<string, string>} hlogs operation → its .hlog file
- * @property {Stopped} [stopped] read by `report` from a run killed before its end (report/read/stopped-run.js)
+ * @property {Stopped} [stopped] read by `report` from a run killed before its end, or whose summary could not be
+ *   saved (report/read/stopped-run.js)
  */
 
 /**
@@ -28,6 +29,7 @@
  * @property {number} lastSecond its last whole second (timeline.csv's last row)
  * @property {string|null} host manifest.json's host name
  * @property {number[]} writers its writer numbers (-a)
+ * @property {string} [unsaved] it ran to its end, but its summary could not be saved: the failure
  */
 
 /**

@@ -13,8 +13,8 @@ import { stats } from '../../measure/histogram.js';
  * @property {string[]} histograms the per-second histograms rowOf reads
  * @property {(iv: { intended: number, counters: Record<string, number>, hist: Map<string, import('hdr-histogram-js').Histogram> }) => Record<string, number|null>} rowOf
  * @property {(row: Record<string, number|string|null>) => { intended: number, counters: Record<string, number> }} countsOf
- * @property {{ p99Column: string, countColumns: string[], ackedColumn?: string }} disturbedBy what marks a second
- *   as disturbed (runs/common/disturbance.js), besides acknowledgements by the second they were due in
+ * @property {{ p99Column: string, countColumns: string[], ackedColumn?: string, levels?: import('./disturbance.js').Level[] }} disturbedBy
+ *   what marks a second as disturbed (runs/common/disturbance.js), besides acknowledgements by the second they were due in
  */
 
 export const of = (h, q) => (h ? stats(h)[q] : null);

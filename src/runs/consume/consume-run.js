@@ -54,8 +54,17 @@ export const CONSUMER_ROWS = rows({
     },
   }),
   // overruns are not a disturbance: a consumer whose cycles are longer than its period overruns every second;
-  // reads moved off a replica that stopped answering are (replica_fallbacks: reads sent to a stand-in)
-  disturbedBy: { p99Column: 'cycle_p99_ms', countColumns: ['errors', 'failed_cycles', 'replica_fallbacks'] },
+  // reads moved off a replica that stopped answering are (replica_fallbacks: reads sent to a stand-in), and so
+  // is a staleness far above, or a read rate far below, the run's calm level: a master frozen under a consumer
+  // of its replica slows none of its cycles, but what they read is seconds old and, the window emptying, less
+  disturbedBy: {
+    p99Column: 'cycle_p99_ms',
+    countColumns: ['errors', 'failed_cycles', 'replica_fallbacks'],
+    levels: [
+      { column: 'staleness_p99_ms', kind: 'tail' },
+      { column: 'items', kind: 'rate', cycles: 'cycles' },
+    ],
+  },
 });
 
 /** @type {import('../common/run-fields.js').Fields} */

@@ -86,10 +86,11 @@ async function consume(a, local, live, counter = null) {
    * @param {import('./run-workers.js').WorkersRun} run
    * @param {import('./key-ttl.js').KeyTtl|null} keyTtl
    * @param {false|string} [interrupted]
+   * @param {string} [unsaved] the save of this summary failed: one more problem of its outcome
    */
   /** @type {import('../../local/callgrind.js').NodeCount[]|null} the counter's dumps, once the window has ended */
   let counted = null;
-  const summaryOf = (run, keyTtl, interrupted = run.interrupted) => {
+  const summaryOf = (run, keyTtl, interrupted = run.interrupted, unsaved = undefined) => {
     const { recorder, dir } = run;
     const summary = summarizeConsumer({
       rows: recorder.rows,
@@ -119,6 +120,7 @@ async function consume(a, local, live, counter = null) {
         t0: run.t0,
         p99Column: 'cycle_p99_ms',
         countColumns: ['errors', 'overruns'],
+        levels: CONSUMER_ROWS.disturbedBy.levels,
       });
     }
     const warning = empty.warning(summary);
@@ -126,6 +128,7 @@ async function consume(a, local, live, counter = null) {
     const t = summary.totals;
     const problems = runProblems(run, dir);
     if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);
+    if (unsaved) problems.push(unsaved);
     summary.outcome = outcome({ interrupted, problems });
     const md = renderConsumerMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary);
     const window = { rows: recorder.rows, warmupS: a.warmup, endS: run.durationS, timeScale: a.timeScale };
@@ -162,7 +165,11 @@ async function consume(a, local, live, counter = null) {
   /** @param {import('./key-ttl.js').KeyTtl|null} keyTtl @param {false|string} [interrupted] */
   const save = (keyTtl, interrupted) => {
     const { summary, md } = summaryOf(run, keyTtl, interrupted);
-    return run.harness.save(summary, md, { exitCode: summary.outcome.exitCode, writeError: run.writeError });
+    return run.harness.save(summary, md, {
+      exitCode: summary.outcome.exitCode,
+      writeError: run.writeError,
+      restate: (unsaved) => summaryOf(run, keyTtl, interrupted, unsaved),
+    });
   };
   // values went missing: the keys' own TTL says whether expiry can explain it (--ttl is only the read
   // window); a Ctrl-C while it is asked for leaves at once, with the summary saved without it

@@ -76,9 +76,10 @@ async function produce(a, local, live, counter = null) {
   /**
    * The summary of what `run` measured, its outcome settled.
    * @param {import('./run-workers.js').WorkersRun} run
-   * @param {{ verify?: object, interrupted?: false|string }} [more] --verify's result (or why it did not run)
+   * @param {{ verify?: object, interrupted?: false|string, unsaved?: string }} [more] --verify's result (or why it did
+   *   not run); unsaved: the save of this summary failed, one more problem of its outcome
    */
-  const summaryOf = (run, { verify, interrupted = run.interrupted } = {}) => {
+  const summaryOf = (run, { verify, interrupted = run.interrupted, unsaved } = {}) => {
     const { recorder, dir } = run;
     const summary = summarize({
       rows: recorder.rows,
@@ -129,6 +130,7 @@ async function produce(a, local, live, counter = null) {
     if (summary.verify?.skipped) problems.push(`--verify did not read the items back: ${summary.verify.skipped}`);
     if (summary.verify?.error) problems.push(`--verify could not read the items back: ${summary.verify.error}`);
     if (summary.verify?.lost) problems.push(`--verify: ${summary.verify.lost} acknowledged items lost`);
+    if (unsaved) problems.push(unsaved);
     summary.outcome = outcome({ interrupted, problems });
     const md = renderSummaryMd({ name, description: run.manifest.description, interrupted: !!interrupted }, summary);
     const window = { rows: recorder.rows, warmupS: a.warmup, endS: run.durationS, timeScale: a.timeScale };
@@ -170,7 +172,11 @@ async function produce(a, local, live, counter = null) {
   /** @param {{ verify?: object, interrupted?: false|string }} [more] */
   const finish = (more) => {
     const { summary, md } = summaryOf(run, more);
-    return run.harness.save(summary, md, { exitCode: summary.outcome.exitCode, writeError: run.writeError });
+    return run.harness.save(summary, md, {
+      exitCode: summary.outcome.exitCode,
+      writeError: run.writeError,
+      restate: (unsaved) => summaryOf(run, { ...more, unsaved }),
+    });
   };
   if (!a.verify || run.writeError) return finish();
   // written first without the result: reading back can take a while, and the process may end during it
