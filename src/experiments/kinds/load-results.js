@@ -207,7 +207,10 @@ function busyLines(steps, metricsOf) {
     if (m.redis_cpu_us_per_record === undefined || m.best_records_per_sec === undefined) continue;
     const bound = 1e6 / m.redis_cpu_us_per_record;
     const share = m.best_records_per_sec / bound;
-    out.push(`${s.step.label}: ${busyWords(m, bound, share)}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`, '');
+    out.push(
+      `${s.step.label}: ${busyWords(m, bound, share)}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`,
+      '',
+    );
   }
   return out;
 }
