@@ -261,7 +261,7 @@ check: "${check}"
     expect(r.stderr).toMatch(/no runs under .*runs and no trial data in data\/: "rqbench experiment run .*" makes them/);
     expect(fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8')).toBe('# committed results\n');
     expect(fs.readdirSync(dir).sort()).toEqual(['RESULTS.md', 'experiment.yaml']);
-  });
+  }, 30_000);
 
   it('six interleaved trials a step decide a real difference: held, with medians, intervals, p and a dot plot of every trial', async () => {
     const dir = experiment(

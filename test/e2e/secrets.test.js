@@ -234,7 +234,8 @@ describe('a password in every form, to every command that takes one: nowhere in 
     }
   });
 
-  it('capacity (and the consumer it runs beside each step)', LONG, async () => {
+  // five searches at once, each spawning its steps' writers (and one a consumer): the slowest part of this file on a busy host
+  it('capacity (and the consumer it runs beside each step)', { timeout: 2 * SLOW }, async () => {
     const search = ['-t', '1', '--start-rate', '500', '--max-rate', '500', '--step-seconds', '2', '--step-warmup', '0'];
     const runs = await Promise.all(
       forms(SECRET).map(({ form, args, env }, i) =>
