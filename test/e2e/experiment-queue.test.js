@@ -31,7 +31,7 @@ describe('an experiment of queue steps', () => {
     );
     // about 10 and 20 messages a second, every one applied, the CPU of both sides measured
     expect(md).toMatch(
-      /\| Batch 200 x 10\/s \| 200 \| (9|10|11)\.\d \| 2 \| [\d,]+ \| [\d.]+u?m?s \| [\d.]+u?m?s \| [\d.]+u?m?s \/ [\d.]+u?m?s \| 0 \/ 0 \| \d+ \| \d+ \|/,
+      /\| Batch 200 x 10\/s \| 200 \| (9|10|11)\.\d \| 2 \| [\d,]+ \| [\d.]+u?m?s \| [\d.]+u?m?s ⚠ \| [\d.]+u?m?s \/ [\d.]+u?m?s ⚠ \| 0 \/ 0 \| \d+ \| \d+ \|/,
     );
     expect(md).toMatch(/\| Batch 100 x 20\/s \| 100 \| (19|20|21)\.\d \| 2 \|/);
     expect(md).toContain('### Batch 200 x 10/s: Batch size - 200, Rate - 10 = 2,000, Thread pool size - 2');
@@ -39,8 +39,10 @@ describe('an experiment of queue steps', () => {
     expect(md).toContain('| Percentile | Reading off SQS | Server side processing | E2E | E2E from the schedule (CO-corrected) |');
     expect(md).toMatch(/\| p50 \| [\d.]+u?m?s \(seed 77ms\) \| [\d.]+u?m?s \(seed 3ms\) \| [\d.]+u?m?s \(seed 316ms\) \| [\d.]+u?m?s \|/);
     expect(md).toMatch(
-      /\| p999 \| [\d.]+u?m?s \(seed 505ms\) \| [\d.]+u?m?s \(seed 34ms\) \| [\d.]+u?m?s \(seed 1\.2s\) \| [\d.]+u?m?s \|/,
+      /\| p999 \| [\d.]+u?m?s ⚠ \(seed 505ms\) \| [\d.]+u?m?s ⚠ \(seed 34ms\) \| [\d.]+u?m?s ⚠ \(seed 1\.2s\) \| [\d.]+u?m?s ⚠ \|/,
     );
+    // a p999 of some 30 messages is their largest: flagged, and the note says why
+    expect(md).toMatch(/⚠ fewer than 10 samples \([\d,]+ messages, [\d,]+ receive calls\) lie beyond this percentile/);
     // the step under the latency model says so, and what the model held
     expect(md).toContain('### Batch 100 x 20/s: Batch size - 100, Rate - 20 = 2,000, Thread pool size - 2, under the latency model');
     expect(md).toMatch(/\*\*Latency model\*\* \(steps Batch 100 x 20\/s\): .*ReceiveMessage p50 30ms, p999 60ms/);

@@ -660,7 +660,7 @@ describe.skipIf(!!probe.why)(
       expect(r.code, describeRun(r)).toBe(1);
       expectOneLine(
         r,
-        /cannot write the run directory .*: no space left on device \(ENOSPC\); the run stopped there, and its summary \(printed above\) could not be saved/,
+        /cannot write the run directory .*: no space left on device \(ENOSPC\); its summary \(printed above\) could not be saved: timeline.csv and the .hlog files hold what was written before/,
       );
       const s = JSON.parse(r.stdout);
       expect(s.stoppedBy).toBe(null);

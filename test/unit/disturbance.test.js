@@ -77,6 +77,12 @@ describe('episodes of disturbed seconds', () => {
     const rows = seconds({ 9: { row: { batch_p99_ms: 5 } }, 12: { row: { batch_p99_ms: 60 } } });
     expect(episodes(input(rows)).map((e) => e.fromS)).toEqual([12]);
   });
+
+  it("a kind's own least rise: a consumer's 4 ms cycles with one of 12 ms in a second are calm at 25 ms, not at 5", () => {
+    const rows = seconds({ 8: { row: { batch_p99_ms: 12 } }, 15: { row: { batch_p99_ms: 300 } } });
+    expect(episodes(input(rows)).map((e) => e.fromS)).toEqual([8, 15]);
+    expect(episodes(input(rows, { minRiseMs: 25 })).map((e) => e.fromS)).toEqual([15]);
+  });
 });
 
 describe("a consumer's staleness and read rate against their calm level", () => {

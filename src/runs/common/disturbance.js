@@ -45,6 +45,7 @@ const RATE_SPAN_CYCLES = 2;
  * @property {number} calm
  * @property {Map<number, number>} values by second: the column's value (a rate's, over its span)
  * @property {number} fromS the first second the level is judged in
+ * @property {number} minRiseMs a tail's least rise above its calm level to count, ms
  */
 
 /**
@@ -56,6 +57,7 @@ const RATE_SPAN_CYCLES = 2;
  * @property {Map<number, number>} [ackedDue] writers: items acknowledged by the second they were due in
  * @property {string} [ackedColumn] writers: the timeline column of items acknowledged in the second
  * @property {Level[]} [levels] more columns judged against their own calm level (a consumer's staleness and read rate)
+ * @property {number} [minRiseMs] how far above its calm level a tail must rise to count, ms (default P99_MIN_RISE_MS)
  */
 
 /**
@@ -73,9 +75,9 @@ const RATE_SPAN_CYCLES = 2;
  * @param {Judging} p
  * @returns {SecondVerdict}
  */
-function judge(r, { calm, judged, p99Column, countColumns, ackedDue, ackedColumn }) {
+function judge(r, { calm, judged, p99Column, countColumns, ackedDue, ackedColumn, minRiseMs = P99_MIN_RISE_MS }) {
   let bad = countColumns.some((c) => (Number(r.row?.[c]) || 0) > 0);
-  if (farAbove(r.row?.[p99Column], calm)) bad = true;
+  if (farAbove(r.row?.[p99Column], calm, minRiseMs)) bad = true;
   if (judged.some((l) => departs(l, r.index))) bad = true;
   let ackedPct = null;
   let noneAcked = false;
@@ -92,9 +94,10 @@ function judge(r, { calm, judged, p99Column, countColumns, ackedDue, ackedColumn
  * A tail far above its calm level: this many times it, and by this much at least.
  * @param {unknown} v
  * @param {number|null} calm
+ * @param {number} minRiseMs
  */
-function farAbove(v, calm) {
-  return isNum(v) && calm !== null && v > calm * P99_FACTOR && v - calm >= P99_MIN_RISE_MS;
+function farAbove(v, calm, minRiseMs) {
+  return isNum(v) && calm !== null && v > calm * P99_FACTOR && v - calm >= minRiseMs;
 }
 
 /**
@@ -106,7 +109,7 @@ function departs(l, index) {
   if (index < l.fromS) return false;
   const v = l.values.get(index);
   if (v === undefined) return false;
-  return l.kind === 'tail' ? farAbove(v, l.calm) : l.calm > 0 && v < l.calm / RATE_FACTOR;
+  return l.kind === 'tail' ? farAbove(v, l.calm, l.minRiseMs) : l.calm > 0 && v < l.calm / RATE_FACTOR;
 }
 
 /**
@@ -128,7 +131,7 @@ function quietRows(rows, { countColumns }, beforeS = Infinity) {
 function judging(p, beforeS = Infinity) {
   const quiet = quietRows(p.rows, p, beforeS);
   const calm = median(quiet.map((r) => r.row?.[p.p99Column]).filter(isNum));
-  const judged = (p.levels ?? []).map((l) => judgeOf(p.rows, quiet, l)).filter((l) => l !== null);
+  const judged = (p.levels ?? []).map((l) => judgeOf(p.rows, quiet, l, p.minRiseMs ?? P99_MIN_RISE_MS)).filter((l) => l !== null);
   return { ...p, calm, judged };
 }
 
@@ -137,14 +140,15 @@ function judging(p, beforeS = Infinity) {
  * @param {import('../../record/run-recorder.js').SecondRow[]} rows
  * @param {import('../../record/run-recorder.js').SecondRow[]} quiet
  * @param {Level} level
+ * @param {number} minRiseMs a tail's least rise above its calm level to count, ms
  * @returns {LevelJudge|null}
  */
-function judgeOf(rows, quiet, level) {
+function judgeOf(rows, quiet, level, minRiseMs) {
   const values = level.kind === 'rate' ? spanRates(rows, quiet, level) : cellsOf(rows, level.column);
   if (!values) return null;
   const calm = median(quiet.map((r) => values.get(r.index)).filter(isNum));
   if (calm === null) return null;
-  const l = { column: level.column, kind: level.kind, calm, values, fromS: -Infinity };
+  const l = { column: level.column, kind: level.kind, calm, values, fromS: -Infinity, minRiseMs };
   // the run's start, up to the first second at its calm level, is not judged
   const first = rows.find((r) => values.has(r.index) && !departs(l, r.index));
   l.fromS = first ? first.index : Infinity;

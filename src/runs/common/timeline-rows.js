@@ -13,7 +13,7 @@ import { stats } from '../../measure/histogram.js';
  * @property {string[]} histograms the per-second histograms rowOf reads
  * @property {(iv: { intended: number, counters: Record<string, number>, hist: Map<string, import('hdr-histogram-js').Histogram> }) => Record<string, number|null>} rowOf
  * @property {(row: Record<string, number|string|null>) => { intended: number, counters: Record<string, number> }} countsOf
- * @property {{ p99Column: string, countColumns: string[], ackedColumn?: string, levels?: import('./disturbance.js').Level[] }} disturbedBy
+ * @property {{ p99Column: string, countColumns: string[], ackedColumn?: string, levels?: import('./disturbance.js').Level[], minRiseMs?: number }} disturbedBy
  *   what marks a second as disturbed (runs/common/disturbance.js), besides acknowledgements by the second they were due in
  */
 
