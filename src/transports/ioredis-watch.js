@@ -128,8 +128,27 @@ export async function replicasListed(client, served, timeoutMs = 10_000) {
  * run with no fault. A node that cannot be reached now is left to the reads, as before.
  * @param {Cluster} client
  * @param {'master'|'replica'} readFrom
+ * @param {number} [timeoutMs] how long a replica may take to say it is linked to its master
  */
-export async function openNodes(client, readFrom) {
+export async function openNodes(client, readFrom, timeoutMs = 10_000) {
   const nodes = client.nodes(readFrom === 'replica' ? 'slave' : 'master');
   await Promise.all(nodes.map((n) => (n.status === 'wait' ? n.connect().catch(() => {}) : null)));
+  if (readFrom === 'replica') await Promise.all(nodes.map((n) => inSync(n, Date.now() + timeoutMs)));
+}
+
+/**
+ * Waits until a replica says it is one, linked to its master: on a cluster made seconds ago the
+ * masters may list a replica (CLUSTER SLOTS) before the replica itself knows whose it is, and
+ * until then it answers a read of its master's slots with MOVED, which ioredis follows to the
+ * master: the first cycles were read from the masters (657 of 8,000 GETs in a busy test run).
+ * A replica that does not get there in time is left to the reads, as before.
+ * @param {Node} node
+ * @param {number} deadline epoch ms
+ */
+async function inSync(node, deadline) {
+  while (Date.now() < deadline) {
+    const role = /** @type {unknown[]|null} */ (await node.call('ROLE').catch(() => null));
+    if (Array.isArray(role) && role[0] === 'slave' && role[3] === 'connected') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
