@@ -211,16 +211,26 @@ export function markGiven(argv, y) {
   Object.defineProperty(argv, GIVEN, { value: given, enumerable: false });
 }
 
-/** File-system codes a path given on the command line fails with, in words. */
-const FILE_WHY = {
-  ENOENT: 'no such file',
-  EISDIR: 'it is a directory, and a file is expected',
+/**
+ * File-system codes in words, the ones that read the same whether a file was being read or a run
+ * directory written (record/run-dir.js and plans/output.js say them too, with their own words
+ * for ENOENT and EISDIR).
+ */
+export const FS_WHY = {
+  ENOSPC: 'no space left on device',
   ENOTDIR: 'a part of the path is not a directory',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EIO: 'I/O error',
+  EFBIG: 'file too large',
   EACCES: 'permission denied',
   EPERM: 'not permitted',
   ELOOP: 'too many symbolic links',
   ENAMETOOLONG: 'the name is too long',
 };
+
+/** A path given on the command line or in a spec, read. */
+const FILE_WHY = { ...FS_WHY, ENOENT: 'no such file', EISDIR: 'it is a directory, and a file is expected' };
 
 /**
  * Why a file named on the command line (or in a spec) could not be read, in words: "it is a

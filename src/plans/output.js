@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { settings } from '../settings.js';
-import { UsageError, shown } from '../usage-error.js';
+import { FS_WHY, UsageError, shown } from '../usage-error.js';
 import { runDirBase } from '../record/run-dir.js';
 
 /** @param {import('yargs').Argv} y */
@@ -70,7 +70,7 @@ export function checkOutput(a) {
       fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
     } catch (e) {
       const err = /** @type {NodeJS.ErrnoException} */ (e);
-      const why = err.code === 'EROFS' ? 'read-only file system' : err.code === 'EACCES' ? 'permission denied' : err.code;
+      const why = FS_WHY[err.code ?? ''] ?? err.code;
       throw new UsageError(`--out must be a directory rqbench can write (${shown(dir)}: ${why})`);
     }
     return;

@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { redact } from './redact.js';
+import { FS_WHY } from '../usage-error.js';
 
 /**
  * Creates a fresh run directory.
@@ -67,18 +68,7 @@ export function writeText(file, text) {
 }
 
 /** File-system failures that mean the run directory cannot be written any more. */
-const WHY = {
-  ENOSPC: 'no space left on device',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  EDQUOT: 'disk quota exceeded',
-  EROFS: 'read-only file system',
-  EIO: 'I/O error',
-  EFBIG: 'file too large',
-  ENOENT: 'it was removed',
-  EACCES: 'permission denied',
-  EPERM: 'not permitted',
-};
+const WHY = { ...FS_WHY, EISDIR: 'it is a directory', ENOENT: 'it was removed' };
 
 /**
  * The one line a run ends with when its directory could not be written (exit 1).

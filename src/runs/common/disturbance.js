@@ -67,7 +67,7 @@ const RATE_SPAN_CYCLES = 2;
  * @property {boolean} noneAcked writers: items were due and nothing was acknowledged in the second
  */
 
-/** @typedef {DisturbanceInput & { calm: number|null, judged: LevelJudge[] }} Judging the input and its calm levels */
+/** @typedef {DisturbanceInput & { calm: number|null, judged: LevelJudge[], minRiseMs: number }} Judging the input, its calm levels and the tails' least rise */
 
 /**
  * The rule for one second.
@@ -75,7 +75,7 @@ const RATE_SPAN_CYCLES = 2;
  * @param {Judging} p
  * @returns {SecondVerdict}
  */
-function judge(r, { calm, judged, p99Column, countColumns, ackedDue, ackedColumn, minRiseMs = P99_MIN_RISE_MS }) {
+function judge(r, { calm, judged, p99Column, countColumns, ackedDue, ackedColumn, minRiseMs }) {
   let bad = countColumns.some((c) => (Number(r.row?.[c]) || 0) > 0);
   if (farAbove(r.row?.[p99Column], calm, minRiseMs)) bad = true;
   if (judged.some((l) => departs(l, r.index))) bad = true;
@@ -131,8 +131,9 @@ function quietRows(rows, { countColumns }, beforeS = Infinity) {
 function judging(p, beforeS = Infinity) {
   const quiet = quietRows(p.rows, p, beforeS);
   const calm = median(quiet.map((r) => r.row?.[p.p99Column]).filter(isNum));
-  const judged = (p.levels ?? []).map((l) => judgeOf(p.rows, quiet, l, p.minRiseMs ?? P99_MIN_RISE_MS)).filter((l) => l !== null);
-  return { ...p, calm, judged };
+  const minRiseMs = p.minRiseMs ?? P99_MIN_RISE_MS;
+  const judged = (p.levels ?? []).map((l) => judgeOf(p.rows, quiet, l, minRiseMs)).filter((l) => l !== null);
+  return { ...p, calm, judged, minRiseMs };
 }
 
 /**
