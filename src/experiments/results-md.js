@@ -255,7 +255,10 @@ function setupLine(spec, kind, m, code) {
     (spec.topology.local
       ? `${spec.topology.label} on 127.0.0.1, ${words.starter}`
       : `${spec.topology.label} (${spec.topology.cluster ? 'cluster' : 'standalone'})`);
-  const length = (list) => `${uniq(list.map((s) => `${s.duration} s`))} with ${uniq(list.map((s) => `${s.warmup} s`))} warm-up`;
+  const length = (list) =>
+    list.every((s) => !s.warmup)
+      ? `${uniq(list.map((s) => `${s.duration} s`))}, no warm-up`
+      : `${uniq(list.map((s) => `${s.duration} s`))} with ${uniq(list.map((s) => `${s.warmup} s`))} warm-up`;
   const timed = spec.steps.filter((s) => !s.count);
   const counted = spec.steps.filter((s) => s.count);
   const steps =

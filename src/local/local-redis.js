@@ -295,7 +295,33 @@ async function startCluster(ctx) {
   const label = `Redis cluster (${masters} masters x ${replicas} replicas)`;
   await waitUntil(ctx, label, () => clusterProblems(started, masters, replicas));
   const view = parseClusterNodes(await query(started[0].port, 'CLUSTER', 'NODES'));
-  return withClusterRoles(started, view);
+  const nodes = withClusterRoles(started, view);
+  if (replicas > 0) {
+    // Redis 7 leaves a replica out of CLUSTER SLOTS while its replication offset is 0, which on a new
+    // cluster lasts until its master's first write: a client that started first saw no replica, and
+    // one that refreshed its map while the nodes still gossiped the offsets lost the replica it had
+    // (1 shard's reads of a cycle went to its master in a busy test run). FLUSHALL on an empty master
+    // is a write that changes nothing, and it reaches the replicas.
+    for (const n of nodes) if (n.role === 'master') await query(n.port, 'FLUSHALL');
+    await waitUntil(ctx, `${label}: replicas in CLUSTER SLOTS`, () => slotsProblems(started, masters * replicas));
+  }
+  return nodes;
+}
+
+/**
+ * @param {{ port: number, host: string }[]} nodes
+ * @param {number} replicas how many replicas every node's CLUSTER SLOTS must name
+ * @returns {Promise<string[]>} the nodes whose CLUSTER SLOTS names fewer (empty when none)
+ */
+async function slotsProblems(nodes, replicas) {
+  const problems = [];
+  for (const node of nodes) {
+    const slots = await query(node.port, 'CLUSTER', 'SLOTS');
+    // one entry per range: [start, end, master, ...replicas]
+    const named = new Set(Array.isArray(slots) ? slots.flatMap((r) => r.slice(3).map((x) => String(x[1]))) : []);
+    if (named.size !== replicas) problems.push(`${node.host}:${node.port} names ${named.size} of ${replicas} replicas in CLUSTER SLOTS`);
+  }
+  return problems;
 }
 
 /**

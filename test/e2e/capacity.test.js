@@ -37,6 +37,9 @@ const SEARCH = [
   '1000',
   '--engine-ceiling',
   '100',
+  // a 10% bracket: one bisection less per search than the default 5% (this file runs alone, its minutes count whole)
+  '--precision',
+  '0.1',
 ];
 
 /** @returns {Promise<{ run: any, doc: any, dir: string }>} */
@@ -84,7 +87,7 @@ describe('rqbench capacity on a local Redis', () => {
     expect(hi === null || hi >= above, `bracket ${c.bracket}`).toBe(true);
     if (lo !== null) expect(doc.steps.filter((s) => s.rate === lo && s.phase !== 'ramp' && s.phase !== 'bisect' && !s.held)).toEqual([]);
     if (hi !== null) expect(doc.steps.filter((s) => s.rate === hi && s.phase !== 'ramp' && s.phase !== 'bisect' && s.held)).toEqual([]);
-    expect((above - max) / max).toBeLessThanOrEqual(0.05);
+    expect((above - max) / max).toBeLessThanOrEqual(0.1);
     // every step is a producer run directory of its own
     for (const s of doc.steps) expect(fs.existsSync(path.join(dir, s.dir, 'summary.json'))).toBe(true);
     const g = (x) => x.toLocaleString('en-US');

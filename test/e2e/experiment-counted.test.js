@@ -29,7 +29,7 @@ describe.skipIf(!runs)('an experiment with counted steps', () => {
     expect(m?.order.map((s) => s.step).sort()).toEqual(['list_ir', 'zset', 'zset', 'zset_ir']);
     expect(r.stderr).toMatch(/zset_ir done in [\d.]+ s: 2k items counted, master [\d.]+ instructions\/item/);
     const step = JSON.parse(fs.readFileSync(path.join(runDir, 'zset_ir', 'trial-1', 'step.json'), 'utf8'));
-    expect(step.commands[0]).toMatch(/--local --replicas 0 --count-instructions --time-scale 10 -d 2 --warmup 1/);
+    expect(step.commands[0]).toMatch(/--local --replicas 0 --count-instructions --time-scale 10 -d 1 --warmup 0/);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
     expect(md).toMatch(/Here: \*\*held\*\* \(1 trial per step\)/);
     expect(md).toMatch(
@@ -37,7 +37,7 @@ describe.skipIf(!runs)('an experiment with counted steps', () => {
     );
     expect(md).toContain('Trials: 2 of 2 per step complete (1 of 1 for zset_ir, list_ir), interleaved');
     expect(md).toContain(
-      'Steps: 3: 1 timed, each 2 s with 1 s warm-up; 2 counted (count:), each 2 s with 1 s warm-up, run 10 times slower under Valgrind.',
+      'Steps: 3: 1 timed, each 2 s with 1 s warm-up; 2 counted (count:), each 1 s, no warm-up, run 10 times slower under Valgrind.',
     );
     expect(md).toMatch(
       /- `list_ir.master_ir_per_item < zset_ir.master_ir_per_item`: the seed's -19.1% lies (inside|below|above) this run's range over every pair of counted trials/,

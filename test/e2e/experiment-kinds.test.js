@@ -71,7 +71,7 @@ describe('an experiment of ops steps', () => {
     expect(r.stderr).toMatch(/started a local Redis \(1 node\) at redis:\/\/127\.0\.0\.1:\d+/);
     expect(r.stderr).toMatch(/\[1\/1\] one \(trial 1\/1\): Redis: 5 operations, 0 s warm-up \+ 1 s each … ETA/);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
-    expect(md).toMatch(/Steps: 1, each operation measured for 1 s with 0 s warm-up\./);
+    expect(md).toMatch(/Steps: 1, each operation measured for 1 s, no warm-up\./);
     // seed 003's table (the client's overhead), the round trip, seed 004's phases
     expect(md).toMatch(/\| +\| Overhead \(ms\) \| +n \| +min \| +avg \| +med \| +p90 \| +p99 \| +max \|/);
     expect(md).toMatch(/### Round trip\n\n\| +\| Round trip \(ms\) \| +n \|/);

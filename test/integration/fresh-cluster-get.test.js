@@ -42,7 +42,10 @@ it('reads the replicas from its first cycle: they serve the GETs, the masters no
   for (const n of clu.nodes) byRole[n.role] += await gets(n.port);
   expect(c.summary.totals.fetched, describeConsumer(c)).toBeGreaterThan(0);
   expect(byRole.replica, JSON.stringify(byRole)).toBeGreaterThan(0);
-  expect(byRole.master, `GETs the masters served: ${JSON.stringify(byRole)}`).toBe(0);
+  expect(
+    byRole.master,
+    `GETs the masters served: ${JSON.stringify(byRole)}; ${describeConsumer(c)}; fallbacks ${c.summary.replicaFallbacks}; drops ${JSON.stringify(c.summary.connectionDrops)}`,
+  ).toBe(0);
   expect(c.summary.replicaFallbacks ?? 0, describeConsumer(c)).toBe(0);
   expect(c.summary.disturbances ?? [], describeConsumer(c)).toEqual([]);
 }, 60_000);
