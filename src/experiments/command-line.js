@@ -32,6 +32,7 @@ export const RUNNER_PARTS = {
       'node-cpus': null,
       'count-instructions': 'count:',
       'time-scale': 'count:',
+      announce: 'count: (a counted step with a consumer)',
     },
     where: 'the topology',
   },

@@ -21,6 +21,8 @@ import { drawExperimentCharts } from './charts.js';
 import { besideSeedSection, seedColumnsSection } from './seed-columns.js';
 import { describe } from '../stats/stats.js';
 import { writeExperimentHtml } from './experiment-html.js';
+import { fillNotes } from './notes.js';
+import { fmt } from './verdict.js';
 
 export const RESULTS_FILE = 'RESULTS.md';
 /**
@@ -83,7 +85,7 @@ export async function writeResults(spec) {
       `${runDir ? ` from run \`${path.basename(runDir)}\`, whose trial data is kept in [${DATA_DIR}/${path.basename(runDir)}](${DATA_DIR}/${path.basename(runDir)})` : ''}; do not edit by hand.`,
     '',
     ...(code.mark ? [code.mark, ''] : []),
-    ...(spec.notes ? [spec.notes, ''] : []),
+    ...(spec.notes ? [notesOf(spec.notes, measured), ''] : []),
     ...seedColumnsSection(spec.seedColumns),
     `${setupLine(spec, kind, stepManifest, code)} ${trialsLine(manifest, trials)}`,
     '',
@@ -160,6 +162,19 @@ function withMetrics(spec, kind, trials) {
     });
   }
   return out;
+}
+
+/**
+ * The notes with their placeholders filled from this run: each {{ step.metric }} is the step's median.
+ * @param {string} notes
+ * @param {import('./finding-md.js').StepTrials[]} measured
+ */
+function notesOf(notes, measured) {
+  const medianOf = (name, metric) => {
+    const s = measured.find((x) => x.step.name === name);
+    return s ? describe(s.trials.map((t) => t.metrics[metric])).median : null;
+  };
+  return fillNotes(notes, medianOf, fmt);
 }
 
 /**

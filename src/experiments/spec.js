@@ -16,6 +16,7 @@ import { readSeedColumns, readSeedMetrics, readStepSeed } from './seed-columns.j
 import { readRegime } from './regime.js';
 import { readSeedEffects } from './seed-effects.js';
 import { readYamlText } from './yaml-text.js';
+import { notesProblem } from './notes.js';
 
 export const SPEC_FILE = 'experiment.yaml';
 const TOP = [
@@ -185,6 +186,15 @@ function build(raw, dir, file) {
   const seedEffects = readSeedEffects(raw.seedEffects, checkTree, problem);
   markFailuresMeasured(steps, checkTree);
   const notes = raw.notes === undefined ? null : text(raw.notes, 'notes');
+  const notesWhy =
+    notes === null
+      ? null
+      : notesProblem(
+          notes,
+          steps.map((s) => s.name),
+          kind.metrics,
+        );
+  if (notesWhy) throw problem(notesWhy);
   const checkTests = raw.checkTests === undefined ? null : text(raw.checkTests, 'checkTests');
   const decideBy = raw.decideBy === undefined ? null : text(raw.decideBy, 'decideBy');
   if (decideBy !== null && check === null) throw problem('decideBy needs a check: (it says what would decide an inconclusive one)');

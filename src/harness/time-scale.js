@@ -21,6 +21,8 @@ export function timeScaled(a) {
     period: a.period * k,
     duration: a.duration * k,
     warmup: a.warmup * k,
+    // a consumer's wait for a silent node: a node run K times slower (under Valgrind) answers K times later
+    ...(a.replyTimeout && { replyTimeout: a.replyTimeout * k }),
     undilated: Object.freeze({ period: a.period, duration: a.duration, warmup: a.warmup }),
   });
 }

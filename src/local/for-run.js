@@ -1,4 +1,5 @@
 /** --local: a throwaway Redis (or cluster) that lives exactly as long as one run. */
+import fs from 'node:fs';
 import { startRedis } from './local-redis.js';
 import { describeCap } from './cpu-cap.js';
 import { writeErr } from '../command-io.js';
@@ -39,10 +40,37 @@ export async function withLocal(a, fn) {
       writeErr(`rqbench: started a local ${shape} at ${local.url}${local.cpus ? `, ${describeCap(local.cpus)}` : ''}\n`);
     }
     const counter = counting ? await counting.idle(local) : null;
-    return await fn(Object.freeze({ ...a, host: local.host, port: local.port }), local, counter);
+    const startAt = a.announce ? announce(a.announce, local, a) : a.startAt;
+    const result = await fn(Object.freeze({ ...a, host: local.host, port: local.port, startAt }), local, counter);
+    // the reader it named the nodes to ends its last cycle and reads its end-of-run figures a little after the run's end
+    if (a.announce) await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_GRACE_MS));
+    return result;
   } finally {
     await local.stop();
   }
+}
+
+/** How far ahead an announced start lies: time for the process that reads the file to start and connect. */
+export const ANNOUNCE_LEAD_MS = 5000;
+/** How long announced nodes outlive the run: the reader's last cycle and its end-of-run reads, under Valgrind. */
+const ANNOUNCE_GRACE_MS = 5000;
+
+/**
+ * --announce: the local server's URL and the run's start, written whole (a temporary file renamed)
+ * once the nodes are up and any idle count is taken, so a consumer started on it reads the same
+ * nodes from the same first second (an experiment's counted step with a consumer).
+ * @param {string} file
+ * @param {import('./local-redis.js').LocalRedis} local
+ * @param {Readonly<Record<string, any>>} a the run's plan (cluster, startAt, timeScale)
+ * @returns {number} the start, epoch ms
+ */
+function announce(file, local, a) {
+  const startAt = a.startAt ?? Date.now() + ANNOUNCE_LEAD_MS;
+  const doc = { url: local.url, cluster: !!a.cluster, startAt, timeScale: a.timeScale ?? 1 };
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(doc)}\n`);
+  fs.renameSync(tmp, file);
+  return startAt;
 }
 
 /**

@@ -20,6 +20,7 @@ export const SEARCH_OWNED = {
   'start-at': 'the search',
   at: 'nothing (a search needs a steady cluster)',
   writer: 'nothing (a search runs all -t writers here)',
+  announce: 'nothing (the search names its own servers to its steps)',
 };
 
 /** How the owned flags are usually typed. */

@@ -2,6 +2,8 @@
  * The producer's flags: the seed's (-q -p -c -t -a --ws --sk --sl --slh --ss --ns --same-slot
  * --actual-value) and rqbench's. The data model flags come from the model registry.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { settings } from '../settings.js';
 import { MODELS, flagsWithout, modelOf, modelsFlagged } from '../workloads/items/stores/registry.js';
 import { parseAtList } from '../cluster-actions/index.js';
@@ -144,6 +146,13 @@ export function producerOptions(y) {
       describe: 'list length kept by LTRIM',
       defaultDescription: 'items live within the TTL: q x ttl / period',
     })
+    .option('announce', {
+      type: 'string',
+      requiresArg: true,
+      group: g,
+      describe:
+        "with --local: once the server is up (and, with --count-instructions, its idle counted), write its URL and the run's start (epoch ms, a few seconds ahead) to this JSON file, for a consumer to read the same nodes from the same start (--url, --start-at); the window then runs to the planned end, and the nodes stay up 5 s after it",
+    })
     .option('verify', {
       type: 'boolean',
       group: g,
@@ -230,6 +239,7 @@ export function checkProducer(flags) {
   intIn(a.valueSize, '--value-size', MIN_VALUE_SIZE, 64 * 1024 * 1024);
   if (a.listMax !== undefined) intIn(a.listMax, '--list-max', 1);
   if (a.verify) checkVerify(a);
+  if (a.announce !== undefined) checkAnnounce(a);
   return fills;
 }
 
@@ -242,6 +252,14 @@ export function producerPlan(flags) {
   const fills = { ...checkProducer(flags), ...checkMetrics(flags) };
   checkOutput(flags);
   return planOf(flags, fills);
+}
+
+/** --announce names the servers --local starts, in a file another process reads: a directory that is there. */
+function checkAnnounce(a) {
+  if (!a.local) throw bad('--announce', 'used with --local (it names the servers rqbench starts for the run)');
+  if (typeof a.announce !== 'string' || a.announce.trim() === '') throw bad('--announce', 'a file name', a.announce);
+  const dir = path.dirname(path.resolve(a.announce));
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw bad('--announce', 'a file in a directory that exists', a.announce);
 }
 
 /** --verify reads item keys back after the run: they must exist and outlive it. */

@@ -2,7 +2,9 @@
 // Redis under Valgrind's callgrind and runs 10 times slower; the steps get the trials of their own
 // repeat:, the check on their instructions per item is decided by the counter's rule on one trial
 // a side, RESULTS.md has their table apart from the timed step's, and a step added to the spec
-// after the run is run by --resume alone.
+// after the run is run by --resume alone. The sorted set's counted step has a consumer: it reads the
+// nodes its producer started and named (--announce), from the start it named, and its reads are in
+// the count.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,8 +30,23 @@ describe.skipIf(!runs)('an experiment with counted steps', () => {
     // the timed step two trials, each counted step the one of its own repeat:
     expect(m?.order.map((s) => s.step).sort()).toEqual(['list_ir', 'zset', 'zset', 'zset_ir']);
     expect(r.stderr).toMatch(/zset_ir done in [\d.]+ s: 2k items counted, master [\d.]+ instructions\/item/);
-    const step = JSON.parse(fs.readFileSync(path.join(runDir, 'zset_ir', 'trial-1', 'step.json'), 'utf8'));
-    expect(step.commands[0]).toMatch(/--local --replicas 0 --count-instructions --time-scale 10 -d 1 --warmup 0/);
+    const trial = path.join(runDir, 'zset_ir', 'trial-1');
+    const step = JSON.parse(fs.readFileSync(path.join(trial, 'step.json'), 'utf8'));
+    expect(step.commands[0]).toMatch(/--local --replicas 0 --count-instructions --time-scale 10 --announce \S+local\.json -d 1 --warmup 0/);
+    // its consumer read the nodes the producer started and named, from the start it named, as slow as it
+    const told = JSON.parse(fs.readFileSync(path.join(trial, 'local.json'), 'utf8'));
+    expect(step.commands[1]).toContain(`--url ${told.url} --time-scale 10 -d 1 --warmup 0 --start-at ${told.startAt} `);
+    const runOf = (role) => {
+      const d = fs.readdirSync(trial).find((x) => x.endsWith(`-${role}`));
+      return JSON.parse(fs.readFileSync(path.join(trial, /** @type {string} */ (d), 'summary.json'), 'utf8'));
+    };
+    const [producer, consumer] = [runOf('producer'), runOf('consumer')];
+    expect(consumer.totals.fetched, JSON.stringify(consumer.totals)).toBeGreaterThan(0);
+    expect(consumer.outcome.exitCode, JSON.stringify(consumer.outcome)).toBe(0);
+    // and its reads are in the producer's count: commands only a reader sends (the producer sends ZADD and SETEX)
+    const split = producer.instructions.roles.master.split;
+    expect(Object.keys(split), JSON.stringify(split)).toEqual(expect.arrayContaining(['ZCARD', 'MGET']));
+    expect(split.MGET, JSON.stringify(split)).toBeGreaterThan(0);
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
     expect(md).toMatch(/Here: \*\*held\*\* \(1 trial per step\)/);
     expect(md).toMatch(

@@ -177,7 +177,7 @@ warmup: 1
 flags: { t: 1, q: 2000, ttl: 30 }
 steps:
   - { name: zset }
-  - { name: zset_ir, count: { timeScale: 10 }, repeat: 1, duration: 1, warmup: 0 }
+  - { name: zset_ir, count: { timeScale: 10 }, repeat: 1, duration: 1, warmup: 0, consumer: { readers: 1, p: 500 } }
   - { name: list_ir, flags: { sl: true }, count: { timeScale: 10 }, repeat: 1, duration: 1, warmup: 0 }
 finding: "a list costs the master less than a sorted set"
 check: "list_ir.master_ir_per_item < zset_ir.master_ir_per_item"

@@ -156,10 +156,12 @@ async function together(producer, leadMs, readers) {
 
 describe('producer and consumer together (cluster)', () => {
   it('R x T: -q 6000 -p 3000 -c 30 --ttl 2 (R = 2000/s): about 4000 live items per cycle, every value its own; --limit 1000 the newest 1000', async () => {
+    // the producer writes until well after the readers end: a reader slow to start on a busy host
+    // (5.7 s in a CI run) must not read its last cycles after the writes stopped, the live items expiring
     const {
       prod,
       reads: [full, newest],
-    } = await together({ q: 6000, d: 7, ttl: 2, extra: ['-p', '3000', '-c', '30'] }, 1500, () =>
+    } = await together({ q: 6000, d: 12, ttl: 2, extra: ['-p', '3000', '-c', '30'] }, 1500, () =>
       Promise.all([cluRead({ ttl: 2 }), cluRead({ ttl: 2, extra: ['--limit', '1000'] })]),
     );
     expectProducerOk(prod);

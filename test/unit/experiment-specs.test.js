@@ -163,9 +163,9 @@ describe('a spec with a mistake', () => {
       'steps[1].count.k is not a field here (timeScale)',
     ],
     [
-      'a counted step with a consumer',
-      ['    consumer: { limit: 100 }', '    consumer: { limit: 100 }\n    count: { timeScale: 20 }'],
-      'steps[0].count: a counted step has no consumer (consumer: false on the step)',
+      'a runner-owned flag of a counted step with a consumer',
+      ['flags: { sl: true }', 'flags: { sl: true, announce: x.json }'],
+      'steps[1].flags.announce is set by the runner',
     ],
     [
       'a runner-owned counting flag',

@@ -46,6 +46,19 @@ const BAD = [
     ['-q', '100', '-d', '1e12'],
     ['--duration', '604800'],
   ],
+  // --announce names the nodes --local starts, in a directory that is there; a blank file name is none
+  [
+    ['--announce', '/tmp/x.json'],
+    ['--announce', '--local'],
+  ],
+  [
+    ['--local', '--announce', '/no/such/dir/x.json'],
+    ['--announce', 'a directory that exists'],
+  ],
+  [
+    ['--local', '--announce', ' '],
+    ['--announce', 'a file name'],
+  ],
   [['--same-slot'], ['--same-slot']],
   [['--ns', '0'], ['--ns']],
   [

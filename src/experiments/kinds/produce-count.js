@@ -10,9 +10,17 @@
  * noisy figures.
  *
  * The runner's shared server is not used: a count is of nodes started under Valgrind, and a node
- * capped at half a core would only make the dilated run slower, not its count different.
+ * capped at half a core would only make the dilated run slower, not its count different. A consumer
+ * on the step reads those same nodes: the producer names them and its start in a file (--announce),
+ * and the consumer starts on them once it is there, so its reads are in the count.
  */
+import fs from 'node:fs';
 import { KindProblem } from './kind-contract.js';
+
+/** The file in a counted step's directory where its producer names its nodes and start, for the consumer (--announce). */
+export const ANNOUNCE_FILE = 'local.json';
+/** How long a counted producer may take to start its nodes under Valgrind and count their idle. */
+const ANNOUNCE_TIMEOUT_MS = 180_000;
 
 /** Seconds a counted run spends before its workload: Valgrind's start, the replicas' sync, 5 s of idle counted. */
 const SETUP_SECONDS = 20;
@@ -50,8 +58,6 @@ export function readCount(v, p) {
  */
 export function countProblem(step, topology) {
   if (!topology.local) return `${step.path}.count needs topology local: (the count runs the Redis nodes rqbench starts under Valgrind)`;
-  if (step.consumer)
-    return `${step.path}.count: a counted step has no consumer (consumer: false on the step): a consumer reads the server it starts, not the producer's`;
   if (step.at.length) return `${step.path}.count: a counted step has no cluster actions (at:): Valgrind's nodes are too slow to reshard`;
   return null;
 }
@@ -82,4 +88,30 @@ export function countedTarget(count, topology) {
  */
 export function countedSeconds(step) {
   return SETUP_SECONDS + step.warmup * step.count.timeScale + (step.duration - step.warmup) * Math.min(step.count.timeScale, 15);
+}
+
+/**
+ * @typedef {{ url: string, cluster: boolean, startAt: number, timeScale: number }} Announced
+ */
+
+/**
+ * Waits until the producer has named its nodes in `file` (--announce), or ended, or the run was stopped.
+ * @param {string} file
+ * @param {Promise<unknown>} producer settles when the producer's process ends
+ * @param {{ stopped: boolean }} stopper
+ * @param {number} [timeoutMs]
+ * @returns {Promise<Announced|null>} null: it ended, or was stopped, or took too long, before naming them
+ */
+export async function waitForAnnounce(file, producer, stopper, timeoutMs = ANNOUNCE_TIMEOUT_MS) {
+  let ended = false;
+  producer.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  const deadline = Date.now() + timeoutMs;
+  while (!ended && !stopper.stopped && Date.now() < deadline) {
+    if (fs.existsSync(file)) return /** @type {Announced} */ (JSON.parse(fs.readFileSync(file, 'utf8')));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return null;
 }

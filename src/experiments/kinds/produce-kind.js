@@ -24,7 +24,7 @@ import { stepArgv } from '../command-line.js';
 import { KindProblem } from './kind-contract.js';
 import { COUNTS, METRICS, stepMetrics } from './produce-metrics.js';
 import { produceResults } from './produce-results.js';
-import { countProblem, countedSeconds, countedTarget, readCount } from './produce-count.js';
+import { ANNOUNCE_FILE, countProblem, countedSeconds, countedTarget, readCount, waitForAnnounce } from './produce-count.js';
 
 export const name = 'produce';
 export const fields = ['count'];
@@ -169,9 +169,13 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
     if (stopper.stopped) return { ok: false, error: 'interrupted' };
     const at = target ? await expandAt(step, target, topology) : [];
     fs.mkdirSync(stepDir, { recursive: true });
-    const startAt = step.consumer ? Date.now() + START_DELAY_MS : null;
-    const where = target ? ['--url', target.url, ...(topology.cluster ? ['--cluster'] : [])] : countedTarget(step.count, topology);
-    const cmds = argvOf(step, out, { where, at }, startAt);
+    // a counted step's consumer reads the nodes its producer starts, from the start the producer names
+    const announced = !target && step.consumer ? path.join(stepDir, ANNOUNCE_FILE) : null;
+    const startAt = step.consumer && !announced ? Date.now() + START_DELAY_MS : null;
+    const where = target
+      ? ['--url', target.url, ...(topology.cluster ? ['--cluster'] : [])]
+      : [...countedTarget(step.count, topology), ...(announced ? ['--announce', announced] : [])];
+    const cmds = argvOf(step, out, { where, at }, startAt, !announced);
     const meta = {
       name: step.name,
       label: step.label,
@@ -180,7 +184,22 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
       ok: false,
     };
     const save = stepRecord(stepDir, meta);
-    const results = await Promise.all(cmds.map((c) => runChild([...c.argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub })));
+    const spawnOf = (c) => runChild([...c.argv, ...relayArgs(live, stepLabel)], stopper, { hub: live?.hub });
+    /** @type {Array<{ argv: string[], code: number|null, signal: string|null, lastLine: string }>} */
+    let results;
+    if (announced) {
+      fs.rmSync(announced, { force: true });
+      const producer = spawnOf(cmds[0]);
+      const told = await waitForAnnounce(announced, producer, stopper);
+      if (told) {
+        cmds.push(countedConsumer(step, out, told));
+        meta.commands = cmds.map((c) => ['node', ...c.argv].join(' '));
+        save();
+        results = await Promise.all([producer, spawnOf(cmds[1])]);
+      } else results = [await producer];
+      if (!told && results[0].code === 0)
+        results[0] = { ...results[0], code: null, lastLine: `the producer did not name its servers in ${announced}` };
+    } else results = await Promise.all(cmds.map(spawnOf));
     // exit 1 is a run that finished and measured, but not all it was asked did happen (items failed,
     // cycles failed): its summary says why, and the step's check judges it; anything else failed
     const finished = (r, i) => r.code === 0 || (r.code === 1 && Boolean(newestRun(stepDir, cmds[i].role).doc?.outcome));
@@ -225,7 +244,7 @@ export function failedWrites(summary, name) {
  * @param {number|null} startAt
  * @returns {Array<{ role: 'producer'|'consumer', argv: string[] }>}
  */
-function argvOf(step, out, target, startAt) {
+function argvOf(step, out, target, startAt, withConsumer = true) {
   const common = (role) => ({
     target: target.where,
     length: { duration: step.duration, warmup: step.warmup, startAt },
@@ -235,9 +254,31 @@ function argvOf(step, out, target, startAt) {
   const cmds = [
     { role: 'producer', argv: stepArgv({ cli: ['src/producer.js'], flags: step.flags, at: target.at, ...common('producer') }) },
   ];
-  if (step.consumer)
+  if (step.consumer && withConsumer)
     cmds.push({ role: 'consumer', argv: stepArgv({ cli: ['src/consumer.js'], flags: step.consumer, ...common('consumer') }) });
   return cmds;
+}
+
+/**
+ * A counted step's consumer: on the nodes its producer started and named, from the start it named,
+ * as slow as it (the consumer's period dilated by the same K).
+ * @param {any} step
+ * @param {string} out
+ * @param {import('./produce-count.js').Announced} told
+ * @returns {{ role: 'consumer', argv: string[] }}
+ */
+function countedConsumer(step, out, told) {
+  const where = ['--url', told.url, ...(told.cluster ? ['--cluster'] : []), '--time-scale', String(told.timeScale)];
+  return {
+    role: 'consumer',
+    argv: stepArgv({
+      cli: ['src/consumer.js'],
+      flags: step.consumer,
+      target: where,
+      length: { duration: step.duration, warmup: step.warmup, startAt: told.startAt },
+      output: { out, name: 'consumer', json: true },
+    }),
+  };
 }
 
 /**
