@@ -9,10 +9,12 @@ import { mdTable } from '../record/format.js';
 import { describe } from '../stats/stats.js';
 import { INCONCLUSIVE, fmt, fmtP, judge, pct } from './verdict.js';
 import { noisyLines } from './trial-noise.js';
+import { serviceLines } from './trial-service.js';
 import { seedEffectLines } from './seed-effects.js';
 
 /**
- * @typedef {{ step: import('./spec.js').Step, trials: Array<{ trial: number, round: number, metrics: Record<string, number|undefined>, noise?: import('./trial-noise.js').TrialNoise|null }> }} StepTrials
+ * @typedef {{ step: import('./spec.js').Step, trials: Array<{ trial: number, round: number, metrics: Record<string, number|undefined>, noise?: import('./trial-noise.js').TrialNoise|null,
+ *   service?: { silent: string|null, tries: number }|null }> }} StepTrials
  */
 
 /**
@@ -26,7 +28,12 @@ import { seedEffectLines } from './seed-effects.js';
 export function findingSection(spec, steps, outOfRegime = new Map(), countMetrics = [], headline = null) {
   const seed = seedLine(spec.finding);
   if (!spec.checkTree)
-    return { lines: [`${seed} Here: no check: in the spec.`, '', ...headlineTable(steps, headline)], verdict: null, n: null, judged: null };
+    return {
+      lines: [`${seed} Here: no check: in the spec.`, '', ...headlineTable(steps, headline), ...serviceLines(steps)],
+      verdict: null,
+      n: null,
+      judged: null,
+    };
   const withTrials = steps.filter((s) => s.trials.length);
   const byName = new Map(steps.map((s) => [s.step.name, s]));
   const pick = (name) => (name === 'first' ? withTrials[0] : name === 'last' ? withTrials[withTrials.length - 1] : byName.get(name));
@@ -99,6 +106,8 @@ export function findingSection(spec, steps, outOfRegime = new Map(), countMetric
     ...regimeLines(outOfRegime),
     ...warningLines(judged),
     ...noisyLines(steps),
+    ...serviceLines(steps),
+    ...fewAgainstConstant(judged.comparisons),
     `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.${counted ? COUNTED_WORDS : ''}`,
     '',
   ];
@@ -171,4 +180,24 @@ export function seedLine(finding) {
   if (!finding) return 'Seed: (no finding line in the spec).';
   const quoted = /^".*"$/s.test(finding.trim());
   return quoted ? `Seed: ${finding.trim()}` : `Seed, in our reading: ${finding.replace(/([^.!?])$/, '$1.')}`;
+}
+
+/** Trials a side from which a median's interval against a constant no longer reaches the extremes. */
+const CONSTANT_TRIALS = 9;
+
+/**
+ * A figure against a constant, on fewer than 9 trials: its median's 95% interval is then the range
+ * of the trials ([min, max] at 6), so one trial that measured something else (a service that
+ * stopped answering, a host that stalled) decides the verdict alone. Said beside it.
+ * @param {Array<{ kind: string, text: string, described?: { n: number }|null }>} comparisons
+ * @returns {string[]}
+ */
+export function fewAgainstConstant(comparisons) {
+  const few = comparisons.filter((c) => c.kind === 'one-sample' && c.described && c.described.n > 0 && c.described.n < CONSTANT_TRIALS);
+  if (!few.length) return [];
+  const ns = [...new Set(few.map((c) => c.described?.n))].join(', ');
+  return [
+    `Against a constant on ${ns} trials (${few.map((c) => `\`${c.text}\``).join(', ')}), the median's 95% interval spans the trials from the lowest to the highest: one trial alone can decide the verdict. ${CONSTANT_TRIALS} or more trials give an interval that one trial cannot move.`,
+    '',
+  ];
 }

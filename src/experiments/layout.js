@@ -69,7 +69,8 @@ export function readStep(stepDir, kind, step) {
 /**
  * Moves a step's directory aside (kept: what it measured is evidence) so the re-run starts clean.
  * @param {string} stepDir
- * @param {'interrupted'|'noisy'} [why] an incomplete trial, or one something outside the run disturbed
+ * @param {'interrupted'|'noisy'|'unanswered'} [why] an incomplete trial, one something outside the run disturbed, or one
+ *   whose service stopped answering
  * @returns {string|null} where it went
  */
 export function setAside(stepDir, why = 'interrupted') {

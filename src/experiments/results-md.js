@@ -22,6 +22,7 @@ import { besideSeedSection, seedColumnsSection } from './seed-columns.js';
 import { describe } from '../stats/stats.js';
 import { writeExperimentHtml } from './experiment-html.js';
 import { fillNotes } from './notes.js';
+import { serviceSilence, unansweredTries } from './trial-service.js';
 import { fmt } from './verdict.js';
 
 export const RESULTS_FILE = 'RESULTS.md';
@@ -158,7 +159,8 @@ function withMetrics(spec, kind, trials) {
       if (!s.r?.complete) return;
       // a count does not move with the host's load (bench:cost): a counted trial is never marked noisy
       const noise = s.step.count ? null : trialNoise(s.t.dir);
-      out[j].trials.push({ trial: s.t.trial, round: s.t.round, metrics: of(s), noise });
+      const service = { silent: serviceSilence(s.t.dir), tries: unansweredTries(s.t.dir) };
+      out[j].trials.push({ trial: s.t.trial, round: s.t.round, metrics: of(s), noise, service });
     });
   }
   return out;

@@ -17,6 +17,7 @@ import { trialNoise } from './trial-noise.js';
 import { placeRegime, probeFigures, scaleFlags } from './regime.js';
 import { writeErr } from '../command-io.js';
 import { gitChanges, gitSha } from '../harness/manifest.js';
+import { SERVICE_RETRIES, UNANSWERED, serviceSilence, unansweredTries } from './trial-service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -122,12 +123,13 @@ export async function runExperiment(
       let result = { ok: false, error: 'not run' };
       // at the regime's rate, when the spec places one
       const step = factor === 1 ? t.step : { ...t.step, flags: scaleFlags(t.step.flags, factor) };
-      for (let again = 0; !stopper.stopped; again++) {
+      // why the trial is run again: its last run was noisy, or its service stopped answering
+      for (let again = '', noisyAgain = 0; !stopper.stopped;) {
         const kind = stepKindOf(step);
         // what the steps share (a local Redis, an emulator), started before the first step that runs
         if (!shared && kind.start) shared = await kind.start(spec, { log, signal: stopper.signal });
         if (stopper.stopped) break;
-        progress.begin(t.step, again ? `${trial}, again: the last was noisy` : trial);
+        progress.begin(t.step, again ? `${trial}, again: the last ${again}` : trial);
         result = await kind.run(step, {
           stepDir: t.dir,
           out: relativeOut(t.dir),
@@ -138,14 +140,30 @@ export async function runExperiment(
           stepLabel: `${stepPrefix}${t.step.name}`,
         });
         progress.end(t.step, readStep(t.dir, kind, step));
-        if (stopper.stopped || !result.ok) break;
+        if (stopper.stopped) break;
+        // a trial whose server or emulator stopped answering measured the fault: set aside (kept), run again on a fresh one
+        const silent = serviceSilence(t.dir);
+        if (silent && unansweredTries(t.dir) < SERVICE_RETRIES) {
+          const aside = setAside(t.dir, UNANSWERED);
+          log(
+            `rqbench experiment: ${t.step.name} ${trial}: its service stopped answering (${silent}): kept in ${path.relative(process.cwd(), String(aside))}, running it again on a fresh server (${unansweredTries(t.dir)} of at most ${SERVICE_RETRIES})`,
+          );
+          await shared?.stop();
+          shared = null;
+          progress.again(t.step);
+          again = 'was not answered';
+          continue;
+        }
+        if (!result.ok) break;
         // a trial something outside the run disturbed is set aside (kept) and run again, a bounded number of times
         const noise = trialNoise(t.dir);
         // a count does not move with the host's load: a counted trial is kept whatever ran beside it
-        if (!noise?.noisy || again >= retryNoisy || t.step.count) break;
+        if (!noise?.noisy || noisyAgain >= retryNoisy || t.step.count) break;
+        noisyAgain++;
+        again = 'was noisy';
         const aside = setAside(t.dir, 'noisy');
         log(
-          `rqbench experiment: ${t.step.name} ${trial} was noisy (other processes took ${noise.outsidePct}% of a core, noisy at ${noise.thresholdPct}%): kept in ${path.relative(process.cwd(), String(aside))}, running it again (${again + 1} of at most ${retryNoisy})`,
+          `rqbench experiment: ${t.step.name} ${trial} was noisy (other processes took ${noise.outsidePct}% of a core, noisy at ${noise.thresholdPct}%): kept in ${path.relative(process.cwd(), String(aside))}, running it again (${noisyAgain} of at most ${retryNoisy})`,
         );
         progress.again(t.step);
       }

@@ -35,8 +35,11 @@ export function noiseRecords(dir) {
     .filter((n) => n?.available);
 }
 
-/** @param {string} dir @param {number} depth @returns {string[]} */
-function summaries(dir, depth) {
+/**
+ * Every summary.json under a directory, down to `depth` levels.
+ * @param {string} dir @param {number} depth @returns {string[]}
+ */
+export function summaries(dir, depth) {
   let entries;
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
