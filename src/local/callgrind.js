@@ -14,6 +14,7 @@ import { findExecutable } from './local-redis.js';
 import { callsTo, parseCallgrind } from './callgrind-file.js';
 import { splitProfile } from './callgrind-split.js';
 import { fixedSeedsLibrary } from './fixed-seeds.js';
+import { CATCH_UP_MS, caughtUp, masterOffsets } from './replica-catch-up.js';
 
 /** A cluster under Valgrind answers its peers 50-100x slower than a native one: 2 s would fail nodes over. */
 export const VALGRIND_NODE_TIMEOUT_MS = 60_000;
@@ -152,11 +153,16 @@ export class InstructionCounter {
   /** @param {'idle'|'window'} what */
   async #dump(what) {
     const from = this.open.marks.at(-1);
-    const io = await Promise.all(this.nodes.map((n) => readIo(n.pid)));
-    const t = Date.now();
+    // a window's replicas end where they have applied what their masters had written by now (replica-catch-up.js)
+    const offsets = what === 'window' && this.nodes.some((n) => n.role === 'replica') ? await masterOffsets(this.nodes) : null;
+    const deadline = Date.now() + CATCH_UP_MS;
     await Promise.all(
       this.nodes.map(async (n, i) => {
         try {
+          if (offsets && n.role === 'replica' && !(await caughtUp(n, offsets.get(n.shard), deadline)))
+            n.error = `window: it had not applied its master's writes ${CATCH_UP_MS / 1000} s after the window's end; its count stops short of them`;
+          const io = await readIo(n.pid);
+          const t = Date.now();
           const before = await dumpFiles(this.open.dirs[i], n.pid);
           await control(n, '--dump');
           const file = (await dumpFiles(this.open.dirs[i], n.pid)).find((f) => !before.includes(f));
@@ -168,7 +174,7 @@ export class InstructionCounter {
             ir: profile.total,
             cronRuns: callsTo(profile, 'serverCron'),
             split: splitProfile(profile),
-            io: ioDelta(from?.io[i] ?? null, io[i]),
+            io: ioDelta(from?.io[i] ?? null, io),
           };
         } catch (e) {
           n.error = `${what}: ${e.message}`;

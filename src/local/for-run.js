@@ -42,8 +42,12 @@ export async function withLocal(a, fn) {
     const counter = counting ? await counting.idle(local) : null;
     const startAt = a.announce ? announce(a.announce, local, a) : a.startAt;
     const result = await fn(Object.freeze({ ...a, host: local.host, port: local.port, startAt }), local, counter);
-    // the reader it named the nodes to ends its last cycle and reads its end-of-run figures a little after the run's end
-    if (a.announce) await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_GRACE_MS));
+    // the reader it named the nodes to runs to the planned end (the workers may finish before it), then ends
+    // its last cycle and reads its end-of-run figures
+    if (a.announce) {
+      const end = startAt + (a.duration ?? 0) * (a.timeScale ?? 1) * 1000 + ANNOUNCE_GRACE_MS;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())));
+    }
     return result;
   } finally {
     await local.stop();
@@ -52,7 +56,7 @@ export async function withLocal(a, fn) {
 
 /** How far ahead an announced start lies: time for the process that reads the file to start and connect. */
 export const ANNOUNCE_LEAD_MS = 5000;
-/** How long announced nodes outlive the run: the reader's last cycle and its end-of-run reads, under Valgrind. */
+/** How long announced nodes outlive the run's planned end: the reader's last cycle and its end-of-run reads, under Valgrind. */
 const ANNOUNCE_GRACE_MS = 5000;
 
 /**

@@ -151,7 +151,7 @@ export function producerOptions(y) {
       requiresArg: true,
       group: g,
       describe:
-        "with --local: once the server is up (and, with --count-instructions, its idle counted), write its URL and the run's start (epoch ms, a few seconds ahead) to this JSON file, for a consumer to read the same nodes from the same start (--url, --start-at); the window then runs to the planned end, and the nodes stay up 5 s after it",
+        "with --local: once the server is up (and, with --count-instructions, its idle counted), write its URL and the run's start (epoch ms, a few seconds ahead) to this JSON file, for a consumer to read the same nodes from the same start (--url, --start-at); the nodes then stay up to the planned end and 5 s after it",
     })
     .option('verify', {
       type: 'boolean',

@@ -141,7 +141,7 @@ function redisServerVersion() {
   }
 }
 
-function ownCpuSeconds() {
+export function ownCpuSeconds() {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 }

@@ -28,7 +28,8 @@ import { newestRun, readJson, stepRecord } from '../layout.js';
 import { commandLine, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
-import { cpuBetween, startServers } from './kind-servers.js';
+import { cpuBetween, ownCpuSeconds, startServers } from './kind-servers.js';
+import { cpuPctBetween, sampleCpu } from './cpu-series.js';
 import { LOAD_METRICS, loadMetricsOf, loadOutOfRegime, loadResults } from './load-results.js';
 import { s3Client, uploadToS3 } from '../../workloads/bulk-load/s3-source.js';
 
@@ -312,7 +313,10 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
   };
   const save = stepRecord(stepDir, meta);
   const before = servers.mark();
+  // the emulator runs in this process: its CPU per cell, from this process's own CPU time around each cell
+  const series = step.from === 's3' ? sampleCpu(ownCpuSeconds) : null;
   const r = await runChild(argv, stopper);
+  const samples = series?.stop() ?? null;
   const cpu = cpuBetween(before, servers.mark());
   const back = readBack(stepDir, null);
   // exit 1 with a whole summary: a grid that ran and whose check failed (RESULTS.md says so)
@@ -327,11 +331,26 @@ export async function run(step, { stepDir, out, topology, stopper, shared }) {
       rqbenchPct: cpu.rqbenchPct,
       ...(redis && { redisPct: cpu.redisPct }),
       ...(step.from === 's3' && { s3EmulatorPct: cpu.sqsEmulatorPct }),
+      ...(samples && { s3EmulatorPctByCell: emulatorByCell(samples, back.summary?.cells ?? []) }),
     },
   });
   if (!finished) Object.assign(meta, { error: r.lastLine });
   save();
   return finished ? { ok: true } : { ok: false, error: `rqbench load exited with ${r.code ?? r.signal}: ${r.lastLine}` };
+}
+
+/**
+ * The emulator's CPU in each cell's load window, % of one core (null where a cell has no window:
+ * recorded before cells had one).
+ * @param {import('./cpu-series.js').CpuSamples} samples
+ * @param {Array<{ threads: number, s3Connections?: number, window?: { startedAt: number, endedAt: number } }>} cells
+ */
+function emulatorByCell(samples, cells) {
+  return cells.map((c) => ({
+    threads: c.threads,
+    s3Connections: c.s3Connections ?? null,
+    pct: c.window ? cpuPctBetween(samples, c.window.startedAt, c.window.endedAt) : null,
+  }));
 }
 
 /**
@@ -382,7 +401,7 @@ export const commandsNote = (spec) => {
   const f = spec.kindSpec.deltaFile;
   const made = `The delta file is made once for the spec, by \`${commandLine('node', generateArgv(f, deltaPath(f)))}\` (kept in the OS temp dir, reused while its size is right).`;
   const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3')
-    ? ` For the steps from S3 the runner starts the SQS/SNS/S3 emulator (fauxqs, in its own process), makes the bucket ${BUCKET} and uploads the file there in parts (as \`rqbench load --generate s3://…\` does); the \`--endpoint\` is that emulator (a new port each time).`
+    ? ` For the steps from S3 the runner starts the SQS/SNS/S3 emulator (fauxqs, in the runner's own process), makes the bucket ${BUCKET} and uploads the file there in parts (as \`rqbench load --generate s3://…\` does); the \`--endpoint\` is that emulator (a new port each time).`
     : '';
   return spec.topology.local
     ? `${made} The \`--url\` is the local Redis the runner started for the run (a new port each time); \`--flush\` empties it before each grid.${s3}`

@@ -163,7 +163,19 @@ export async function loadResults(spec, steps) {
       out.push('not run yet', '');
       continue;
     }
-    out.push(loadTable(s.r.summary.cells, { redis: s.r.summary.sink === 'redis' }), '', checkLines(s.r.summary.cells), '');
+    const byCell = s.r.meta?.cpu?.s3EmulatorPctByCell ?? null;
+    out.push(
+      loadTable(s.r.summary.cells, { redis: s.r.summary.sink === 'redis', emulatorPct: byCell?.map((c) => c.pct) ?? null }),
+      '',
+      ...(byCell
+        ? [
+            "S3 emulator CPU % is the emulator's (fauxqs, in the runner's process) over each cell's load window, % of one core: the runner's own CPU time, read every 200 ms, around the window the load recorded for the cell. The emulator shares this machine's cores with the reader threads.",
+            '',
+          ]
+        : []),
+      checkLines(s.r.summary.cells),
+      '',
+    );
   }
   out.push(...busyLines(steps, metricsOf));
   return out;

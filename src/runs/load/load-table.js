@@ -5,9 +5,10 @@ import { grouped, mdTable } from '../../record/format.js';
  * From S3 the second column is the seed's own, the S3 client's connections (Redis's, for a redis
  * sink, come third); from a file it is the sink's connections.
  * @param {Array<{ threads: number, connections: number, s3Connections?: number, loadS: number, recordsPerSec: number }>} cells
- * @param {{ redis?: boolean }} [o] the sink is Redis (its connections shown beside S3's)
+ * @param {{ redis?: boolean, emulatorPct?: Array<number|null>|null }} [o] the sink is Redis (its connections shown beside
+ *   S3's); the S3 emulator's CPU in each cell, % of one core (an experiment's runner measures it)
  */
-export function loadTable(cells, { redis = true } = {}) {
+export function loadTable(cells, { redis = true, emulatorPct = null } = {}) {
   const short = cells.filter((c) => isShort(c));
   const s3 = cells.some((c) => c.s3Connections);
   const table = mdTable(
@@ -18,13 +19,15 @@ export function loadTable(cells, { redis = true } = {}) {
           ...(redis ? ['connections'] : []),
           'data loading time',
           'num records per sec',
+          ...(emulatorPct ? ['S3 emulator CPU %'] : []),
         ]
       : ['reader threads', 'connections', 'data loading time', 'num records per sec'],
-    cells.map((c) => [
+    cells.map((c, i) => [
       c.threads,
       ...(s3 ? [c.s3Connections ?? '-', ...(redis ? [c.connections] : [])] : [c.connections]),
       `${c.loadS.toFixed(2)} sec${isShort(c) ? ' ⚠' : ''}`,
       `${grouped(c.recordsPerSec / 1000)} k/s${isShort(c) ? ' ⚠' : ''}`,
+      ...(s3 && emulatorPct ? [emulatorPct[i] ?? '-'] : []),
     ]),
   );
   if (!short.length) return table;

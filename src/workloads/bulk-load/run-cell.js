@@ -31,7 +31,7 @@ export function connectionShares(connections, threads) {
  * @param {number} [o.batch] records per command (mset, eval)
  * @param {(records: number) => void} [o.onProgress] records stored so far, about twice a second
  * @param {AbortSignal} [o.signal] stops the cell: its threads are terminated and it rejects
- * @returns {Promise<{ threads: number, connections: number, loadMs: number, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, redirects: { moved: number, ask: number, retries: number }, firstError: string|null, problems: string[] }>}
+ * @returns {Promise<{ threads: number, connections: number, loadMs: number, window: { startedAt: number, endedAt: number }, setupMs: number, recordsPerSec: number, perThread: object[], stored: number, errors: number, redirects: { moved: number, ask: number, retries: number }, firstError: string|null, problems: string[] }>}
  */
 export async function runCell({ file, info, threads, connections, s3 = null, sink, conn, ttl, command, batch, onProgress, signal }) {
   const ranges = byteRanges(info.size, threads);
@@ -121,6 +121,8 @@ export async function runCell({ file, info, threads, connections, s3 = null, sin
       threads,
       connections,
       loadMs,
+      // the load's window on the wall clock, for what measures the servers beside it (an emulator's CPU per cell)
+      window: { startedAt: Math.round(performance.timeOrigin + start), endedAt: Math.round(performance.timeOrigin + start + loadMs) },
       setupMs: start - t0,
       recordsPerSec: (info.records * 1000) / loadMs,
       perThread,

@@ -122,6 +122,7 @@ export function runLoad(a) {
             connections,
             ...(s3Connections && { s3Connections }),
             loadS: r.loadMs / 1000,
+            window: r.window,
             recordsPerSec: r.recordsPerSec,
             setupMs: Math.round(r.setupMs),
             stored: r.stored,

@@ -279,8 +279,6 @@ export async function runWorkers({
       ];
     }
     await pool.start(t0);
-    // a reader on the same counted nodes (--announce) reads to the planned end: so does the window
-    if (a.announce && a.duration && !run.stopping) await untilOrStop(run, t0 + a.duration * 1000);
     windowEnds();
     // a cluster action still running finishes before the run is summarized (and verified)
     const actionResults = actions ? (await actions.finish(), actions.results) : [];
@@ -335,21 +333,4 @@ export async function runWorkers({
 export function connectionFlags(a) {
   const keep = ['url', 'host', 'port', 'user', 'password', 'tls', 'tlsCa', 'tlsInsecure', 'cluster'];
   return Object.fromEntries(keep.filter((k) => a[k] !== undefined).map((k) => [k, a[k]]));
-}
-
-/**
- * Resolves at `atMs` (epoch ms), or at once when the run is stopped meanwhile.
- * @param {import('node:events').EventEmitter} run
- * @param {number} atMs
- */
-function untilOrStop(run, atMs) {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      run.off('stop', done);
-      resolve(undefined);
-    };
-    const timer = setTimeout(done, Math.max(0, atMs - Date.now()));
-    run.once('stop', done);
-  });
 }
