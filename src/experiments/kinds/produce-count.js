@@ -16,6 +16,7 @@
  */
 import fs from 'node:fs';
 import { KindProblem } from './kind-contract.js';
+import { stepArgv } from '../command-line.js';
 
 /** The file in a counted step's directory where its producer names its nodes and start, for the consumer (--announce). */
 export const ANNOUNCE_FILE = 'local.json';
@@ -114,4 +115,26 @@ export async function waitForAnnounce(file, producer, stopper, timeoutMs = ANNOU
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return null;
+}
+
+/**
+ * A counted step's consumer: on the nodes its producer started and named, from the start it named,
+ * as slow as it (the consumer's period dilated by the same K).
+ * @param {any} step
+ * @param {string} out
+ * @param {Announced} told
+ * @returns {{ role: 'consumer', argv: string[] }}
+ */
+export function countedConsumer(step, out, told) {
+  const where = ['--url', told.url, ...(told.cluster ? ['--cluster'] : []), '--time-scale', String(told.timeScale)];
+  return {
+    role: 'consumer',
+    argv: stepArgv({
+      cli: ['src/consumer.js'],
+      flags: step.consumer,
+      target: where,
+      length: { duration: step.duration, warmup: step.warmup, startAt: told.startAt },
+      output: { out, name: 'consumer', json: true },
+    }),
+  };
 }

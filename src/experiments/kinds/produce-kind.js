@@ -24,7 +24,15 @@ import { stepArgv } from '../command-line.js';
 import { KindProblem } from './kind-contract.js';
 import { COUNTS, METRICS, stepMetrics } from './produce-metrics.js';
 import { produceResults } from './produce-results.js';
-import { ANNOUNCE_FILE, countProblem, countedSeconds, countedTarget, readCount, waitForAnnounce } from './produce-count.js';
+import {
+  ANNOUNCE_FILE,
+  countProblem,
+  countedConsumer,
+  countedSeconds,
+  countedTarget,
+  readCount,
+  waitForAnnounce,
+} from './produce-count.js';
 
 export const name = 'produce';
 export const fields = ['count'];
@@ -257,28 +265,6 @@ function argvOf(step, out, target, startAt, withConsumer = true) {
   if (step.consumer && withConsumer)
     cmds.push({ role: 'consumer', argv: stepArgv({ cli: ['src/consumer.js'], flags: step.consumer, ...common('consumer') }) });
   return cmds;
-}
-
-/**
- * A counted step's consumer: on the nodes its producer started and named, from the start it named,
- * as slow as it (the consumer's period dilated by the same K).
- * @param {any} step
- * @param {string} out
- * @param {import('./produce-count.js').Announced} told
- * @returns {{ role: 'consumer', argv: string[] }}
- */
-function countedConsumer(step, out, told) {
-  const where = ['--url', told.url, ...(told.cluster ? ['--cluster'] : []), '--time-scale', String(told.timeScale)];
-  return {
-    role: 'consumer',
-    argv: stepArgv({
-      cli: ['src/consumer.js'],
-      flags: step.consumer,
-      target: where,
-      length: { duration: step.duration, warmup: step.warmup, startAt: told.startAt },
-      output: { out, name: 'consumer', json: true },
-    }),
-  };
 }
 
 /**
