@@ -31,9 +31,18 @@ describe('an experiment of queue steps', () => {
     );
     // about 10 and 20 messages a second, every one applied, the CPU of both sides measured
     expect(md).toMatch(
-      /\| Batch 200 x 10\/s \| 200 \| (9|10|11)\.\d \| 2 \| [\d,]+ \| [\d.]+u?m?s \| [\d.]+u?m?s ⚠ \| [\d.]+u?m?s \/ [\d.]+u?m?s ⚠ \| 0 \/ 0 \| \d+ \| \d+ \|/,
+      /\| Batch 200 x 10\/s \| 200 \| [\d.]+ \| 2 \| [\d,]+ \| [\d.]+u?m?s \| [\d.]+u?m?s ⚠ \| [\d.]+u?m?s \/ [\d.]+u?m?s ⚠ \| 0 \/ 0 \| \d+ \| \d+ \|/,
     );
-    expect(md).toMatch(/\| Batch 100 x 20\/s \| 100 \| (19|20|21)\.\d \| 2 \|/);
+    // the rates over 3 s: within 10% of the schedule, or 15% in a trial the noise sentinel marked (the
+    // host busy beside it, a publisher late and then catching up: 22.1 a second for 20 in a CI run)
+    for (const [label, batch, rate, name] of [
+      ['Batch 200 x 10/s', 200, 10, 'big'],
+      ['Batch 100 x 20/s', 100, 20, 'small'],
+    ]) {
+      const got = Number(new RegExp(`\\| ${label.replace('/', '\\/')} \\| ${batch} \\| ([\\d.]+) \\| 2 \\|`).exec(md)?.[1]);
+      const noisy = new RegExp(`\\| \`${name}\\.messages_per_sec\` \\|[^\\n]*\\d\\* \\|`).test(md);
+      expect(Math.abs(got / rate - 1), `${label}: ${got} messages/s${noisy ? ' (noisy)' : ''}`).toBeLessThan(noisy ? 0.15 : 0.1);
+    }
     expect(md).toContain('### Batch 200 x 10/s: Batch size - 200, Rate - 10 = 2,000, Thread pool size - 2');
     // the seed's E2E (from right before the send) under its figure, the corrected one beside
     expect(md).toContain('| Percentile | Reading off SQS | Server side processing | E2E | E2E from the schedule (CO-corrected) |');
