@@ -142,7 +142,7 @@ export async function runExperiment(
         progress.end(t.step, readStep(t.dir, kind, step));
         if (stopper.stopped) break;
         // a trial whose server or emulator stopped answering measured the fault: set aside (kept), run again on a fresh one
-        const silent = serviceSilence(t.dir);
+        const silent = serviceSilence(t.dir, result);
         if (silent && unansweredTries(t.dir) < SERVICE_RETRIES) {
           const aside = setAside(t.dir, UNANSWERED);
           log(

@@ -17,11 +17,15 @@ export const UNANSWERED = 'unanswered';
 
 /**
  * What the runs of a trial say of a service that stopped answering, or null: a Redis run's
- * `unreachable` (nothing answered for its retry budget), a queue run's stop for the same reason.
+ * `unreachable` (nothing answered for its retry budget), a queue run's stop for the same reason,
+ * or a run that could not connect at all (its last line, when it wrote no summary).
  * @param {string} trialDir
+ * @param {{ ok: boolean, error?: string }} [result] the step's, as its kind ran it
  * @returns {string|null}
  */
-export function serviceSilence(trialDir) {
+export function serviceSilence(trialDir, result) {
+  const unreached = result && !result.ok ? /cannot connect to \S+: [^;]*/.exec(result.error ?? '')?.[0] : null;
+  if (unreached) return `${unreached}, and the run stopped`;
   for (const file of summaries(trialDir, 3)) {
     const s = readJson(file);
     if (s?.unreachable) return `nothing answered for ${s.unreachable.silentS} s and the run stopped`;
@@ -62,7 +66,7 @@ export function serviceLines(steps) {
     '',
     ...hit.map((x) =>
       x.silent
-        ? `- ${x.step} trial ${x.trial}: ${x.silent}${x.tries ? `, after ${times(x.tries)} more` : ''}: kept and counted — it measured the fault, and with few trials one such trial can decide a comparison`
+        ? `- ${x.step} trial ${x.trial}: ${x.silent}${x.tries ? `, as in the ${x.tries} run${x.tries === 1 ? '' : 's'} set aside before it` : ''}: kept and counted — it measured the fault, and with few trials one such trial can decide a comparison`
         : `- ${x.step} trial ${x.trial}: its service stopped answering ${times(x.tries)}; the trial counted is the run that answered`,
     ),
     '',

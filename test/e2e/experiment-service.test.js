@@ -44,11 +44,24 @@ it('a trial whose Redis froze is set aside and run again on a fresh server, and 
   const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
   child.stderr.on('data', (d) => {
     stderr += d;
-    // the first trial has begun on the server the runner started: freeze it, once, for good
+    // the first trial has begun on the server the runner started: freeze it, once, for good, as soon
+    // as its producer has written its first second (a producer slow to start on a busy host would
+    // otherwise find it frozen before it connected: a fault too, said otherwise)
     const port = Number(/ at redis:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1]);
     if (frozen === null && port && /\] only \(trial 1\/2/.test(stderr)) {
       frozen = listener(port);
-      if (frozen) setTimeout(() => process.kill(/** @type {number} */ (frozen), 'SIGSTOP'), 1000);
+      const pid = frozen;
+      const poll = setInterval(() => {
+        const stamp = fs.existsSync(path.join(dir, 'runs')) ? fs.readdirSync(path.join(dir, 'runs'))[0] : null;
+        const trial = stamp ? path.join(dir, 'runs', stamp, 'only', 'trial-1') : null;
+        const run = trial && fs.existsSync(trial) ? fs.readdirSync(trial).find((d) => d.endsWith('-producer')) : null;
+        const timeline = run ? path.join(/** @type {string} */ (trial), run, 'timeline.csv') : null;
+        if (timeline && fs.existsSync(timeline) && fs.readFileSync(timeline, 'utf8').trim().split('\n').length > 1) {
+          clearInterval(poll);
+          process.kill(pid, 'SIGSTOP');
+        }
+      }, 100);
+      child.once('close', () => clearInterval(poll));
     }
   });
   try {
