@@ -99,10 +99,20 @@ it("--client ioredis: the seed client's own connections dropped (and not the rou
     },
   });
   const dropped = await faults;
-  const why = `${describeRun(p)}; ${JSON.stringify(p.summary?.connectionDrops)}`;
+  const why = `${describeRun(p)}; ${JSON.stringify(p.summary?.outcome)}; ${JSON.stringify(p.summary?.totals)}; ${JSON.stringify(p.summary?.connectionDrops)}`;
   // one connection per master: ioredis's, none of the router's
   expect(dropped, why).toBe(3);
-  expect(p.code, why).toBe(0);
+  // ioredis sends a command cut mid-way again while its Cluster is "ready", but its three
+  // connections dropped at once drain its pool, and then some of what was in flight fails with
+  // "Connection is closed." (3-4 % of a 3 s run at 100,000 items/s here; none in 8 runs at 2,000,
+  // but a CI run had some). Failed or not, the run says so and its exit code agrees.
+  const t = p.summary.totals;
+  expect(p.code, why).toBe(t.failed > 0 ? 1 : 0);
+  expect(t.failed, why).toBeLessThan(t.sent * 0.05);
+  if (t.failed > 0) {
+    expect(Object.keys(p.summary.errorKinds), why).toEqual(['CONNECTION']);
+    expect(p.summary.outcome.problems, why).toEqual([`${t.failed} items failed`]);
+  }
   const masters = clu.nodes.filter((n) => n.role === 'master').map((n) => `127.0.0.1:${n.port}`);
   for (const addr of masters) {
     const mine = p.summary.connectionDrops.filter((d) => d.node === addr);
