@@ -70,10 +70,15 @@ export async function sendWithin(client, command, { timeoutMs = CALL_TIMEOUT_MS,
   // one controller per call, both causes removed after it (a poller makes thousands of calls on one signal)
   const ac = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ac.abort();
-  }, timeoutMs);
+  // after the poll phase: an answer that arrived while the process was held off the CPU goes first
+  const timer = setTimeout(
+    () =>
+      setImmediate(() => {
+        timedOut = true;
+        ac.abort();
+      }),
+    timeoutMs,
+  );
   const onAbort = () => ac.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) ac.abort();

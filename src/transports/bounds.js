@@ -33,7 +33,12 @@ export const LATE_MS = 1000;
 export function within(p, ms, what) {
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`${what}: no answer within ${ms / 1000} s`), { timedOut: true })), ms);
+    // after the poll phase: an answer that arrived while the process was held off the CPU settles
+    // `p` first (a process starved on a busy host runs its due timers before that I/O)
+    timer = setTimeout(
+      () => setImmediate(() => reject(Object.assign(new Error(`${what}: no answer within ${ms / 1000} s`), { timedOut: true }))),
+      ms,
+    );
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

@@ -16,16 +16,26 @@ export function openSocket({ host, port, tls: tlsOption, connectTimeoutMs = 3000
     const s = tlsOpts
       ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...tlsOpts })
       : net.connect({ host, port });
-    const timer = setTimeout(() => {
-      s.destroy();
-      reject(new Error(`cannot connect to ${addr}: no answer within ${connectTimeoutMs} ms`));
-    }, connectTimeoutMs);
+    let settled = false;
+    // A process held off the CPU (a busy host) runs its due timers before the I/O that arrived
+    // meanwhile: look once more after the poll phase (setImmediate) before saying "no answer".
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          s.destroy();
+          reject(new Error(`cannot connect to ${addr}: no answer within ${connectTimeoutMs} ms`));
+        }),
+      connectTimeoutMs,
+    );
     s.once(tlsOpts ? 'secureConnect' : 'connect', () => {
+      settled = true;
       clearTimeout(timer);
       s.setNoDelay(true);
       resolve(s);
     });
     s.once('error', (e) => {
+      settled = true;
       clearTimeout(timer);
       reject(new Error(`cannot connect to ${addr}: ${whyNoConnection(e)}`));
     });
