@@ -66,7 +66,7 @@ function needsValue(name, hints) {
  */
 export function failHandler(prog, usages = {}, valueHints = {}) {
   return (msg, err) => {
-    let line = printable((err?.message || msg || 'invalid arguments').split('\n')[0]);
+    let line = printable(choicesLine(err?.message || msg || '') ?? (err?.message || msg || 'invalid arguments').split('\n')[0]);
     line = line.replace(
       /^Unknown arguments?: (.*)$/,
       (_m, names) =>
@@ -85,6 +85,22 @@ export function failHandler(prog, usages = {}, valueHints = {}) {
     writeErr(`${prog}: ${line}\n`);
     exitNow(2);
   };
+}
+
+/**
+ * yargs's two-line refusal of a value outside `choices`, as rqbench says it: `--delete-when must be
+ * one of after-apply, before-apply (got "never")` (a positional argument by its name alone).
+ * @param {string} msg
+ * @returns {string|null}
+ */
+function choicesLine(msg) {
+  const m = /^Invalid values:\s*Argument: ([\w-]+), Given: ("[^"]*"|\S+), Choices: (.*)$/s.exec(msg.trim());
+  if (!m) return null;
+  const [, name, given, choices] = m;
+  const argv = commandArgv();
+  const asFlag = argv.some((w) => w === `--${name}` || w.startsWith(`--${name}=`) || w === `-${name}`);
+  const shown = asFlag ? (name.length === 1 ? `-${name}` : `--${name}`) : name;
+  return `${shown} must be one of ${choices.replace(/"/g, '').split(/,\s*/).join(', ')} (got ${given})`;
 }
 
 /** Integer check helper. */

@@ -10,9 +10,17 @@
  * fitted per action. The draw is the answer's whole time: the emulator's own time is taken off it
  * (a long poll that waited longer than the draw is answered at once). The answer is held after the
  * emulator gave it, so it holds what the emulator had at that moment, as with a slow service.
+ *
+ * An SNS Publish is the exception: the emulator delivers it to the subscribed queues as it
+ * receives it, so a Publish is held *before* it reaches the emulator, and its draw is the SNS→SQS
+ * delivery's (the publisher's call waits for it too; E2E, from right before the send, counts it
+ * either way).
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+
+/** Actions held before they reach the emulator: it delivers them to the queues on receipt. */
+export const DELIVERING = new Set(['Publish', 'PublishBatch']);
 
 /** z of the 99.9th percentile of the standard normal. */
 const Z999 = 3.090232306167813;
@@ -80,34 +88,49 @@ export async function startLatencyProxy(upstream, model) {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const action = actionOf(req, body);
-      const t0 = performance.now();
-      const fwd = http.request(
-        { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers, agent },
-        (ur) => {
-          const back = [];
-          ur.on('data', (c) => back.push(c));
-          ur.on('end', () => {
-            const fit = model[action];
-            const delay = fit ? Math.max(0, drawDelay(fit) - (performance.now() - t0)) : 0;
-            const s = seen.get(action) ?? { calls: 0, held: [] };
-            seen.set(action, s);
-            s.calls++;
-            if (fit) s.held.push(delay);
-            const answer = () => {
-              timers.delete(timer);
-              res.writeHead(ur.statusCode ?? 502, ur.headers);
-              res.end(Buffer.concat(back));
-            };
-            const timer = setTimeout(answer, delay);
-            timers.add(timer);
-          });
-        },
-      );
-      fwd.on('error', (e) => {
-        res.writeHead(502, { 'content-type': 'text/plain' });
-        res.end(`latency model: the emulator at ${upstream} did not answer: ${e.message}`);
+      const fit = model[action];
+      const s = seen.get(action) ?? { calls: 0, held: [] };
+      seen.set(action, s);
+      s.calls++;
+      /** @param {() => void} f @param {number} ms */
+      const later = (f, ms) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          f();
+        }, ms);
+        timers.add(timer);
+      };
+      const forward = (/** @type {(ur: http.IncomingMessage, back: Buffer, tookMs: number) => void} */ answered) => {
+        const t0 = performance.now();
+        const fwd = http.request(
+          { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers, agent },
+          (ur) => {
+            const back = [];
+            ur.on('data', (c) => back.push(c));
+            ur.on('end', () => answered(ur, Buffer.concat(back), performance.now() - t0));
+          },
+        );
+        fwd.on('error', (e) => {
+          res.writeHead(502, { 'content-type': 'text/plain' });
+          res.end(`latency model: the emulator at ${upstream} did not answer: ${e.message}`);
+        });
+        fwd.end(body);
+      };
+      const answer = (/** @type {http.IncomingMessage} */ ur, /** @type {Buffer} */ back) => {
+        res.writeHead(ur.statusCode ?? 502, ur.headers);
+        res.end(back);
+      };
+      if (fit && DELIVERING.has(action)) {
+        const delay = drawDelay(fit);
+        s.held.push(delay);
+        later(() => forward(answer), delay);
+        return;
+      }
+      forward((ur, back, tookMs) => {
+        const delay = fit ? Math.max(0, drawDelay(fit) - tookMs) : 0;
+        if (fit) s.held.push(delay);
+        later(() => answer(ur, back), delay);
       });
-      fwd.end(body);
     });
   });
   await new Promise((resolve, reject) => {

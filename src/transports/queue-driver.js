@@ -43,8 +43,9 @@
  * @typedef {object} ConsumeParams
  * @property {number} threads readers (pollers, streams)
  * @property {number} [waitSeconds] a long poll, where the system has one
+ * @property {'after-apply'|'before-apply'} [deleteWhen] SQS: delete what was received before applying it, or after
  * @property {AbortSignal} signal stop reading when it aborts
- * @property {(msgs: QueueMessage[], info: { receiveMs: number, receivedAt: number }) => Promise<void>} onMessages
+ * @property {(msgs: QueueMessage[], info: { receiveMs: number|null, receivedAt: number }) => Promise<void>} onMessages
  *   resolves once the messages are applied: only then are they deleted or acked
  * @property {(err: Error) => void} [onError]
  * @property {() => void} [onAnswer] the service answered (a receive, a delivery)

@@ -1,6 +1,6 @@
 /**
  * The SQS driver (queue-driver.js): publishes with SendMessage, consumes with long-polling
- * pollers that delete what they applied; its ops are SendMessage and ReceiveMessage; its local
+ * pollers that delete what they applied (or, --delete-when before-apply, what they received); its ops are SendMessage and ReceiveMessage; its local
  * stand-in is fauxqs, which serves SNS too. The SDK loads only when something is opened (sqs.js).
  */
 import { importThen } from './queue-driver.js';
@@ -26,6 +26,26 @@ const WAIT_SECONDS = {
   side: 'consume',
   fill: 20,
   int: [0, 20],
+};
+
+/**
+ * When a poller deletes what it received. The seed's readers deleted first ("Server side
+ * processing": from the messages in hand, "after they were deleted in the queue", to applied);
+ * after the apply is the safe order (a reader that dies before applying leaves the messages to
+ * come back), and the default.
+ * @type {QueueFlag}
+ */
+const DELETE_WHEN = {
+  spec: {
+    type: 'string',
+    requiresArg: true,
+    choices: ['after-apply', 'before-apply'],
+    describe: 'DeleteMessageBatch after the updates are applied, or before as the seed did (a reader dying between loses them)',
+    defaultDescription: 'after-apply',
+  },
+  side: 'consume',
+  fill: 'after-apply',
+  onlyHere: 'it is an SQS poller setting',
 };
 
 /**
@@ -98,6 +118,7 @@ export const sqs = {
     create: CREATE,
     visibilityTimeout: VISIBILITY_TIMEOUT,
     waitSeconds: WAIT_SECONDS,
+    deleteWhen: DELETE_WHEN,
   },
   check: (flags, bad) => checkAws(flags, sqs.options, bad),
   limits: AWS_LIMITS,
@@ -112,7 +133,7 @@ export const sqs = {
   describe: (side, o, { threads } = {}) =>
     side === 'publish'
       ? 'SQS'
-      : `${threads} SQS poller(s) (WaitTimeSeconds ${o.waitSeconds}, 10 messages per receive, DeleteMessageBatch after apply) on queue ${o.queue}`,
+      : `${threads} SQS poller(s) (WaitTimeSeconds ${o.waitSeconds}, 10 messages per receive, DeleteMessageBatch ${o.deleteWhen === 'before-apply' ? 'before' : 'after'} apply) on queue ${o.queue}`,
   where: (o) => awsWhere('SQS', o),
   facts: (o) => ({ kind: 'sqs', ...(o.endpoint ? { endpoint: o.endpoint } : { cloud: 'aws' }), region: o.region ?? null, queue: o.queue }),
   consumer: {

@@ -124,21 +124,39 @@ export class SqsQueue {
 
   /**
    * Runs `threads` pollers until `signal` aborts. Each receive that returned messages is timed
-   * (`receiveMs`); the messages are deleted (one batch) after `onMessages` resolved, so a
-   * consumer that dies before that leaves them to come back after the visibility timeout.
+   * (`receiveMs`; null for one begun before the first message was sent); the messages are deleted
+   * (one batch) after `onMessages` resolved, so a consumer that dies before that leaves them to
+   * come back after the visibility timeout (unless `deleteWhen` is before-apply).
    * @param {object} p
    * @param {number} p.threads
    * @param {number} [p.waitSeconds] long polling, 20 by default
    * @param {number} [p.maxMessages] per receive, 10 (the SQS maximum)
+   * @param {'after-apply'|'before-apply'} [p.deleteWhen] before: the messages are deleted first and
+   *   handed on once the delete answered (`receivedAt` then, as the seed's "Server side processing"
+   *   starts "after they were deleted in the queue")
    * @param {AbortSignal} p.signal
-   * @param {(msgs: QueueMessage[], info: { receiveMs: number, receivedAt: number }) => Promise<void>} p.onMessages
+   * @param {(msgs: QueueMessage[], info: { receiveMs: number|null, receivedAt: number }) => Promise<void>} p.onMessages
    * @param {(err: Error) => void} [p.onError]
    * @param {() => void} [p.onAnswer] the queue answered a receive (with messages or without)
    */
-  async consume({ threads, waitSeconds = 20, maxMessages = 10, signal, onMessages, onError = () => {}, onAnswer = () => {} }) {
+  async consume({
+    threads,
+    waitSeconds = 20,
+    maxMessages = 10,
+    deleteWhen = 'after-apply',
+    signal,
+    onMessages,
+    onError = () => {},
+    onAnswer = () => {},
+  }) {
+    // when the first message the consumer saw was sent (the queue's clock, epoch ms): a poll begun
+    // before then waited for the publisher to start, not on SQS, and is not timed (the seed's
+    // "Reading off SQS" is a thread waiting for the next batch of a run under way)
+    let firstSentMs = Infinity;
     const poll = async () => {
       while (!signal.aborted) {
         const t = performance.now();
+        const polledAtMs = Date.now();
         let res;
         try {
           // a long poll may rightly take waitSeconds; beyond that plus one call's bound, nobody is there
@@ -162,9 +180,14 @@ export class SqsQueue {
         onAnswer();
         const raw = res.Messages ?? [];
         if (!raw.length) continue;
+        const answeredAt = performance.now();
+        const msgs = raw.map(fromSqs);
+        for (const m of msgs) if (m.cloudMs) firstSentMs = Math.min(firstSentMs, m.cloudMs);
+        const receiveMs = polledAtMs >= firstSentMs || firstSentMs === Infinity ? answeredAt - t : null;
+        if (deleteWhen === 'before-apply') await this.#delete(raw).catch(onError);
         const receivedAt = performance.now();
-        await onMessages(raw.map(fromSqs), { receiveMs: receivedAt - t, receivedAt });
-        await this.#delete(raw).catch(onError);
+        await onMessages(msgs, { receiveMs, receivedAt });
+        if (deleteWhen !== 'before-apply') await this.#delete(raw).catch(onError);
       }
     };
     await Promise.all(Array.from({ length: threads }, poll));

@@ -13,6 +13,9 @@ export async function publish(args) {
   return { ...r, ...readRun(out, r.stdout) };
 }
 
+/** Long polls of 1 s, unless the test gives its own. @param {string[]} args */
+const shortPolls = (args) => (args.includes('--wait-seconds') ? [] : ['--wait-seconds', '1']);
+
 /**
  * `node src/consumer.js --target …` with --json, --until-complete and short long polls.
  * @param {string[]} args
@@ -20,7 +23,7 @@ export async function publish(args) {
  */
 export async function consumeQueue(args, opts = {}) {
   const out = tempDir('rqbench-con-');
-  const r = await runNode('src/consumer.js', ['--wait-seconds', '1', ...args, '--json', '--out', out], { timeoutMs: 60_000, ...opts });
+  const r = await runNode('src/consumer.js', [...shortPolls(args), ...args, '--json', '--out', out], { timeoutMs: 60_000, ...opts });
   return { ...r, ...readRun(out, r.stdout) };
 }
 
@@ -31,7 +34,7 @@ export async function consumeQueue(args, opts = {}) {
  */
 export function startConsumer(args, re) {
   const out = tempDir('rqbench-con-');
-  const child = spawn(process.execPath, ['src/consumer.js', '--wait-seconds', '1', ...args, '--out', out], {
+  const child = spawn(process.execPath, ['src/consumer.js', ...shortPolls(args), ...args, '--out', out], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,7 +2,8 @@
 // percentiles, and a proxy in front of the SQS/SNS emulator that holds only the modelled actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { SQSClient, CreateQueueCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SQSClient, CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SNSClient, CreateTopicCommand, PublishCommand, SubscribeCommand } from '@aws-sdk/client-sns';
 import { drawDelay, startLatencyProxy } from '../../src/local/latency-proxy.js';
 import { startSqs } from '../../src/local/sqs-emulator.js';
 import { awsClientConfig } from '../../src/transports/aws.js';
@@ -57,5 +58,40 @@ describe('the latency proxy in front of fauxqs', () => {
     expect(report.SendMessage.calls).toBe(30);
     expect(report.SendMessage.delayMs).toBeNull();
     expect(report.ReceiveMessage.delayMs.p50).toBeGreaterThan(25);
+  }, 30_000);
+
+  it('holds an SNS Publish before it reaches the emulator: the message reaches the queue only after the draw (the SNS→SQS delivery)', async () => {
+    const delivery = await startLatencyProxy(sqs.endpoint, { Publish: { p50Ms: 200, p999Ms: 400 } });
+    const sns = new SNSClient(awsClientConfig({ endpoint: delivery.endpoint }));
+    try {
+      // the queue and its subscription straight on the emulator; only the Publish goes through the model
+      const direct = new SQSClient(awsClientConfig({ endpoint: sqs.endpoint }));
+      const url = (await direct.send(new CreateQueueCommand({ QueueName: 'delivery-model' }))).QueueUrl;
+      const arn = (await direct.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
+      const topic = (await sns.send(new CreateTopicCommand({ Name: 'delivery-model' }))).TopicArn;
+      await sns.send(new SubscribeCommand({ TopicArn: topic, Protocol: 'sqs', Endpoint: arn }));
+      const t0 = performance.now();
+      const publishing = sns.send(new PublishCommand({ TopicArn: topic, Message: 'x' })).then(() => performance.now() - t0);
+      let seenAt = null;
+      while (seenAt === null && performance.now() - t0 < 3000) {
+        const got = await direct.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 0 }));
+        if (got.Messages?.length) seenAt = performance.now() - t0;
+        else await new Promise((r) => setTimeout(r, 5));
+      }
+      const publishMs = await publishing;
+      direct.destroy();
+      // a draw through (200, 400) lies above 90 ms but in 1 of about 10^5
+      expect(seenAt).toBeGreaterThan(90);
+      expect(publishMs).toBeGreaterThan(90);
+      const report = delivery.report();
+      expect(report.Publish.calls).toBe(1);
+      expect(report.Publish.delayMs.count).toBe(1);
+      // held before it reached the emulator: the message was in the queue once the held request went on
+      expect(seenAt).toBeGreaterThanOrEqual(report.Publish.delayMs.max - 5);
+      expect(report.CreateTopic.delayMs).toBeNull();
+    } finally {
+      sns.destroy();
+      await delivery.stop();
+    }
   }, 30_000);
 });

@@ -106,6 +106,47 @@ describe('SNS → SQS', () => {
   });
 
   it(
+    "--delete-when before-apply, as the seed's readers: nothing lost; and their wait for the publisher to start is not 'Reading off SQS'",
+    SLOW,
+    async () => {
+      const q = ['--target', 'sqs', '--endpoint', sqs.endpoint, '--queue', 'first-wait'];
+      // the consumer first, its two pollers in 5 s long polls; the publisher 2 s after its first second
+      const run = await startConsumer(
+        [
+          ...q,
+          '--create',
+          '--wait-seconds',
+          '5',
+          '--threads',
+          '2',
+          '--delete-when',
+          'before-apply',
+          '--until-complete',
+          '-d',
+          '20',
+          '--json',
+        ],
+        /\[1s\]/,
+      );
+      let stdout = '';
+      run.child.stdout.on('data', (d) => (stdout += d));
+      const closed = new Promise((r) => run.child.on('close', r));
+      await new Promise((r) => setTimeout(r, 2000));
+      const p = await publish([...q, ...LOAD]);
+      expect(p.code, p.stderr).toBe(0);
+      expect(await closed, run.stderr()).toBe(0);
+      const s = JSON.parse(String(stdout));
+      expectNothingLost(s, 40);
+      // the polls begun before the first message was sent waited 3 s and more for the publisher: not
+      // timed; the receives of the run under way are (40 messages, 10 at most a receive)
+      expect(s.latency.read.count, JSON.stringify(s.latency.read)).toBeGreaterThanOrEqual(2);
+      expect(s.latency.read.max, JSON.stringify(s.latency.read)).toBeLessThan(2000);
+      const md = fs.readFileSync(path.join(run.out, fs.readdirSync(run.out)[0], 'summary.md'), 'utf8');
+      expect(md).toContain('DeleteMessageBatch before apply');
+    },
+  );
+
+  it(
     'a consumer killed mid-run and another started: nothing lost (redelivery after the visibility timeout), Redis cache',
     SLOW,
     async () => {

@@ -32,6 +32,16 @@ describe('bad input', () => {
     expect(p.stderr).toMatch(/--batch-size 7000 makes [\d,]+-byte messages; sqs allows 262,144 bytes/);
   });
 
+  it('--delete-when: one of its two orders, and only with --target sqs', async () => {
+    const odd = await consumeQueue(['--target', 'sqs', '--delete-when', 'never']);
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toBe('consumer.js: --delete-when must be one of after-apply, before-apply (got "never")\n');
+    expect(odd.dirs).toEqual([]);
+    const elsewhere = await consumeQueue(['--target', 'pubsub', '--delete-when', 'before-apply']);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toBe('consumer.js: --delete-when must be used with --target sqs (it is an SQS poller setting)\n');
+  });
+
   it('a --from-folder that does not exist', async () => {
     const bad = await publish([
       '--target',

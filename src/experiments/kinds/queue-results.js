@@ -8,6 +8,7 @@
 import { fixed, grouped, mdTable } from '../../record/format.js';
 import { seedDuration } from '../../runs/queue-consume/queue-consumer-summary.js';
 import { anyThin, pctCell, thinNote } from '../../runs/common/thin-percentiles.js';
+import { DELIVERING } from '../../local/latency-proxy.js';
 
 /** Metric name → what it is, for `check:`. */
 export const QUEUE_METRICS = {
@@ -167,7 +168,7 @@ export async function queueResults(spec, steps) {
     const m = metricsOf(s);
     const idle = (m.emulator_cpu ?? 100) < BUSY_PCT && (m.rqbench_cpu ?? 100) < BUSY_PCT;
     out.push(
-      `${s.step.label}: the consumer applied ${fixed(m.messages_per_sec, 1)} messages/s of the ${s.step.flags.rate} published (${Math.round((m.kept_up ?? 0) * 100)}%) and fell behind, so E2E grew with the backlog. ` +
+      `${s.step.label}, in the trial shown: the consumer applied ${fixed(m.messages_per_sec, 1)} messages/s of the ${s.step.flags.rate} published (${Math.round((m.kept_up ?? 0) * 100)}%) and fell behind, so E2E grew with the backlog. ` +
         (idle
           ? `Neither the emulator (${fixed(m.emulator_cpu, 0)}% of a core) nor the publisher and consumer (${fixed(m.rqbench_cpu, 0)}%) was busy: the messages the consumer keeps in flight, not CPU, set the pace (a larger thread pool keeps more).`
           : 'A process was busy: see the CPU columns.'),
@@ -227,9 +228,18 @@ function stepTable(s, metricsOf) {
 function modelLines(steps) {
   const under = steps.filter((s) => s.step.latencyModel);
   if (!under.length) return [];
-  const asked = Object.entries(under[0].step.latencyModel)
-    .map(([a, f]) => `${a} p50 ${seedDuration(f.p50Ms)}, p999 ${seedDuration(f.p999Ms)}`)
-    .join('; ');
+  const entries = Object.entries(under[0].step.latencyModel);
+  const fitOf = ([a, f]) => `${a} p50 ${seedDuration(f.p50Ms)}, p999 ${seedDuration(f.p999Ms)}`;
+  const answers = entries.filter(([a]) => !DELIVERING.has(a)).map(fitOf);
+  const deliveries = entries.filter(([a]) => DELIVERING.has(a)).map(fitOf);
+  const asked = [
+    answers.length ? `holds each answer of ${answers.join('; ')} (the emulator's own time taken off)` : '',
+    deliveries.length
+      ? `holds each ${deliveries.join('; ')} before it reaches the emulator, which delivers it to the queue on receipt (so the draw is the SNS→SQS delivery's, and the publisher's call waits it too)`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(', and ');
   const drawn = under
     .filter((s) => s.r?.meta?.latencyModel?.drawn)
     .map((s) => {
@@ -242,7 +252,7 @@ function modelLines(steps) {
       return `${s.step.label}: ${parts.join('; ')}`;
     });
   return [
-    `**Latency model** (steps ${under.map((s) => s.step.label).join(', ')}): the emulator answers in about a millisecond where the service took tens, so these steps reach it through a proxy that holds each answer of ${asked} (a log-normal through the seed's two percentiles; the emulator's own time taken off; every other action passes at once). Stand-in: the model for AWS's own latency, which it copies only in the actions and percentiles named. ${drawn.length ? `Held, in the trial shown: ${drawn.join('. ')}.` : ''}`,
+    `**Latency model** (steps ${under.map((s) => s.step.label).join(', ')}): the emulator answers in about a millisecond where the service took tens, so these steps reach it through a proxy that ${asked}; each draw is a log-normal through the two percentiles named (the spec's notes say which are the seed's); every other action passes at once. Stand-in: the model for AWS's own latency, which it copies only in the actions and percentiles named. ${drawn.length ? `Held, in the trial shown: ${drawn.join('. ')}.` : ''}`,
     '',
   ];
 }

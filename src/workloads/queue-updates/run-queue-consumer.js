@@ -114,6 +114,7 @@ async function consume({ a, driver, target: opts }, cache, live) {
         const consuming = target.consume({
           threads: a.threads,
           waitSeconds: a.waitSeconds,
+          deleteWhen: a.deleteWhen,
           signal: ac.signal,
           onError,
           onAnswer: () => contact.answered(),
@@ -196,12 +197,13 @@ function drained(signal) {
  * One receive's messages: updates applied (with the messages' identities), then the metrics.
  * Resolving lets the target delete/ack them: a consumer that dies before leaves them to come back.
  * @param {import('../../transports/sqs.js').QueueMessage[]} msgs
- * @param {{ receiveMs: number, receivedAt: number }} info
+ * @param {{ receiveMs: number|null, receivedAt: number }} info
  * @param {MemoryCache|RedisCache} cache
  * @param {QueueMetrics} metrics
  */
 async function handle(msgs, { receiveMs, receivedAt }, cache, metrics) {
-  if (receiveMs > 0) metrics.read(receiveMs * 1000);
+  // null: a receive that waited for the first message; 0: a stream's delivery, no receive to time
+  if (receiveMs) metrics.read(receiveMs * 1000);
   const updates = [];
   const marks = [];
   let bytes = 0;
