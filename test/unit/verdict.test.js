@@ -150,7 +150,9 @@ describe("each kind's regime rule", async () => {
     expect(produce({ failuresMeasured: true }, { achieved_ratio: 0.5 })).toBeNull();
   });
   it('queue: a consumer that applied under 95% of what was published; load: a best cell under 1 s', () => {
-    expect(queue({}, { kept_up: 0.23 })).toMatch(/^its consumer applied 23% of the published messages \(median\) and fell behind/);
+    expect(queue({}, { kept_up: 0.23 })).toMatch(
+      /^its consumer applied messages at 23% of the publisher's rate \(median, over the span from its first to its last\) and fell behind/,
+    );
     expect(queue({}, { kept_up: 0.99 })).toBeNull();
     expect(load({}, { best_load_s: 0.3 })).toBe('its best cell loaded in 300 ms (median), under 1 s: too short a window to carry a rate');
     expect(load({}, { best_load_s: 2 })).toBeNull();

@@ -50,7 +50,7 @@ const KEPT_UP = 0.95;
  */
 export function queueOutOfRegime(_step, m) {
   if (m.kept_up === undefined || m.kept_up >= KEPT_UP) return null;
-  return `its consumer applied ${Math.round(m.kept_up * 1000) / 10}% of the published messages (median) and fell behind, where the seed's kept up`;
+  return `its consumer applied messages at ${Math.round(m.kept_up * 1000) / 10}% of the publisher's rate (median, over the span from its first to its last) and fell behind, where the seed's kept up`;
 }
 /** How long a queue step's consumer may read after the publisher's end (queue-kind.js). */
 const DRAIN_NOTE = '30 s';
