@@ -52,7 +52,11 @@ export async function runExperiment(
     ? /** @type {import('./trials.js').TrialManifest} */ (readManifest(previous))
     : newManifest({ ...spec, steps: capCounted(spec.steps, countedTrials) }, repeat ?? spec.repeat, seed ?? newSeed(), countedTrials);
   // the code each session of this run ran (a --resume may run a later commit): RESULTS.md names it
-  manifest.code = [...(manifest.code ?? []), { git: gitSha(), dirty: gitChanges()?.dirty ?? null, at: new Date().toISOString() }];
+  const changes = gitChanges();
+  manifest.code = [
+    ...(manifest.code ?? []),
+    { git: gitSha(), dirty: changes?.dirty ?? null, ...(changes?.dirty ? { changed: changes.changed } : {}), at: new Date().toISOString() },
+  ];
   writeManifest(runDir, manifest);
   // a run begun with --counted-trials keeps its cap when resumed: its counted steps are not grown back
   spec = { ...spec, steps: capCounted(spec.steps, manifest.countedTrials) };

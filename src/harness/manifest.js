@@ -21,18 +21,28 @@ export function gitSha() {
 }
 
 /**
+ * What an experiment writes into the tree it runs from (RESULTS.md, its charts, its trial data, the
+ * index): results, not code. A run of several specs rewrites the earlier specs' RESULTS.md before
+ * the later ones start, so these must not count as uncommitted code.
+ */
+const OUTPUTS = /^experiments\/(README\.md|[^/]+\/(RESULTS\.md|report\.html|charts\/.*|data\/.*))$/;
+
+/**
  * Whether rqbench's own tree holds changes to tracked files that no commit has: the commit alone
  * does not name the code that ran then. Untracked files (run directories, a local note) are not
- * code that ran. Null outside a git checkout.
- * @returns {{ dirty: boolean, files: number }|null}
+ * code that ran, nor are an experiment's own outputs (OUTPUTS). Null outside a git checkout.
+ * @returns {{ dirty: boolean, files: number, changed: string[] }|null} changed: the first ten paths
  */
 export function gitChanges() {
   try {
     const out = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
-      .trim();
-    const files = out ? out.split('\n').length : 0;
-    return { dirty: files > 0, files };
+      .split('\n')
+      .filter(Boolean)
+      // "XY path", or "XY old -> new" for a rename: the path the tree holds now
+      .map((line) => line.slice(3).split(' -> ').at(-1) ?? '')
+      .filter((file) => !OUTPUTS.test(file));
+    return { dirty: out.length > 0, files: out.length, changed: out.slice(0, 10) };
   } catch {
     return null;
   }

@@ -33,4 +33,29 @@ describe.skipIf(!isCheckout)('experiment run on a dirty tree', () => {
     expect(report.code).toBe(2);
     expect(report.stderr).toMatch(/--allow-dirty must be used with run/);
   }, 60_000);
+
+  it("an experiment's own outputs are not uncommitted code: a run of several specs rewrites the earlier ones' RESULTS.md", async () => {
+    const clone = path.join(tempDir('rqbench-outputs-'), 'rq');
+    execFileSync('git', ['clone', '--quiet', '--shared', ROOT, clone]);
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+    const spec = path.join(clone, 'experiments', '002-chunks');
+    fs.appendFileSync(path.join(spec, 'RESULTS.md'), '\nregenerated\n');
+    fs.appendFileSync(path.join(clone, 'experiments', 'README.md'), '\nregenerated\n');
+    const [chart] = fs.readdirSync(path.join(spec, 'charts'));
+    fs.appendFileSync(path.join(spec, 'charts', chart), '\n');
+    const changes = async () => {
+      const r = await runNode([
+        '--input-type=module',
+        '-e',
+        `import('${path.join(clone, 'src', 'harness', 'manifest.js')}').then((m) => console.log(JSON.stringify(m.gitChanges())))`,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    expect(await changes()).toEqual({ dirty: false, files: 0, changed: [] });
+    // its spec is an input, and code is code: both still count
+    fs.appendFileSync(path.join(spec, 'experiment.yaml'), '\n# changed\n');
+    fs.appendFileSync(path.join(clone, 'src', 'cli.js'), '\n// changed\n');
+    expect(await changes()).toEqual({ dirty: true, files: 2, changed: ['experiments/002-chunks/experiment.yaml', 'src/cli.js'] });
+  }, 60_000);
 });
