@@ -166,7 +166,7 @@ describe('a password in every form, to every command that takes one: nowhere in 
   it('produce (rqbench produce and node src/producer.js), with its metrics endpoint', LONG, async () => {
     const runs = await Promise.all(
       forms(SECRET).map(({ form, args, env }, i) =>
-        runOut([...(i % 2 ? [CLI, 'produce'] : [PRODUCER]), ...args, '-t', '1', '-q', '500', '-d', '1', '--warmup', '0', '--ttl', '300'], {
+        runOut([...(i % 2 ? [CLI, 'produce'] : [PRODUCER]), ...args, '-t', '1', '-q', '500', '-d', '2', '--warmup', '0', '--ttl', '300'], {
           env,
         }).then((r) => ({ ...r, form })),
       ),
