@@ -5,7 +5,7 @@
  * way k6 runs its commands against a test state and benchstat its main against testdata.
  */
 import yargs from 'yargs';
-import { failHandler, markGiven, noBlankNumbers, onceOnly } from './usage-error.js';
+import { failHandler, markGiven, numberWords, onceOnly } from './usage-error.js';
 import { CommandExit, exitCodeSet, withCommandIo, writeErr, writeOut } from './command-io.js';
 
 const PROG = 'rqbench';
@@ -66,7 +66,7 @@ export function runCommand(argv, streams) {
         .scriptName(PROG)
         // before the commands: a middleware added after them does not run for them
         .middleware(onceOnly(`${PROG} ${first}`), true)
-        .middleware(noBlankNumbers(`${PROG} ${first}`), true)
+        .middleware(numberWords(`${PROG} ${first}`), true)
         .middleware(markGiven, true)
         .command(commands.map(withProg))
         .demandCommand(1, `a command is needed: ${NAMES.slice(0, -1).join(', ')} or ${NAMES.at(-1)} (see --help)`)
@@ -93,7 +93,7 @@ export function runScript(script, argv, streams) {
       .scriptName(`node src/${script}`)
       .command({ ...commandModule, command: '$0', handler: (a) => commandModule.handler(a, script) })
       .middleware(onceOnly(script), true)
-      .middleware(noBlankNumbers(script), true)
+      .middleware(numberWords(script), true)
       .middleware(markGiven, true)
       .strict()
       .fail(failHandler(script))

@@ -175,31 +175,45 @@ export function onceOnly(prog) {
 }
 
 /**
- * yargs middleware (before validation): a number flag given a blank value (`-d ''`, `--confirm=`,
- * `-p ' '`) is refused — yargs reads it as 0, and `-d 0` runs until Ctrl-C. One line, exit 2.
+ * The first number flag among `words` whose value is not a number as typed (`-d ''`, `--confirm=`,
+ * `-p ' '`, `--ttl abc`, `-d Infinity`), in words, or null. yargs reads a blank as 0 (and `-d 0`
+ * runs until Ctrl-C) and a word as NaN (quoted back as "got NaN", not as what was typed).
+ * @param {string[]} words argv, up to a `--`
+ * @param {any} o yargs getOptions()
+ * @returns {string|null} e.g. `--ttl needs a number (got "abc")`
+ */
+export function numberWordProblem(words, o) {
+  const names = canonicalNames(o);
+  const numbers = new Set((o.number ?? []).map((k) => names.get(k)));
+  const end = words.indexOf('--');
+  const typed = end < 0 ? words : words.slice(0, end);
+  for (const [i, t] of typed.entries()) {
+    if (!/^--?[^-\d]/.test(t)) continue;
+    const eq = t.indexOf('=');
+    const flag = eq < 0 ? t : t.slice(0, eq);
+    // a short flag takes its value from the next word; a bundle (-vq) is not a number flag's
+    const key = flag.startsWith('--') ? flag.slice(2) : flag.length === 2 ? flag.slice(1) : null;
+    if (key === null || !numbers.has(names.get(key))) continue;
+    const raw = eq < 0 ? typed[i + 1] : t.slice(eq + 1);
+    // no value at all is yargs's to say (requiresArg); a word that is a flag of its own too
+    if (raw === undefined || (eq < 0 && /^--?[^-\d.]/.test(raw))) continue;
+    if (raw.trim() === '' || !Number.isFinite(Number(raw))) return `${flag} needs a number (got ${shown(raw)})`;
+  }
+  return null;
+}
+
+/**
+ * yargs middleware (before validation): a number flag whose value is not a number as typed is
+ * refused (numberWordProblem), one line, exit 2.
  * @param {string|(() => string)} prog what the line starts with
  * @returns {(argv: Record<string, any>, y: any) => void}
  */
-export function noBlankNumbers(prog) {
+export function numberWords(prog) {
   return (_argv, y) => {
-    const o = y.getOptions();
-    const names = canonicalNames(o);
-    const numbers = new Set((o.number ?? []).map((k) => names.get(k)));
-    const args = commandArgv();
-    const end = args.indexOf('--');
-    const words = end < 0 ? args : args.slice(0, end);
-    words.forEach((t, i) => {
-      if (!/^--?[^-\d]/.test(t)) return;
-      const eq = t.indexOf('=');
-      const flag = eq < 0 ? t : t.slice(0, eq);
-      // a short flag takes its value from the next word; a bundle (-vq) is not a number flag's
-      const key = flag.startsWith('--') ? flag.slice(2) : flag.length === 2 ? flag.slice(1) : null;
-      if (key === null || !numbers.has(names.get(key))) return;
-      const raw = eq < 0 ? words[i + 1] : t.slice(eq + 1);
-      if (raw === undefined || raw.trim() !== '') return;
-      writeErr(`${typeof prog === 'function' ? prog() : prog}: ${flag} needs a number (got ${shown(raw)})\n`);
-      exitNow(2);
-    });
+    const problem = numberWordProblem(commandArgv(), y.getOptions());
+    if (!problem) return;
+    writeErr(`${typeof prog === 'function' ? prog() : prog}: ${problem}\n`);
+    exitNow(2);
   };
 }
 

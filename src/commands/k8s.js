@@ -10,7 +10,7 @@ import path from 'node:path';
 import yargs from 'yargs';
 import { k8sOptions, k8sPlan, OWNED } from '../plans/k8s-plan.js';
 import { metricsPorts, renderManifests } from '../plans/k8s-manifests.js';
-import { UsageError, givenFlags, shown } from '../usage-error.js';
+import { UsageError, givenFlags, numberWordProblem, shown } from '../usage-error.js';
 import { builder as producerBuilder } from './produce.js';
 import { producerPlan } from '../plans/producer-plan.js';
 import { printOutput } from './report-run.js';
@@ -99,6 +99,8 @@ function checkProducerFlags(words, writers) {
       throw new UsageError(`--flags must be producer flags (rqbench produce --help): ${line}`);
     });
   const parsed = /** @type {Record<string, any>} */ (y.parseSync());
+  const notNumber = numberWordProblem([...words], y.getOptions());
+  if (notNumber) throw new UsageError(`--flags: ${notNumber}`);
   const aliases = /** @type {Record<string, string[]>} */ (y.getOptions().alias ?? {});
   for (const w of words) {
     const m = /^--?(?:no-)?([^=]+)/.exec(w);

@@ -33,7 +33,7 @@ export function builder(y) {
       array: true,
       default: undefined,
       describe:
-        'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files; a producer run killed before its end, without summary.json, or whose summary could not be saved, is read up to its last second and named, exit 1)',
+        'run directories (each with manifest.json, timeline.csv, summary.json and .hlog files; a producer or consumer run killed before its end, without summary.json, or whose summary could not be saved, is read up to its last second and named, exit 1)',
     })
     .option('format', {
       alias: 'f',

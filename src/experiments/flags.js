@@ -10,6 +10,7 @@ import { MODEL_FLAGS as STORE_MODEL_FLAGS } from '../workloads/items/stores/regi
 import { consumerOptions, checkConsumer } from '../plans/consumer-plan.js';
 import { outputOptions } from '../plans/output.js';
 import { COMMON_PARTS, ownedFlags, toArgs } from './command-line.js';
+import { numberWordProblem } from '../usage-error.js';
 
 export { toArgs };
 
@@ -51,7 +52,7 @@ export function flagMapProblem(flags, path) {
  * line of what yargs found wrong (and the flag it did not know, as yargs names it).
  * @param {string[]} argv
  * @param {(y: import('yargs').Argv) => import('yargs').Argv} options adds the CLI's options
- * @returns {{ y: import('yargs').Argv, a: Record<string, any>|undefined, failure: string|null, unknown: string|null }}
+ * @returns {{ y: import('yargs').Argv, a: Record<string, any>|undefined, failure: string|null, unknown: string|null, notNumber: string|null }}
  */
 export function parseQuietly(argv, options) {
   let failure = null;
@@ -73,7 +74,10 @@ export function parseQuietly(argv, options) {
     failure ??= e.message.split('\n')[0];
   }
   const unknown = failure ? (/^Unknown arguments?: ([^,\s]+)/.exec(failure)?.[1] ?? null) : null;
-  return { y, a, failure, unknown };
+  // a number flag whose value is no number as typed (yargs read it as NaN, or a blank as 0): its
+  // line starts with the flag, for the caller to name as its field
+  const notNumber = failure ? null : numberWordProblem(argv, y.getOptions());
+  return { y, a, failure, unknown, notNumber };
 }
 
 /**
@@ -86,19 +90,21 @@ export function parseQuietly(argv, options) {
  */
 export function cliProblem(cli, argv, pathOf) {
   const opts = (y) => outputOptions(cli === 'producer' ? producerOptions(connectionOptions(y)) : consumerOptions(connectionOptions(y)));
-  const { y, a, failure, unknown } = parseQuietly(argv, opts);
+  const { y, a, failure, unknown, notNumber } = parseQuietly(argv, opts);
   if (failure) return unknown ? `${pathOf(unknown)} is not a ${cli} flag (see node src/${cli}.js --help)` : failure;
+  /** "-q must be …", "--same-slot must be …", "--sl with --ss must be …": the first flag names the field */
+  const named = (/** @type {string} */ line) =>
+    line.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => {
+      const group = Object.entries(y.getOptions().alias).find(([k, al]) => k === name || al.includes(name));
+      const names = group ? [group[0], ...group[1]] : [name];
+      return pathOf(names.join('|'));
+    });
+  if (notNumber) return named(notNumber);
   try {
     checkConnection(a);
     (cli === 'producer' ? checkProducer : checkConsumer)(a);
   } catch (e) {
-    const aliases = y.getOptions().alias;
-    // "-q must be …", "--same-slot must be …", "--sl with --ss must be …": the first flag names the field
-    return e.message.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => {
-      const group = Object.entries(aliases).find(([k, al]) => k === name || al.includes(name));
-      const names = group ? [group[0], ...group[1]] : [name];
-      return pathOf(names.join('|'));
-    });
+    return named(e.message);
   }
   return null;
 }

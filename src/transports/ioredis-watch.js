@@ -129,11 +129,14 @@ export async function replicasListed(client, served, timeoutMs = 10_000) {
  * @param {Cluster} client
  * @param {'master'|'replica'} readFrom
  * @param {number} [timeoutMs] how long a replica may take to say it is linked to its master
+ * @returns {Promise<string[]>} host:port of the replicas not linked to their master by then
  */
 export async function openNodes(client, readFrom, timeoutMs = 10_000) {
   const nodes = client.nodes(readFrom === 'replica' ? 'slave' : 'master');
   await Promise.all(nodes.map((n) => (n.status === 'wait' ? n.connect().catch(() => {}) : null)));
-  if (readFrom === 'replica') await Promise.all(nodes.map((n) => inSync(n, Date.now() + timeoutMs)));
+  if (readFrom !== 'replica') return [];
+  const linked = await Promise.all(nodes.map((n) => inSync(n, Date.now() + timeoutMs)));
+  return nodes.filter((_n, i) => !linked[i]).map((n) => `${n.options.host}:${n.options.port}`);
 }
 
 /**
@@ -144,11 +147,13 @@ export async function openNodes(client, readFrom, timeoutMs = 10_000) {
  * A replica that does not get there in time is left to the reads, as before.
  * @param {Node} node
  * @param {number} deadline epoch ms
+ * @returns {Promise<boolean>} it said so before the deadline
  */
 async function inSync(node, deadline) {
   while (Date.now() < deadline) {
     const role = /** @type {unknown[]|null} */ (await node.call('ROLE').catch(() => null));
-    if (Array.isArray(role) && role[0] === 'slave' && role[3] === 'connected') return;
+    if (Array.isArray(role) && role[0] === 'slave' && role[3] === 'connected') return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return false;
 }

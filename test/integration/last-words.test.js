@@ -245,7 +245,7 @@ describe('the end of a run', () => {
     expect(md.stdout).toMatch(/\*\*Outcome:\*\* exit 1 — .*its final save failed: cannot write the run directory .*\(ENOSPC\)/);
   }, 60_000);
 
-  it('the disk fills up just before the final save of a consumer: its printed summary (markdown) says so in its outcome line', async (ctx) => {
+  it('the disk fills up just before the final save of a consumer: its printed summary (markdown) says so in its outcome line; report reads it up to its last second', async (ctx) => {
     const out = smallDisk();
     if (!out) return ctx.skip();
     const w = await runNode([
@@ -278,5 +278,15 @@ describe('the end of a run', () => {
     );
     // before: no outcome line at all (the summary had been made with exit 0)
     expect(r.stdout).toMatch(new RegExp(`\\*\\*Outcome:\\*\\* exit 1 — ${SAVE_FAILED.source}`));
+    // report reads it from its timeline and .hlog files up to its last second, the failed save and
+    // what only its end knew named (before: "report reads a stopped run of a Redis producer only", exit 2)
+    const rep = await rqbench(['report', r.dir, '--format', 'json']);
+    expect(rep.code, rep.stderr).toBe(1);
+    const read = JSON.parse(rep.stdout);
+    expect(read.window, JSON.stringify(read.window)).toEqual({ fromSecond: 0, toSecond: 4, seconds: 4 });
+    expect(read.cycles.count, JSON.stringify(read.cycles)).toBeGreaterThanOrEqual(15);
+    expect(read.outcome.problems.join('\n')).toMatch(
+      /^reader 1 on host .+ ran to second 4, but its summary is missing \(its final save failed: cannot write the run directory .+: no space left on device \(ENOSPC\)\); its cycles up to second 3 are read from timeline\.csv and its \.hlog files/,
+    );
   }, 60_000);
 });

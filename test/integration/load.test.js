@@ -312,6 +312,21 @@ describe('rqbench load', () => {
     for (const s of sizes) expect(s).toBeGreaterThan(RECORDS / 5);
   }, 40_000);
 
+  it('a cluster node given without --cluster: said once, on the first cell, even with --quiet; the grid stops there, exit 1', async () => {
+    const r = await load([file, '--port', String(cluster.port), '--flush', '--quiet', '--reader-threads', '1,2', '--connections', '2']);
+    expect(r.code, describeRun(r)).toBe(1);
+    const said =
+      /^rqbench load: redis:\/\/127\.0\.0\.1:\d+ answered MOVED [\d,]+ times: it is a node of a Redis Cluster, and this load spoke to it as a standalone server \(run again with --cluster\)$/;
+    expect(
+      r.stderr.split('\n').filter((l) => said.test(l)),
+      r.stderr,
+    ).toHaveLength(1);
+    expect(r.summary.ok).toBe(false);
+    // the first cell, and no other: every later one would measure the same wrong thing
+    expect(r.summary.cells).toHaveLength(1);
+    expect(r.summary.cells[0].check.problems[0]).toMatch(/answered MOVED [\d,]+ times: it is a node of a Redis Cluster/);
+  }, 40_000);
+
   it('--command eval --ttl on a cluster: an EVALSHA per slot batch keeps the TTL, every record once; a node that lost its scripts gets them again', async () => {
     const masters = cluster.nodes.filter((n) => n.role === 'master');
     const clients = masters.map((m) => new Redis({ host: m.host, port: m.port }));

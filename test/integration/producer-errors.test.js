@@ -13,6 +13,7 @@ import { readRunDir } from '../../src/report/read/run-dirs.js';
 import { histogramName, mergeHistograms } from '../../src/report/merge-runs.js';
 import { describeRun, produce } from '../helpers/producer-run.js';
 import { clusterWithLiveItems, consume, describeConsumer } from '../helpers/consumer-run.js';
+import { OPS_SLOT } from '../../src/workloads/single-ops/redis-ops.js';
 
 let server;
 let out;
@@ -208,6 +209,37 @@ describe('a cluster node spoken to as a standalone server (no --cluster)', () =>
     expect(p.code, describeRun(p)).toBe(1);
     expect(p.stderr.match(HINT)?.length, p.stderr).toBe(1);
     expect(p.summary.outcome.problems, describeRun(p)).toEqual(expect.arrayContaining([expect.stringMatching(PROBLEM)]));
+  }, 60_000);
+
+  it("ops says so, not as the bare MOVED reply, when the node it was given does not serve the operations' slot", async () => {
+    const c = /** @type {any} */ (clu);
+    // a master that does not serve the slot the operations' keys live in
+    const admin = new Redis({ host: '127.0.0.1', port: c.port });
+    /** @type {Array<[number, number, [string, number]]>} */
+    const slots = /** @type {any} */ (await admin.call('CLUSTER', 'SLOTS'));
+    admin.disconnect();
+    const other = slots.find(([from, to]) => OPS_SLOT < from || OPS_SLOT > to);
+    const port = /** @type {any} */ (other)[2][1];
+    const dir = mkdtempSync(path.join(out, 'ops-moved-'));
+    const r = await runNode('src/cli.js', [
+      'ops',
+      '--port',
+      String(port),
+      '--only',
+      'redis',
+      '--warmup',
+      '0',
+      '-d',
+      '0.2',
+      '--out',
+      dir,
+      '--json',
+    ]);
+    expect(r.code, describeRun(r)).toBe(1);
+    const [s] = JSON.parse(r.stdout).services;
+    expect(s.error).toMatch(
+      /^redis:\/\/127\.0\.0\.1:\d+ answered MOVED \d+ [\d.:]+: it is a node of a Redis Cluster, and this run spoke to it as a standalone server \(run again with --cluster\)$/,
+    );
   }, 60_000);
 
   it('the consumer says so once, on its first MOVED, and the run does not end as a success', async () => {

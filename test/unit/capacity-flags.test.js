@@ -13,6 +13,8 @@ describe('rqbench capacity: bad input', () => {
     [['--precision', '2'], /^rqbench capacity: --precision must be a fraction from 0\.005 to 0\.5/],
     // a blank number is not 0: --confirm '' ran a whole search with no re-tests
     [['--confirm', ''], /^rqbench capacity: --confirm needs a number \(got ""\)$/],
+    // the consumer's flags are read by the consumer's options, a word quoted back as typed
+    [['--consumer=-r 2x'], /^rqbench capacity: --consumer's --readers needs a number \(got "2x"\)$/],
     [['--tries', '0'], /^rqbench capacity: --tries must be an integer from 1 to 9 \(got 0\)$/],
     [['--tries', '1.5'], /^rqbench capacity: --tries must be an integer from 1 to 9 \(got 1\.5\)$/],
     [

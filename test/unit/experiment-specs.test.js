@@ -25,6 +25,8 @@ describe('a spec with a mistake', () => {
   const BAD = [
     ['a flag value', ['flags: { sl: true }', 'flags: { sl: true, c: 0 }'], 'steps[1].flags.c must be an integer from 1 to 1000000 (got 0)'],
     ['an unknown flag', ['flags: { sl: true }', 'flags: { slx: true }'], 'steps[1].flags.slx is not a producer flag'],
+    // a word where a number goes is quoted back as written, not as the NaN the parser made of it
+    ['a word for a number', ['flags: { sl: true }', 'flags: { sl: true, ttl: abc }'], 'steps[1].flags.ttl needs a number (got "abc")'],
     ['a spec-wide flag', ['per-writer: 2000', 'per-writer: 0'], 'flags.per-writer must be a positive integer'],
     [
       'a consumer flag',

@@ -141,7 +141,7 @@ describe('bad input', () => {
       'rqbench k8s: --flags must not hold "--password=***": the password comes from the Secret (key password)',
     ],
     // every value the producer would refuse in each pod is refused here, by the producer's own checks
-    [['--', '-q', '100', '--ttl', 'abc'], 'rqbench k8s: --flags: --ttl must be an integer from 1 to 31536000 (got NaN)'],
+    [['--', '-q', '100', '--ttl', 'abc'], 'rqbench k8s: --flags: --ttl needs a number (got "abc")'],
     [['--', '-q', '100', '-d', '-5'], /^rqbench k8s: --flags: --duration must be a number of seconds from 0 to 604800/],
     [['--', '-q', '100', '-p', '0'], 'rqbench k8s: --flags: -p must be an integer from 1 to 3600000 (got 0)'],
     [['--', '-q', '100', '--value-size', '0'], 'rqbench k8s: --flags: --value-size must be an integer from 16 to 67108864 (got 0)'],

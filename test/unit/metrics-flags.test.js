@@ -42,7 +42,7 @@ describe('bad values: one line naming the flag, exit 2, nothing written', () => 
   const cases = [
     [['--metrics-port', '0'], /--metrics-port must be an integer from 1 to 65535 \(got 0\)/],
     [['--metrics-port', '70000'], /--metrics-port must be an integer from 1 to 65535 \(got 70000\)/],
-    [['--metrics-port', 'abc'], /--metrics-port must be an integer from 1 to 65535/],
+    [['--metrics-port', 'abc'], /--metrics-port needs a number \(got "abc"\)/],
     [['--metrics-port', '9999', '--metrics-linger', '-1'], /--metrics-linger must be a number of seconds from 0 to 3600 \(got -1\)/],
     [['--metrics-linger', '5'], /--metrics-linger must be used with --metrics-port/],
     [['--metrics-port', '9999', '--metrics-label', 'run_id=x'], /--metrics-label must be a label rqbench does not set itself/],

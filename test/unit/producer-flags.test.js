@@ -41,6 +41,15 @@ const BAD = [
     ['-p', ' '],
     ['-p', 'needs a number'],
   ],
+  // a word or a non-finite value is quoted back as typed, not as the NaN yargs made of it
+  [
+    ['-q', '100', '--ttl', 'abc'],
+    ['--ttl', 'needs a number', '"abc"'],
+  ],
+  [
+    ['-q', '100', '-d', 'Infinity'],
+    ['-d', 'needs a number', '"Infinity"'],
+  ],
   // past about 24.8 days a Node timer fires at once: a week at most, 0 for longer
   [
     ['-q', '100', '-d', '1e12'],

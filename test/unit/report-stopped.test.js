@@ -88,6 +88,54 @@ describe('a producer run whose final save failed (a full disk): read up to its l
   });
 });
 
+describe('a consumer run whose final save failed, or that was killed: its cycles up to its last second, its readers named, exit 1', () => {
+  const reader = fx.run('consume');
+  const planned = readJson(reader, 'summary.json');
+  const failed = `cannot write the run directory ${reader}: no space left on device (ENOSPC)`;
+  const cases = [
+    [
+      'the placeholder summary.json its failed save left',
+      (/** @type {string} */ dir) => {
+        fs.writeFileSync(
+          path.join(dir, 'summary.json'),
+          JSON.stringify({ incomplete: true, interrupted: false, failed: `${failed}; its summary could not be saved`, unsaved: true }),
+        );
+        fs.rmSync(path.join(dir, 'summary.md'));
+      },
+      (/** @type {number} */ second, /** @type {string} */ host) =>
+        `reader 1 on host ${host} ran to second ${second}, but its summary is missing (its final save failed: ${failed}); its cycles up to second ${second - 1} are read from timeline.csv and its .hlog files (not the keys' TTL read back after the run, nor its errors' kinds)`,
+    ],
+    [
+      'killed: no summary.json beside a manifest it never closed',
+      (/** @type {string} */ dir) => {
+        fs.rmSync(path.join(dir, 'summary.json'));
+        const { noise: _closed, ...open } = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+        fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(open));
+      },
+      (/** @type {number} */ second, /** @type {string} */ host) =>
+        `reader 1 on host ${host} stopped in second ${second} (no summary.json: the process was killed or its host went down); its cycles up to second ${second - 1} are included, what it read after that is missing`,
+    ],
+  ];
+  it.each(cases)('%s', async (_what, damage, words) => {
+    const dir = copyRun(reader, damage);
+    const host = readJson(dir, 'manifest.json').host.hostname;
+    const rows = timeline(dir);
+    const [js, md] = await Promise.all([rq('report', dir, '--format', 'json'), rq('report', dir, '--no-html')]);
+    expect(js.code, why(js)).toBe(1);
+    const s = JSON.parse(js.stdout);
+    // the same window, cycles and items per cycle its own end wrote, from its files alone
+    expect(s.window).toEqual(planned.window);
+    expect(s.cycles.count).toBe(rows.reduce((n, r) => n + r.cycles, 0));
+    expect(s.cycles).toEqual(planned.cycles);
+    expect(s.perCycle).toEqual(planned.perCycle);
+    expect(s.latency.cycle.sent.count).toBe(planned.latency.cycle.sent.count);
+    expect(s.stopped).toMatchObject({ readers: [1], host });
+    expect(s.outcome).toEqual({ exitCode: 1, problems: [words(planned.window.toSecond, host)] });
+    expect(md.code, why(md)).toBe(1);
+    expect(md.stdout).toContain(`**Outcome:** exit 1 — ${words(planned.window.toSecond, host)}.`);
+  });
+});
+
 describe('a killed producer run', () => {
   it('alone: its seconds up to the last one in timeline.csv, its writer, host and second named, exit 1', async () => {
     expect(fs.existsSync(path.join(killed, 'summary.json'))).toBe(false);
@@ -141,7 +189,7 @@ describe('a killed producer run', () => {
     expect(JSON.parse(r.stdout).stopped.lastSecond).toBe(timeline(killed).at(-1).second);
   });
 
-  it('refused in one line, exit 2: --html asked for, compare and chart, a spoilt .hlog, no second at all, a stopped consumer', async () => {
+  it('refused in one line, exit 2: --html asked for, compare and chart, a spoilt .hlog, no second at all, a stopped queue consumer', async () => {
     const cases = [
       [
         ['report', killed, '--html'],
@@ -167,10 +215,10 @@ describe('a killed producer run', () => {
           'report',
           spoiled((d) => {
             const m = JSON.parse(fs.readFileSync(path.join(d, 'manifest.json'), 'utf8'));
-            fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, kind: 'consume', command: 'consume' }));
+            fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify({ ...m, kind: 'queue-consume', command: 'queue-consume' }));
           }),
         ],
-        /no summary\.json \(the run did not finish\); report reads a stopped run of a Redis producer only, not of a Redis consumer$/,
+        /no summary\.json \(the run did not finish\); report reads a stopped run of a Redis producer or a Redis consumer only, not of a .*queue consumer$/,
       ],
       // the placeholder of a run that failed before its end: that run reported its own end
       [

@@ -108,18 +108,20 @@ export function prepareCapacity(a) {
  * @returns {string|null}
  */
 export function capacityArgvProblem(argv, pathOf) {
-  const { a, failure, unknown } = parseQuietly(argv, (y) =>
+  const { a, failure, unknown, notNumber } = parseQuietly(argv, (y) =>
     capacityOptions(metricsOptions(outputOptions(producerOptions(connectionOptions(y))))),
   );
   if (failure)
     return unknown
       ? `${pathOf(unknown.length === 1 ? `-${unknown}` : `--${unknown}`)} is not a capacity flag (see rqbench capacity --help)`
       : failure;
+  const named = (/** @type {string} */ line) => line.replace(/^-{1,2}[A-Za-z][\w-]*/, (flag) => pathOf(flag));
+  if (notNumber) return named(notNumber);
   try {
     prepareCapacity(a);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    return e.message.replace(/^-{1,2}[A-Za-z][\w-]*/, (flag) => pathOf(flag));
+    return named(e.message);
   }
   return null;
 }

@@ -15,18 +15,20 @@ import { parseQuietly } from '../flags.js';
  * @returns {string|null}
  */
 export function commandProblem(argv, build, check, pathOf, command) {
-  const { a, failure, unknown } = parseQuietly(argv, build);
+  const { a, failure, unknown, notNumber } = parseQuietly(argv, build);
   if (failure) {
     if (unknown) return `${pathOf(unknown)} is not a flag of rqbench ${command} (see rqbench ${command} --help)`;
     const needs = /^Not enough arguments following: (\S+)/.exec(failure);
     return needs ? `${pathOf(needs[1])} needs a value` : failure;
   }
+  // "--reader-threads must be …": the first flag names the field
+  const named = (/** @type {string} */ line) => line.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => pathOf(name));
+  if (notNumber) return named(notNumber);
   try {
     check(/** @type {Record<string, any>} */ (a));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    // "--reader-threads must be …": the first flag names the field
-    return e.message.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => pathOf(name));
+    return named(e.message);
   }
   return null;
 }

@@ -207,8 +207,9 @@ function queueArgvProblem(role, argv) {
     role === 'publisher'
       ? (y) => outputOptions(publisherOptions(producerOptions(connectionOptions(y))))
       : (y) => outputOptions(queueConsumerOptions(consumerOptions(connectionOptions(y))));
-  const { a, failure, unknown } = parseQuietly(argv.slice(1), build);
+  const { a, failure, unknown, notNumber } = parseQuietly(argv.slice(1), build);
   if (failure) return unknown ? `${unknown} is not a ${role} flag (see node ${argv[0]} --help)` : failure;
+  if (notNumber) return notNumber;
   try {
     (role === 'publisher' ? publisherPlan : queueConsumerPlan)(a);
   } catch (e) {

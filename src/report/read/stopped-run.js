@@ -1,5 +1,5 @@
 /**
- * A producer run whose process was killed (SIGKILL, its host went down, the OOM killer) leaves
+ * A producer or consumer run whose process was killed (SIGKILL, its host went down, the OOM killer) leaves
  * manifest.json, timeline.csv and its .hlog files as they stood after its last whole second (both
  * are appended every second) and no summary.json: nothing ran its end. `rqbench report` reads such
  * a directory as a run that stopped, so that the writers of one run on several hosts still merge
@@ -94,8 +94,8 @@ export function readStoppedRun(dir) {
   const { manifest, kind: name } = readManifest(dir);
   const kind = readKind(name);
   const unsaved = unsavedWhy(dir, manifest);
-  // a consumer's or a queue run's summary has fields only its own end can know (the read-back of
-  // every cycle, every message's fate): only a kind that says how is made from its files alone
+  // a queue run's summary has fields only its own end can know (every message's fate): only a kind
+  // that says how is made from its files alone
   if (!kind.stopped)
     throw new UsageError(
       `${dir}: ${unsaved ? `its summary is missing (${unsaved})` : 'no summary.json (the run did not finish)'}; report reads a stopped run of ${STOPPED_READ} only, not of a ${kind.words}`,
@@ -126,7 +126,8 @@ export function readStoppedRun(dir) {
     second: toSecond,
     lastSecond,
     host: manifest.host?.hostname ?? null,
-    writers: manifest.writers ?? [],
+    // who ran in it: a producer's writers, a consumer's readers
+    [kind.workers.key]: manifest[kind.workers.key] ?? [],
     ...(unsaved && { unsaved }),
   };
   summary.stopped = stopped;

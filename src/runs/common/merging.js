@@ -28,7 +28,8 @@
  * @property {number} second the second it stopped in: the first one its timeline does not have
  * @property {number} lastSecond its last whole second (timeline.csv's last row)
  * @property {string|null} host manifest.json's host name
- * @property {number[]} writers its writer numbers (-a)
+ * @property {number[]} [writers] a producer's: its writer numbers (-a)
+ * @property {number[]} [readers] a consumer's: its reader numbers
  * @property {string} [unsaved] it ran to its end, but its summary could not be saved: the failure
  */
 

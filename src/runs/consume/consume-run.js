@@ -7,6 +7,7 @@ import { REDIS_CPU, REDIS_SUMMARY, redisCost, checkRedisSummary, redisRecorded }
 import { summarizeConsumer } from './consumer-summary.js';
 import { renderConsumerMd } from './consumer-summary-md.js';
 import { mergeConsumers } from './consume-merge.js';
+import { stoppedSummary, stoppedWords } from './consume-stopped.js';
 
 export const CONSUMER_ROWS = rows({
   columns: [
@@ -130,6 +131,6 @@ export const consumeRun = {
     ],
     ['Latency per second: cycle p50 and p99, staleness p99', 'ms', ['cycle_p50_ms', 'cycle_p99_ms', 'staleness_p99_ms']],
   ],
-  // a consumer's summary has what only its own end knows (the read-back of every cycle)
-  stopped: null,
+  // its cycles up to its last second, from its files (what only its end knew is left out, and said)
+  stopped: { summarize: stoppedSummary, words: stoppedWords },
 };

@@ -56,7 +56,8 @@ export function stoppedSummary({ dir, manifest, rows, totals, fromSecond, toSeco
  * @param {import('../common/merging.js').Stopped} s
  */
 export function stoppedWords(s) {
-  const who = `writer${s.writers.length === 1 ? '' : 's'} ${s.writers.join(', ') || '?'}${s.host ? ` on host ${s.host}` : ''}`;
+  const writers = s.writers ?? [];
+  const who = `writer${writers.length === 1 ? '' : 's'} ${writers.join(', ') || '?'}${s.host ? ` on host ${s.host}` : ''}`;
   if (s.unsaved)
     return `${who} ran to second ${s.second}, but its summary is missing (${s.unsaved}); its counts up to second ${s.second - 1} are read from timeline.csv and its .hlog files`;
   return `${who} stopped in second ${s.second} (no summary.json: the process was killed or its host went down); its counts up to second ${s.lastSecond} are included, its share after that is missing`;

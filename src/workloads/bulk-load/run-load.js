@@ -116,7 +116,16 @@ export function runLoad(a) {
             ...(admin && { redisCpuUsPerRecord: round((((await redisCpuSeconds(admin)) - redisCpu0) * 1e6) / a.info.records, 2) }),
             clientCpuUsPerRecord: round((clientCpu.user + clientCpu.system) / a.info.records, 2),
           };
-          const check = await checkCell(a, admin, r);
+          // without --cluster, a MOVED reply means the target is a node of a Redis Cluster: the
+          // sink followed each one (a second round trip a batch), so the cell measured something
+          // else than was asked, and its key count and read-back (of one node) mean nothing. Said
+          // at once (--quiet too), and the grid stops there, exit 1
+          const notCluster =
+            conn && !conn.cluster && r.redirects.moved > 0
+              ? `${target} answered MOVED ${grouped(r.redirects.moved)} times: it is a node of a Redis Cluster, and this load spoke to it as a standalone server (run again with --cluster)`
+              : null;
+          if (notCluster) writeErr(`rqbench load: ${notCluster}\n`);
+          const check = notCluster ? { ok: false, problems: [notCluster, ...r.problems] } : await checkCell(a, admin, r);
           const cell = {
             threads,
             connections,
@@ -142,6 +151,7 @@ export function runLoad(a) {
             },
           });
           run.say(`${label}: ${cell.loadS.toFixed(2)} s, ${grouped(cell.recordsPerSec)} records/s${check.ok ? '' : ' — CHECK FAILED'}`);
+          if (notCluster) break;
           // the grid so far: what a run cut short (even by a second Ctrl-C, or a kill) still has
           if (k + 1 < grid.length) {
             const sofar = { ...summaryOf(false), incomplete: true, note: `${cells.length} of ${grid.length} cells finished so far` };

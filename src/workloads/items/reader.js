@@ -108,6 +108,8 @@ export class Reader {
     this.stopping = false;
     this.io = { call: (key, args) => this.#call(key, args) };
     this.seen = new SeenIds();
+    /** @type {Array<{ atMs: number, text: string, warn: true }>} what connect() found wrong, for the first second's events and the summary */
+    this.notices = [];
   }
 
   async connect() {
@@ -126,9 +128,22 @@ export class Reader {
         : client.ping());
       if (this.conn.cluster) {
         const cluster = /** @type {import('ioredis').Cluster} */ (client);
-        // on a cluster whose nodes still gossip their replicas, ioredis's first slot map may name none
-        if (this.router.readFrom === 'replica') await replicasListed(cluster, servedMasters(this.router));
-        await openNodes(cluster, this.router.readFrom);
+        // on a cluster whose nodes still gossip their replicas, ioredis's first slot map may name
+        // none; a replica not listed, or not linked, by the deadline is read around: said, as the
+        // router counts no fallback for the reads ioredis sends to a master on its own
+        const unlisted = this.router.readFrom === 'replica' ? await replicasListed(cluster, servedMasters(this.router)) : null;
+        if (unlisted)
+          this.notices.push({
+            atMs: Date.now(),
+            warn: true,
+            text: `the seed client's slot map still names no replica of ${unlisted} after 10 s: ioredis reads that shard from its master`,
+          });
+        for (const r of await openNodes(cluster, this.router.readFrom))
+          this.notices.push({
+            atMs: Date.now(),
+            warn: true,
+            text: `replica ${r} is not linked to its master after 10 s: ioredis reads its shard from the master until it is`,
+          });
       }
     }
     this.seed = client;
@@ -348,7 +363,12 @@ export class Reader {
     const hist = sparseOps(this.hist.take());
     // fallbacks in the second they were sent (a cycle's counts wait for its end: a fallback is a moment's)
     this.counters.replicaFallbacks += this.router.takeFallbacks();
-    const { events, drops } = this.router.drops.take(final);
+    const { events: dropEvents, drops } = this.router.drops.take(final);
+    // what connect() found wrong before the first cycle, in the first second (found before the
+    // run's start, which connect() did not know yet)
+    const events = this.notices.length
+      ? [...this.notices.splice(0).map((n) => ({ ...n, atMs: Math.max(n.atMs, this.plan.t0) })), ...dropEvents]
+      : dropEvents;
     this.onInterval({
       index: this.clock.index,
       final,

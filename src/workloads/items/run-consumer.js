@@ -124,7 +124,8 @@ async function consume(a, local, live, counter = null) {
       });
     }
     const warning = empty.warning(summary);
-    if (warning) summary.warnings = [warning];
+    const warnings = [...(run.warnings ?? []), ...(warning ? [warning] : [])];
+    if (warnings.length) summary.warnings = warnings;
     const t = summary.totals;
     const problems = runProblems(run, dir);
     if (t.failedCycles) problems.push(`${t.failedCycles} of ${t.cycles} cycles failed`);

@@ -24,9 +24,10 @@ import { scheduleActions } from './run-actions.js';
  * @typedef {{ harness: Run, dir: string, t0: number, manifest: Record<string, any>, recorder: RunRecorder, interrupted: false|string, errors: string[],
  *   durationS: number, ackedIds: Array<[number, number]>, actionResults: object[], unreachable: null|{ silentS: number },
  *   writeError: NodeJS.ErrnoException|null, drops: WorkerDrop[], starts: Map<string, import('../../measure/server-sampler.js').NodeStart>,
- *   notCluster: string|null }} WorkersRun durationS: the window's end (the planned end, or the second the run was stopped in);
+ *   notCluster: string|null, warnings: string[] }} WorkersRun durationS: the window's end (the planned end, or the second the run was stopped in);
  *   drops: connections the workers lost, in the order they were reported; starts: each node's first reading (memory, keys), before the run;
- *   notCluster: a run without --cluster that was answered MOVED, in words (the server is a cluster node), or null
+ *   notCluster: a run without --cluster that was answered MOVED, in words (the server is a cluster node), or null;
+ *   warnings: what the workers found wrong before their first cycle, by worker
  */
 
 /**
@@ -117,6 +118,8 @@ export async function runWorkers({
   });
   // --verify: each writer's last interval carries the ids it had acknowledged
   const ackedIds = [];
+  /** @type {string[]} */
+  const warnings = [];
   // without --cluster, a MOVED reply means the server is a node of a cluster: every command of a
   // slot it does not serve is redirected (rqbench's clients follow it, each time, at the cost of a
   // second round trip; ioredis's fail), so the run measures something else than was asked. Said
@@ -145,7 +148,11 @@ export async function runWorkers({
     // what a worker saw of its connections: events of the timeline (before the second is merged
     // and written), and the drops for the summary
     const { label } = specs[s];
-    for (const e of iv.events ?? []) mark?.(e.atMs, `${label}: ${e.text}`);
+    for (const e of iv.events ?? []) {
+      mark?.(e.atMs, `${label}: ${e.text}`);
+      // what a worker found wrong before its first cycle (a replica it cannot read) is the summary's too
+      if (e.warn) warnings.push(`${label}: ${e.text}`);
+    }
     for (const d of iv.drops ?? [])
       drops.push({ worker: label, node: d.node, atS: Math.round((d.atMs - t0) / 10) / 100, reconnectMs: d.reconnectMs });
     delete iv.events;
@@ -247,6 +254,7 @@ export async function runWorkers({
       drops,
       starts: sampler.starts(),
       notCluster: notCluster(),
+      warnings,
     });
     if (lastWords) run.lastWords = () => lastWords(sofar());
 

@@ -196,6 +196,15 @@ async function redisService(conn) {
     const pipe = await connect();
     try {
       for (const cmd of cmds) await pipe.call(cmd);
+    } catch (e) {
+      // without --cluster, a MOVED reply means the target is a node of a Redis Cluster whose
+      // operations' slot another node serves: said as that, not as the bare reply
+      if (!conn.cluster && /^MOVED /.test(e?.message ?? ''))
+        throw new Error(
+          `${describeConnection(conn)} answered ${e.message}: it is a node of a Redis Cluster, and this run spoke to it as a standalone server (run again with --cluster)`,
+          { cause: e },
+        );
+      throw e;
     } finally {
       pipe.close();
     }
