@@ -19,6 +19,7 @@ const MODULES = {
   chart: './commands/chart.js',
   ops: './commands/ops.js',
   load: './commands/load.js',
+  kv: './commands/kv.js',
   capacity: './commands/capacity.js',
   experiment: './commands/experiment.js',
   'generate-deltas': './commands/generate-deltas.js',

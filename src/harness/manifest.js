@@ -133,17 +133,17 @@ export function runManifest({ kind, command, a, dir, t0, description, facts = {}
  * The Redis producer's and consumer's fields: data model, store settings, the writers or
  * readers run here, the target and its topology.
  * @param {object} p
- * @param {'produce'|'consume'} p.command
+ * @param {'produce'|'consume'|'kv'} p.command
  * @param {string} p.mode data model
  * @param {object} p.storeCfg
  * @param {{ target: string, nodes: Array<Record<string, any>> }} p.topo from discoverTopology()
- * @param {number[]} p.workers writer or reader numbers run here
+ * @param {number[]} p.workers writer, reader or kv client numbers run here
  */
 export function redisFacts({ command, mode, storeCfg, topo, workers }) {
   return {
     mode,
     store: storeCfg,
-    [command === 'produce' ? 'writers' : 'readers']: workers,
+    [command === 'produce' ? 'writers' : command === 'kv' ? 'clients' : 'readers']: workers,
     target: topo.target,
     topology: topo.nodes.map(({ id, addr, role, shard, slots, masterId }) => ({
       id,

@@ -13,7 +13,7 @@ import client from 'prom-client';
 import { HdrPromHistogram } from './hdr-prom.js';
 import { FULL_SECOND_MS } from './aggregate.js';
 
-/** @typedef {'produce'|'consume'|'queue-publish'|'queue-consume'} SecondsKind */
+/** @typedef {'produce'|'consume'|'queue-publish'|'queue-consume'|'kv'} SecondsKind */
 
 const ITEMS = ['produce', 'queue-publish'];
 /** [the second's counter, metric, help, the kinds that count it] */
@@ -38,6 +38,10 @@ const COUNTERS = /** @type {Array<[string, string, string, string[]]>} */ ([
   ['messages', 'rqbench_messages_received_total', 'Messages applied', ['queue-consume']],
   ['duplicates', 'rqbench_messages_duplicate_total', 'Messages seen before (same publisher and sequence number)', ['queue-consume']],
   ['malformed', 'rqbench_updates_malformed_total', 'Body lines that were not key<TAB>value', ['queue-consume']],
+  ['intended', 'rqbench_operations_intended_total', 'kv operations due by the schedule', ['kv']],
+  ['sent', 'rqbench_operations_sent_total', 'kv operations sent', ['kv']],
+  ['acked', 'rqbench_operations_answered_total', 'kv operations answered', ['kv']],
+  ['failed', 'rqbench_operations_failed_total', 'kv operations that failed for good: refused, or their retries spent', ['kv']],
 ]);
 /** Resends that were not redirects, by why (the rest: LOADING, READONLY, MASTERDOWN, NOSCRIPT). */
 const RETRY_KINDS = { tryagain: 'tryagain', clusterdown: 'clusterdown', connRetries: 'connection' };
@@ -47,6 +51,7 @@ const FIRST_HISTOGRAMS = {
   consume: ['cycle.sent'],
   'queue-publish': ['publish.intended', 'publish.sent', 'lag'],
   'queue-consume': [],
+  kv: ['all.intended', 'all.sent', 'lag'],
 };
 
 export class RunMetrics {
@@ -82,7 +87,17 @@ export class RunMetrics {
         registry,
       });
     }
-    if (kind === 'produce') {
+    if (kind === 'kv') {
+      this.opsRate = gauge('rqbench_operations_answered_per_second', 'kv operations answered in the last second: the rate achieved');
+      this.byNode = counter('rqbench_operations_by_node_total', 'kv operations sent to each node: its share shows a hot shard', ['node']);
+      this.lag = new HdrPromHistogram({
+        name: 'rqbench_schedule_lag_seconds',
+        help: 'How late each send left against its intended start',
+        buckets,
+        registry,
+      });
+    }
+    if (kind === 'produce' || kind === 'kv') {
       this.redirects = counter('rqbench_redirects_total', 'Commands sent again where the cluster said (MOVED, ASK)', ['kind']);
       this.retries = counter('rqbench_retries_total', 'Commands sent again after a wait, by why (connection: the connection was lost)', [
         'kind',
@@ -90,7 +105,7 @@ export class RunMetrics {
       for (const k of ['moved', 'ask']) this.redirects.inc({ kind: k }, 0);
       for (const k of [...Object.values(RETRY_KINDS), 'other']) this.retries.inc({ kind: k }, 0);
     }
-    if (kind === 'produce' || kind === 'consume') {
+    if (kind === 'produce' || kind === 'consume' || kind === 'kv') {
       this.errors = counter('rqbench_errors_total', 'Error replies and failures, by their first word (WRONGTYPE, OOM, CONNECTION, …)', [
         'kind',
       ]);
@@ -144,7 +159,12 @@ export class RunMetrics {
     const wallMs = iv.client?.wallMs;
     const partial = typeof wallMs === 'number' && wallMs < FULL_SECOND_MS;
     this.seconds.set(iv.index + (partial ? Math.round(wallMs) / 1000 : 1));
-    for (const [key, m] of this.counters) if (c[key] > 0) m.inc(c[key]);
+    // a kv run's operations due are the second's `intended`, as a producer's items are
+    const count = (key) => (key === 'intended' && this.kind === 'kv' ? (iv.intended ?? 0) : c[key]);
+    for (const [key, m] of this.counters) if (count(key) > 0) m.inc(count(key));
+    if (this.byNode)
+      for (const [key, n] of Object.entries(c)) if (key.startsWith('ops@') && n > 0) this.byNode.inc({ node: key.slice(4) }, n);
+    this.opsRate?.set(c.acked ?? 0);
     if (this.intended) {
       this.intended.inc(iv.intended ?? 0);
       this.intendedRate?.set(iv.intended ?? 0);

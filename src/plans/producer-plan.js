@@ -58,7 +58,23 @@ export function modelOptions(y) {
  * @param {string} g group title
  */
 export function runOptions(y, g) {
-  return countingOptions(y)
+  return atOption(lengthOptions(countingOptions(y), g))
+    .option('start-at', {
+      type: 'number',
+      requiresArg: true,
+      group: g,
+      describe: 'epoch ms of the first operation, shared by processes on several hosts',
+    })
+    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' });
+}
+
+/**
+ * --duration and --warmup: how long a run of workers lasts, and what its summary leaves out.
+ * @param {import('yargs').Argv} y
+ * @param {string} g group title
+ */
+export function lengthOptions(y, g) {
+  return y
     .option('duration', {
       alias: 'd',
       type: 'number',
@@ -73,22 +89,22 @@ export function runOptions(y, g) {
       group: g,
       describe: 'seconds left out of the summary (kept in the timeline)',
       defaultDescription: `${settings.warmupSeconds} (0 for runs of 2 s or less)`,
-    })
-    .option('start-at', {
-      type: 'number',
-      requiresArg: true,
-      group: g,
-      describe: 'epoch ms of the first operation, shared by processes on several hosts',
-    })
-    .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' })
-    .option('at', {
-      type: 'string',
-      array: true,
-      requiresArg: true,
-      group: 'Cluster changes during the run:',
-      describe:
-        'at <seconds> into the run, change the cluster (repeatable): reshard:<slots>, remove-shard[:<master>], add-shard[:<host:port>,…], kill-master[:<master>], failover[:<master>]',
     });
+}
+
+/**
+ * --at: cluster actions during a run.
+ * @param {import('yargs').Argv} y
+ */
+export function atOption(y) {
+  return y.option('at', {
+    type: 'string',
+    array: true,
+    requiresArg: true,
+    group: 'Cluster changes during the run:',
+    describe:
+      'at <seconds> into the run, change the cluster (repeatable): reshard:<slots>, remove-shard[:<master>], add-shard[:<host:port>,…], kill-master[:<master>], failover[:<master>]',
+  });
 }
 
 /** @param {import('yargs').Argv} y */

@@ -14,12 +14,13 @@ import { queuePublishRun } from './queue-publish/queue-publish-run.js';
 import { queueConsumeRun } from './queue-consume/queue-consume-run.js';
 import { loadRun } from './load/load-run.js';
 import { opsRun } from './ops/ops-run.js';
+import { kvRun } from './kv/kv-run.js';
 
 /** @typedef {import('./run-kind.js').RunKind} RunKind */
 /** @typedef {import('./run-kind.js').ReadableKind} ReadableKind */
 
 /** @type {RunKind[]} */
-export const RUN_KINDS = [produceRun, consumeRun, queuePublishRun, queueConsumeRun, loadRun, opsRun];
+export const RUN_KINDS = [produceRun, consumeRun, queuePublishRun, queueConsumeRun, loadRun, opsRun, kvRun];
 
 /** The names manifest.json's `kind` may hold. */
 export const RUN_KIND_NAMES = RUN_KINDS.map((k) => k.name);

@@ -292,6 +292,18 @@ const EXAMPLES = [
     timeoutMs: 60_000,
   },
   {
+    page: 'docs/kv.md',
+    has: 'rqbench kv --local --cluster --key-dist zipf:0.99',
+    lane: 1,
+    subs: [['-d 10', '-d 2 --warmup 0']],
+    expect: [
+      /\*\*Rate:\*\* 20,000 operations\/s due/,
+      /Operations per node \(each node's share/,
+      /\| Node \| Role \| Shard \| Operations \| Share \| CPU avg \|/,
+    ],
+    timeoutMs: 60_000,
+  },
+  {
     page: 'docs/loading-and-ops.md',
     has: 'rqbench load --generate /tmp/delta.tsv',
     lane: 2,

@@ -237,6 +237,61 @@ it('rqbench load: the records stored and every cell of the grid', SLOW, async ()
   expect((await run.closed).code).toBe(0);
 });
 
+it(
+  "rqbench kv: operations due, sent and answered, each node's share, latency per operation, as summary.json counts them",
+  SLOW,
+  async () => {
+    const port = await freePort();
+    const run = await startUntil(
+      [
+        CLI,
+        'kv',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(redis.server.port),
+        '--mix',
+        'get:80,set:20',
+        '--rate',
+        '2000',
+        '-d',
+        '2',
+        '--warmup',
+        '0',
+        '--json',
+        '--out',
+        tempDir('rqbench-kv-metrics-'),
+        '--metrics-port',
+        String(port),
+        '--metrics-linger',
+        '2',
+      ],
+      /metrics: http/,
+    );
+    let final = null;
+    for (const until = Date.now() + 30_000; !final && Date.now() < until;) {
+      const m = await scrape(`http://127.0.0.1:${port}/metrics`);
+      if (m.get('rqbench_run_ended') === 1) final = m;
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(final).not.toBeNull();
+    const m = /** @type {Map<string, number>} */ (final);
+    const closed = await run.closed;
+    expect(closed.code).toBe(0);
+    const s = JSON.parse(run.out().stdout);
+    expect(m.get('rqbench_run_info{kind="kv"}')).toBe(1);
+    expect(m.get('rqbench_operations_answered_total')).toBe(s.totals.acked);
+    expect(m.get('rqbench_operations_sent_total')).toBe(s.totals.sent);
+    expect(m.get('rqbench_operations_intended_total')).toBe(s.totals.intended);
+    expect(m.get(`rqbench_operations_by_node_total{node="127.0.0.1:${redis.server.port}"}`)).toBe(s.totals.sent);
+    // every answer is in a histogram, the drain's too (summary.json's percentiles keep to the window)
+    const answered = (/** @type {string} */ op) => m.get(`rqbench_latency_seconds_count{op="${op}",from="intended"}`) ?? 0;
+    expect(answered('all')).toBe(s.totals.acked);
+    expect(answered('get') + answered('set')).toBe(s.totals.acked);
+    expect(answered('get')).toBeGreaterThan(answered('set'));
+  },
+);
+
 it("a runner's hub: children relay their steps (a producer beside a consumer) to one endpoint", SLOW, async () => {
   const port = await freePort();
   const hub = await MetricsHub.open({ port, lingerS: 0, keepS: 30, labels: { run_id: 'exp-1', run_name: 'experiment' }, quiet: true });

@@ -42,6 +42,7 @@ describe("every command's --help", () => {
       'experiment',
       'generate-deltas',
       'k8s',
+      'kv',
       'load',
       'local',
       'ops',
@@ -101,7 +102,7 @@ describe('what the top level says', () => {
     const r = await rqbench(['bogus']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      'rqbench: unknown command "bogus" (commands: produce, consume, local, report, compare, chart, ops, load, capacity, experiment, generate-deltas, k8s; see rqbench --help)',
+      'rqbench: unknown command "bogus" (commands: produce, consume, local, report, compare, chart, ops, load, kv, capacity, experiment, generate-deltas, k8s; see rqbench --help)',
     );
   });
 

@@ -192,7 +192,7 @@ describe('kinds told apart, and the ones reports cannot show refused', () => {
     );
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toMatch(
-      /manifest\.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops \(got "stream"\)\n$/,
+      /manifest\.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops, kv \(got "stream"\)\n$/,
     );
   });
 

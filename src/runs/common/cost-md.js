@@ -34,7 +34,10 @@ export function costMd(cost) {
     memory && cost.liveItems !== null
       ? `; memory per item live at the window's end (${grouped(cost.liveItems)} distinct items acknowledged within the TTL before it)`
       : '';
-  const out = [`**Cost per ${cost.per}** (over the window's ${grouped(cost.items)} items${live}; a role's nodes together):`, ''];
+  const out = [
+    `**Cost per ${cost.per}** (over the window's ${grouped(cost.items)} ${cost.per === 'operation' ? 'operations' : 'items'}${live}; a role's nodes together):`,
+    '',
+  ];
   out.push(mdTable(header, rows), '');
   if (cost.nodes.length > 1) {
     out.push(`Per node, per ${cost.per} of the whole run:`, '');

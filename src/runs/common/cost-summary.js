@@ -53,7 +53,7 @@ const CPU_SECONDS = /** @type {const} */ (['cpuS', 'engineS']);
 
 /**
  * @typedef {object} CostSummary
- * @property {'item written'|'item read'} per what an item is here
+ * @property {'item written'|'item read'|'operation'} per what an item is here
  * @property {number} items the items the figures are divided by
  * @property {number|null} liveItems items live at the window's end (a producer), memory's divisor
  * @property {boolean|null} startedEmpty every node held no key at its first reading (null: not known)
@@ -128,7 +128,7 @@ export function flowsOfSummary(cost) {
  * @param {import('./cpu-summary.js').CpuSummary} p.cpu the window's CPU per node
  * @param {Map<string, NodeFlows>} p.flows each node's bytes and memory (flowsOf, flowsOfSummary)
  * @param {number} p.items items acknowledged (or read) in the window
- * @param {'item written'|'item read'} p.per
+ * @param {'item written'|'item read'|'operation'} p.per
  * @param {number|null} [p.liveItems] items live at the window's end (a producer)
  * @param {boolean|null} [p.startedEmpty]
  * @param {string|null} [p.partOf] this run is part of one (`-a 1` of `-t 2`): the server's work is every

@@ -1,5 +1,5 @@
 /**
- * Runs writers or readers as child processes, one each, even when there is one: the parent's
+ * Runs writers, readers or kv clients as child processes, one each, even when there is one: the parent's
  * own work (merging, files, CPU sampling, status) then never delays a send on a worker's event
  * loop. Protocol: init → ready (connected, prepared) → start(t0) → intervals … → done.
  */
@@ -10,7 +10,7 @@ const CHILD = fileURLToPath(new URL('./worker-process.js', import.meta.url));
 
 /**
  * @typedef {object} WorkerSpec
- * @property {'writer'|'reader'} kind
+ * @property {'writer'|'reader'|'kv'} kind
  * @property {string} label     e.g. 'writer 3', for error messages
  * @property {object} flags     parsed flags (the child rebuilds the connection from them)
  * @property {object} init      what the kind's factory needs (store mode and config, plan …)

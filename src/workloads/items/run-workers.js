@@ -41,7 +41,7 @@ const WARN_AFTER_MS = 3000;
 /**
  * @param {object} p
  * @param {Readonly<Record<string, any>>} p.a the run's plan (warmup, duration, out, quiet, startAt), frozen
- * @param {'produce'|'consume'} p.command
+ * @param {'produce'|'consume'|'kv'} p.command
  * @param {string} p.description one sentence: what ran against what
  * @param {string} p.mode data model
  * @param {object} p.storeCfg

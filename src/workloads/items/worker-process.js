@@ -7,13 +7,15 @@ import { Reader } from './reader.js';
 import { createReadModel, createStore } from './stores/registry.js';
 import { connectionFrom } from '../../transports/redis.js';
 
-/** How each kind is built from its init message; both have connect(), run(), stop() and plan.t0. */
+/** How each kind is built from its init message; each has connect(), run(), stop() and plan.t0. */
 const factories = {
   writer: (conn, init, onInterval) => new Writer({ conn, store: createStore(init.mode, init.storeCfg), plan: init.plan, onInterval }),
   reader: (conn, init, onInterval) => new Reader({ conn, model: createReadModel(init.mode, init.storeCfg), plan: init.plan, onInterval }),
+  // loaded only by a kv client: writers and readers never pay for its generators
+  kv: async (conn, init, onInterval) => new (await import('../kv/kv-worker.js')).KvWorker({ conn, plan: init.plan, onInterval }),
 };
 
-/** @type {Writer|Reader} */
+/** @type {Writer|Reader|import('../kv/kv-worker.js').KvWorker} */
 let worker;
 let done = false;
 let started = false;
@@ -29,7 +31,7 @@ process.on('disconnect', () => {
 process.on('message', async (/** @type {import('./process-pool.js').ParentMessage} */ msg) => {
   try {
     if (msg.type === 'init') {
-      worker = factories[msg.kind](connectionFrom(msg.flags), msg.init, (iv) => process.send({ type: 'interval', iv }));
+      worker = await factories[msg.kind](connectionFrom(msg.flags), msg.init, (iv) => process.send({ type: 'interval', iv }));
       await worker.connect();
       process.send({ type: 'ready' });
     } else if (msg.type === 'start') {

@@ -60,16 +60,20 @@ export function inverseCumulative(points) {
 }
 
 /**
- * The intended start of each operation in turn, seconds from the run's start.
+ * The intended start of each operation in turn, seconds from the run's start. One of several
+ * clients sharing a constant schedule takes every `every`-th arrival from the `from`-th (so the
+ * clients' operations interleave, evenly spaced together); Poisson clients each take the curve
+ * scaled by 1/clients instead (independent Poisson processes add up to one at the sum of rates).
  * @param {'constant'|'poisson'} process
  * @param {RatePoint[]} points
  * @param {Uniform} random
+ * @param {{ every?: number, from?: number }} [share]
  * @returns {() => number}
  */
-export function arrivals(process, points, random) {
+export function arrivals(process, points, random, { every = 1, from = 0 } = {}) {
   const inv = inverseCumulative(points);
   let u = 0;
   let k = 0;
-  if (process === 'constant') return () => inv(k++);
+  if (process === 'constant') return () => inv(from + every * k++);
   return () => inv((u += -Math.log(1 - random())));
 }

@@ -1,0 +1,168 @@
+// rqbench kv against real servers (issue 39, point 1): every YCSB preset on a standalone node, and
+// a 3x1 cluster under uniform and Zipf keys. Each summary names every node's share of the
+// operations beside its CPU; the shares add up to what was sent; Zipf's hot shard is named and
+// uniform keys name none; --read-from replica sends the reads to the replicas, as INFO
+// commandstats on every node says (not the summary). Real redis-server processes on 127.0.0.1.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis } from '../../src/local/local-redis.js';
+import { YCSB } from '../../src/workloads/kv/kv-ops.js';
+import { zipfProbabilities } from '../../src/workloads/kv/zipf.js';
+import { keySlot } from '../../src/transports/slot.js';
+import { CLI, describeRun, readRun, removeTempDirs, runNode, tempDir } from '../helpers/producer-run.js';
+
+/** @type {import('../../src/local/local-redis.js').LocalRedis} */ let standalone;
+/** @type {import('../../src/local/local-redis.js').LocalRedis} */ let cluster;
+
+beforeAll(async () => {
+  [standalone, cluster] = await Promise.all([startRedis(), startRedis({ cluster: true, masters: 3, replicas: 1 })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([standalone?.stop(), cluster?.stop()]);
+  removeTempDirs();
+});
+
+/** `rqbench kv` with --json: its exit code, summary.json and run directory. @param {string[]} args */
+async function kv(args) {
+  const out = tempDir('rqbench-kv-');
+  const r = await runNode([CLI, 'kv', ...args, '--out', out, '--json', '--quiet'], { timeoutMs: 60_000 });
+  return { ...r, ...readRun(out, r.stdout) };
+}
+
+/** A command's calls on a node since its stats were reset (INFO commandstats). @param {number} port @param {string} cmd */
+async function calls(port, cmd) {
+  const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
+  try {
+    await c.connect();
+    return Number(new RegExp(`^cmdstat_${cmd}:calls=(\\d+)`, 'm').exec(await c.info('commandstats'))?.[1] ?? 0);
+  } finally {
+    c.disconnect();
+  }
+}
+
+/** Zeroes a node's command counts. @param {number} port */
+async function resetStats(port) {
+  const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
+  try {
+    await c.connect();
+    await c.config('RESETSTAT');
+  } finally {
+    c.disconnect();
+  }
+}
+
+describe('on a standalone node', () => {
+  it('every YCSB preset, A to F: each operation of its mix answered, none failed, the one node with every operation', async () => {
+    const presets = Object.keys(YCSB);
+    const runs = await Promise.all(
+      presets.map((p) =>
+        kv(['--port', String(standalone.port), '--preset', p, '--rate', '1000', '-d', '2', '--keys', '1000', '--seed', '7']),
+      ),
+    );
+    runs.forEach((r, i) => {
+      expect(r.code, `${presets[i]}: ${describeRun(r)}`).toBe(0);
+      const s = r.summary;
+      expect(s.preset).toBe(presets[i]);
+      expect(s.seed).toBe(7);
+      for (const [op, o] of Object.entries(s.operations)) expect(o.count, `${presets[i]} ${op}`).toBeGreaterThan(0);
+      expect(s.totals.failed ?? 0).toBe(0);
+      expect(s.rate.ratio).toBeGreaterThan(0.9);
+      expect(s.nodes.filter((n) => n.ops > 0)).toEqual([expect.objectContaining({ role: 'master', opsShare: 1 })]);
+      expect(s.hot).toBeNull();
+    });
+    // read-modify-write sent its SETs: F's summary counts its rmw operations, each a GET then a SET
+    const f = runs[presets.indexOf('ycsb-f')].summary;
+    expect(f.operations.rmw.count).toBeGreaterThan(500);
+  }, 60_000);
+
+  it('latency from the intended start (coordinated omission corrected): a server frozen half a second shows in every operation due meanwhile, not only in the few in flight', async () => {
+    const pid = standalone.nodes[0].pid;
+    // at most 10 in flight: while the server is frozen the operations due wait in the client, unsent
+    const run = kv([
+      '--port',
+      String(standalone.port),
+      '--mix',
+      'get:50,set:50',
+      '--rate',
+      '2000',
+      '-d',
+      '3',
+      '--warmup',
+      '0',
+      '--max-inflight',
+      '10',
+    ]);
+    await new Promise((r) => setTimeout(r, 1500));
+    process.kill(pid, 'SIGSTOP');
+    await new Promise((r) => setTimeout(r, 500));
+    process.kill(pid, 'SIGCONT');
+    const r = await run;
+    expect(r.code, describeRun(r)).toBe(0);
+    const all = r.summary.latency.all;
+    // about 1,000 of 6,000 operations were due during the freeze: their wait is in the p99 from the intended start…
+    expect(all.intended.p99, JSON.stringify(all)).toBeGreaterThan(200);
+    // …while from the send only the 10 in flight waited, fewer than 1 %
+    expect(all.sent.p99, JSON.stringify(all)).toBeLessThan(100);
+    expect(r.summary.inflightWaitShare).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('on a 3x1 cluster', () => {
+  const port = () => String(cluster.port);
+  const base = ['--cluster', '--keys', '1000', '--rate', '3000', '-d', '3', '--warmup', '1', '--seed', '11'];
+
+  it('uniform keys: every master takes about a third of the operations, the shares add up to what was sent, no hot shard', async () => {
+    const r = await kv(['--port', port(), ...base, '--key-dist', 'uniform']);
+    expect(r.code, describeRun(r)).toBe(0);
+    const s = r.summary;
+    const masters = s.nodes.filter((n) => n.role === 'master');
+    expect(masters).toHaveLength(3);
+    for (const m of masters) expect(m.opsShare).toBeGreaterThan(0.25);
+    expect(s.nodes.reduce((n, x) => n + x.ops, 0)).toBe(s.windowCounts.sent);
+    for (const n of s.nodes) expect(n).toHaveProperty('cpuAvg');
+    expect(s.hot).toBeNull();
+  }, 60_000);
+
+  it('Zipf keys (S 1.5): the shard that holds the hottest keys is named with its share and its CPU', async () => {
+    const r = await kv(['--port', port(), ...base, '--key-dist', 'zipf:1.5']);
+    expect(r.code, describeRun(r)).toBe(0);
+    const s = r.summary;
+    expect(s.hot, JSON.stringify(s.nodes)).not.toBeNull();
+    // the share each master should take: the keys' Zipf probabilities, summed over the slots it serves
+    const admin = new Redis({ host: '127.0.0.1', port: cluster.port, lazyConnect: true });
+    await admin.connect();
+    const slots = /** @type {Array<[number, number, [string, number]]>} */ (await admin.call('CLUSTER', 'SLOTS'));
+    admin.disconnect();
+    const p = zipfProbabilities(1000, 1.5);
+    /** @type {Record<string, number>} */
+    const expected = {};
+    for (let i = 0; i < 1000; i++) {
+      const slot = keySlot(`kv:${i}`);
+      const [, , [host, port]] = /** @type {[number, number, [string, number]]} */ (slots.find(([lo, hi]) => slot >= lo && slot <= hi));
+      expected[`${host}:${port}`] = (expected[`${host}:${port}`] ?? 0) + p[i];
+    }
+    const [hottest, share] = Object.entries(expected).reduce((x, y) => (y[1] > x[1] ? y : x));
+    expect(s.hot.addr).toBe(hottest);
+    expect(Math.abs(s.hot.opsShare - share), `${s.hot.opsShare} against ${share}`).toBeLessThan(0.03);
+    expect(s.hot.words).toMatch(
+      /^shard \d \(127\.0\.0\.1:\d+\) took \d+(\.\d+)? % of the operations \(an even share is 33\.3+ %\), its engine [\d.]+ % of a core$/,
+    );
+    const md = fs.readFileSync(path.join(r.dir, 'summary.md'), 'utf8');
+    expect(md).toContain(`**Hot shard:** ${s.hot.words}.`);
+  }, 60_000);
+
+  it('--read-from replica: the GETs go to the replicas (INFO commandstats), the summary gives them every operation', async () => {
+    await Promise.all(cluster.nodes.map((n) => resetStats(n.port)));
+    const r = await kv(['--port', port(), ...base, '--mix', 'get:100', '--read-from', 'replica']);
+    expect(r.code, describeRun(r)).toBe(0);
+    const gets = { master: 0, replica: 0 };
+    for (const n of cluster.nodes) gets[n.role] += await calls(n.port, 'get');
+    expect(gets.replica).toBeGreaterThan(5000);
+    expect(gets.master, JSON.stringify(gets)).toBe(0);
+    const served = r.summary.nodes.filter((n) => n.ops > 0);
+    expect(served.map((n) => n.role)).toEqual(['replica', 'replica', 'replica']);
+  }, 60_000);
+});
