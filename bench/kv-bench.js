@@ -5,12 +5,21 @@
  *
  *   90 % GET / 10 % SET, Zipf 0.99 keys over 1,000,000 keys (kv:<n>), values of 128-1024 B
  *   (uniform), RATE operations a second held open-loop (memtier: --rate-limiting per connection,
- *   CONNECTIONS connections), for SECONDS seconds, REPEATS runs of each, alternating.
+ *   CONNECTIONS connections, one per master each with --cluster-mode), for SECONDS seconds,
+ *   REPEATS runs of each, in a different order each round.
  *
- * For each run: operations a second answered, Redis CPU per operation (INFO cpu and INFO
- * commandstats deltas over every master: the same count for both tools, taken from the server)
- * and the client's CPU per operation (the child process and its children, from /proc/self/stat's
- * cutime + cstime once it was reaped). Printed: the medians and the ratio rqbench / memtier of each.
+ * memtier runs twice: with its default --pipeline 1 (every request a round trip of its own, as many
+ * unpipelined application clients send them) and with --pipeline 16 (near what rqbench kv does: it
+ * writes every operation due at one moment to a node in one write, and Redis reads them in one go).
+ * Redis's work per operation depends on that more than on anything else here.
+ *
+ * For each run, over its steady window (every 500 ms the client's process tree and the server are
+ * read; the window runs from the first reading at which the server counts calls at half the rate
+ * or more to the last, one reading off each end, so that neither tool's start-up nor its end is
+ * counted): operations a second answered, Redis CPU per operation (INFO cpu and commandstats
+ * deltas over every master: one count for both tools, taken from the server) and the client's CPU
+ * per operation (the tool's process and every descendant, from /proc/<pid>/stat). Printed: the
+ * medians and the ratio rqbench / memtier of each.
  * Goal: rqbench's client costs no more CPU per operation than memtier's, and Redis's CPU per
  * operation is the same within noise (the same workload, the same server work).
  *
@@ -27,7 +36,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { startRedis, findExecutable } from '../src/local/local-redis.js';
-import { childrenCpuSeconds } from './lib/proc.js';
+import { CLK_TCK } from './lib/proc.js';
 import { helpFromHeader } from './lib/help.js';
 
 helpFromHeader(import.meta.url);
@@ -39,21 +48,70 @@ const SECONDS = flag('--seconds', 8);
 const REPEATS = flag('--repeats', 3);
 const KEYS = 1_000_000;
 const CONNECTIONS = 4;
+/** How often a run's client and server CPU and the server's calls are read. */
+const SAMPLE_MS = 500;
 const jsonOut = argv.includes('--json') ? argv[argv.indexOf('--json') + 1] : null;
 const log = (s = '') => process.stdout.write(`${s}\n`);
 const note = (s) => process.stderr.write(`${s}\n`);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-/** Runs a command to its end: its exit code and output. */
-function run(cmd, args) {
+/**
+ * Runs a command to its end, sampling every SAMPLE_MS its process tree's CPU seconds and the
+ * server's CPU and calls: its exit code, output and samples.
+ * @param {string} cmd @param {string[]} args @param {number[]} masters
+ */
+function run(cmd, args, masters) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    /** @type {Array<{ at: number, client: number, cpu: number, calls: number }>} */
+    const samples = [];
+    let busy = false;
+    const timer = setInterval(async () => {
+      if (busy) return;
+      busy = true;
+      const client = treeCpuSeconds(/** @type {number} */ (child.pid));
+      const server = await serverNow(masters).catch(() => null);
+      if (server) samples.push({ at: performance.now(), client, ...server });
+      busy = false;
+    }, SAMPLE_MS);
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, out, err }));
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, out, err, samples });
+    });
   });
+}
+
+/** CPU seconds (user + system) of a process and every live descendant, from /proc. @param {number} root */
+function treeCpuSeconds(root) {
+  /** @type {Map<number, number[]>} */
+  const children = new Map();
+  /** @type {Map<number, number>} */
+  const cpu = new Map();
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(e);
+      const ppid = Number(f[1]);
+      cpu.set(pid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  const stack = [root];
+  while (stack.length) {
+    const pid = /** @type {number} */ (stack.pop());
+    total += cpu.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
 }
 
 /** Every master's CPU seconds and GET + SET calls, now. @param {number[]} ports */
@@ -63,7 +121,7 @@ async function serverNow(ports) {
   for (const port of ports) {
     const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
     await c.connect();
-    const info = await c.info();
+    const info = `${await c.info('cpu')}\n${await c.info('commandstats')}`;
     c.disconnect();
     const num = (re) => Number(re.exec(info)?.[1] ?? 0);
     cpu += num(/^used_cpu_user:([\d.]+)/m) + num(/^used_cpu_sys:([\d.]+)/m);
@@ -103,7 +161,20 @@ const TOOLS = {
       '--quiet',
     ],
   ],
-  memtier: (port, cluster) => [
+  'memtier -P 1': (port, cluster, _out, masters) => memtierArgs(port, cluster, masters, 1),
+  'memtier -P 16': (port, cluster, _out, masters) => memtierArgs(port, cluster, masters, 16),
+};
+
+/**
+ * memtier_benchmark's command line: `pipeline` requests a connection may have outstanding (its
+ * default, 1, is every request a round trip of its own; rqbench writes what is due at one moment
+ * to a node in one write, which Redis reads in one go: 16 is near what that gives at this rate).
+ * Its --rate-limiting is per connection, and with --cluster-mode a client has one per master.
+ * @param {number} port @param {boolean} cluster @param {number} masters @param {number} pipeline
+ * @returns {[string, string[]]}
+ */
+function memtierArgs(port, cluster, masters, pipeline) {
+  return [
     'memtier_benchmark',
     [
       '-s',
@@ -116,33 +187,47 @@ const TOOLS = {
       '1',
       '-c',
       String(CONNECTIONS),
+      `--pipeline=${pipeline}`,
       '--ratio=1:9',
       '--key-pattern=Z:Z',
       '--key-zipf-exp=0.99',
       '--key-prefix=kv:',
-      '--key-minimum=0',
-      `--key-maximum=${KEYS - 1}`,
+      // memtier's keys start at 1: kv:1 … kv:N, the same number of keys, its Zipf ranks from the first
+      '--key-minimum=1',
+      `--key-maximum=${KEYS}`,
       '--data-size-range=128-1024',
-      `--rate-limiting=${Math.round(RATE / CONNECTIONS)}`,
+      `--rate-limiting=${Math.round(RATE / (CONNECTIONS * (cluster ? masters : 1)))}`,
       `--test-time=${SECONDS}`,
       '--hide-histogram',
     ],
-  ],
-};
+  ];
+}
 
-/** One run of `tool`: operations a second, Redis µs and client µs per operation. */
+/**
+ * One run of `tool`, measured over its steady window: from the first sample at which the server
+ * counts calls at half the rate or more to the last, one sample off each end (each tool's start-up
+ * and end are its own, not the workload's): operations a second, Redis µs and client µs per operation.
+ */
 async function once(tool, target, out) {
-  const before = await serverNow(target.masters);
-  const cpu0 = childrenCpuSeconds();
-  const t0 = performance.now();
-  const [cmd, args] = TOOLS[tool](target.port, target.cluster, out);
-  const r = await run(cmd, args);
-  const wall = (performance.now() - t0) / 1000;
-  const client = childrenCpuSeconds() - cpu0;
-  const after = await serverNow(target.masters);
-  const ops = after.calls - before.calls;
-  if (r.code !== 0 || !ops) throw new Error(`${tool} exited ${r.code}: ${(r.err || r.out).trim().split('\n').slice(-3).join(' | ')}`);
-  return { tool, opsPerSec: ops / wall, redisUs: ((after.cpu - before.cpu) * 1e6) / ops, clientUs: (client * 1e6) / ops, ops };
+  const [cmd, args] = TOOLS[tool](target.port, target.cluster, out, target.masters.length);
+  const r = await run(cmd, args, target.masters);
+  if (r.code !== 0) throw new Error(`${tool} exited ${r.code}: ${(r.err || r.out).trim().split('\n').slice(-3).join(' | ')}`);
+  const s = r.samples;
+  const rateAt = (i) => ((s[i].calls - s[i - 1].calls) * 1000) / (s[i].at - s[i - 1].at);
+  const busy = s.map((_, i) => i > 0 && rateAt(i) >= RATE / 2);
+  const first = busy.indexOf(true) + 1;
+  const last = busy.lastIndexOf(true) - 1;
+  if (first < 1 || last - first < 4) throw new Error(`${tool}: no steady window of 2 s or more in ${s.length} samples`);
+  const [a, b] = [s[first], s[last]];
+  const ops = b.calls - a.calls;
+  return {
+    tool,
+    opsPerSec: (ops * 1000) / (b.at - a.at),
+    redisUs: ((b.cpu - a.cpu) * 1e6) / ops,
+    clientUs: ((b.client - a.client) * 1e6) / ops,
+    ops,
+    windowS: (b.at - a.at) / 1000,
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -150,7 +235,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function main() {
   const memtier = findExecutable('memtier_benchmark');
   if (!memtier) note('memtier_benchmark is not on the PATH (docs/kv.md says how to build it): rqbench runs alone');
-  const tools = memtier ? ['rqbench', 'memtier'] : ['rqbench'];
+  const tools = memtier ? ['rqbench', 'memtier -P 1', 'memtier -P 16'] : ['rqbench'];
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-kv-bench-'));
   const shapes = argv.includes('--standalone-only') ? [false] : [false, true];
   const results = [];
@@ -164,6 +249,7 @@ async function main() {
     try {
       const runs = [];
       for (let i = 0; i < REPEATS; i++)
+        // each round in another order: a tool is not always the one that runs after another
         for (const tool of i % 2 ? [...tools].reverse() : tools) {
           const r = await once(tool, target, out);
           note(
@@ -182,11 +268,13 @@ async function main() {
           `| ${tool} | ${Math.round(of(tool, 'opsPerSec')).toLocaleString('en')} | ${of(tool, 'redisUs').toFixed(2)} | ${of(tool, 'clientUs').toFixed(2)} |`,
         );
       if (memtier) {
-        const ratio = (k) => (of('rqbench', k) / of('memtier', k)).toFixed(2);
         log();
-        log(
-          `rqbench / memtier (medians): client CPU per op x${ratio('clientUs')}, Redis CPU per op x${ratio('redisUs')}, ops/s x${ratio('opsPerSec')}`,
-        );
+        for (const m of tools.slice(1)) {
+          const ratio = (k) => (of('rqbench', k) / of(m, k)).toFixed(2);
+          log(
+            `rqbench / ${m} (medians): client CPU per op x${ratio('clientUs')}, Redis CPU per op x${ratio('redisUs')}, ops/s x${ratio('opsPerSec')}`,
+          );
+        }
       }
       results.push({ cluster, runs });
     } finally {
