@@ -7,7 +7,7 @@
  * are on the timeline), the kinds of its errors, and whether its model counts unique items.
  */
 import path from 'node:path';
-import { summarizeConsumer } from './consumer-summary.js';
+import { readFromOf, summarizeConsumer } from './consumer-summary.js';
 
 /**
  * The stopped run's summary.json, as its own end would have written it for the seconds it has.
@@ -20,8 +20,8 @@ export function stoppedSummary({ dir, manifest, rows, totals, fromSecond, toSeco
     for (const [k, v] of Object.entries(row.counters)) if (typeof v === 'number') totalCounts[k] = (totalCounts[k] ?? 0) + v;
   const flags = manifest.flags;
   const readers = Array.isArray(manifest.readers) && manifest.readers.length ? manifest.readers.length : (flags.readers ?? 1);
-  // as the run chose it (workloads/items/run-consumer.js): replicas on a cluster unless told otherwise
-  const readFrom = flags.readFrom ?? (flags.cluster ? 'replica' : 'master');
+  // as the run chose it
+  const readFrom = readFromOf(flags);
   const limit = flags.limit ?? 0;
   const summary = summarizeConsumer({
     rows,

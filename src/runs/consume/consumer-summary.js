@@ -12,6 +12,16 @@ import { round } from '../../record/numbers.js';
  */
 
 /**
+ * Where a consumer's reads go: the replicas on a cluster unless told otherwise (the seed read only
+ * from replicas), the master otherwise.
+ * @param {{ readFrom?: string|null, cluster?: boolean }} flags
+ * @returns {'master'|'replica'}
+ */
+export function readFromOf(flags) {
+  return /** @type {'master'|'replica'} */ (flags.readFrom ?? (flags.cluster ? 'replica' : 'master'));
+}
+
+/**
  * @param {object} p
  * @param {import('../../record/run-recorder.js').SecondRow[]} p.rows
  * @param {Map<string, import('hdr-histogram-js').Histogram>} p.totals

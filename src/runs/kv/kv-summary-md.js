@@ -9,6 +9,7 @@ import { actionsMd, episodesMd } from '../common/actions-md.js';
 import { dropsMd } from '../common/drops-md.js';
 import { costMd } from '../common/cost-md.js';
 import { basisNote, coverageNote, nodeCpuMd, outcomeMd } from '../common/cpu-md.js';
+import { errorList } from '../produce/produce-summary-md.js';
 
 /**
  * @param {{ name: string, description: string, interrupted: boolean }} run
@@ -87,10 +88,4 @@ function sharesMd(nodes) {
     mdTable(['Node', 'Role', 'Shard', 'Operations', 'Share', 'CPU avg'], rows),
     '',
   ];
-}
-
-/** @param {Record<string, number>} kinds */
-function errorList(kinds) {
-  const list = Object.entries(kinds ?? {});
-  return list.length ? ` (${list.map(([k, n]) => `${k} ${grouped(n)}`).join(', ')})` : '';
 }

@@ -84,7 +84,7 @@ function rank(op) {
   return op === 'lag' ? 100 : i < 0 ? 50 : i;
 }
 
-function errorList(kinds) {
+export function errorList(kinds) {
   const e = Object.entries(kinds || {});
   return e.length ? ` (${e.map(([k, n]) => `${k} ${n}`).join(', ')})` : '';
 }

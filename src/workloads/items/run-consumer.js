@@ -7,7 +7,7 @@ import { connectionFrom, describeConnection } from '../../transports/redis.js';
 import { discoverTopology } from '../../transports/topology.js';
 import { connectionFlags, runWorkers } from './run-workers.js';
 import { stats } from '../../measure/histogram.js';
-import { summarizeConsumer } from '../../runs/consume/consumer-summary.js';
+import { readFromOf, summarizeConsumer } from '../../runs/consume/consumer-summary.js';
 import { renderConsumerMd } from '../../runs/consume/consumer-summary-md.js';
 import { cpuByShard } from '../../runs/common/cpu-md.js';
 import { fixed, grouped } from '../../record/format.js';
@@ -31,11 +31,6 @@ import { timeScaled } from '../../harness/time-scale.js';
  */
 export async function runConsumer(plan) {
   return withLiveMetrics(plan, (live) => withLocal(plan, (a, local, counter) => consume(timeScaled(a), local, live, counter)));
-}
-
-/** Where reads go: replicas on a cluster unless told otherwise (the seed read only from replicas). */
-function readFromOf(a) {
-  return a.readFrom ?? (a.cluster ? 'replica' : 'master');
 }
 
 /**
