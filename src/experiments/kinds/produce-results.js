@@ -4,7 +4,7 @@
  * CPU, achieved vs target, batch p99), CPU per node on a cluster, the consumers' timings, and the
  * cluster actions with what --verify read back.
  */
-import { fixed, mdTable, short } from '../../record/format.js';
+import { fixed, grouped, mdTable, short } from '../../record/format.js';
 import { actionsMd } from '../../runs/common/actions-md.js';
 import { PROCESS_HEADER, hasEngine } from '../../runs/common/cpu-md.js';
 import { MODEL_FLAGS, modelOf } from '../../workloads/items/stores/registry.js';
@@ -175,8 +175,8 @@ function consumerTable(steps) {
     return [
       step.label,
       flags,
-      m.cardinality ?? '-',
-      m.responses ?? '-',
+      grouped(m.cardinality),
+      grouped(m.responses),
       fixed(m.cycle_p50_ms),
       fixed(m.cycle_p99_ms),
       `${c.cycles?.count ?? '-'} (${c.cycles?.overruns ?? 0})`,
@@ -200,7 +200,7 @@ function consumerTable(steps) {
     '',
     mdTable(header, rows),
     '',
-    'Per cycle, the medians over the step: cardinality, and values received; batch processed is the whole cycle (cardinality, range, values).',
+    'Cardinality and values received are per cycle, averaged over the step\'s window (rounded, as in the consumer\'s own summary.md); batch processed is the whole cycle (cardinality, range, values), its p50 and p99.',
     '',
   ];
 }
