@@ -39,7 +39,7 @@ const PROG = 'record-fixtures';
 /**
  * name → what it holds, and its group: the fixtures of a group are recorded together (they share
  * servers, or a schedule), so --only records the whole group of each name it gives.
- * @type {Record<string, { group: 'redis'|'cluster'|'queue', holds: string }>}
+ * @type {Record<string, { group: 'redis'|'cluster'|'kv'|'queue', holds: string }>}
  */
 const FIXTURE_LIST = {
   'produce-standalone': { group: 'redis', holds: 'a producer on a standalone Redis with a replica (-q 2000 -c 4, 3 s, warm-up 1 s)' },
@@ -53,6 +53,11 @@ const FIXTURE_LIST = {
     holds: 'writer 2 of a run killed (SIGKILL) 2.5 s into 5 s: no summary.json; and writer 1 of that run, finished, with --verify',
   },
   'produce-cluster-failover': { group: 'cluster', holds: 'a producer on a 3x1 cluster with a failover at second 2 (--at 2:failover)' },
+  kv: {
+    group: 'kv',
+    holds:
+      'a kv run on a 3x1 cluster of its own: YCSB B (95 % GET, 5 % SET) on zipf 1.5 keys over 1,000 (a hot shard), 2 clients, 2,000 operations/s, 3 s, warm-up 1 s, --seed 7',
+  },
   'queue-publish': { group: 'queue', holds: 'two SQS publishers (pub-a, pub-b) of one queue, 20 messages/s x 10 updates for 2 s each' },
   'queue-consume': { group: 'queue', holds: 'two consumers sharing that queue, each applying a part (exit 1 alone: the rest is missing)' },
   'queue-consume-one-publisher': { group: 'queue', holds: "one consumer of one publisher's queue, until complete" },
@@ -390,7 +395,47 @@ async function recordQueues() {
   }
 }
 
-const GROUPS = { redis: recordRedis, cluster: recordCluster, queue: recordQueues };
+/** The kv fixture, on a cluster of its own: recording it leaves the cluster producer's as it is. */
+async function recordKv() {
+  const cluster = await startRedis({ cluster: true, masters: 3, replicas: 1 });
+  try {
+    note('kv');
+    await run('the kv run', [
+      CLI,
+      'kv',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(cluster.port),
+      '--cluster',
+      '--preset',
+      'ycsb-b',
+      '--key-dist',
+      'zipf:1.5',
+      '--keys',
+      '1000',
+      '--rate',
+      '2000',
+      '-t',
+      '2',
+      '-d',
+      '3',
+      '--warmup',
+      '1',
+      '--seed',
+      '7',
+      '--name',
+      'ycsb-b',
+      '--out',
+      'kv',
+      '--quiet',
+    ]);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+const GROUPS = { redis: recordRedis, cluster: recordCluster, kv: recordKv, queue: recordQueues };
 
 /**
  * Refuses a fixture in which a file names the temp directory it was recorded in: it would not

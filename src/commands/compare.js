@@ -74,7 +74,7 @@ export function builder(y) {
       type: 'string',
       requiresArg: true,
       describe: 'the operation whose latency is compared',
-      defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)',
+      defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer), all (kv)',
     })
     .option('tag', {
       type: 'string',

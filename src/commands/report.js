@@ -45,7 +45,7 @@ export function builder(y) {
     .option('spectrum', {
       type: 'string',
       describe: "print an operation's HdrHistogram percentile spectrum as wrk2 does (ms)",
-      defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer)',
+      defaultDescription: 'batch (producer), cycle (consumer), publish (queue publisher), e2e (queue consumer), all (kv)',
     })
     .option('html', {
       type: 'string',

@@ -33,6 +33,7 @@ const O = fx.run('queue-consume-one-publisher');
 const [K1, K2] = fx.runs('produce-killed');
 const L = fx.run('load');
 const X = fx.run('ops');
+const V = fx.run('kv');
 
 /** Every golden file a case below wrote or read: the rest are left over from cases that are gone. */
 const used = new Set();
@@ -61,6 +62,7 @@ const KINDS = /** @type {Array<[string, string[], string]>} */ ([
   ['queue-consume-1', [Q1], 'e2e'],
   ['queue-consume-merged', [Q1, Q2], 'e2e'],
   ['queue-consume-one-publisher', [O], 'e2e'],
+  ['kv', [V], 'get'],
 ]);
 
 describe("report: every kind of run, alone and merged (a merged run's page left out: --no-html)", () => {
@@ -77,6 +79,15 @@ describe("report: every kind of run, alone and merged (a merged run's page left 
   it.each(cases)('%s', async (name, argv) => {
     const r = await golden(name, argv);
     expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('report: a kv run read back', () => {
+  it("prints the summary.md the run wrote, each node's share of the operations from its window counts", async () => {
+    const r = await rq('report', V, '--no-html');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd()).toBe(fs.readFileSync(path.join(V, 'summary.md'), 'utf8').trimEnd());
+    expect(r.stdout).toMatch(/\*\*Hot shard:\*\* shard \d \(127\.0\.0\.1:\d+\) took \d+(\.\d)? % of the operations/);
   });
 });
 
@@ -112,6 +123,8 @@ describe('compare: two runs of each kind side by side', () => {
       ['compare/queue-consume.md', ['compare', Q1, Q2]],
       ['compare/queue-consume.json', ['compare', Q1, Q2, '--format', 'json']],
       ['compare/queue-consume-vs-one-publisher.md', ['compare', Q1, O]],
+      ['compare/kv-vs-itself.md', ['compare', V, V]],
+      ['compare/kv-vs-itself.json', ['compare', V, V, '--format', 'json']],
     ]),
   )('%s', async (name, argv) => {
     const r = await golden(name, argv);
@@ -158,6 +171,10 @@ describe('chart: the SVGs are drawn the same every time (Vega-Lite and resvg, fo
 
   it("two queue consumers as steps: the seed's metrics per second and E2E by publisher", async () => {
     expect(await goldenCharts('chart/queue-consume', [Q1, Q2])).toHaveLength(10);
+  });
+
+  it('a kv run on a cluster: CPU per node, operations per second, latency, percentiles', async () => {
+    expect(await goldenCharts('chart/kv', [V])).toHaveLength(8);
   });
 
   it('the same chart drawn twice is the same file, byte for byte', async () => {
@@ -207,6 +224,17 @@ describe("report --html: the page's own part (summary, specs and their data, scr
     expect(r.code, r.stderr).toBe(0);
     used.add('html/produce-two-writers-merged.html');
     expectGolden('html/produce-two-writers-merged.html', pageOf(path.join(a, 'report-merged-two-writers.html')));
+  });
+
+  it("a kv run's page: its panels, each node's share of the operations in its summary", async () => {
+    const out = path.join(base, 'html', 'kv.html');
+    const r = await golden('html/kv', ['report', V, '--html', out]);
+    expect(r.code, r.stderr).toBe(0);
+    used.add('html/kv.html');
+    const page = pageOf(out);
+    expect(page).toContain('Operations per node');
+    expect(page).toContain('Operations per second: due by the schedule, sent, answered');
+    expectGolden('html/kv.html', page);
   });
 
   it("a queue consumer's page", async () => {

@@ -337,7 +337,7 @@ const CASES = [
       });
       return (bad) =>
         new RegExp(
-          `^${escape(bad)}: manifest\\.json names command "\\\\u001b\\[2Jops"; reports read produce, consume, queue publish and queue consume runs$`,
+          `^${escape(bad)}: manifest\\.json names command "\\\\u001b\\[2Jops"; reports read produce, consume, queue publish, queue consume and kv runs$`,
         );
     },
   ],

@@ -200,7 +200,7 @@ describe('kinds told apart, and the ones reports cannot show refused', () => {
     [
       'a load run',
       () => loadDir,
-      /a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish and queue consume runs \(its own table is in summary\.md\)$/,
+      /a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish, queue consume and kv runs \(its own table is in summary\.md\)$/,
     ],
     [
       'an ops run',

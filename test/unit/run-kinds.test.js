@@ -26,12 +26,10 @@ const REQUIRED = {
 const typeOf = (v) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
 
 describe('the kinds of run directory', () => {
-  it('are the producer, the consumer, the queue publisher and consumer (read back), load and ops (not read back: their summary.md is their report), and kv (not read back yet)', () => {
+  it('are the producer, the consumer, the queue publisher and consumer and kv (read back), load and ops (not read back: their summary.md is their report)', () => {
     expect(RUN_KIND_NAMES).toEqual(['produce', 'consume', 'queue-publish', 'queue-consume', 'load', 'ops', 'kv']);
-    expect(READABLE_KINDS.map((k) => k.name)).toEqual(['produce', 'consume', 'queue-publish', 'queue-consume']);
-    for (const k of RUN_KINDS.filter((x) => !x.readable && x.name !== 'kv'))
-      expect(/** @type {any} */ (k).why, k.name).toMatch(/no per-second timeline/);
-    expect(/** @type {any} */ (RUN_KINDS.find((x) => x.name === 'kv')).why).toMatch(/do not read it back yet/);
+    expect(READABLE_KINDS.map((k) => k.name)).toEqual(['produce', 'consume', 'queue-publish', 'queue-consume', 'kv']);
+    for (const k of RUN_KINDS.filter((x) => !x.readable)) expect(/** @type {any} */ (k).why, k.name).toMatch(/no per-second timeline/);
   });
 
   it('each declare every hook the reports call, of the right type', () => {
@@ -57,7 +55,7 @@ describe('the kinds of run directory', () => {
     expect(kindOf('d', { command: 'produce', flags: { target: 'sqs' } })).toBe('queue-publish');
     expect(kindOf('d', { command: 'consume', flags: {} })).toBe('consume');
     expect(() => kindOf('d', { kind: 'load' })).toThrow(
-      /^d: a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish and queue consume runs/,
+      /^d: a load run \(one whole-file load per grid cell: no per-second timeline to merge or chart\); reports read produce, consume, queue publish, queue consume and kv runs/,
     );
     expect(() => kindOf('d', { kind: 'bench' })).toThrow(
       /^d: manifest.json kind must be one of produce, consume, queue-publish, queue-consume, load, ops, kv \(got "bench"\)$/,

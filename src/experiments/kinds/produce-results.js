@@ -200,7 +200,7 @@ function consumerTable(steps) {
     '',
     mdTable(header, rows),
     '',
-    'Cardinality and values received are per cycle, averaged over the step\'s window (rounded, as in the consumer\'s own summary.md); batch processed is the whole cycle (cardinality, range, values), its p50 and p99.',
+    "Cardinality and values received are per cycle, averaged over the step's window (rounded, as in the consumer's own summary.md); batch processed is the whole cycle (cardinality, range, values), its p50 and p99.",
     '',
   ];
 }

@@ -7,6 +7,7 @@
 import { checkFields, checkLatency, isObject, refuse } from './run-fields.js';
 import { episodes } from './disturbance.js';
 import { sumRecords } from './merging.js';
+import { cellValue } from './timeline-rows.js';
 
 /** @typedef {import('./merging.js').MergedRuns} MergedRuns */
 
@@ -63,6 +64,20 @@ export const REDIS_CPU = [
   ['master process CPU avg %', (s) => s.cpu.process?.master, 1],
   ['replica process CPU avg %', (s) => s.cpu.process?.replica, 1],
 ];
+
+/**
+ * A writer's second on the throughput chart: acknowledged beside intended, and failed when any
+ * (the producer's items, kv's operations).
+ * @param {Record<string, number|string|null>} row a timeline row
+ */
+export function ackedVsIntended(row) {
+  const failed = cellValue(row.failed);
+  return [
+    { series: 'acked', value: cellValue(row.acked) },
+    { series: 'intended', value: cellValue(row.intended) },
+    ...(failed ? [{ series: 'failed', value: failed }] : []),
+  ];
+}
 
 /**
  * Cost per item (cost-summary.js) compare shows for a Redis run, per role: what carries over to a
@@ -178,7 +193,7 @@ function mergedEpisodes(m, spec) {
 /**
  * Every run's dropped connections, by the second of its own t0 (runs merged share a --start-at).
  * @param {Array<Record<string, any>>} sums the runs' summaries
- * @param {'writer'|'reader'} who
+ * @param {'writer'|'reader'|'client'} who
  */
 export function dropsOf(sums, who) {
   return sums.flatMap((s) =>

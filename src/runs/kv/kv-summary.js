@@ -24,6 +24,10 @@ export const HOT_FACTOR = 1.25;
  * @param {null|{ silentS: number }} [p.unreachable]
  * @param {Array<{ worker: string, node: string, atS: number, reconnectMs: number|null }>} [p.drops]
  * @param {Map<string, { usedMemory: number, keys: number }>} [p.starts] each node's first reading
+ * @param {Record<string, number>} [p.windowCounts] the window's counters, where the seconds no longer hold
+ *   them all (runs read back: timeline.csv has no column per node, summary.json's windowCounts has)
+ * @param {Map<string, import('../common/cost-summary.js').NodeFlows>} [p.flows] the nodes' bytes and memory, where the seconds
+ *   no longer hold them (runs read back: summary.json's)
  */
 export function summarizeKv({
   rows,
@@ -37,12 +41,15 @@ export function summarizeKv({
   unreachable = null,
   drops = [],
   starts,
+  windowCounts,
+  flows,
 }) {
   const common = commonSummary({ rows, totals, warmupS, durationS });
   const { seconds } = common.window;
   /** @type {Record<string, number>} */
-  const w = {};
-  for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
+  const w = windowCounts ? { ...windowCounts } : {};
+  if (!windowCounts)
+    for (const r of common.windowRows) for (const [k, v] of Object.entries(r.counters)) if (typeof v === 'number') w[k] = (w[k] || 0) + v;
   const intended = common.windowRows.reduce((n, r) => n + (r.intended || 0), 0);
   const acked = w.acked || 0;
   const perSec = (n) => (seconds ? round(n / seconds) : null);
@@ -75,7 +82,7 @@ export function summarizeKv({
     windowCounts: w,
     errorKinds,
     cpu: common.cpu,
-    cost: costSummary({ cpu: common.cpu, flows: flowsOf(common.windowRows, starts), items: acked, per: 'operation' }),
+    cost: costSummary({ cpu: common.cpu, flows: flows ?? flowsOf(common.windowRows, starts), items: acked, per: 'operation' }),
     client: common.client,
     latency: common.latency,
   };

@@ -2,8 +2,8 @@
  * The Redis producer's run directory (seed 002's producer.js): what `rqbench produce` and
  * `node src/producer.js` write, and how the reports read, merge, compare and draw it.
  */
-import { rows, of, ofNonEmpty, num, cellValue } from '../common/timeline-rows.js';
-import { REDIS_CPU, REDIS_SUMMARY, redisCost, checkRedisSummary, redisRecorded } from '../common/redis-kinds.js';
+import { rows, of, ofNonEmpty, num } from '../common/timeline-rows.js';
+import { ackedVsIntended, REDIS_CPU, REDIS_SUMMARY, redisCost, checkRedisSummary, redisRecorded } from '../common/redis-kinds.js';
 import { summarize } from './produce-summary.js';
 import { renderSummaryMd } from './produce-summary-md.js';
 import { mergeProducers } from './produce-merge.js';
@@ -93,14 +93,7 @@ export const produceRun = {
   ],
   chart: {
     unit: 'items/s',
-    throughput: (row) => {
-      const failed = cellValue(row.failed);
-      return [
-        { series: 'acked', value: cellValue(row.acked) },
-        { series: 'intended', value: cellValue(row.intended) },
-        ...(failed ? [{ series: 'failed', value: failed }] : []),
-      ];
-    },
+    throughput: ackedVsIntended,
   },
   panels: [
     ['Items per second: due by the schedule, sent, acknowledged', 'items per second', ['intended', 'sent', 'acked']],

@@ -82,7 +82,7 @@ export class KvWorker {
     this.readRouter = plan.readFrom === 'replica' ? new RedisRouter(conn, { readFrom: 'replica', spread: a, watchDrops: true }) : null;
     this.readSender = this.readRouter ? new ClusterSender(this.readRouter, this.counters) : this.sender;
     this.hist = new OpHistograms();
-    /** every operation's latency together, this second (the timeline's op_p99_ms) */
+    /** every operation's latency together, this second (the timeline's all_p99_ms) */
     this.all = this.hist.of('all');
     this.lag = newHistogram();
     /** @type {Map<string, number>} operations sent to each node this second */
