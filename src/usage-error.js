@@ -91,13 +91,13 @@ export function failHandler(prog, usages = {}, valueHints = {}) {
  * yargs's two-line refusal of a value outside `choices`, as rqbench says it: `--delete-when must be
  * one of after-apply, before-apply (got "never")` (a positional argument by its name alone).
  * @param {string} msg
+ * @param {string[]} [argv] the words parsed (default: the command's)
  * @returns {string|null}
  */
-function choicesLine(msg) {
+export function choicesLine(msg, argv = commandArgv()) {
   const m = /^Invalid values:\s*Argument: ([\w-]+), Given: ("[^"]*"|\S+), Choices: (.*)$/s.exec(msg.trim());
   if (!m) return null;
   const [, name, given, choices] = m;
-  const argv = commandArgv();
   const asFlag = argv.some((w) => w === `--${name}` || w.startsWith(`--${name}=`) || w === `-${name}`);
   const shown = asFlag ? (name.length === 1 ? `-${name}` : `--${name}`) : name;
   return `${shown} must be one of ${choices.replace(/"/g, '').split(/,\s*/).join(', ')} (got ${given})`;

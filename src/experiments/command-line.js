@@ -89,6 +89,8 @@ export function toArgs(flags) {
     const flag = k.length === 1 ? `-${k}` : `--${k}`;
     if (v === true) args.push(flag);
     else if (v === false) args.push(`--no-${k}`);
+    // a value that is flags itself (capacity's --kv "--preset ycsb-b"): joined, or it would read as a flag
+    else if (typeof v === 'string' && v.startsWith('-') && k.length > 1) args.push(`${flag}=${v}`);
     else for (const one of Array.isArray(v) ? v : [v]) args.push(flag, String(one));
   }
   return args;

@@ -26,7 +26,7 @@ import { seedEffectLines } from './seed-effects.js';
  * @returns {{ lines: string[], verdict: string|null, n: string|null, judged: import('./verdict.js').Verdict|null }}
  */
 export function findingSection(spec, steps, outOfRegime = new Map(), countMetrics = [], headline = null) {
-  const seed = seedLine(spec.finding);
+  const seed = seedLine(spec.finding, spec.seed);
   if (!spec.checkTree)
     return {
       lines: [`${seed} Here: no check: in the spec.`, '', ...headlineTable(steps, headline), ...serviceLines(steps)],
@@ -170,13 +170,22 @@ function warningLines(judged) {
   return w.length ? ['Warnings (every trial is kept and counted):', '', ...w, ''] : [];
 }
 
+/** `seed: none`: an experiment of rqbench's own, which no seed ran. */
+export const NO_SEED = 'none';
+
 /**
  * The seed's finding as RESULTS.md gives it: a finding written in double quotes is the seed's own
  * words (test/unit/seed-quotes.test.js finds each in ../shared/seeds/) and is printed as a quote;
  * any other is rqbench's reading of the seed and says so, so that no paraphrase reads as a quote.
+ * A spec whose `seed:` is `none` runs an experiment no seed ran: its finding is rqbench's own claim.
  * @param {string|undefined} finding
+ * @param {string} [seed] the spec's seed: field
  */
-export function seedLine(finding) {
+export function seedLine(finding, seed) {
+  if (seed === NO_SEED)
+    return finding
+      ? `Claim (ours: no seed ran this experiment): ${finding.replace(/([^.!?])$/, '$1.')}`
+      : 'Claim: (no finding line in the spec).';
   if (!finding) return 'Seed: (no finding line in the spec).';
   const quoted = /^".*"$/s.test(finding.trim());
   return quoted ? `Seed: ${finding.trim()}` : `Seed, in our reading: ${finding.replace(/([^.!?])$/, '$1.')}`;

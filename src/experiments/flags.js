@@ -10,7 +10,7 @@ import { MODEL_FLAGS as STORE_MODEL_FLAGS } from '../workloads/items/stores/regi
 import { consumerOptions, checkConsumer } from '../plans/consumer-plan.js';
 import { outputOptions } from '../plans/output.js';
 import { COMMON_PARTS, ownedFlags, toArgs } from './command-line.js';
-import { numberWordProblem } from '../usage-error.js';
+import { choicesLine, numberWordProblem } from '../usage-error.js';
 
 export { toArgs };
 
@@ -63,7 +63,8 @@ export function parseQuietly(argv, options) {
       .version(false)
       .strict()
       .fail((msg, err) => {
-        failure = (err?.message || msg || 'invalid flags').split('\n')[0];
+        const text = err?.message || msg || 'invalid flags';
+        failure = choicesLine(text, argv) ?? text.split('\n')[0];
       }),
   );
   /** @type {Record<string, any>|undefined} */
@@ -91,7 +92,6 @@ export function parseQuietly(argv, options) {
 export function cliProblem(cli, argv, pathOf) {
   const opts = (y) => outputOptions(cli === 'producer' ? producerOptions(connectionOptions(y)) : consumerOptions(connectionOptions(y)));
   const { y, a, failure, unknown, notNumber } = parseQuietly(argv, opts);
-  if (failure) return unknown ? `${pathOf(unknown)} is not a ${cli} flag (see node src/${cli}.js --help)` : failure;
   /** "-q must be …", "--same-slot must be …", "--sl with --ss must be …": the first flag names the field */
   const named = (/** @type {string} */ line) =>
     line.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => {
@@ -99,6 +99,7 @@ export function cliProblem(cli, argv, pathOf) {
       const names = group ? [group[0], ...group[1]] : [name];
       return pathOf(names.join('|'));
     });
+  if (failure) return unknown ? `${pathOf(unknown)} is not a ${cli} flag (see node src/${cli}.js --help)` : named(failure);
   if (notNumber) return named(notNumber);
   try {
     checkConnection(a);

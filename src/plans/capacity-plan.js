@@ -30,7 +30,13 @@ const SHOWN = { quantity: '-q', duration: '-d', writer: '-a' };
 export function capacityOptions(y) {
   const g = 'Capacity search:';
   return y
-    .option('start-rate', { type: 'number', requiresArg: true, default: 10000, group: g, describe: 'items/s of the first step' })
+    .option('start-rate', {
+      type: 'number',
+      requiresArg: true,
+      default: 10000,
+      group: g,
+      describe: 'items/s (with --kv: operations/s) of the first step',
+    })
     .option('max-rate', { type: 'number', requiresArg: true, default: 1000000, group: g, describe: 'never ask more than this, items/s' })
     .option('growth', {
       type: 'number',
@@ -51,7 +57,7 @@ export function capacityOptions(y) {
       requiresArg: true,
       default: 100,
       group: g,
-      describe: 'held: p99 of a chunk from its intended start at most this, ms',
+      describe: 'held: p99 of a chunk (with --kv: of any operation) from its intended start at most this, ms',
     })
     .option('min-achieved', {
       type: 'number',
@@ -98,6 +104,13 @@ export function capacityOptions(y) {
       default: 2,
       group: g,
       describe: 'seconds of each step left out of its figures',
+    })
+    .option('kv', {
+      type: 'string',
+      requiresArg: true,
+      group: g,
+      describe:
+        "search a kv workload instead of the producer: rqbench kv's flags in one argument (--kv=\"--preset ycsb-b --key-dist zipf:0.99 -t 2\"); the rates are then operations/s, each step's --rate, and its latency any operation's",
     })
     .option('consumer', {
       type: 'string',

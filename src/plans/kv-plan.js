@@ -82,10 +82,11 @@ export function kvOptions(y) {
     })
     .option('read-from', {
       type: 'string',
-      choices: ['master', 'replica'],
+      choices: ['master', 'replica', 'any'],
       default: 'master',
       group: w,
-      describe: "where GET, HGET and ZRANGE go: a replica of the key slot's master (READONLY on a cluster), or the master",
+      describe:
+        "where GET, HGET and ZRANGE go: the key slot's master, a replica of it (READONLY on a cluster), or any: the master and a replica in turn (half the reads each, as a client spreading reads over a shard's nodes)",
     })
     .option('clients', {
       alias: 't',
@@ -132,8 +133,8 @@ export function kvPlan(flags) {
   if (a.seed !== undefined) intIn(a.seed, '--seed', 0, 2 ** 32 - 1);
   intIn(a.clients, '--clients', 1, 1024);
   intIn(a.maxInflight, '--max-inflight', 1, 1_000_000);
-  if (a.readFrom === 'replica' && !mix.some((m) => ['get', 'hget', 'zrange'].includes(m.op)))
-    throw bad('--read-from replica', `used with a mix that reads (get, hget or zrange; the mix is ${a.mix ?? preset?.mix})`);
+  if (a.readFrom !== 'master' && !mix.some((m) => ['get', 'hget', 'zrange'].includes(m.op)))
+    throw bad(`--read-from ${a.readFrom}`, `used with a mix that reads (get, hget or zrange; the mix is ${a.mix ?? preset?.mix})`);
   const fills = {
     ...checkRun({ ...a, timeScale: 1 }),
     ramp,

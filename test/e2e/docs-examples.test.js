@@ -280,6 +280,32 @@ const EXAMPLES = [
     timeoutMs: 120_000,
   },
   {
+    page: 'docs/capacity.md',
+    has: 'rqbench capacity --local --cluster --node-cpus 0.25 --kv=',
+    lane: 1,
+    // two steps of 2 s: a ramp from 5,000 operations/s to a ceiling of 10,000, no re-tests
+    subs: [['--start-rate 20000', '--start-rate 5000 --max-rate 10000 --step-seconds 2 --step-warmup 0 --confirm 0']],
+    expect: [
+      /^(held up to the ceiling of 10,000 operations\/s|max sustainable(, not confirmed:)? [\d,]+ operations\/s|no rate held)/m,
+      /projection: /,
+    ],
+    also: (dir) => {
+      // every step is a kv run, and capacity.md names the node that took the most operations
+      const [d] = fs.readdirSync(path.join(dir, 'runs'));
+      const steps = fs.readdirSync(path.join(dir, 'runs', d)).filter((f) => f.startsWith('step-'));
+      expect(steps.length).toBeGreaterThan(0);
+      for (const st of steps)
+        expect(
+          fs.readdirSync(path.join(dir, 'runs', d, st)).some((f) => f.endsWith('-kv')),
+          st,
+        ).toBe(true);
+      const md = fs.readFileSync(path.join(dir, 'runs', d, 'capacity.md'), 'utf8');
+      expect(md).toContain('| Node with most operations: % of them |');
+      expect(md).toMatch(/\| 127\.0\.0\.1:\d+: \d+\.\d \|/);
+    },
+    timeoutMs: 120_000,
+  },
+  {
     page: 'docs/experiments.md',
     has: 'rqbench experiment report experiments/002-store-models',
     lane: 1,

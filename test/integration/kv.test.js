@@ -165,4 +165,16 @@ describe('on a 3x1 cluster', () => {
     const served = r.summary.nodes.filter((n) => n.ops > 0);
     expect(served.map((n) => n.role)).toEqual(['replica', 'replica', 'replica']);
   }, 60_000);
+
+  it('--read-from any: the GETs go to the master and a replica in turn, half each (INFO commandstats)', async () => {
+    await Promise.all(cluster.nodes.map((n) => resetStats(n.port)));
+    const r = await kv(['--port', port(), ...base, '--mix', 'get:100', '--read-from', 'any']);
+    expect(r.code, describeRun(r)).toBe(0);
+    const gets = { master: 0, replica: 0 };
+    for (const n of cluster.nodes) gets[n.role] += await calls(n.port, 'get');
+    // one client, every other read: within one read of half, over the whole run
+    expect(Math.abs(gets.master - gets.replica), JSON.stringify(gets)).toBeLessThanOrEqual(1);
+    expect(gets.master + gets.replica).toBeGreaterThan(5000);
+    expect(r.summary.nodes.filter((n) => n.ops > 0)).toHaveLength(6);
+  }, 60_000);
 });

@@ -30,6 +30,16 @@ describe('rqbench capacity: bad input', () => {
     ],
     [['--ns', '0'], /^rqbench capacity: --ns must be/],
     [['--node-cpus', '0', '--local'], /^rqbench capacity: --node-cpus must be/],
+    // --kv: each step runs rqbench kv, its flags checked by kv's own options and plan
+    [['--local', '--kv=--preset ycsb-z'], /^rqbench capacity: --kv's --preset must be one of ycsb-a, .*, ycsb-f \(got "ycsb-z"\)$/],
+    [['--local', '--kv=--keys abc'], /^rqbench capacity: --kv's --keys needs a number \(got "abc"\)$/],
+    [['--local', '--kv=--bogus 3'], /^rqbench capacity: --kv's --bogus is not a flag of rqbench kv \(see rqbench kv --help\)$/],
+    [['--local', '--kv=--rate 5'], /^rqbench capacity: --kv: --rate is set by the capacity search/],
+    [['--local', '--kv=--ramp 0:5,3:10'], /^rqbench capacity: --kv: --ramp is set by the capacity search/],
+    [['--local', '--kv=-d 5'], /^rqbench capacity: --kv: -d is set by the capacity search/],
+    [['--local', '-t', '2', '--kv=--preset ycsb-b'], /^rqbench capacity: -t is a producer flag: with --kv every step runs rqbench kv/],
+    [['--local', '--kv=--preset ycsb-b', '--consumer=-r 1'], /^rqbench capacity: --consumer reads what the producer writes/],
+    [['--local', '--kv= '], /^rqbench capacity: --kv must be rqbench kv's flags in one argument/],
   ];
   for (const [flags, line] of refused) {
     it(`refuses ${flags.join(' ')} in one line, exit 2, nothing written`, async () => {

@@ -91,7 +91,7 @@ describe('rqbench compare on groups', () => {
     [['--vs'], '--vs needs a value'],
     [['--vs', 'X', '--alpha', '2'], '--alpha must be a number between 0 and 1 (got 2)'],
     [['--vs', 'X', '--threshold', '-1'], '--threshold must be a percentage from 0 to below 100 (got -1)'],
-    [['--vs', 'X', '--kind', 'nope'], '--kind must be produce, consume, queue-publish, queue-consume (got "nope")'],
+    [['--vs', 'X', '--kind', 'nope'], '--kind must be produce, consume, queue-publish, queue-consume, kv (got "nope")'],
     [['--vs', '/nonexistent'], '/nonexistent: no such directory'],
   ])('refuses %j in one line, exit 2, nothing on stdout', async (tail, line) => {
     const args = tail.map((x) => (x === 'X' ? runs.b[0] : x));

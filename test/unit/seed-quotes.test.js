@@ -25,6 +25,12 @@ describe('a finding as RESULTS.md gives it', () => {
     expect(seedLine('a list costs less')).toBe('Seed, in our reading: a list costs less.');
     expect(seedLine(undefined)).toBe('Seed: (no finding line in the spec).');
   });
+
+  it("seed: none (an experiment no seed ran): rqbench's own claim, said so", () => {
+    expect(seedLine('zipf keys take capacity away', 'none')).toBe(
+      'Claim (ours: no seed ran this experiment): zipf keys take capacity away.',
+    );
+  });
 });
 
 describe.skipIf(!fs.existsSync(SEEDS))("the specs' quotes of the seeds (../shared/seeds/)", () => {
@@ -35,6 +41,8 @@ describe.skipIf(!fs.existsSync(SEEDS))("the specs' quotes of the seeds (../share
     .map((d) => ({ name: d, spec: YAML.parse(fs.readFileSync(path.join(EXPERIMENTS, d, 'experiment.yaml'), 'utf8')) }));
 
   it.each(specs.map((s) => [s.name, s]))("%s: every quote it gives as the seed's is in the seed", (_, { name, spec }) => {
+    // an experiment no seed ran quotes none: its finding is not in quotes
+    if (spec.seed === 'none') return expect(String(spec.finding ?? '')).not.toMatch(/^\s*".*"\s*$/s);
     const seed = seeds[name.slice(0, 3)];
     expect(seed, `no seed text for ${name}`).toBeTruthy();
     const quotes = [];

@@ -41,17 +41,18 @@ export function nodeEngine(n) {
 }
 
 /**
- * @param {any} s a producer summary.json
+ * @param {any} s a producer's summary.json, or a kv run's (its rate in operations, its latency every operation's)
  * @returns {StepFigures}
  */
 export function figuresOf(s) {
   const nodes = (s.cpu?.nodes ?? []).filter((n) => n.samples > 0).map(nodeEngine);
   const busiest = (role) => nodes.filter((n) => n.role === role).sort((a, b) => b.engine - a.engine)[0] ?? null;
-  const chunk = s.latency?.batch?.intended;
+  const kv = s.operations !== undefined;
+  const chunk = kv ? s.latency?.all?.intended : s.latency?.batch?.intended;
   return {
-    target: s.target?.itemsPerSec ?? 0,
-    achieved: s.achieved?.itemsPerSec ?? 0,
-    ratio: s.achieved?.ratio ?? 0,
+    target: (kv ? s.rate?.intendedPerSec : s.target?.itemsPerSec) ?? 0,
+    achieved: (kv ? s.rate?.achievedPerSec : s.achieved?.itemsPerSec) ?? 0,
+    ratio: (kv ? s.rate?.ratio : s.achieved?.ratio) ?? 0,
     failed: (s.totals?.failed ?? 0) + (s.totals?.unacked ?? 0),
     p50: chunk?.p50 ?? null,
     p99: chunk?.p99 ?? null,
@@ -61,7 +62,18 @@ export function figuresOf(s) {
     clientCpu: s.client?.cpuPctMaxWriter ?? 0,
     loopP99Ms: s.client?.loopP99MsMax ?? 0,
     exitCode: s.outcome?.exitCode ?? 0,
+    ...(kv && { busiestOps: busiestOps(s.nodes ?? []) }),
   };
+}
+
+/**
+ * A kv run's node that took the most operations, with its share (where a hot shard shows).
+ * @param {Array<{ addr: string, role: string|null, shard: number|null, ops: number, opsShare: number|null }>} nodes summary.nodes
+ * @returns {import('../../report/capacity/capacity-result.js').OpsShare|null}
+ */
+function busiestOps(nodes) {
+  const top = nodes.filter((n) => n.ops > 0).sort((a, b) => b.ops - a.ops)[0];
+  return top && top.opsShare !== null ? { addr: top.addr, role: top.role, shard: top.shard, opsShare: top.opsShare } : null;
 }
 
 /**
@@ -75,8 +87,8 @@ export function judge(summary, c) {
   if (f.ratio < c.minAchieved)
     reasons.push(`achieved ${(f.ratio * 100).toFixed(1)}% of the target (needs ${(c.minAchieved * 100).toFixed(1)}%)`);
   if (f.failed > 0 || f.exitCode !== 0)
-    reasons.push(`${f.failed} items failed or unacknowledged${f.exitCode ? ` (exit ${f.exitCode})` : ''}`);
-  if (f.p99 === null) reasons.push('no chunk latency was recorded');
+    reasons.push(`${f.failed} ${c.unit ?? 'items'} failed or unacknowledged${f.exitCode ? ` (exit ${f.exitCode})` : ''}`);
+  if (f.p99 === null) reasons.push(`no ${c.unit === 'operations' ? 'operation' : 'chunk'} latency was recorded`);
   else if (f.p99 > c.sloP99Ms) reasons.push(`p99 ${f.p99.toFixed(1)} ms above the SLO of ${c.sloP99Ms} ms`);
   const hot = f.nodes
     .map((node) => ({ node, pctOfNode: node.engine / engineCores(c.nodeCpus) }))

@@ -21,7 +21,7 @@ import { majorityOf, searchMax } from './search.js';
 import { confirmBoundary } from './bracket.js';
 import { checkAgainstSearch, project } from '../../report/capacity/projection.js';
 import { writeCapacityHtml } from '../../report/capacity/capacity-html.js';
-import { answerLine, capacityMd, confirmWords, noiseWords, projectionLine } from '../../report/capacity/capacity-md.js';
+import { answerLine, capacityMd, confirmWords, noiseWords, perSec, projectionLine } from '../../report/capacity/capacity-md.js';
 import { trialNoise } from '../trial-noise.js';
 import { writeErr } from '../../command-io.js';
 
@@ -31,6 +31,7 @@ import { writeErr } from '../../command-io.js';
  * @property {Record<string, any>} producerFlags          the producer flags every step runs with (a FlagMap)
  * @property {string[]} targetArgs                        how a step reaches the target (none with --local)
  * @property {string[]|null} consumerArgs                 a consumer run alongside each step (its flags), or none
+ * @property {string[]} [kvArgs]                          --kv: each step runs rqbench kv with these flags in place of the producer
  * @property {NodeJS.ProcessEnv} env                      the steps' environment (REDIS_PASSWORD travels here)
  * @property {string} command                             the command as typed, secrets masked
  * @property {Record<string, any>|null} instance
@@ -47,7 +48,9 @@ const START_DELAY_MS = 2500;
 export async function runCapacity(r) {
   const log = r.log ?? ((l) => writeErr(`${l}\n`));
   const p = r.plan;
-  const name = p.name ?? `capacity-${modelName(r.producerFlags)}`;
+  const name = p.name ?? `capacity-${r.kvArgs ? 'kv' : modelName(r.producerFlags)}`;
+  // the run each step is: the producer's, or with --kv a kv workload's (its rates are operations)
+  const role = r.kvArgs ? 'kv' : 'producer';
   // the endpoint listens before anything is written: a port in use is bad input, nothing made
   const live = p.metricsPort
     ? {
@@ -71,6 +74,7 @@ export async function runCapacity(r) {
     nodeCpus: p.nodeCpus ?? 1,
     headroom: p.headroom,
     maxRate: p.maxRate,
+    unit: /** @type {'items'|'operations'} */ (r.kvArgs ? 'operations' : 'items'),
   };
   /** @type {import('../../report/capacity/capacity-md.js').CapacityStep[]} */
   const steps = [];
@@ -114,16 +118,20 @@ export async function runCapacity(r) {
         length: { duration: p.stepSeconds, warmup: p.stepWarmup, startAt },
         output: { out: path.resolve(stepDir), name, json: true },
       });
-      const cmds = [stepArgv({ cli: ['src/producer.js'], flags: r.producerFlags, args: ['-q', String(q)], ...common('producer') })];
+      const cmds = [
+        r.kvArgs
+          ? stepArgv({ cli: ['src/cli.js', 'kv'], args: [...r.kvArgs, '--rate', String(rate)], ...common('kv') })
+          : stepArgv({ cli: ['src/producer.js'], flags: r.producerFlags, args: ['-q', String(q)], ...common('producer') }),
+      ];
       if (r.consumerArgs) cmds.push(stepArgv({ cli: ['src/consumer.js'], args: r.consumerArgs, ...common('consumer') }));
       log(
-        `rqbench capacity: [${n}] ${phase} ${grouped(rate)} items/s (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`,
+        `rqbench capacity: [${n}] ${phase} ${grouped(rate)} ${perSec(criteria)} (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`,
       );
       const children = await Promise.all(
         cmds.map((argv) => runChild([...argv, ...relayArgs(live, `${n}-${rate}`)], stopper, { env: r.env, hub: live?.hub })),
       );
-      const [summary, consumer] = ['producer', 'consumer'].map((role) => {
-        const runDir = newestRunDir(stepDir, role);
+      const [summary, consumer] = [role, 'consumer'].map((who) => {
+        const runDir = newestRunDir(stepDir, who);
         return runDir && readJson(path.join(runDir, 'summary.json'));
       });
       if (stopper.stopped || summary?.interrupted || consumer?.interrupted) return null;
@@ -132,7 +140,7 @@ export async function runCapacity(r) {
       if (broken >= 0) {
         const c = children[broken];
         throw new Error(
-          `step ${n} at ${grouped(rate)} items/s: the ${broken ? 'consumer' : 'producer'} exited with ${c.code ?? c.signal}: ${c.lastLine || 'no summary'}`,
+          `step ${n} at ${grouped(rate)} ${perSec(criteria)}: the ${broken ? 'consumer' : role === 'kv' ? 'kv run' : 'producer'} exited with ${c.code ?? c.signal}: ${c.lastLine || 'no summary'}`,
         );
       }
       const j = judge(summary, criteria);
@@ -144,7 +152,7 @@ export async function runCapacity(r) {
       steps.push({
         rate,
         phase,
-        dir: path.relative(dir, newestRunDir(stepDir, 'producer')),
+        dir: path.relative(dir, newestRunDir(stepDir, role)),
         held: j.held,
         reasons: j.reasons,
         limit: j.limit,
@@ -152,7 +160,7 @@ export async function runCapacity(r) {
       });
       const f = j.figures;
       log(
-        `rqbench capacity: [${n}] ${grouped(rate)} ${j.held ? 'held' : 'not held'}: achieved ${grouped(f.achieved)} items/s, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`,
+        `rqbench capacity: [${n}] ${grouped(rate)} ${j.held ? 'held' : 'not held'}: achieved ${grouped(f.achieved)} ${perSec(criteria)}, p99 ${fixed(f.p99, 1)} ms, busiest master engine ${fixed(f.busiestMaster?.engine, 0)}%${j.held ? '' : ` — ${j.reasons.join('; ')}`}`,
       );
       return j.held;
     };
@@ -162,7 +170,7 @@ export async function runCapacity(r) {
     // one step near a cliff must not decide the answer alone: both ends of the boundary again,
     // each moved out until it repeats itself
     confirmation = await confirmBoundary(search, { times: p.confirm, maxRate: p.maxRate }, runStep);
-    if (confirmation) log(`rqbench capacity: ${confirmWords(confirmation)}`);
+    if (confirmation) log(`rqbench capacity: ${confirmWords(confirmation, perSec(criteria))}`);
   } catch (e) {
     failure = e.message;
   } finally {
@@ -184,6 +192,7 @@ export async function runCapacity(r) {
     noise,
     ...result,
     producerFlags: r.producerFlags,
+    ...(r.kvArgs && { kvArgs: r.kvArgs }),
     tookSeconds: Math.round((Date.now() - started) / 1000),
   };
   writeJson(path.join(dir, 'capacity.json'), doc);

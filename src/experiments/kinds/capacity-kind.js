@@ -235,6 +235,8 @@ export function metricsOf(spec, steps) {
 export async function results(spec, steps) {
   const rows = rowsOf(spec, steps).filter(Boolean);
   const headroom = steps.find((s) => s.r?.complete)?.r.capacity.criteria?.headroom ?? 60;
+  // a kv search's rates are operations (capacity --kv), a producer's items
+  const unit = steps.find((s) => s.r?.complete)?.r.capacity.criteria?.unit ?? 'items';
   const searches = steps.map(({ step, r }) => {
     const c = r?.complete ? r.capacity : null;
     return [
@@ -247,19 +249,19 @@ export async function results(spec, steps) {
   });
   const c0 = steps.find((s) => s.r?.complete)?.r.capacity;
   const held = c0
-    ? `Held means: achieved ≥ ${c0.criteria.minAchieved * 100}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c0.criteria.sloP99Ms} ms, every node's engine below ${c0.criteria.engineCeiling}% of its CPU.`
+    ? `Held means: achieved ≥ ${c0.criteria.minAchieved * 100}% of the target, nothing failed, p99 of ${unit === 'operations' ? 'an operation' : 'a chunk'} from its intended start ≤ ${c0.criteria.sloP99Ms} ms, every node's engine below ${c0.criteria.engineCeiling}% of its CPU.`
     : '';
   return [
-    rows.length ? instanceTableMd(rows, { forRate: spec.kindSpec.forRate ?? undefined, headroom }) : 'No search has completed yet.',
+    rows.length ? instanceTableMd(rows, { forRate: spec.kindSpec.forRate ?? undefined, headroom, unit }) : 'No search has completed yet.',
     '',
-    ...oneLoad(steps),
+    ...oneLoad(steps, unit),
     '### Searches',
     '',
     mdTable(['Step', 'Cores per node', 'Answer', 'Projection', 'Runs'], searches),
     '',
     held,
     '',
-    `Each search's steps, one row per run, are in its \`capacity.md\` and \`capacity.json\` (under \`data/<stamp>/<step>/trial-<k>/*-capacity/\`).${spec.kindSpec.forRate ? ` Shards for ${grouped(spec.kindSpec.forRate)} items/s are sized at the headroom.` : ''}`,
+    `Each search's steps, one row per run, are in its \`capacity.md\` and \`capacity.json\` (under \`data/<stamp>/<step>/trial-<k>/*-capacity/\`).${spec.kindSpec.forRate ? ` Shards for ${grouped(spec.kindSpec.forRate)} ${unit}/s are sized at the headroom.` : ''}`,
     '',
   ];
 }
@@ -268,8 +270,9 @@ export async function results(spec, steps) {
  * Every search starts at the same rate: its first run is each step at one load, the seed's
  * side-by-side ("same load, CPU per type"). CPU as % of the node's own CPU (its cap locally).
  * @param {import('./kind-contract.js').StepRun[]} steps
+ * @param {string} unit what the rates count
  */
-function oneLoad(steps) {
+function oneLoad(steps, unit) {
   const firsts = steps.map(({ step, r }) => ({ step, r, first: r?.complete ? r.capacity.steps?.[0] : null }));
   const rates = new Set(firsts.filter((x) => x.first).map((x) => x.first.rate));
   if (rates.size !== 1) return [];
@@ -290,7 +293,7 @@ function oneLoad(steps) {
     ];
   });
   return [
-    `### One load: ${grouped(rate)} items/s`,
+    `### One load: ${grouped(rate)} ${unit}/s`,
     '',
     mdTable(
       [
@@ -322,9 +325,9 @@ export function manifest(steps) {
 }
 
 export const metrics = {
-  max_rate: 'capacity: max sustainable items/s',
-  saturates_at: 'capacity: projected items/s at which the first node saturates',
-  at_headroom: 'capacity: projected items/s at the headroom',
+  max_rate: 'capacity: max sustainable items/s, or operations/s for a kv search',
+  saturates_at: 'capacity: projected items/s (operations/s for a kv search) at which the first node saturates',
+  at_headroom: 'capacity: projected items/s (operations/s for a kv search) at the headroom',
   top_master_cpu: 'capacity: the busiest master engine CPU at the maximum',
   monthly_per_100k: 'capacity: monthly price of the topology per 100k items/s (needs instance.hourlyPrice)',
   shards_for: 'capacity: shards needed for forRate at the headroom',

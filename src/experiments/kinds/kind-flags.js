@@ -16,13 +16,13 @@ import { parseQuietly } from '../flags.js';
  */
 export function commandProblem(argv, build, check, pathOf, command) {
   const { a, failure, unknown, notNumber } = parseQuietly(argv, build);
+  // "--reader-threads must be …": the first flag names the field
+  const named = (/** @type {string} */ line) => line.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => pathOf(name));
   if (failure) {
     if (unknown) return `${pathOf(unknown)} is not a flag of rqbench ${command} (see rqbench ${command} --help)`;
     const needs = /^Not enough arguments following: (\S+)/.exec(failure);
-    return needs ? `${pathOf(needs[1])} needs a value` : failure;
+    return needs ? `${pathOf(needs[1])} needs a value` : named(failure);
   }
-  // "--reader-threads must be …": the first flag names the field
-  const named = (/** @type {string} */ line) => line.replace(/^-{1,2}([A-Za-z][\w-]*)/, (_m, name) => pathOf(name));
   if (notNumber) return named(notNumber);
   try {
     check(/** @type {Record<string, any>} */ (a));

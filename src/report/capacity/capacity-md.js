@@ -5,6 +5,12 @@ import { fixed, grouped, mdTable } from '../../record/format.js';
 import { checkAgainstSearch } from './projection.js';
 
 /**
+ * What a search's rates count, per second: a producer's items (the default) or a kv workload's operations.
+ * @param {{ unit?: string }} c the search's criteria
+ */
+export const perSec = (c) => `${c.unit ?? 'items'}/s`;
+
+/**
  * @typedef {object} CapacityStep
  * @property {number} rate
  * @property {'ramp'|'bisect'|'confirm'|'widen'} phase  widen: a re-test of an end moved out (bracket.js)
@@ -32,14 +38,15 @@ import { checkAgainstSearch } from './projection.js';
  */
 export function answerLine(r) {
   const { max, failedAbove, end } = r.search;
+  const u = perSec(r.criteria);
   const at = (rate) => r.steps.find((s) => s.rate === rate);
   const best = max !== null ? at(max) : undefined;
   const p99 = best?.figures.p99 !== null && best ? ` (p99 ${fixed(best.figures.p99, 0)} ms)` : '';
   if (end === 'none-held') {
     const low = at(failedAbove);
-    return `no rate held, down to ${grouped(failedAbove)} items/s: ${low?.reasons.join('; ') ?? 'no summary'}`;
+    return `no rate held, down to ${grouped(failedAbove)} ${u}: ${low?.reasons.join('; ') ?? 'no summary'}`;
   }
-  if (end === 'ceiling') return `held up to the ceiling of ${grouped(max)} items/s${p99}: the limit is higher (raise --max-rate)`;
+  if (end === 'ceiling') return `held up to the ceiling of ${grouped(max)} ${u}${p99}: the limit is higher (raise --max-rate)`;
   const above = failedAbove !== null ? at(failedAbove) : undefined;
   const limit = above?.limit ? `; ${limitWords(above, r.criteria)}` : '';
   const prefix =
@@ -48,8 +55,8 @@ export function answerLine(r) {
       : r.confirmation?.interval[0] === null
         ? 'max sustainable, not confirmed:'
         : 'max sustainable';
-  const record = r.confirmation ? ` — ${confirmWords(r.confirmation)}` : '';
-  return max === null ? `${prefix}: none${limit}` : `${prefix} ${grouped(max)} items/s${p99}${record}${limit}`;
+  const record = r.confirmation ? ` — ${confirmWords(r.confirmation, u)}` : '';
+  return max === null ? `${prefix}: none${limit}` : `${prefix} ${grouped(max)} ${u}${p99}${record}${limit}`;
 }
 
 /**
@@ -58,20 +65,22 @@ export function answerLine(r) {
  * held at 438,000 and every one failed at 450,000", or "held 3/4 at 438,000, failed 4/4 at
  * 450,000, so widened: the limit lies in [400,000, 450,000] …".
  * @param {import('./capacity-result.js').Confirmation} c
+ * @param {string} [u] the rates' unit (perSec)
  */
-export function confirmWords(c) {
+export function confirmWords(c, u = 'items/s') {
   // a Ctrl-C leaves an end open, and the bracket's words say where it cut the re-tests short
-  if (c.confirmed) return bracketWords(c);
+  if (c.confirmed) return bracketWords(c, u);
   const widened = c.lower.rates.length > 1 || c.upper.rates.length > 1 ? ', so widened' : '';
-  return `held ${c.at.held}/${c.at.of} at ${grouped(c.at.rate)}, failed ${c.above.failed}/${c.above.of} at ${grouped(c.above.rate)}${widened}: ${bracketWords(c)}`;
+  return `held ${c.at.held}/${c.at.of} at ${grouped(c.at.rate)}, failed ${c.above.failed}/${c.above.of} at ${grouped(c.above.rate)}${widened}: ${bracketWords(c, u)}`;
 }
 
 /**
  * The calibrated bracket in one sentence: where the limit lies, how wide that is, and the record
  * that puts each end there (or why an end is open).
  * @param {import('./capacity-result.js').Confirmation} c
+ * @param {string} [u] the rates' unit (perSec)
  */
-export function bracketWords(c) {
+export function bracketWords(c, u = 'items/s') {
   const [lo, hi] = c.bracket;
   const end = (/** @type {number|null} */ x) => (x === null ? '?' : grouped(x));
   const wide = c.width === null ? 'open' : `${fixed(c.width * 100, 1)}% wide`;
@@ -84,7 +93,7 @@ export function bracketWords(c) {
     const count = lo === null ? ` of ${high.of} tries` : low?.of === high.of ? '' : ` of ${high.of}`;
     above = `every one${count} failed at ${grouped(hi)}`;
   }
-  return `the limit lies in [${end(lo)}, ${end(hi)}] items/s (${wide}): ${below} and ${above}`;
+  return `the limit lies in [${end(lo)}, ${end(hi)}] ${u} (${wide}): ${below} and ${above}`;
 }
 
 /**
@@ -112,19 +121,22 @@ export function limitWords(s, c) {
   const f = s.figures;
   const l = s.limit;
   if (!l) return '';
-  const rate = `at ${grouped(s.rate)} items/s`;
+  const rate = `at ${grouped(s.rate)} ${perSec(c)}`;
   switch (l.kind) {
     case 'engine': {
       const what = l.node.basis === 'main thread' ? 'main thread' : 'process (it reports no main-thread CPU)';
       const of = engineShare(c.nodeCpus);
       // an engine close to its ceiling while something else gave out first: say what did
       const gaveOut = l.pctOfNode < c.engineCeiling ? ` (${s.reasons.join('; ')})` : '';
-      return `limited by ${l.node.role} ${l.node.addr} (shard ${l.node.shard}) ${what} at ${Math.round(l.pctOfNode)}%${of} ${rate}${gaveOut}`;
+      // a kv search's hot shard: the limiting node's share of the operations beside its CPU
+      const ops = f.busiestOps;
+      const share = ops && ops.addr === l.node.addr ? `, taking ${fixed(ops.opsShare * 100, 1)}% of the operations` : '';
+      return `limited by ${l.node.role} ${l.node.addr} (shard ${l.node.shard}) ${what} at ${Math.round(l.pctOfNode)}%${of}${share} ${rate}${gaveOut}`;
     }
     case 'client':
-      return `limited by the load generator — add writers (writer CPU up to ${fixed(f.clientCpu, 0)}%, event-loop delay p99 ${fixed(f.loopP99Ms, 0)} ms ${rate})`;
+      return `limited by the load generator — add ${c.unit === 'operations' ? 'clients' : 'writers'} (${c.unit === 'operations' ? 'client' : 'writer'} CPU up to ${fixed(f.clientCpu, 0)}%, event-loop delay p99 ${fixed(f.loopP99Ms, 0)} ms ${rate})`;
     case 'failures':
-      return `limited by failures: ${grouped(f.failed)} items failed ${rate}`;
+      return `limited by failures: ${grouped(f.failed)} ${c.unit ?? 'items'} failed ${rate}`;
     case 'latency':
       return `limited by latency: p99 ${fixed(f.p99, 0)} ms above the SLO of ${c.sloP99Ms} ms ${rate}`;
     default: {
@@ -155,19 +167,21 @@ export function projectionLine(r) {
   const trusted = r.projection.filter((p) => p.trusted);
   const p = trusted[0] ?? first;
   const who = `${p.role} ${p.addr} (shard ${p.shard})`;
+  const u = perSec(r.criteria);
   if (!p.trusted)
-    return `projection: not trusted (${p.why}) — ${who}${p.saturatesAt ? ` would saturate at ≈ ${grouped(p.saturatesAt)} items/s` : ''}`;
-  return `projection: ${who} saturates at ≈ ${grouped(p.saturatesAt)} items/s (R² ${p.fit.r2.toFixed(2)}); at ${r.criteria.headroom}% engine CPU: ${grouped(p.atHeadroom)} items/s; ${checkWords(checkAgainstSearch(r))}`;
+    return `projection: not trusted (${p.why}) — ${who}${p.saturatesAt ? ` would saturate at ≈ ${grouped(p.saturatesAt)} ${u}` : ''}`;
+  return `projection: ${who} saturates at ≈ ${grouped(p.saturatesAt)} ${u} (R² ${p.fit.r2.toFixed(2)}); at ${r.criteria.headroom}% engine CPU: ${grouped(p.atHeadroom)} ${u}; ${checkWords(checkAgainstSearch(r), u)}`;
 }
 
 /**
  * The projection's error against its own search, in words.
  * @param {import('./projection.js').ProjectionCheck|{ unchecked: string }} k
+ * @param {string} [u] the rates' unit (perSec)
  */
-export function checkWords(k) {
+export function checkWords(k, u = 'items/s') {
   if ('unchecked' in k) return `not checked against this search (${k.unchecked})`;
   const sign = k.errorPct >= 0 ? '+' : '−';
-  return `checked against this search: its line reaches the ${k.ceilingPct}% ceiling at ≈ ${grouped(k.projected)} items/s, ${sign}${Math.abs(k.errorPct).toFixed(1)}% from the searched maximum ${grouped(k.searchedMax)} (failed at ${grouped(k.failedAbove)})`;
+  return `checked against this search: its line reaches the ${k.ceilingPct}% ceiling at ≈ ${grouped(k.projected)} ${u}, ${sign}${Math.abs(k.errorPct).toFixed(1)}% from the searched maximum ${grouped(k.searchedMax)} (failed at ${grouped(k.failedAbove)})`;
 }
 
 /**
@@ -191,6 +205,9 @@ export function noiseWords(n) {
  */
 export function capacityMd(r, meta) {
   const c = r.criteria;
+  const u = perSec(c);
+  const kv = c.unit === 'operations';
+  const one = c.unit === 'operations' ? 'operation/s' : 'item/s';
   const cores = engineShare(c.nodeCpus);
   const rows = r.steps.map((s, i) => {
     const f = s.figures;
@@ -204,6 +221,7 @@ export function capacityMd(r, meta) {
       fixed(f.p99, 1),
       node(f.busiestMaster),
       node(f.busiestReplica),
+      ...(kv ? [f.busiestOps ? `${f.busiestOps.addr}: ${fixed(f.busiestOps.opsShare * 100, 1)}` : '-'] : []),
       fixed(f.clientCpu, 0),
       s.held ? 'yes' : `no: ${s.reasons.join('; ')}`,
     ];
@@ -225,7 +243,7 @@ export function capacityMd(r, meta) {
     projectionLine(r),
     '',
     ...(meta.noiseLine ? [meta.noiseLine, ''] : []),
-    `Held means: achieved ≥ ${fixed(c.minAchieved * 100, 1)}% of the target, nothing failed, p99 of a chunk from its intended start ≤ ${c.sloP99Ms} ms, and every node's engine below ${c.engineCeiling}%${cores}. Engine CPU is the main thread's (% of one core), the process's where the server does not report it.`,
+    `Held means: achieved ≥ ${fixed(c.minAchieved * 100, 1)}% of the target, nothing failed, p99 of ${c.unit === 'operations' ? 'an operation' : 'a chunk'} from its intended start ≤ ${c.sloP99Ms} ms, and every node's engine below ${c.engineCeiling}%${cores}. Engine CPU is the main thread's (% of one core), the process's where the server does not report it.`,
     '',
     ...(meta.instance
       ? [
@@ -239,12 +257,13 @@ export function capacityMd(r, meta) {
       [
         '#',
         'Phase',
-        'Target items/s',
-        'Achieved items/s',
+        `Target ${u}`,
+        `Achieved ${u}`,
         'p50 ms',
         'p99 ms',
         'Busiest master engine %',
         'Busiest replica engine %',
+        ...(kv ? ['Node with most operations: % of them'] : []),
         'Client CPU %',
         'Held?',
       ],
@@ -253,7 +272,7 @@ export function capacityMd(r, meta) {
     '',
     `Projection per node (least squares of engine CPU on the achieved rate over the held steps; headroom ${c.headroom}%):`,
     '',
-    mdTable(['Node', 'Slope (% per item/s)', 'Intercept %', 'R²', 'Saturates at items/s', `At ${c.headroom}% items/s`, 'Trusted?'], proj),
+    mdTable(['Node', `Slope (% per ${one})`, 'Intercept %', 'R²', `Saturates at ${u}`, `At ${c.headroom}% ${u}`, 'Trusted?'], proj),
     '',
     `Command: \`${meta.command}\``,
     '',

@@ -10,6 +10,7 @@
  * @property {number} sloP99Ms       p99 of a chunk from its intended start, at most this
  * @property {number} engineCeiling  % of the CPU its engine can have (projection.js engineCores) it may reach (90)
  * @property {number} nodeCpus       cores each node has (1, or its cap: 0.5 is a node capped at half a core)
+ * @property {'items'|'operations'} [unit]  what the rates count: a producer's items (the default) or a kv workload's operations
  */
 
 /**
@@ -19,7 +20,7 @@
  * @property {number} achieved     items/s acknowledged after the warm-up
  * @property {number} ratio
  * @property {number} failed
- * @property {number|null} p50     ms, a chunk from its intended start
+ * @property {number|null} p50     ms, a chunk (a kv run: any operation) from its intended start
  * @property {number|null} p99
  * @property {NodeEngine[]} nodes
  * @property {NodeEngine|null} busiestMaster
@@ -27,6 +28,11 @@
  * @property {number} clientCpu    the busiest writer's CPU, % of one core
  * @property {number} loopP99Ms    the worst event-loop delay p99 of a writer
  * @property {number} exitCode
+ * @property {OpsShare|null} [busiestOps]  a kv search's: the node that took the most operations, and its share
+ */
+
+/**
+ * @typedef {{ addr: string, role: string|null, shard: number|null, opsShare: number }} OpsShare
  */
 
 /**

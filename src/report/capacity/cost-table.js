@@ -144,9 +144,11 @@ export function cheapest(rows) {
 /**
  * The table, and the cheapest choice when a rate is given.
  * @param {InstanceRow[]} rows
- * @param {{ forRate?: number, headroom: number }} o
+ * @param {{ forRate?: number, headroom: number, unit?: 'items'|'operations' }} o unit: what the rates count (a kv search's: operations)
  */
-export function instanceTableMd(rows, { forRate, headroom }) {
+export function instanceTableMd(rows, { forRate, headroom, unit = 'items' }) {
+  const u = `${unit}/s`;
+  const U = `${unit[0].toUpperCase()}${unit.slice(1)}/s`;
   // rows of one instance type (a data model per row, say) are told apart by their step's label
   const types = rows.map((r) => r.instance?.type ?? null);
   const shared = (t) => t !== null && types.filter((x) => x === t).length > 1;
@@ -162,12 +164,12 @@ export function instanceTableMd(rows, { forRate, headroom }) {
       'Hourly rate',
       'Monthly rate',
       'Nodes',
-      'Max sustainable items/s',
+      `Max sustainable ${u}`,
       'Limit between (re-tests)',
-      'Monthly per 100k items/s',
-      `Items/s per shard at ${headroom}%`,
+      `Monthly per 100k ${u}`,
+      `${U} per shard at ${headroom}%`,
       'Projection vs its search',
-      ...(forRate ? [`Shards for ${grouped(forRate)} items/s`] : []),
+      ...(forRate ? [`Shards for ${grouped(forRate)} ${u}`] : []),
     ],
     rows.map((r) => [
       nameOf(r),
@@ -189,7 +191,7 @@ export function instanceTableMd(rows, { forRate, headroom }) {
   const lines = [
     table,
     '',
-    `CPU: the busiest node's engine (main thread) at the maximum, % of one core. Monthly rate = Hourly rate × ${HOURS_PER_MONTH}, per node; the cost per 100k items/s and per shard count every node of the topology searched (Nodes). Prices are the user's; none is fetched.`,
+    `CPU: the busiest node's engine (main thread) at the maximum, % of one core. Monthly rate = Hourly rate × ${HOURS_PER_MONTH}, per node; the cost per 100k ${u} and per shard count every node of the topology searched (Nodes). Prices are the user's; none is fetched.`,
     '',
     `Limit between: the boundary re-tested (capacity --confirm), each end's record with the search's own try; the limit lies between the highest rate that held every try and the lowest that failed every try ("-" where the search was not re-tested, "?" for an end no rate pinned). Projection vs its search: where the projection's line reaches the engine ceiling against the maximum the search held, the error of the per-shard figure read from the same line ("-": the search did not stop on the engine, so nothing checks it).${forRate ? ' Shards as a range: the shards needed at each end of that interval, where they differ.' : ''}`,
   ];
@@ -200,8 +202,8 @@ export function instanceTableMd(rows, { forRate, headroom }) {
     lines.push(
       '',
       c
-        ? `**Cheapest for ${grouped(forRate)} items/s at ${headroom}% engine CPU: ${nameOf(c.row)}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**`
-        : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} items/s cannot be worked out.`,
+        ? `**Cheapest for ${grouped(forRate)} ${u} at ${headroom}% engine CPU: ${nameOf(c.row)}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**`
+        : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} ${u} cannot be worked out.`,
     );
   }
   return lines.join('\n');

@@ -37,7 +37,7 @@ import { KV_OPS, argsOf, keyNamer, opChooser } from './kv-ops.js';
  * @property {string} keyPattern
  * @property {import('./sizes.js').SizeDist} sizes
  * @property {number} ttl seconds on SET and insert, 0: none
- * @property {'master'|'replica'} readFrom
+ * @property {'master'|'replica'|'any'} readFrom
  * @property {number} durationMs 0: until stop()
  * @property {number} t0 epoch ms of the run's start (shared by every client)
  * @property {number} maxInflight operations awaiting replies before sending waits
@@ -79,8 +79,10 @@ export class KvWorker {
     this.router = new RedisRouter(conn, { watchDrops: true });
     this.sender = new ClusterSender(this.router, this.counters);
     // reads from the replicas go through a router of their own (READONLY connections)
-    this.readRouter = plan.readFrom === 'replica' ? new RedisRouter(conn, { readFrom: 'replica', spread: a, watchDrops: true }) : null;
+    this.readRouter = plan.readFrom === 'master' ? null : new RedisRouter(conn, { readFrom: 'replica', spread: a, watchDrops: true });
     this.readSender = this.readRouter ? new ClusterSender(this.readRouter, this.counters) : this.sender;
+    /** --read-from any: reads so far, the even ones to the master and the odd ones to a replica */
+    this.reads = 0;
     this.hist = new OpHistograms();
     /** every operation's latency together, this second (the timeline's all_p99_ms) */
     this.all = this.hist.of('all');
@@ -179,9 +181,10 @@ export class KvWorker {
     const key = this.keyName(index);
     const value = spec.value ? this.value.subarray(0, this.size()) : null;
     const args = argsOf(op, key, value, this.plan.ttl, this.pick());
-    const read = spec.read;
-    const sender = read ? this.readSender : this.sender;
-    const router = read && this.readRouter ? this.readRouter : this.router;
+    // a read goes to a replica (--read-from replica), or to the master and a replica in turn (any)
+    const replica = spec.read && this.readRouter !== null && (this.plan.readFrom === 'replica' || this.reads++ % 2 === 1);
+    const sender = replica ? this.readSender : this.sender;
+    const router = replica ? /** @type {RedisRouter} */ (this.readRouter) : this.router;
     const slot = keySlot(/** @type {string} */ (args[1]));
     const addr = router.addrFor(slot);
     let byNode = groups.get(sender);

@@ -135,5 +135,5 @@ function describe(a, topo, local) {
   const mix = a.mix.map((m) => `${m.op} ${m.weight}`).join(', ');
   const dist = a.keyDist.kind === 'zipf' ? `zipf ${a.keyDist.s}${a.keyDist.scrambled ? ' scrambled' : ''}` : a.keyDist.kind;
   const sizes = a.sizes.kind === 'fixed' ? `${a.sizes.size} B values` : `values of ${grouped(Math.round(meanSize(a.sizes)))} B on average`;
-  return `Key-value workload${a.preset ? ` ${a.preset}` : ''} (${mix}), ${rate} (${a.arrivals} arrivals) from ${a.clients} client process(es), over ${grouped(a.keys)} keys (${a.keyPattern}, ${dist}), ${sizes}${a.ttl ? `, TTL ${a.ttl} s` : ''}${a.readFrom === 'replica' ? ', reads from the replicas' : ''}, seed ${a.seed}, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}.`;
+  return `Key-value workload${a.preset ? ` ${a.preset}` : ''} (${mix}), ${rate} (${a.arrivals} arrivals) from ${a.clients} client process(es), over ${grouped(a.keys)} keys (${a.keyPattern}, ${dist}), ${sizes}${a.ttl ? `, TTL ${a.ttl} s` : ''}${a.readFrom === 'replica' ? ', reads from the replicas' : a.readFrom === 'any' ? ', reads from the master and a replica in turn' : ''}, seed ${a.seed}, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}.`;
 }
