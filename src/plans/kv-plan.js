@@ -88,6 +88,13 @@ export function kvOptions(y) {
       describe:
         "where GET, HGET and ZRANGE go: the key slot's master, a replica of it (READONLY on a cluster), or any: the master and a replica in turn (half the reads each, as a client spreading reads over a shard's nodes)",
     })
+    .option('fill', {
+      type: 'boolean',
+      default: false,
+      group: w,
+      describe:
+        "write every key's value once before the run (YCSB's load phase), so reads find values: sizes from --sizes, with --ttl; hashes and sorted sets start empty",
+    })
     .option('clients', {
       alias: 't',
       type: 'number',

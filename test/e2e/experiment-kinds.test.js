@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, removeTempDirs, runNode } from '../helpers/producer-run.js';
-import { LOAD_SPEC as LOAD, OPS_SPEC as OPS } from '../helpers/specs.js';
+import { KV_SPEC as KV, LOAD_SPEC as LOAD, OPS_SPEC as OPS } from '../helpers/specs.js';
 import { experimentWithTmp } from '../helpers/experiment-spec.js';
 
 afterAll(() => removeTempDirs());
@@ -14,6 +14,39 @@ afterAll(() => removeTempDirs());
 const experiment = experimentWithTmp;
 const rq = (args, tmp, timeoutMs = 60_000) => runNode([CLI, ...args], { timeoutMs, env: { TMPDIR: tmp } });
 const why = (r) => `exit ${r.code}; stderr: ${r.stderr.trim().slice(-800)}`;
+
+describe('an experiment of kv steps', () => {
+  it("runs rqbench kv on the cluster the runner started, step by step, and writes each step's rate, CPU and busiest shard with the verdict", async () => {
+    const { dir, tmp } = experiment(KV, 'kv');
+    const r = await rq(['experiment', 'run', '--allow-dirty', dir], tmp, 120_000);
+    expect(r.code, why(r)).toBe(0);
+    expect(r.stderr).toMatch(/rqbench experiment: started a local .*cluster/);
+    expect(r.stderr).toMatch(
+      /\[\d\/4\] zipf done in [\d.]+ s: [\d.]+k\/3k operations\/s, master CPU [\d.]+%, busiest master [\d.]+%, busiest shard [\d.]+% of the operations/,
+    );
+    const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
+    expect(md).toContain('Seed: none (an experiment no seed ran).');
+    expect(md).toContain(
+      'Claim (ours: no seed ran this experiment): Zipf keys send more of the operations to one shard than uniform keys.',
+    );
+    // two trials a step decide nothing, and say so
+    expect(md).toMatch(/Here: \*\*inconclusive\*\* \(2 trials per step\) — `zipf\.top_shard_ops_share > uniform\.top_shard_ops_share`/);
+    expect(md).toMatch(/\| `zipf\.top_shard_ops_share` \| 0\.\d+ \(n=2/);
+    expect(md).toMatch(
+      /\| uniform keys \| get:90,set:10, 1k keys uniform \| 1 \| [\d.]+k \/ 3k \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \d+\.\d% \| [\d.]+ \|/,
+    );
+    expect(md).toMatch(/\| Zipf 1\.5 keys \| get:90,set:10, 1k keys zipf:1\.5 \| 1 \|/);
+    // the Zipf step's hot shard named, every node's share beside its CPU
+    expect(md).toMatch(
+      /### Operations per node: Zipf 1\.5 keys\n\nHot shard: shard \d \(127\.0\.0\.1:\d+\) took [\d.]+ % of the operations/,
+    );
+    expect(md).toMatch(
+      /node src\/cli\.js kv --mix get:90,set:10 --keys 1000 --rate 3000 -t 1 --seed 5 --key-dist zipf:1\.5 --url redis:\/\/127\.0\.0\.1:\d+ --cluster -d 2 --warmup 1 --json --quiet --out \S+ --name kv/,
+    );
+    const charts = fs.readdirSync(path.join(dir, 'charts'));
+    expect(charts).toEqual(expect.arrayContaining(['cpu.svg', 'throughput.svg', 'latency.svg', 'percentiles.svg']));
+  }, 150_000);
+});
 
 describe('an experiment of load steps', () => {
   it("makes the delta file once, runs the grid with the real rqbench load and writes the seed's table with the verdict", async () => {

@@ -183,3 +183,20 @@ finding: "a list costs the master less than a sorted set"
 check: "list_ir.master_ir_per_item < zset_ir.master_ir_per_item"
 seedEffects: { "list_ir.master_ir_per_item < zset_ir.master_ir_per_item": -19.1 }
 `;
+
+/** Two kv steps on a local 3x1 cluster, uniform and Zipf keys at one rate (test/e2e/experiment-kinds.test.js). */
+export const KV_SPEC = `
+title: Uniform and Zipf keys on three shards (test)
+seed: none
+kind: kv
+topology: { local: { cluster: true, masters: 3, replicas: 1 } }
+repeat: 2
+duration: 2
+warmup: 1
+flags: { mix: "get:90,set:10", keys: 1000, rate: 3000, t: 1, seed: 5 }
+steps:
+  - { name: uniform, label: uniform keys, flags: { key-dist: uniform } }
+  - { name: zipf, label: Zipf 1.5 keys, flags: { key-dist: "zipf:1.5" } }
+finding: "Zipf keys send more of the operations to one shard than uniform keys"
+check: "zipf.top_shard_ops_share > uniform.top_shard_ops_share"
+`;

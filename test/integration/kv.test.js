@@ -78,6 +78,55 @@ describe('on a standalone node', () => {
     expect(f.operations.rmw.count).toBeGreaterThan(500);
   }, 60_000);
 
+  it('--fill writes every key once before the run: every GET finds a value, where without it most miss', async () => {
+    const c = new Redis({ host: '127.0.0.1', port: standalone.port, lazyConnect: true });
+    await c.connect();
+    const stats = async () => {
+      const info = await c.info('stats');
+      return { hits: Number(/keyspace_hits:(\d+)/.exec(info)?.[1]), misses: Number(/keyspace_misses:(\d+)/.exec(info)?.[1]) };
+    };
+    const run = (more) =>
+      kv([
+        '--port',
+        String(standalone.port),
+        '--mix',
+        'get:100',
+        '--keys',
+        '3000',
+        '--sizes',
+        '100-200',
+        '--rate',
+        '1000',
+        '-d',
+        '2',
+        '--seed',
+        '3',
+        ...more,
+      ]);
+    try {
+      await c.flushall();
+      await c.config('RESETSTAT');
+      const bare = await run([]);
+      expect(bare.code, describeRun(bare)).toBe(0);
+      expect(bare.summary.fill).toBeUndefined();
+      // nothing wrote a key: every GET missed
+      expect((await stats()).misses).toBeGreaterThan(1500);
+      await c.config('RESETSTAT');
+      const filled = await run(['--fill']);
+      expect(filled.code, describeRun(filled)).toBe(0);
+      expect(filled.summary.fill).toEqual({ keys: 3000, ms: expect.any(Number) });
+      expect(await c.dbsize()).toBe(3000);
+      const s = await stats();
+      expect(s.misses, JSON.stringify(s)).toBe(0);
+      expect(s.hits).toBeGreaterThan(1500);
+      for (const k of ['kv:0', 'kv:2999']) expect(await c.strlen(k)).toBeGreaterThanOrEqual(100);
+      expect(await c.strlen('kv:1500')).toBeLessThanOrEqual(200);
+      expect(fs.readFileSync(path.join(filled.dir, 'summary.md'), 'utf8')).toContain('every key filled first');
+    } finally {
+      c.disconnect();
+    }
+  }, 60_000);
+
   it('latency from the intended start (coordinated omission corrected): a server frozen half a second shows in every operation due meanwhile, not only in the few in flight', async () => {
     const pid = standalone.nodes[0].pid;
     // at most 10 in flight: while the server is frozen the operations due wait in the client, unsent

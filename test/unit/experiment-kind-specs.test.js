@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { removeTempDirs } from '../helpers/producer-run.js';
 import { experimentDir, experimentWithTmp, expectRefused } from '../helpers/experiment-spec.js';
-import { CAPACITY_SPEC, LOAD_SPEC, OPS_SPEC, QUEUE_SPEC, S3_SPEC } from '../helpers/specs.js';
+import { CAPACITY_SPEC, KV_SPEC, LOAD_SPEC, OPS_SPEC, QUEUE_SPEC, S3_SPEC } from '../helpers/specs.js';
 import { rqbench } from '../helpers/in-process.js';
 
 afterAll(() => removeTempDirs());
@@ -93,7 +93,7 @@ describe('capacity steps', () => {
     [
       'the kind',
       ['kind: capacity, label: a quarter', 'kind: search, label: a quarter'],
-      'steps[1].kind must be one of produce, capacity, queue, load, ops (got "search")',
+      'steps[1].kind must be one of produce, capacity, queue, load, ops, kv (got "search")',
     ],
     ['a rate', ['c: 20 }', 'c: 20, q: 500 }'], 'flags.q is set by the capacity search'],
     [
@@ -108,6 +108,30 @@ describe('capacity steps', () => {
   ];
   it.each(BAD)('refuses a capacity step with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) =>
     expectRefused(CAPACITY_SPEC, edit, line),
+  );
+});
+
+describe('kv steps', () => {
+  // [what is wrong, the edit, the one line expected]
+  const BAD = [
+    ['a kv flag', ['key-dist: uniform }', 'key-dist: gauss }'], 'steps[0].flags.key-dist must be'],
+    ['a number', ['rate: 3000', 'rate: lots'], 'flags.rate needs a number (got "lots")'],
+    ['a flag kv does not have', ['seed: 5 }', 'seed: 5, ns: 3 }'], 'flags.ns is not a flag of rqbench kv'],
+    ['a runner-owned flag', ['seed: 5 }', 'seed: 5, url: "redis://x" }'], 'flags.url is set by the runner'],
+    ['a consumer', ['key-dist: uniform }', 'key-dist: uniform }, consumer: { readers: 1 }'], 'steps[0]: a kv step has no consumer'],
+    [
+      'a metric',
+      ['zipf.top_shard_ops_share >', 'zipf.hot_share >'],
+      'check: "zipf.hot_share": hot_share is not a metric (known: target, achieved, achieved_ratio, op_p50_ms, op_p99_ms',
+    ],
+    [
+      'the topology',
+      ['{ local: { cluster: true, masters: 3, replicas: 1 } }', '{ queue: { emulator: sqs } }'],
+      'topology: a kv step needs Redis: topology local: or url:',
+    ],
+  ];
+  it.each(BAD)('refuses a kv step with a mistake in %s: one line naming the field, exit 2, nothing written', (_what, edit, line) =>
+    expectRefused(KV_SPEC, edit, line),
   );
 });
 
@@ -173,7 +197,7 @@ describe('load and ops steps', () => {
       ['one.failed_ops == 0', 'one.redis_gett_first_ms == 0'],
       'check: "one.redis_gett_first_ms": redis_gett_first_ms is not a metric (known: redis_get_connect_ms, ',
     ],
-    ['the kind', ['kind: ops', 'kind: opz'], 'kind must be one of produce, capacity, queue, load, ops (got "opz")'],
+    ['the kind', ['kind: ops', 'kind: opz'], 'kind must be one of produce, capacity, queue, load, ops, kv (got "opz")'],
   ];
 
   it.each([...LOAD_BAD.map((b) => ['load', ...b, LOAD_SPEC]), ...OPS_BAD.map((b) => ['ops', ...b, OPS_SPEC])])(

@@ -33,8 +33,8 @@ const OPTIONAL = {
 const typeOf = (v) => (Array.isArray(v) ? 'array' : typeof v);
 
 describe('the kinds of experiment step', () => {
-  it('are produce (the default), capacity, queue, load and ops: one module each, the default included', () => {
-    expect(STEP_KIND_NAMES).toEqual(['produce', 'capacity', 'queue', 'load', 'ops']);
+  it('are produce (the default), capacity, queue, load, ops and kv: one module each, the default included', () => {
+    expect(STEP_KIND_NAMES).toEqual(['produce', 'capacity', 'queue', 'load', 'ops', 'kv']);
     expect(DEFAULT_STEP_KIND).toBe('produce');
     expect(stepKindOf({})).toBe(STEP_KINDS.produce);
     expect(stepKindOf({ kind: 'queue' })).toBe(STEP_KINDS.queue);

@@ -337,8 +337,8 @@ export const commandsNote = (spec) =>
     .join(' ');
 export const setupWords = { starter: 'started by the runner', each: ', each' };
 
-/** Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint. */
-class TopologyKeeper {
+/** Starts the spec's local Redis when needed (fresh when asked), or points at the endpoint (a kv step's too). */
+export class TopologyKeeper {
   /**
    * @param {import('../spec.js').Topology} topology
    * @param {(line: string) => void} log
@@ -394,7 +394,7 @@ class TopologyKeeper {
  * @param {import('../spec.js').Topology} topology
  * @returns {Promise<string[]>} the --at values
  */
-async function expandAt(step, target, topology) {
+export async function expandAt(step, target, topology) {
   const at = [];
   for (const a of step.at) {
     const m = /^([\d.]+):add-shard$/.exec(a);

@@ -7,9 +7,17 @@ import * as capacity from './capacity-kind.js';
 import * as queue from './queue-kind.js';
 import * as load from './load-kind.js';
 import * as ops from './ops-kind.js';
+import * as kv from './kv-kind.js';
 
 /** @type {Record<string, import('./kind-contract.js').StepKind>} */
-export const STEP_KINDS = { [produce.name]: produce, [capacity.name]: capacity, [queue.name]: queue, [load.name]: load, [ops.name]: ops };
+export const STEP_KINDS = {
+  [produce.name]: produce,
+  [capacity.name]: capacity,
+  [queue.name]: queue,
+  [load.name]: load,
+  [ops.name]: ops,
+  [kv.name]: kv,
+};
 
 /** The kind of a step that names none. */
 export const DEFAULT_STEP_KIND = produce.name;

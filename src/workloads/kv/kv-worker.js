@@ -20,7 +20,7 @@ import { IntervalClock } from '../../harness/clock.js';
 import { settings } from '../../settings.js';
 import { streamOf } from './random.js';
 import { keyChooser } from './key-choosers.js';
-import { sizeChooser } from './sizes.js';
+import { sizeChooser, valueBytes } from './sizes.js';
 import { arrivals } from './arrivals.js';
 import { KV_OPS, argsOf, keyNamer, opChooser } from './kv-ops.js';
 
@@ -331,17 +331,4 @@ class KvBatch {
   done(now) {
     this.worker.settled(this.n, now);
   }
-}
-
-/**
- * The value bytes every SET draws its prefix from: letters from the seed, as long as the largest size.
- * @param {import('./sizes.js').SizeDist} sizes
- * @param {number} seed
- */
-function valueBytes(sizes, seed) {
-  const max = sizes.kind === 'fixed' ? sizes.size : sizes.kind === 'range' ? sizes.max : Math.max(...sizes.sizes);
-  const random = streamOf(seed, 'value');
-  const buf = Buffer.allocUnsafe(max);
-  for (let i = 0; i < max; i++) buf[i] = 97 + Math.floor(random() * 26);
-  return buf;
 }

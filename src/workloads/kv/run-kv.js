@@ -19,6 +19,8 @@ import { shapeOf } from '../../harness/manifest.js';
 import { localNote, withLocal } from '../../local/for-run.js';
 import { withLiveMetrics } from '../../harness/live-metrics.js';
 import { meanSize } from './sizes.js';
+import { fillKeys } from './kv-fill.js';
+import { writeErr } from '../../command-io.js';
 
 /**
  * @param {Readonly<Record<string, any>>} plan checked and frozen (plans/kv-plan.js)
@@ -36,6 +38,8 @@ export function runKv(plan) {
 async function kv(a, local, live) {
   const conn = connectionFrom(a);
   const topo = await discoverTopology(conn);
+  // YCSB's load phase, before the run's clock: its time is not the run's
+  const filled = a.fill ? await fill(conn, a) : null;
   const clients = Array.from({ length: a.clients }, (_, i) => i + 1);
   const base = {
     t: a.clients,
@@ -79,6 +83,7 @@ async function kv(a, local, live) {
       starts: run.starts,
     });
     Object.assign(summary, { name, seed: a.seed, preset: a.preset ?? null, interrupted: !!interrupted, clientErrors: run.errors });
+    if (filled) summary.fill = filled;
     const seconds = { rows: recorder.rows, t0: run.t0, ...KV_ROWS.disturbedBy };
     summary.disturbances = episodes({ ...seconds, actions: run.actionResults });
     if (run.actionResults.length) {
@@ -126,6 +131,18 @@ async function kv(a, local, live) {
   });
 }
 
+/**
+ * --fill, said on stderr as it starts and ends (a million keys take seconds).
+ * @param {import('../../transports/redis.js').RedisConn} conn
+ * @param {Readonly<Record<string, any>>} a
+ */
+async function fill(conn, a) {
+  if (!a.quiet) writeErr(`rqbench kv: filling ${grouped(a.keys)} keys (--fill) …\n`);
+  const r = await fillKeys(conn, /** @type {any} */ (a));
+  if (!a.quiet) writeErr(`rqbench kv: filled ${grouped(r.keys)} keys in ${fixed(r.ms / 1000, 1)} s\n`);
+  return r;
+}
+
 /** One sentence: what ran against what. */
 function describe(a, topo, local) {
   const rate =
@@ -135,5 +152,5 @@ function describe(a, topo, local) {
   const mix = a.mix.map((m) => `${m.op} ${m.weight}`).join(', ');
   const dist = a.keyDist.kind === 'zipf' ? `zipf ${a.keyDist.s}${a.keyDist.scrambled ? ' scrambled' : ''}` : a.keyDist.kind;
   const sizes = a.sizes.kind === 'fixed' ? `${a.sizes.size} B values` : `values of ${grouped(Math.round(meanSize(a.sizes)))} B on average`;
-  return `Key-value workload${a.preset ? ` ${a.preset}` : ''} (${mix}), ${rate} (${a.arrivals} arrivals) from ${a.clients} client process(es), over ${grouped(a.keys)} keys (${a.keyPattern}, ${dist}), ${sizes}${a.ttl ? `, TTL ${a.ttl} s` : ''}${a.readFrom === 'replica' ? ', reads from the replicas' : a.readFrom === 'any' ? ', reads from the master and a replica in turn' : ''}, seed ${a.seed}, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}.`;
+  return `Key-value workload${a.preset ? ` ${a.preset}` : ''} (${mix}), ${rate} (${a.arrivals} arrivals) from ${a.clients} client process(es), over ${grouped(a.keys)} keys (${a.keyPattern}, ${dist}), ${sizes}${a.ttl ? `, TTL ${a.ttl} s` : ''}${a.fill ? ', every key filled first' : ''}${a.readFrom === 'replica' ? ', reads from the replicas' : a.readFrom === 'any' ? ', reads from the master and a replica in turn' : ''}, seed ${a.seed}, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}.`;
 }

@@ -4,6 +4,8 @@
  * `128:8,1024:2` (sizes with weights: 128 bytes 8 times in 10).
  */
 
+import { streamOf } from './random.js';
+
 /** @typedef {import('./random.js').Uniform} Uniform */
 /** @typedef {{ kind: 'fixed', size: number } | { kind: 'range', min: number, max: number } | { kind: 'list', sizes: number[], weights: number[] }} SizeDist */
 
@@ -61,4 +63,17 @@ export function meanSize(dist) {
   if (dist.kind === 'range') return (dist.min + dist.max) / 2;
   const total = dist.weights.reduce((a, b) => a + b, 0);
   return dist.sizes.reduce((a, s, i) => a + (s * dist.weights[i]) / total, 0);
+}
+
+/**
+ * The value bytes every SET draws its prefix from: letters from the seed, as long as the largest size.
+ * @param {SizeDist} sizes
+ * @param {number} seed
+ */
+export function valueBytes(sizes, seed) {
+  const max = sizes.kind === 'fixed' ? sizes.size : sizes.kind === 'range' ? sizes.max : Math.max(...sizes.sizes);
+  const random = streamOf(seed, 'value');
+  const buf = Buffer.allocUnsafe(max);
+  for (let i = 0; i < max; i++) buf[i] = 97 + Math.floor(random() * 26);
+  return buf;
 }
