@@ -211,13 +211,21 @@ function compareCapacity(dirs, a, format) {
       throw bad('<a> <b> [more..]', 'capacity directories with a readable capacity.json', `${d}: ${e.message}`);
     }
   });
+  // a kv search's rates are operations, a producer's items: one table holds one of them
+  const units = [...new Set(docs.map((x) => x.doc.criteria?.unit ?? 'items'))];
+  if (units.length > 1)
+    throw bad(
+      '<a> <b> [more..]',
+      "capacity searches of one kind: a producer's (items/s) or a kv workload's (operations/s)",
+      dirs.join(' '),
+    );
   const headroom = a.headroom ?? docs[0].doc.criteria?.headroom ?? 60;
   const rows = instanceRows(
     docs.map((x) => ({ ...x, doc: withHeadroom(x.doc, headroom) })),
     { forRate: a.forRate },
   );
   if (format === 'json') return `${JSON.stringify({ kind: 'capacity', headroom, forRate: a.forRate ?? null, rows }, null, 2)}\n`;
-  return `# Capacity comparison\n\n${docs.map((x, i) => `- **${rows[i].instance?.type ?? x.label}**: ${dirs[i]} — ${x.doc.answer}`).join('\n')}\n\n${instanceTableMd(rows, { forRate: a.forRate, headroom })}\n`;
+  return `# Capacity comparison\n\n${docs.map((x, i) => `- **${rows[i].instance?.type ?? x.label}**: ${dirs[i]} — ${x.doc.answer}`).join('\n')}\n\n${instanceTableMd(rows, { forRate: a.forRate, headroom, unit: units[0] })}\n`;
 }
 
 /** A search's projection read again at another headroom: the line is the same, the rate on it moves. */

@@ -1,5 +1,6 @@
 // Bad input to `rqbench capacity`: one line, exit 2, nothing written. The command runs in this
 // process; test/e2e/capacity.test.js runs the searches themselves.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeRun, listTree, removeTempDirs, tempDir } from '../helpers/producer-run.js';
@@ -66,5 +67,23 @@ describe('rqbench capacity: bad input', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toMatch(/^rqbench capacity: --metrics-port must be an integer from 1 to 65535 \(got 0\)$/);
     expect(listTree(out)).toEqual([]);
+  });
+});
+
+describe('rqbench compare on capacity searches', () => {
+  it('refuses a producer search beside a kv search in one line, exit 2: their rates count different things', async () => {
+    const base = tempDir('rqbench-capacity-units-');
+    const dirs = ['items', 'operations'].map((unit) => {
+      const d = path.join(base, `capacity-${unit}`);
+      fs.mkdirSync(d, { recursive: true });
+      fs.writeFileSync(path.join(d, 'capacity.json'), JSON.stringify({ answer: 'x', criteria: unit === 'items' ? {} : { unit } }));
+      return d;
+    });
+    const r = await rqbench(['compare', ...dirs]);
+    expect(r.code, describeRun(r)).toBe(2);
+    expect(r.stderr.trim()).toMatch(
+      /^rqbench compare: <a> <b> \[more\.\.\] must be capacity searches of one kind: a producer's \(items\/s\) or a kv workload's \(operations\/s\)/,
+    );
+    expect(r.stdout).toBe('');
   });
 });
