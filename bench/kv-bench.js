@@ -8,6 +8,10 @@
  *   CONNECTIONS connections, one per master each with --cluster-mode), for SECONDS seconds,
  *   REPEATS runs of each, in a different order each round.
  *
+ * A lean Node client (bench/lib/lean-kv.js: no object, string or array per operation, replies
+ * scanned in place) runs the same workload on the standalone server: the floor of an open-loop
+ * Node client on this machine, against which rqbench's own cost and memtier's are read.
+ *
  * memtier runs twice: with its default --pipeline 1 (every request a round trip of its own, as many
  * unpipelined application clients send them) and with --pipeline 16 (near what rqbench kv does: it
  * writes every operation due at one moment to a node in one write, and Redis reads them in one go).
@@ -161,6 +165,8 @@ const TOOLS = {
       '--quiet',
     ],
   ],
+  // the floor of an open-loop Node client: bench/lib/lean-kv.js (standalone only)
+  'lean Node client': (port) => [process.execPath, ['bench/lib/lean-kv.js', String(port), String(RATE), String(SECONDS), String(KEYS)]],
   'memtier -P 1': (port, cluster, _out, masters) => memtierArgs(port, cluster, masters, 1),
   'memtier -P 16': (port, cluster, _out, masters) => memtierArgs(port, cluster, masters, 16),
 };
@@ -235,7 +241,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function main() {
   const memtier = findExecutable('memtier_benchmark');
   if (!memtier) note('memtier_benchmark is not on the PATH (docs/kv.md says how to build it): rqbench runs alone');
-  const tools = memtier ? ['rqbench', 'memtier -P 1', 'memtier -P 16'] : ['rqbench'];
+  const all = memtier ? ['rqbench', 'lean Node client', 'memtier -P 1', 'memtier -P 16'] : ['rqbench', 'lean Node client'];
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-kv-bench-'));
   const shapes = argv.includes('--standalone-only') ? [false] : [false, true];
   const results = [];
@@ -246,6 +252,8 @@ async function main() {
     note(`starting a local ${cluster ? '3x1 cluster' : 'standalone Redis'}…`);
     const server = await startRedis(cluster ? { cluster: true, masters: 3, replicas: 1 } : {});
     const target = { port: server.port, cluster, masters: server.nodes.filter((n) => n.role === 'master').map((n) => n.port) };
+    // the lean client speaks to one node: it has no slot routing
+    const tools = cluster ? all.filter((t) => t !== 'lean Node client') : all;
     try {
       const runs = [];
       for (let i = 0; i < REPEATS; i++)
@@ -269,11 +277,15 @@ async function main() {
         );
       if (memtier) {
         log();
-        for (const m of tools.slice(1)) {
+        for (const m of tools.filter((t) => t.startsWith('memtier'))) {
           const ratio = (k) => (of('rqbench', k) / of(m, k)).toFixed(2);
           log(
             `rqbench / ${m} (medians): client CPU per op x${ratio('clientUs')}, Redis CPU per op x${ratio('redisUs')}, ops/s x${ratio('opsPerSec')}`,
           );
+          if (tools.includes('lean Node client'))
+            log(
+              `lean Node client / ${m} (medians): client CPU per op x${(of('lean Node client', 'clientUs') / of(m, 'clientUs')).toFixed(2)}`,
+            );
         }
       }
       results.push({ cluster, runs });

@@ -103,6 +103,15 @@ export function kvOptions(y) {
       group: w,
       describe: 'client processes sharing the rate',
     })
+    .option('pipeline', {
+      type: 'number',
+      requiresArg: true,
+      default: 0,
+      group: w,
+      describe:
+        "operations a client may have outstanding on one node (memtier_benchmark's --pipeline): 1 is a round trip per operation, as an unpipelined application client sends them; the rest wait in the client, their wait in the latency from the intended start. 0: every operation due is written at once",
+      defaultDescription: '0 (no limit)',
+    })
     .option('max-inflight', {
       type: 'number',
       requiresArg: true,
@@ -140,6 +149,7 @@ export function kvPlan(flags) {
   if (a.seed !== undefined) intIn(a.seed, '--seed', 0, 2 ** 32 - 1);
   intIn(a.clients, '--clients', 1, 1024);
   intIn(a.maxInflight, '--max-inflight', 1, 1_000_000);
+  intIn(a.pipeline, '--pipeline', 0, 1_000_000);
   if (a.readFrom !== 'master' && !mix.some((m) => ['get', 'hget', 'zrange'].includes(m.op)))
     throw bad(`--read-from ${a.readFrom}`, `used with a mix that reads (get, hget or zrange; the mix is ${a.mix ?? preset?.mix})`);
   const fills = {

@@ -127,6 +127,42 @@ describe('on a standalone node', () => {
     }
   }, 60_000);
 
+  it('--pipeline 1: one operation a round trip, as an unpipelined client sends them (a read of Redis per command), where without it a read carries several', async () => {
+    const c = new Redis({ host: '127.0.0.1', port: standalone.port, lazyConnect: true });
+    await c.connect();
+    /** Redis's reads of client sockets per command processed over one run */
+    const readsPerCommand = async (more) => {
+      await c.config('RESETSTAT');
+      const r = await kv([
+        '--port',
+        String(standalone.port),
+        '--mix',
+        'get:90,set:10',
+        '--rate',
+        '3000',
+        '-d',
+        '2',
+        '--warmup',
+        '0',
+        ...more,
+      ]);
+      expect(r.code, describeRun(r)).toBe(0);
+      const info = await c.info('stats');
+      const n = (k) => Number(new RegExp(`^${k}:(\\d+)`, 'm').exec(info)?.[1]);
+      return { r, ratio: n('total_reads_processed') / n('total_commands_processed') };
+    };
+    try {
+      const one = await readsPerCommand(['--pipeline', '1']);
+      expect(one.ratio).toBeGreaterThan(0.95);
+      expect(one.r.summary.rate.ratio).toBeGreaterThan(0.95);
+      expect(fs.readFileSync(path.join(one.r.dir, 'summary.md'), 'utf8')).toContain('at most 1 operation outstanding a node per client');
+      const all = await readsPerCommand([]);
+      expect(all.ratio, 'every operation due in one write: several commands a read').toBeLessThan(0.7);
+    } finally {
+      c.disconnect();
+    }
+  }, 60_000);
+
   it('latency from the intended start (coordinated omission corrected): a server frozen half a second shows in every operation due meanwhile, not only in the few in flight', async () => {
     const pid = standalone.nodes[0].pid;
     // at most 10 in flight: while the server is frozen the operations due wait in the client, unsent

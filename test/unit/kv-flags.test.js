@@ -31,6 +31,8 @@ describe('rqbench kv: bad input', () => {
     [['--ttl', '-5'], /^rqbench kv: --ttl must be an integer from 0 to 31536000 \(got -5\)$/],
     [['--arrivals', 'bursty'], /^rqbench: --arrivals must be one of constant, poisson \(got "bursty"\)$/],
     [['--mix', 'set:1', '--read-from', 'replica'], /^rqbench kv: --read-from replica must be used with a mix that reads/],
+    [['--pipeline', '-1'], /^rqbench kv: --pipeline must be an integer from 0 to 1000000 \(got -1\)$/],
+    [['--pipeline', '1.5'], /^rqbench kv: --pipeline must be an integer/],
     [['-d', '1e12'], /^rqbench kv: --duration must be a number of seconds from 0 to 604800/],
     [['--at', '1:reshard:10'], /^rqbench kv: --at must be used with --cluster/],
   ])('%j: one line, exit 2, nothing written', async (flags, line) => {

@@ -1,8 +1,9 @@
 /**
  * One open-loop kv client, in its own process (items/worker-process.js): each operation is sent at
  * its intended time (the arrival process over the rate curve, this client's share of it), never
- * waiting for replies (except when maxInflight operations are outstanding), on a key the key
- * chooser picked. Its latency is recorded per operation from the intended start and from the
+ * waiting for replies (except when maxInflight operations are outstanding, or a node already has
+ * --pipeline operations outstanding: the rest wait in the client, in order, their latency from the
+ * intended start counting the wait), on a key the key chooser picked. Its latency is recorded per operation from the intended start and from the
  * send; the operations sent to each node are counted (the summary's shares, where a hot shard
  * shows); one interval a second.
  */
@@ -41,6 +42,7 @@ import { KV_OPS, argsOf, keyNamer, opChooser } from './kv-ops.js';
  * @property {number} durationMs 0: until stop()
  * @property {number} t0 epoch ms of the run's start (shared by every client)
  * @property {number} maxInflight operations awaiting replies before sending waits
+ * @property {number} [pipeline] operations outstanding on one node at most (0: every operation due at once)
  */
 
 /** Operations sent in one tick at most: a client far behind still hands over its seconds. */
@@ -90,6 +92,10 @@ export class KvWorker {
     /** @type {Map<string, number>} operations sent to each node this second */
     this.nodeOps = new Map();
     this.inflight = 0;
+    /** --pipeline: operations outstanding on each node (by sender and address), and those waiting for room */
+    this.outstanding = new Map();
+    /** @type {Map<string, Sent[]>} */
+    this.waiting = new Map();
     this.unacked = 0;
     this.stopping = false;
     this.finished = false;
@@ -153,7 +159,7 @@ export class KvWorker {
       due = this.t0Perf + this.gap() * 1000;
     }
     this.nextDue = due;
-    for (const [sender, byNode] of groups) for (const [addr, ops] of byNode) this.#send(sender, addr, ops);
+    for (const [sender, byNode] of groups) for (const [addr, ops] of byNode) this.#dispatch(sender, addr, ops);
     if (this.stopping) return;
     // past the end, operations still owed are not sent late: intended against sent shows them (a
     // ramp down to 0 has no next operation at all)
@@ -195,13 +201,40 @@ export class KvWorker {
     record(this.lag, (now - intended) * 1000);
   }
 
-  /** @param {ClusterSender} sender @param {string} addr @param {Sent[]} ops */
-  #send(sender, addr, ops) {
+  /**
+   * Operations for one node: all sent at once, or with --pipeline as many as the node has room for,
+   * the rest waiting in order (counted in flight: --max-inflight holds them too).
+   * @param {ClusterSender} sender @param {string} addr @param {Sent[]} ops
+   */
+  #dispatch(sender, addr, ops) {
     this.inflight += ops.length;
+    const limit = this.plan.pipeline ?? 0;
+    if (!limit) return this.#send(sender, addr, ops);
+    const k = this.#pipeOf(sender, addr);
+    const queue = this.waiting.get(k);
+    const room = queue?.length ? 0 : limit - (this.outstanding.get(k) ?? 0);
+    if (room >= ops.length) return this.#send(sender, addr, ops);
+    if (room > 0) this.#send(sender, addr, ops.slice(0, room));
+    const rest = room > 0 ? ops.slice(room) : ops;
+    if (queue) queue.push(...rest);
+    else this.waiting.set(k, rest);
+  }
+
+  /** A node's pipe, as --pipeline counts it: the same address reached by two senders (master, replica reads) is two. */
+  #pipeOf(sender, addr) {
+    return `${sender === this.sender ? 'w' : 'r'}${addr}`;
+  }
+
+  /** @param {ClusterSender} sender @param {string} addr @param {Sent[]} ops already counted in flight */
+  #send(sender, addr, ops) {
     this.counters.sent += ops.length;
     this.nodeOps.set(addr, (this.nodeOps.get(addr) ?? 0) + ops.length);
+    if (this.plan.pipeline) {
+      const k = this.#pipeOf(sender, addr);
+      this.outstanding.set(k, (this.outstanding.get(k) ?? 0) + ops.length);
+    }
     const { buf, starts } = encodeBatch(ops.map((o) => o.args));
-    sender.send(addr, new KvBatch(this, ops, buf, starts));
+    sender.send(addr, new KvBatch(this, ops, buf, starts, sender, addr));
   }
 
   /** Operation `o` answered at `now`: a read-modify-write's GET sends its SET; anything else is done. */
@@ -209,10 +242,7 @@ export class KvWorker {
     if (o.stage === 1) {
       o.stage = 2;
       o.args = argsOf('set', o.key, this.value.subarray(0, this.size()), this.plan.ttl, 0);
-      const addr = this.router.addrFor(o.slot);
-      this.inflight++;
-      const { buf, starts } = encodeBatch([o.args]);
-      this.sender.send(addr, new KvBatch(this, [o], buf, starts));
+      this.#dispatch(this.sender, this.router.addrFor(o.slot), [o]);
       return;
     }
     this.counters.acked++;
@@ -225,9 +255,25 @@ export class KvWorker {
     record(this.all.sent, fromSent);
   }
 
-  /** A batch settled: its operations leave the in-flight count, and sending may go on. */
-  settled(n, now) {
+  /**
+   * A batch settled: its operations leave the in-flight count, the node's pipe has room for as
+   * many waiting ones, and sending may go on.
+   * @param {number} n @param {number} now @param {ClusterSender} sender @param {string} addr
+   */
+  settled(n, now, sender, addr) {
     this.inflight -= n;
+    if (this.plan.pipeline) {
+      const k = this.#pipeOf(sender, addr);
+      this.outstanding.set(k, (this.outstanding.get(k) ?? 0) - n);
+      const queue = this.waiting.get(k);
+      if (queue?.length && !this.finished) {
+        const next = queue.splice(0, this.plan.pipeline - /** @type {number} */ (this.outstanding.get(k)));
+        if (!queue.length) this.waiting.delete(k);
+        // latency from the send starts now: the wait before it is in the latency from the intended start
+        for (const o of next) o.sentAt = now;
+        if (next.length) this.#send(sender, addr, next);
+      }
+    }
     if (this.capSince !== undefined) {
       this.counters.capWaitMs += now - this.capSince;
       this.capSince = undefined;
@@ -302,9 +348,14 @@ export class KvWorker {
  * fails for good is counted, and the worker hears when the batch is settled (a ClusterSender Batch).
  */
 class KvBatch {
-  /** @param {KvWorker} worker @param {Sent[]} ops @param {Buffer} buf @param {number[]} starts */
-  constructor(worker, ops, buf, starts) {
+  /**
+   * @param {KvWorker} worker @param {Sent[]} ops @param {Buffer} buf @param {number[]} starts
+   * @param {ClusterSender} sender @param {string} addr the node it was sent to (its --pipeline room)
+   */
+  constructor(worker, ops, buf, starts, sender, addr) {
     this.worker = worker;
+    this.sender = sender;
+    this.addr = addr;
     this.ops = ops;
     this.n = ops.length;
     this.buf = buf;
@@ -329,6 +380,6 @@ class KvBatch {
 
   /** @param {number} now */
   done(now) {
-    this.worker.settled(this.n, now);
+    this.worker.settled(this.n, now, this.sender, this.addr);
   }
 }

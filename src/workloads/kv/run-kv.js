@@ -55,6 +55,7 @@ async function kv(a, local, live) {
     readFrom: a.readFrom,
     durationMs: a.duration * 1000,
     maxInflight: a.maxInflight,
+    pipeline: a.pipeline,
     t0: 0,
   };
   /** @type {import('../items/process-pool.js').WorkerSpec[]} */
@@ -152,5 +153,5 @@ function describe(a, topo, local) {
   const mix = a.mix.map((m) => `${m.op} ${m.weight}`).join(', ');
   const dist = a.keyDist.kind === 'zipf' ? `zipf ${a.keyDist.s}${a.keyDist.scrambled ? ' scrambled' : ''}` : a.keyDist.kind;
   const sizes = a.sizes.kind === 'fixed' ? `${a.sizes.size} B values` : `values of ${grouped(Math.round(meanSize(a.sizes)))} B on average`;
-  return `Key-value workload${a.preset ? ` ${a.preset}` : ''} (${mix}), ${rate} (${a.arrivals} arrivals) from ${a.clients} client process(es), over ${grouped(a.keys)} keys (${a.keyPattern}, ${dist}), ${sizes}${a.ttl ? `, TTL ${a.ttl} s` : ''}${a.fill ? ', every key filled first' : ''}${a.readFrom === 'replica' ? ', reads from the replicas' : a.readFrom === 'any' ? ', reads from the master and a replica in turn' : ''}, seed ${a.seed}, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}.`;
+  return `Key-value workload${a.preset ? ` ${a.preset}` : ''} (${mix}), ${rate} (${a.arrivals} arrivals) from ${a.clients} client process(es), over ${grouped(a.keys)} keys (${a.keyPattern}, ${dist}), ${sizes}${a.ttl ? `, TTL ${a.ttl} s` : ''}${a.fill ? ', every key filled first' : ''}${a.pipeline ? `, at most ${grouped(a.pipeline)} operation${a.pipeline === 1 ? '' : 's'} outstanding a node per client` : ''}${a.readFrom === 'replica' ? ', reads from the replicas' : a.readFrom === 'any' ? ', reads from the master and a replica in turn' : ''}, seed ${a.seed}, against ${shapeOf(topo)}${localNote(local)}; ${a.duration ? `${a.duration} s` : 'until Ctrl-C'}.`;
 }
