@@ -12,6 +12,9 @@
  * scanned in place) runs the same workload on the standalone server: the floor of an open-loop
  * Node client on this machine, against which rqbench's own cost and memtier's are read.
  *
+ * rqbench runs twice too: as it is (every operation due written at once) and with --pipeline 1
+ * from 4 client processes (one operation a round trip on each of 4 connections, as memtier -P 1's).
+ *
  * memtier runs twice: with its default --pipeline 1 (every request a round trip of its own, as many
  * unpipelined application clients send them) and with --pipeline 16 (near what rqbench kv does: it
  * writes every operation due at one moment to a node in one write, and Redis reads them in one go).
@@ -165,6 +168,11 @@ const TOOLS = {
       '--quiet',
     ],
   ],
+  // one operation a round trip, from 4 client processes: memtier -P 1's 4 connections (one per master each on a cluster)
+  'rqbench -P 1': (port, cluster, out) => {
+    const [cmd, args] = TOOLS.rqbench(port, cluster, out);
+    return [cmd, [...args, '--pipeline', '1', '-t', String(CONNECTIONS)]];
+  },
   // the floor of an open-loop Node client: bench/lib/lean-kv.js (standalone only)
   'lean Node client': (port) => [process.execPath, ['bench/lib/lean-kv.js', String(port), String(RATE), String(SECONDS), String(KEYS)]],
   'memtier -P 1': (port, cluster, _out, masters) => memtierArgs(port, cluster, masters, 1),
@@ -241,7 +249,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function main() {
   const memtier = findExecutable('memtier_benchmark');
   if (!memtier) note('memtier_benchmark is not on the PATH (docs/kv.md says how to build it): rqbench runs alone');
-  const all = memtier ? ['rqbench', 'lean Node client', 'memtier -P 1', 'memtier -P 16'] : ['rqbench', 'lean Node client'];
+  const all = memtier
+    ? ['rqbench', 'rqbench -P 1', 'lean Node client', 'memtier -P 1', 'memtier -P 16']
+    : ['rqbench', 'rqbench -P 1', 'lean Node client'];
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'rqbench-kv-bench-'));
   const shapes = argv.includes('--standalone-only') ? [false] : [false, true];
   const results = [];
@@ -278,9 +288,11 @@ async function main() {
       if (memtier) {
         log();
         for (const m of tools.filter((t) => t.startsWith('memtier'))) {
-          const ratio = (k) => (of('rqbench', k) / of(m, k)).toFixed(2);
+          // each rqbench against the memtier of its pipelining
+          const mine = m === 'memtier -P 1' ? 'rqbench -P 1' : 'rqbench';
+          const ratio = (k) => (of(mine, k) / of(m, k)).toFixed(2);
           log(
-            `rqbench / ${m} (medians): client CPU per op x${ratio('clientUs')}, Redis CPU per op x${ratio('redisUs')}, ops/s x${ratio('opsPerSec')}`,
+            `${mine} / ${m} (medians): client CPU per op x${ratio('clientUs')}, Redis CPU per op x${ratio('redisUs')}, ops/s x${ratio('opsPerSec')}`,
           );
           if (tools.includes('lean Node client'))
             log(

@@ -134,3 +134,21 @@ export function newestRun(stepDir, role, file = 'summary.json') {
   const dir = newestRunDir(stepDir, role);
   return { dir, doc: (dir && readJson(path.join(dir, file))) ?? null };
 }
+
+/**
+ * The host line's manifest of a kind whose steps each hold one run directory: the first run's
+ * manifest.json, every commit the runs ran named (steps added to a run later, with --resume, ran
+ * other code), and whether any tree was dirty (one dirty taints the table; unknown, from older
+ * runs, only where none says).
+ * @param {Array<string|null|undefined>} dirs the complete steps' run directories
+ * @returns {Record<string, any>|null}
+ */
+export function runsManifest(dirs) {
+  const manifests = dirs.filter(Boolean).map((d) => readJson(path.join(/** @type {string} */ (d), 'manifest.json')));
+  const first = manifests[0];
+  if (!first) return null;
+  const gits = [...new Set(manifests.map((m) => m?.git).filter(Boolean))];
+  const states = manifests.map((m) => m?.gitDirty);
+  const gitDirty = states.includes(true) ? true : states.every((d) => d === false) ? false : undefined;
+  return { ...first, ...(gits.length > 1 ? { gits } : {}), gitDirty };
+}

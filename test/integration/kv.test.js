@@ -122,7 +122,17 @@ describe('on a standalone node', () => {
       for (const k of ['kv:0', 'kv:2999']) expect(await c.strlen(k)).toBeGreaterThanOrEqual(100);
       expect(await c.strlen('kv:1500')).toBeLessThanOrEqual(200);
       expect(fs.readFileSync(path.join(filled.dir, 'summary.md'), 'utf8')).toContain('every key filled first');
+      // a fill the server refuses (out of memory) is said in one line, exit 1, and no run is made
+      await c.flushall();
+      await c.config('SET', 'maxmemory', '1mb');
+      await c.config('SET', 'maxmemory-policy', 'noeviction');
+      const refused = await kv(['--port', String(standalone.port), '--fill', '--keys', '20000', '--sizes', '512', '-d', '1']);
+      expect(refused.code, describeRun(refused)).toBe(1);
+      expect(refused.stderr.trim()).toMatch(/^rqbench kv: --fill: [\d,]+ of 20,000 keys were not written \(OOM command not allowed/);
+      expect(refused.dir ?? null).toBeNull();
     } finally {
+      await c.config('SET', 'maxmemory', '0').catch(() => {});
+      await c.flushall().catch(() => {});
       c.disconnect();
     }
   }, 60_000);

@@ -13,15 +13,14 @@
  *     - { name: zipf, flags: { key-dist: "zipf:0.99:scrambled" } }
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { short } from '../../record/format.js';
 import { connectionOptions } from '../../plans/connection.js';
 import { outputOptions } from '../../plans/output.js';
 import { metricsOptions } from '../../plans/metrics-plan.js';
 import { kvOptions, kvPlan } from '../../plans/kv-plan.js';
 import { stepArgv } from '../command-line.js';
-import { newestRun, readJson, stepRecord } from '../layout.js';
-import { relayArgs, runChild } from '../children.js';
+import { newestRun, runsManifest, stepRecord } from '../layout.js';
+import { commandLine, relayArgs, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf } from './kind-flags.js';
 import { TopologyKeeper, expandAt } from './produce-kind.js';
@@ -130,7 +129,7 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
       label: step.label,
       kind: name,
       startedAt: new Date().toISOString(),
-      commands: [['node', ...argv].join(' ')],
+      commands: [commandLine('node', argv)],
       ok: false,
     };
     const save = stepRecord(stepDir, meta);
@@ -165,13 +164,7 @@ export function readBack(stepDir, meta) {
 
 /** @param {import('./kind-contract.js').StepRun[]} steps */
 export function manifest(steps) {
-  const manifests = steps.filter((x) => x.r?.complete && x.r.kvDir).map((x) => readJson(path.join(x.r.kvDir, 'manifest.json')));
-  const first = manifests[0];
-  if (!first) return null;
-  const gits = [...new Set(manifests.map((m) => m?.git).filter(Boolean))];
-  const states = manifests.map((m) => m?.gitDirty);
-  const gitDirty = states.includes(true) ? true : states.every((d) => d === false) ? false : undefined;
-  return { ...first, ...(gits.length > 1 ? { gits } : {}), gitDirty };
+  return runsManifest(steps.filter((x) => x.r?.complete).map((x) => x.r.kvDir));
 }
 
 /** The charts: each step's kv run, laid end to end. @param {import('./kind-contract.js').StepRun[]} done */

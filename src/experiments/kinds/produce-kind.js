@@ -18,7 +18,7 @@ import { describeCap } from '../../local/cpu-cap.js';
 import { short } from '../../record/format.js';
 import { hasEngine } from '../../runs/common/cpu-md.js';
 import { MODEL_FLAGS, cliProblem } from '../flags.js';
-import { newestRun, readJson, stepRecord } from '../layout.js';
+import { newestRun, runsManifest, stepRecord } from '../layout.js';
 import { relayArgs, runChild } from '../children.js';
 import { stepArgv } from '../command-line.js';
 import { KindProblem } from './kind-contract.js';
@@ -289,15 +289,7 @@ export function readBack(stepDir, meta, step) {
 
 /** @param {import('./kind-contract.js').StepRun[]} steps */
 export function manifest(steps) {
-  const manifests = steps.filter((x) => x.r?.complete && x.r.producerDir).map((x) => readJson(path.join(x.r.producerDir, 'manifest.json')));
-  const first = manifests[0];
-  if (!first) return null;
-  // steps added to a run later (--resume) ran other code: every commit the shown trials ran is named
-  const gits = [...new Set(manifests.map((m) => m?.git).filter(Boolean))];
-  // a tree dirty in any of them taints the table; unknown (older runs) only where none says
-  const states = manifests.map((m) => m?.gitDirty);
-  const gitDirty = states.includes(true) ? true : states.every((d) => d === false) ? false : undefined;
-  return { ...first, ...(gits.length > 1 ? { gits } : {}), gitDirty };
+  return runsManifest(steps.filter((x) => x.r?.complete).map((x) => x.r.producerDir));
 }
 
 /**

@@ -10,6 +10,7 @@ import { redisSink } from '../bulk-load/redis-sink.js';
 import { streamOf } from './random.js';
 import { sizeChooser, valueBytes } from './sizes.js';
 import { keyNamer } from './kv-ops.js';
+import { grouped } from '../../record/format.js';
 
 /** Keys a batch: the sink's buffer, about a megabyte at 128 B values. */
 const BATCH = 5000;
@@ -42,7 +43,7 @@ export async function fillKeys(conn, { keys, keyPattern, sizes, ttl, seed }) {
       await sink.write(Buffer.concat(parts, at), offs, n);
     }
     const r = /** @type {{ stored: number, errors: number, firstError: string|null }} */ (await sink.finish());
-    if (r.errors) throw new Error(`--fill: ${r.errors} of ${keys} keys were not written (${r.firstError})`);
+    if (r.errors) throw new Error(`--fill: ${grouped(r.errors)} of ${grouped(keys)} keys were not written (${r.firstError})`);
     return { keys: r.stored, ms: Math.round(performance.now() - started) };
   } finally {
     sink.close();
