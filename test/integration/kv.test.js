@@ -25,11 +25,34 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-/** `rqbench kv` with --json: its exit code, summary.json and run directory. @param {string[]} args */
-async function kv(args) {
-  const out = tempDir('rqbench-kv-');
+/**
+ * `rqbench kv` with --json: its exit code, summary.json and run directory.
+ * @param {string[]} args
+ * @param {string} [out] the directory it writes its run directory into (default: a new temp one)
+ */
+async function kv(args, out = tempDir('rqbench-kv-')) {
   const r = await runNode([CLI, 'kv', ...args, '--out', out, '--json', '--quiet'], { timeoutMs: 60_000 });
   return { ...r, ...readRun(out, r.stdout) };
+}
+
+/**
+ * Waits until a run directory under `out` has recorded its first second (timeline.csv's first row).
+ * @param {string} out
+ */
+async function firstSecond(out) {
+  for (let waited = 0; waited < 15_000; waited += 50) {
+    const dir = fs.existsSync(out) ? fs.readdirSync(out).find((d) => fs.existsSync(path.join(out, d, 'timeline.csv'))) : undefined;
+    if (
+      dir &&
+      fs
+        .readFileSync(path.join(out, dir, 'timeline.csv'), 'utf8')
+        .trim()
+        .split('\n').length >= 2
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no second recorded under ${out} in 15 s`);
 }
 
 /** A command's calls on a node since its stats were reset (INFO commandstats). @param {number} port @param {string} cmd */
@@ -176,21 +199,14 @@ describe('on a standalone node', () => {
   it('latency from the intended start (coordinated omission corrected): a server frozen half a second shows in every operation due meanwhile, not only in the few in flight', async () => {
     const pid = standalone.nodes[0].pid;
     // at most 10 in flight: while the server is frozen the operations due wait in the client, unsent
-    const run = kv([
-      '--port',
-      String(standalone.port),
-      '--mix',
-      'get:50,set:50',
-      '--rate',
-      '2000',
-      '-d',
-      '3',
-      '--warmup',
-      '0',
-      '--max-inflight',
-      '10',
-    ]);
-    await new Promise((r) => setTimeout(r, 1500));
+    const out = tempDir('rqbench-kv-');
+    const run = kv(
+      ['--port', String(standalone.port), '--mix', 'get:50,set:50', '--rate', '2000', '-d', '3', '--warmup', '0', '--max-inflight', '10'],
+      out,
+    );
+    // frozen once the run's first second is recorded, not at a time after the spawn: a busy host may
+    // take longer than that to start the clients (a CI run froze the server before the schedule began)
+    await firstSecond(out);
     process.kill(pid, 'SIGSTOP');
     await new Promise((r) => setTimeout(r, 500));
     process.kill(pid, 'SIGCONT');
