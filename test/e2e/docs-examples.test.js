@@ -281,10 +281,10 @@ const EXAMPLES = [
   },
   {
     page: 'docs/capacity.md',
-    has: 'rqbench capacity --local --cluster --node-cpus 0.25 --kv=',
+    has: 'rqbench capacity --local --cluster --node-cpus 0.1 --kv=',
     lane: 1,
     // two steps of 2 s: a ramp from 5,000 operations/s to a ceiling of 10,000, no re-tests
-    subs: [['--start-rate 20000', '--start-rate 5000 --max-rate 10000 --step-seconds 2 --step-warmup 0 --confirm 0']],
+    subs: [['--start-rate 10000', '--start-rate 5000 --max-rate 10000 --step-seconds 2 --step-warmup 0 --confirm 0']],
     expect: [
       /^(held up to the ceiling of 10,000 operations\/s|max sustainable(, not confirmed:)? [\d,]+ operations\/s|no rate held)/m,
       /projection: /,
