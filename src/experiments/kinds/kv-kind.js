@@ -23,7 +23,7 @@ import { newestRun, runsManifest, stepRecord } from '../layout.js';
 import { commandLine, relayArgs, runChild } from '../children.js';
 import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf } from './kind-flags.js';
-import { TopologyKeeper, expandAt } from './produce-kind.js';
+import { expandAt } from './produce-kind.js';
 import { KV_METRICS, kvResults, kvStepMetrics } from './kv-results.js';
 
 export const name = 'kv';
@@ -98,15 +98,8 @@ function argvOf(step, target, out) {
   });
 }
 
-/**
- * The local Redis the steps share (fresh for a step with actions), or the endpoint.
- * @param {import('../spec.js').Spec} spec
- * @param {{ log: (line: string) => void }} ctx
- */
-export async function start(spec, { log }) {
-  const keeper = new TopologyKeeper(spec.topology, log);
-  return { keeper, stop: () => keeper.release() };
-}
+/** The local Redis the steps share (fresh for a step with actions), or the endpoint: the produce kind's. */
+export { start } from './produce-kind.js';
 
 /**
  * Runs the step's kv command to its end; writes step.json before and after.
@@ -115,7 +108,7 @@ export async function start(spec, { log }) {
  * @returns {Promise<{ ok: boolean, error?: string }>}
  */
 export async function run(step, { stepDir, out, topology, stopper, shared, live, stepLabel }) {
-  const keeper = /** @type {TopologyKeeper} */ (shared?.keeper);
+  const keeper = /** @type {import('./produce-kind.js').TopologyKeeper} */ (shared?.keeper);
   // an action changes the cluster's shape: that step gets a cluster of its own, and so does the next one
   const fresh = step.at.length > 0;
   try {
