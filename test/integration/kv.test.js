@@ -163,8 +163,8 @@ describe('on a standalone node', () => {
   it('--pipeline 1: one operation a round trip, as an unpipelined client sends them (a read of Redis per command), where without it a read carries several', async () => {
     const c = new Redis({ host: '127.0.0.1', port: standalone.port, lazyConnect: true });
     await c.connect();
-    /** Redis's reads of client sockets per command processed over one run */
-    const readsPerCommand = async (more) => {
+    /** Redis's reads of client sockets per command processed over one run at `rate` operations a second */
+    const readsPerCommand = async (rate, more) => {
       await c.config('RESETSTAT');
       const r = await kv([
         '--port',
@@ -172,7 +172,7 @@ describe('on a standalone node', () => {
         '--mix',
         'get:90,set:10',
         '--rate',
-        '3000',
+        String(rate),
         '-d',
         '2',
         '--warmup',
@@ -185,11 +185,13 @@ describe('on a standalone node', () => {
       return { r, ratio: n('total_reads_processed') / n('total_commands_processed') };
     };
     try {
-      const one = await readsPerCommand(['--pipeline', '1']);
+      // one client, one operation at a time: the rate it holds is one over the round trip, so a rate
+      // well inside it (1 ms a round trip) — a CI host busy with other tests held 93 % of 3,000/s
+      const one = await readsPerCommand(1000, ['--pipeline', '1']);
       expect(one.ratio).toBeGreaterThan(0.95);
       expect(one.r.summary.rate.ratio).toBeGreaterThan(0.95);
       expect(fs.readFileSync(path.join(one.r.dir, 'summary.md'), 'utf8')).toContain('at most 1 operation outstanding a node per client');
-      const all = await readsPerCommand([]);
+      const all = await readsPerCommand(3000, []);
       expect(all.ratio, 'every operation due in one write: several commands a read').toBeLessThan(0.7);
     } finally {
       c.disconnect();
