@@ -105,10 +105,10 @@ export function findingSection(spec, steps, outOfRegime = new Map(), countMetric
     ...seedEffectLines(spec.seedEffects ?? [], judged.comparisons),
     ...regimeLines(outOfRegime),
     ...warningLines(judged),
-    ...noisyLines(steps),
+    ...noisyLines(steps, new Set(judged.refs.map((r) => pick(r.step)?.step.name ?? r.step))),
     ...serviceLines(steps),
     ...fewAgainstConstant(judged.comparisons),
-    `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram, a count, or an average over its own seconds; never pooled across trials). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.${counted ? COUNTED_WORDS : ''}`,
+    `How to read this: each trial is one whole run of the step, and its figure is that run's own (a percentile from its own histogram, a count, an average over its own seconds, one call's time, or the best cell's rate; never pooled across trials). The median's interval is distribution-free (order statistics; it needs 6 trials). Two steps are compared by an exact Mann–Whitney U test (p, Holm-corrected when the check compares several figures) and a Hodges–Lehmann interval of the change of the left side relative to the right; a comparison holds when it is significant at 0.05 in the claimed direction and the change lies wholly beyond ±${Math.round((spec.noise ?? 0.02) * 1000) / 10}% (the noise threshold), or wholly past a constant written in the check. A figure against a constant holds when its median's whole interval is on the claimed side. Anything else is inconclusive.${counted ? COUNTED_WORDS : ''}`,
     '',
   ];
   return { lines, verdict: judged.verdict, n, judged };
@@ -148,7 +148,17 @@ function changeCell(c) {
     return c.described?.n ? `trials ${fmt(c.described.min)}–${fmt(c.described.max)} vs ${fmt(c.constant)}` : '';
   const ch = c.change;
   if (!ch) return '';
-  if (c.kind === 'counted' && ch.pct !== null && ch.pctLo !== null)
+  // against `b * 1.15` the change to b itself comes first: that is the effect; the one against the bound decides
+  if (c.plain) return `${changeText(c.kind, c.plain.change)} vs \`${c.plain.text}\`; ${changeText(c.kind, ch)} vs × ${fmt(c.plain.factor)}`;
+  return changeText(c.kind, ch);
+}
+
+/**
+ * @param {string} kind
+ * @param {NonNullable<import('./verdict.js').Comparison['change']>} ch
+ */
+function changeText(kind, ch) {
+  if (kind === 'counted' && ch.pct !== null && ch.pctLo !== null)
     return `${pct(ch.pct / 100)} (pairs ${pct(ch.pctLo / 100)} to ${pct(ch.pctHi / 100)})`;
   if (ch.pct !== null)
     return `${pct(ch.pct / 100)} ${ch.pctLo === null ? `(${ch.why ?? 'no interval'})` : `[${pct(ch.pctLo / 100)}, ${pct(ch.pctHi / 100)}]`}`;

@@ -53,7 +53,8 @@ export function fillNotes(notes, medianOf, format) {
 export function numbersIn(text) {
   const out = [];
   // not inside a word or a name (trial-3, r6g, 002-lua, §, v20.20.2): a number stands alone or after a sign
-  const re = /(?<![\w.\-/])([+−-]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?([kKM])?(?![\w.]*\w|-[A-Za-z])/g;
+  // a multiplier counts too ("differ by 2x"): the x is not part of a word there
+  const re = /(?<![\w.\-/])([+−-]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?([kKM])?(?:x|×)?(?![\w.]*\w|-[A-Za-z])/g;
   for (const m of text.matchAll(re)) {
     const whole = Number(m[2].replaceAll(',', ''));
     const frac = m[3] ?? '';

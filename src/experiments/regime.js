@@ -163,14 +163,18 @@ export function probeFigures(producer, cap = null) {
 }
 
 /**
- * RESULTS.md's line: where the steps ran, beside the seed's regime.
+ * RESULTS.md's line: where the steps ran. The engine share is of the node's cap where it has one
+ * (probeFigures), so the line names the cap: "78.8% of its core" beside a table reading 39.4% of one
+ * core would contradict it. The seed's own level is the spec's notes' to state: it differs by section.
  * @param {Placed} placed
+ * @param {number|null} [cap] each local node's CPU cap, in cores (topology.local.cpus)
  */
-export function regimeLine(placed) {
+export function regimeLine(placed, cap = null) {
   const last = placed.probes.find((p) => p.factor === placed.factor);
   const measured = last?.engine === null || last?.engine === undefined ? 'not measured' : `${round(last.engine * 100)}%`;
+  const of = cap && cap < 1 ? `of its ${round(cap)}-core cap` : 'of its core';
   const how = placed.reached
-    ? `the busiest master's main thread at ${measured} of its core on ${placed.step} (of its cap, on a capped node; target ${round(placed.engine * 100)}%, the seed's 70–100%)`
-    : `the closest the search came to ${round(placed.engine * 100)}% on ${placed.step} in ${placed.probes.length} probes: ${measured} (not reached: the writers could not hold a higher rate, or the engine did not rise with it)`;
+    ? `the busiest master's main thread at ${measured} ${of} on ${placed.step} (target ${round(placed.engine * 100)}%)`
+    : `the closest the search came to ${round(placed.engine * 100)}% ${of} on ${placed.step} in ${placed.probes.length} probe${placed.probes.length === 1 ? '' : 's'}: ${measured} (not reached: the writers could not hold a higher rate, or the engine did not rise with it)`;
   return `**Regime:** every step ran at its rate x${round(placed.factor)}, placed by probing: ${how}.`;
 }

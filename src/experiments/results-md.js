@@ -59,7 +59,8 @@ export async function writeResults(spec) {
     kind.headline ? { metric: kind.headline, what: kind.metrics[kind.headline] } : null,
   );
   // the tables show one trial per step: its median one by the first figure the check names
-  const shown = trials.map(({ step, trials: ts }) => ({ step, ...representative(step, ts, judged.judged) }));
+  const shownBy = kind.shownBy ?? kind.headline ?? null;
+  const shown = trials.map(({ step, trials: ts }) => ({ step, ...representative(step, ts, judged.judged, shownBy, measured) }));
   const steps = shown.map(({ step, r }) => ({ step, r }));
   const done = steps.filter((s) => s.r?.complete);
   // the run directories the charts are drawn from, one per step: a kind names its own, or has none
@@ -103,7 +104,7 @@ export async function writeResults(spec) {
     '',
     ...(code.mark ? [code.mark, ''] : []),
     ...shownLine(shown, manifest, runDir),
-    ...(placed ? [regimeLine(placed), ''] : []),
+    ...(placed ? [regimeLine(placed, spec.topology?.local?.cpus ?? null), ''] : []),
     ...(await kind.results(spec, steps)),
     ...chartsSection(charts, chartDirs.length),
     '## Commands',
@@ -200,15 +201,29 @@ function regimeOf(kind, measured) {
 }
 
 /**
- * The trial a step's tables show: the median one by the first figure the check names for that
- * step (the lower middle of an even count), else its last complete one.
+ * The trial a step's tables show: the median one (the lower middle of an even count) by the first
+ * figure the check names for that step, else by the kind's own figure (`shownBy`: the master's CPU
+ * for a producer, the rate found for a search), else its last complete one. A figure every trial
+ * shares (0 failed operations in each) picks nothing, so it is passed over: "its median by
+ * failed_ops" would name a choice that was not made.
+ * @param {string|null} shownBy
+ * @param {Array<{ step: { name: string }, trials: Array<{ trial: number, metrics: Record<string, number|undefined> }> }>} measured
  * @returns {{ r: any|null, trial: number|null, by: string|null, n: number }}
  */
-function representative(step, ts, judged) {
+function representative(step, ts, judged, shownBy, measured) {
   const complete = ts.filter((t) => t.r.complete);
-  const ref = judged?.refs.find((x) => x.step === step.name && x.values.length);
-  if (ref) {
-    const sorted = [...ref.values].sort((a, b) => a.value - b.value);
+  const own = measured.find((m) => m.step.name === step.name)?.trials ?? [];
+  const byKind = shownBy
+    ? {
+        metric: shownBy,
+        values: own.map((t) => ({ trial: t.trial, value: t.metrics[shownBy] })).filter((v) => typeof v.value === 'number'),
+      }
+    : null;
+  const candidates = [...(judged?.refs ?? []).filter((x) => x.step === step.name), ...(byKind ? [byKind] : [])];
+  for (const ref of candidates) {
+    const values = /** @type {Array<{ trial: number, value: number }>} */ (ref.values);
+    if (values.length < 2 || values.every((v) => v.value === values[0].value)) continue;
+    const sorted = [...values].sort((a, b) => a.value - b.value);
     const mid = sorted[Math.floor((sorted.length - 1) / 2)];
     const t = complete.find((x) => x.trial === mid.trial);
     if (t) return { r: t.r, trial: t.trial, by: ref.metric, n: complete.length };
@@ -243,7 +258,10 @@ function shownLine(shown, manifest, runDir) {
   if (!manifest || shown.every((s) => s.n <= 1)) return [];
   const which = shown
     .filter((s) => s.trial !== null)
-    .map((s) => `${s.step.name} trial ${s.trial}${s.by ? ` (its median by ${s.by})` : ''}`);
+    .map(
+      (s) =>
+        `${s.step.name} trial ${s.trial}${s.by ? ` (its median by ${s.by})` : s.n > 1 ? ' (its last: no figure tells its trials apart)' : ''}`,
+    );
   return [
     `The tables below show one trial of each step — ${which.join(', ')}; the Finding above rests on every trial (each trial's summaries and histograms are under \`${DATA_DIR}/${path.basename(runDir)}/<step>/trial-<k>/\`).`,
     '',

@@ -50,7 +50,8 @@ export function seedEffectLines(effects, comparisons) {
   const lines = effects.map((e) => {
     const c = comparisons.find((x) => x.text === e.comparison);
     const seed = pct(e.pct / 100);
-    const ch = c?.change;
+    // the seed's change is of one figure against the other, never against a bound (`b * 1.15`)
+    const ch = c?.plain?.change ?? c?.change;
     if (!ch || ch.pctLo === null || ch.pctHi === null)
       return `- \`${e.comparison}\`: the seed's ${seed} — cannot tell (${ch?.why ?? 'no interval of the change'})`;
     const where = `[${pct(ch.pctLo / 100)}, ${pct(ch.pctHi / 100)}]`;
@@ -62,8 +63,13 @@ export function seedEffectLines(effects, comparisons) {
     const side = e.pct < ch.pctLo ? 'below' : 'above';
     return `- \`${e.comparison}\`: the seed's ${seed} lies ${side} ${what}, ${where}: excludes it`;
   });
+  // a count of Redis's instructions leaves out what the seed's node CPU held (the kernel, the host's own work)
+  const counted = effects.some((e) => {
+    const c = comparisons.find((x) => x.text === e.comparison);
+    return c?.kind === 'counted' || c?.counts;
+  });
   return [
-    "The seed's effect sizes against this run's (the seed's change of the left side relative to the right, from its own figures):",
+    `The seed's effect sizes against this run's (the seed's change of the left side relative to the right, from its own figures${counted ? "; where this run's figure is a count of Redis's instructions, the seed's is its node's CPU: not the same quantity, so a size apart says how far the two differ, not that the direction failed" : ''}):`,
     '',
     ...lines,
     '',

@@ -52,17 +52,26 @@ export function summaries(dir, depth) {
 }
 
 /**
- * The Finding's lines on noisy trials: each one, what the sentinel saw.
+ * The Finding's lines on noisy trials: each one, what the sentinel saw. Only the figures the check
+ * reads are in the table above, so "marked * above" is said only of those.
  * @param {Array<{ step: { name: string }, trials: Array<{ trial: number, noise?: TrialNoise|null }> }>} steps
+ * @param {Set<string>|null} [inTable] the steps whose figures the table above shows (null: every step)
  * @returns {string[]}
  */
-export function noisyLines(steps) {
+export function noisyLines(steps, inTable = null) {
   const noisy = steps.flatMap((s) =>
     s.trials.filter((t) => t.noise?.noisy).map((t) => ({ step: s.step.name, trial: t.trial, n: /** @type {TrialNoise} */ (t.noise) })),
   );
   if (!noisy.length) return [];
+  const marked = noisy.filter((x) => !inTable || inTable.has(x.step)).length;
+  const where =
+    marked === noisy.length
+      ? 'marked * above; kept and counted'
+      : marked
+        ? "those of the steps the check reads are marked * above; every one kept and counted in its step's figures"
+        : "all of steps the check does not read; kept and counted in their steps' figures";
   return [
-    'Noisy trials (marked * above; kept and counted — `rqbench experiment run --retry-noisy N` re-runs them):',
+    `Noisy trials (${where} — \`rqbench experiment run --retry-noisy N\` re-runs them):`,
     '',
     ...noisy.map(
       (x) =>

@@ -66,8 +66,12 @@ const FLIP = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '!=': '!=
  * @property {number|null} p       Mann–Whitney (two-sample) or sign test (one-sample)
  * @property {number|null} pAdjusted Holm-adjusted (two-sample)
  * @property {ReturnType<typeof changeInterval>|null} change  left relative to right (two-sample)
+ * @property {Plain|null} [plain]  where the right side is a figure times a constant (`a < b * 1.15`): the
+ *   change of a relative to b itself, which is what a reader asks first (the change above is against b × 1.15)
  * @property {ReturnType<typeof describe>|null} described      the figure's median and interval (one-sample)
  * @property {number|null} constant
+ * @typedef {{ text: string, factor: number, change: ReturnType<typeof changeInterval> }} Plain  text: the
+ *   right side without its constant (`b`); factor: the constant it is scaled by (1.15 for `b * 1.15`)
  * @typedef {{ verdict: string, comparisons: Comparison[], refs: RefFigures[], minTrials: number }} Verdict
  */
 
@@ -175,6 +179,8 @@ function measure(node, trialsOf, isCount) {
     [x, y] = [y, x];
     op = FLIP[op];
   }
+  // (a constant side is always on the right once flipped, so a scaled figure is the written right side)
+  const scaled = y.constant === null ? scaledRef(node.args[1]) : null;
   const base = {
     text: textOf(node),
     op,
@@ -200,8 +206,13 @@ function measure(node, trialsOf, isCount) {
   }
   // counts with enough trials for a rank test are judged by it, as timed figures are (with the counts'
   // threshold): where several writers interleave, a step's counts spread past the all-pairs rule's reach
-  if (counts && (x.values.length < RANK_TRIALS || y.values.length < RANK_TRIALS))
-    return { ...base, kind: 'counted', change: x.values.length && y.values.length ? rangeChange(x.values, y.values) : null };
+  const byPairs = counts && (x.values.length < RANK_TRIALS || y.values.length < RANK_TRIALS);
+  const changeOf = (/** @type {number[]} */ a, /** @type {number[]} */ b) =>
+    a.length && b.length ? (byPairs ? rangeChange(a, b) : changeInterval(b, a)) : null;
+  const raw = scaled && sideOf(scaled.ref, trialsOf).values;
+  const plainChange = raw && changeOf(x.values, raw);
+  const plain = scaled && plainChange ? { text: textOf(scaled.ref), factor: scaled.factor, change: plainChange } : null;
+  if (byPairs) return { ...base, kind: 'counted', change: changeOf(x.values, y.values), plain };
   const p = x.values.length && y.values.length ? mannWhitney(x.values, y.values).p : null;
   // the left side relative to the right: "a < b" holds when the ratio a/b lies below 1
   return {
@@ -209,8 +220,23 @@ function measure(node, trialsOf, isCount) {
     kind: 'two-sample',
     counts,
     p,
-    change: x.values.length && y.values.length ? changeInterval(y.values, x.values) : null,
+    change: changeOf(x.values, y.values),
+    plain,
   };
+}
+
+/**
+ * A side that is one figure times (or divided by) a constant, `b * 1.15`, `1.5 * b`, `b / 2`: the figure and
+ * the factor; anything else null.
+ * @param {Node} side
+ * @returns {{ ref: Node, factor: number }|null}
+ */
+function scaledRef(side) {
+  if (side.kind !== 'op' || !['*', '/'].includes(side.op)) return null;
+  const [a, b] = side.args;
+  if (a.kind === 'ref' && b.kind === 'num') return { ref: a, factor: side.op === '*' ? b.value : 1 / b.value };
+  if (side.op === '*' && a.kind === 'num' && b.kind === 'ref') return { ref: b, factor: a.value };
+  return null;
 }
 
 /** Sets c.verdict and c.why. */
@@ -315,7 +341,9 @@ function decideCounted(c) {
   const t = c.bare ? COUNT_NOISE : 0;
   const [lo, hi] = [ch.pctLo / 100, ch.pctHi / 100];
   const n = `${c.x.length} and ${c.y.length} counted trial${c.x.length + c.y.length > 2 ? 's' : ''}`;
-  const where = `change ${pct(ch.pct / 100)}, every pair of ${n} in [${pct(lo)}, ${pct(hi)}]; counts' noise ±${pct(t).replace('+', '')}`;
+  // against a figure scaled by a constant the constant is the margin: no noise threshold is added to it
+  const margin = c.bare ? `counts' noise ±${pct(t).replace('+', '')}` : 'past the constant, no noise margin';
+  const where = `change ${pct(ch.pct / 100)}, every pair of ${n} in [${pct(lo)}, ${pct(hi)}]; ${margin}`;
   if (c.op === '==' || c.op === '!=') {
     const within = lo >= -t && hi <= t;
     const beyond = lo > t || hi < -t;

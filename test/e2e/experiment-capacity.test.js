@@ -29,7 +29,7 @@ describe('an experiment of capacity steps', () => {
       expect(r.stderr).toMatch(/\[2\/2\] small done in [\d.]+ s: held up to the ceiling of 10,000 items\/s/);
       const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
       expect(md).toContain(
-        '| Instance | master CPU % | replica CPU % | vCPU | GB | Hourly rate | Monthly rate | Nodes | Max sustainable items/s | Limit between (re-tests) | Monthly per 100k items/s | Items/s per shard at 60% | Projection vs its search | Shards for 50,000 items/s |',
+        '| Instance | master engine at max, % of a core | replica engine at max, % of a core | vCPU | GB | Hourly rate | Monthly rate | Nodes | Max sustainable items/s | Limit between (re-tests) | Monthly per 100k items/s | Items/s per shard at 60% | Projection vs its search | Shards for 50,000 items/s |',
       );
       // Monthly = Hourly × 720; one node; 10k items/s held: per 100k = monthly × 10
       expect(md).toMatch(/\| local-big \| \d+\.\d \| - \| 0\.5 \| 1 \| 0\.1 \| 72\.00 \| 1 \| 10,000 \| - \| 720\.00 \|/);

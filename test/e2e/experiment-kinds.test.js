@@ -63,7 +63,7 @@ describe('an experiment of load steps', () => {
     // the noop sink needs no Redis: none is started
     expect(r.stderr).not.toContain('started a local Redis');
     const md = fs.readFileSync(path.join(dir, 'RESULTS.md'), 'utf8');
-    expect(md).toContain('Topology: no Redis (noop and memory sinks only); host ');
+    expect(md).toContain('Topology: no Redis (the noop sink only); host ');
     expect(md).toContain('Steps: 1 load grid over one delta file of 3,000 records x 100 B.');
     expect(md).toMatch(/\| noop 1x1 \| noop \| 1 \| 1 \| [\d,]+ k\/s ⚠ \| 1 x 1 \| [\d,]+ k\/s \| [\d,]+ k\/s \| yes \| - \| \d+ \|/);
     expect(md).toContain('### noop 1x1: into the noop sink');

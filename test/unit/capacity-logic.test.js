@@ -539,6 +539,24 @@ describe('the cost table carries the re-tests', () => {
     );
   });
 
+  it('the cheapest choice names the priced rows it could not weigh (no trusted projection): cheapest of the rows sized', () => {
+    const d = doc([...search, [400_000, true], [420_000, false]], record(3, 3));
+    const blind = { ...doc([...search], record(3, 3), 'r6g.large'), projection: [{ addr: 'a:1', trusted: false, atHeadroom: 100_000 }] };
+    const rows = instanceRows(
+      [
+        { label: 'x', doc: d },
+        { label: 'y', doc: blind },
+      ],
+      { forRate: 1_000_000 },
+    );
+    const md = instanceTableMd(rows, { forRate: 1_000_000, headroom: 60 });
+    expect(md).toMatch(
+      /\*\*Cheapest for 1,000,000 items\/s at 60% engine CPU: x, 10 shard\(s\), [\d.]+ per month\.\*\* Not weighed \(no trusted projection\): r6g\.large\.$/m,
+    );
+    expect(md).toContain('| Instance | master engine at max, % of a core | replica engine at max, % of a core |');
+    expect(instanceTableMd([rows[0]], { forRate: 1_000_000, headroom: 60 })).not.toContain('Not weighed');
+  });
+
   it('names a row by its step where several rows share one instance type (a data model per row)', () => {
     const d = doc([...search, [400_000, true], [420_000, false], [400_000, true], [420_000, false]], record(3, 3));
     const rows = instanceRows(

@@ -44,6 +44,10 @@ describe('numbers in prose', () => {
     expect(got.map((n) => n.value)).toEqual([30000, 1000, 300000, 4.7, -20, 8]);
   });
 
+  it('reads a multiplier ("differ by 2x", "1.5×"), not a rate factor written before it (x7.55) or a name (4xlarge)', () => {
+    expect(numbersIn('a cell can differ by 2x, or 1.5×, at x7.55 on an m5.4xlarge').map((n) => n.value)).toEqual([2, 1.5]);
+  });
+
   it('finds a figure rounded in prose among the figures it rounds', () => {
     expect(isKnown({ value: 2.6, decimals: 1 }, [2.58])).toBe(true);
     expect(isKnown({ value: 30000, decimals: 0 }, [30000])).toBe(true);

@@ -8,6 +8,7 @@ import {
   placeRegime,
   probeFigures,
   readRegime,
+  regimeLine,
   scaleFlags,
   settle,
 } from '../../src/experiments/regime.js';
@@ -104,6 +105,19 @@ describe("a probe's figures", () => {
     expect(probeFigures({})).toEqual({ engine: null, held: false });
     // a node capped at half a core is a slower core: 35 % of one core is 70 % of it
     expect(probeFigures(s, 0.5).engine).toBeCloseTo(1.4, 10);
+  });
+});
+
+describe("RESULTS.md's regime line", () => {
+  const placed = { engine: 0.75, step: 'c1', factor: 2.5, reached: true, probes: [{ factor: 2.5, engine: 0.728, held: true }] };
+  it('names the cap the share is of on a capped node, not "its core" (a table beside it reads half that share of one core)', () => {
+    expect(regimeLine(placed, 0.5)).toBe(
+      "**Regime:** every step ran at its rate x2.5, placed by probing: the busiest master's main thread at 72.8% of its 0.5-core cap on c1 (target 75%).",
+    );
+    expect(regimeLine(placed, null)).toContain('at 72.8% of its core on c1 (target 75%)');
+    expect(regimeLine({ ...placed, reached: false }, 0.25)).toContain(
+      'the closest the search came to 75% of its 0.25-core cap on c1 in 1 probe: 72.8%',
+    );
   });
 });
 

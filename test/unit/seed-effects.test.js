@@ -45,5 +45,15 @@ describe('seedEffects', () => {
     expect(seedEffectLines([{ comparison: CHECK, pct: -20 }], counted)[2]).toBe(
       "- `list.m < zset.m`: the seed's -20% lies inside this run's range over every pair of counted trials, [-20%, -20%]: includes it",
     );
+    // the seed's size is of its node's CPU: a count is said not to be the same quantity, a timed figure is not
+    expect(seedEffectLines([{ comparison: CHECK, pct: -20 }], counted)[0]).toMatch(
+      /a count of Redis's instructions, the seed's is its node's CPU: not the same quantity/,
+    );
+    expect(seedEffectLines([{ comparison: CHECK, pct: -20 }], judged({ list: six(80), zset: six(100) }))[0]).not.toMatch(/same quantity/);
+  });
+
+  it("against a bound (`a < b * 1.5`) the seed's size is set beside the change to b itself, not to the bound", () => {
+    const scaled = judge(parseCheck('list.m < zset.m * 1.5'), trials({ list: [8000], zset: [10000] }), { isCount: () => true }).comparisons;
+    expect(seedEffectLines([{ comparison: 'list.m < zset.m * 1.5', pct: -20 }], scaled)[2]).toMatch(/\[-20%, -20%\]: includes it$/);
   });
 });

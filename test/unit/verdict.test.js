@@ -193,6 +193,33 @@ describe('two steps counted (Redis instructions per item: the counter rule, no t
     expect(judgeOf('a.ir < b.ir * 0.95', table, counted).verdict).toBe(NOT_HELD);
   });
 
+  it('against a figure times a constant, the change to the figure itself is kept beside the one the bound decides on, and no noise margin is claimed', () => {
+    // 002-chunks: c4 3.4 % below c1 reads "-22.7 %" against c1 × 1.25, which a reader takes for the effect
+    const table = { c4: { ir: [9660, 9670] }, c1: { ir: [10000, 10010] } };
+    const [c] = judgeOf('c4.ir < c1.ir * 1.25', table, counted).comparisons;
+    expect(c.verdict).toBe(HELD);
+    expect(c.change.pct).toBeCloseTo(-22.7, 0);
+    expect(c.plain.text).toBe('c1.ir');
+    expect(c.plain.factor).toBe(1.25);
+    expect(c.plain.change.pct).toBeCloseTo(-3.35, 1);
+    expect(c.why).toMatch(/past the constant, no noise margin$/);
+    expect(c.why).not.toMatch(/±0%/);
+    // written the other way round, or as a division, the same figure and factor
+    expect(judgeOf('c4.ir < 1.25 * c1.ir', table, counted).comparisons[0].plain.factor).toBe(1.25);
+    expect(judgeOf('c4.ir < c1.ir / 0.8', table, counted).comparisons[0].plain.factor).toBe(1.25);
+    // two figures, or a sum, have no plain change to show
+    expect(judgeOf('c4.ir < c1.ir', table, counted).comparisons[0].plain).toBeNull();
+    expect(judgeOf('c4.ir < c1.ir + 5', table, counted).comparisons[0].plain).toBeNull();
+  });
+
+  it('timed figures against a scaled figure keep the plain change too, with its own interval', () => {
+    const table = { b500: { m: near(50, 0.01) }, b250: { m: near(100, 0.01) } };
+    const [c] = judgeOf('b500.m < b250.m * 0.6', table).comparisons;
+    expect(c.kind).toBe('two-sample');
+    expect(c.plain.change.pct).toBeCloseTo(-50, 0);
+    expect(c.change.pct).toBeCloseTo(-16.7, 0);
+  });
+
   it('warns of no outlier among counts that agree within the counter’s noise, as it would among timed figures', () => {
     const table = { a: { ir: [14164, 14145, 14148] }, b: { ir: [20468, 20747, 20806] } };
     expect(judgeOf('a.ir < b.ir', table, counted).refs.map((r) => r.warnings)).toEqual([[], expect.any(Array)]);

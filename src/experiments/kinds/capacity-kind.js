@@ -254,7 +254,7 @@ export async function results(spec, steps) {
   return [
     rows.length ? instanceTableMd(rows, { forRate: spec.kindSpec.forRate ?? undefined, headroom, unit }) : 'No search has completed yet.',
     '',
-    ...oneLoad(steps, unit),
+    ...oneLoad(steps, unit, spec.seed !== 'none'),
     '### Searches',
     '',
     mdTable(['Step', 'Cores per node', 'Answer', 'Projection', 'Runs'], searches),
@@ -271,8 +271,9 @@ export async function results(spec, steps) {
  * side-by-side ("same load, CPU per type"). CPU as % of the node's own CPU (its cap locally).
  * @param {import('./kind-contract.js').StepRun[]} steps
  * @param {string} unit what the rates count
+ * @param {boolean} seeded whether a seed's figures stand beside (CloudWatch's unit is then the seed's)
  */
-function oneLoad(steps, unit) {
+function oneLoad(steps, unit, seeded) {
   const firsts = steps.map(({ step, r }) => ({ step, r, first: r?.complete ? r.capacity.steps?.[0] : null }));
   const rates = new Set(firsts.filter((x) => x.first).map((x) => x.first.rate));
   if (rates.size !== 1) return [];
@@ -300,7 +301,7 @@ function oneLoad(steps, unit) {
         'Step',
         'Instance type',
         "master CPU, % of the node's cap",
-        "master CPU, % of the instance's vCPUs (the seed's unit)",
+        `master CPU, % of the instance's vCPUs${seeded ? " (the seed's unit)" : ''}`,
         "replica CPU, % of the node's cap",
         "replica CPU, % of the instance's vCPUs",
         'Held',
@@ -308,7 +309,7 @@ function oneLoad(steps, unit) {
       rows,
     ),
     '',
-    "Each search's first run, at its start rate: every step under the same load. CPU is each busiest node's process: as a share of what the node may use here (its cgroup cap; one core uncapped), and of the vCPUs of the instance it stands for (CloudWatch's CPUUtilization of the whole node on ElastiCache, the seed's unit), from the trial shown.",
+    `Each search's first run, at its start rate: every step under the same load. CPU is each busiest node's process: as a share of what the node may use here (its cgroup cap; one core uncapped), and of the vCPUs of the instance it stands for (CloudWatch's CPUUtilization of the whole node on ElastiCache${seeded ? ", the seed's unit" : ''}), from the trial shown.`,
     '',
   ];
 }

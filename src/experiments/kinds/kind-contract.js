@@ -23,6 +23,8 @@
  *   what a finished step's directory holds (meta: its step.json)
  * @property {Record<string, string>} metrics  metric name → what it is, for `check:`
  * @property {string} [headline]  its main figure (a metric): a spec without a check shows it over every trial
+ * @property {string} [shownBy]  the figure a step's tables pick their trial by (its median one) when the check
+ *   names none of that step's (defaults to headline)
  * @property {string[]} [counts]  the metrics that are counts, not timings (Redis's instructions per item): a
  *   check on them is decided by the counter's rule, not a test built for noisy figures (verdict.js)
  * @property {(spec: import('../spec.js').Spec, steps: StepRun[]) => (s: StepRun) => Record<string, number|undefined>} metricsOf

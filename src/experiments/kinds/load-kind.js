@@ -403,9 +403,12 @@ export const commandsNote = (spec) => {
   const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3')
     ? ` For the steps from S3 the runner starts the SQS/SNS/S3 emulator (fauxqs, in the runner's own process), makes the bucket ${BUCKET} and uploads the file there in parts (as \`rqbench load --generate s3://…\` does); the \`--endpoint\` is that emulator (a new port each time).`
     : '';
-  return spec.topology.local
-    ? `${made} The \`--url\` is the local Redis the runner started for the run (a new port each time); \`--flush\` empties it before each grid.${s3}`
-    : made;
+  // only a step into Redis on a local topology is given --url and --flush (argvOf)
+  const localRedis = spec.topology.local && spec.steps.some((s) => sinkOf(s.flags) === 'redis');
+  const redis = localRedis
+    ? ' The `--url` is the local Redis the runner started for the run (a new port each time); `--flush` empties it before each grid.'
+    : '';
+  return `${made}${redis}${s3}`;
 };
 /** @param {import('../spec.js').Spec} spec */
 export const setupSteps = (spec) =>
@@ -415,7 +418,8 @@ export const setupWhere = (spec) => {
   const s3 = spec.steps.some((s) => /** @type {any} */ (s).from === 's3')
     ? "; the S3 emulator (fauxqs, in the runner's process) on 127.0.0.1, started by the runner, for the steps from S3"
     : '';
-  if (!spec.steps.some((s) => sinkOf(s.flags) === 'redis')) return `no Redis (noop and memory sinks only)${s3}`;
+  const sinks = [...new Set(spec.steps.map((s) => sinkOf(s.flags)))];
+  if (!sinks.includes('redis')) return `no Redis (${sinks.map((x) => `the ${x} sink`).join(' and ')} only)${s3}`;
   if (s3) return `${spec.topology.local ? `${spec.topology.label} on 127.0.0.1, started by the runner` : spec.topology.label}${s3}`;
   return spec.topology.local
     ? `${spec.topology.label} on 127.0.0.1, started by the runner`

@@ -44,6 +44,16 @@ export const LOAD_METRICS = {
 const SATURATED = 0.7;
 
 /**
+ * The cell of the most records per second (the first of equals).
+ * @template {{ recordsPerSec: number }} C
+ * @param {C[]} cells
+ * @returns {C}
+ */
+export function bestCell(cells) {
+  return cells.reduce((b, c) => (c.recordsPerSec > b.recordsPerSec ? c : b));
+}
+
+/**
  * A step's metrics, from its own summary.json and step.json.
  * @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>}
  */
@@ -63,7 +73,7 @@ function metricsOfStep(summary, meta) {
     );
   const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
   if (!cells.length) return {};
-  const best = (list) => list.reduce((b, c) => (c.recordsPerSec > b.recordsPerSec ? c : b));
+  const best = bestCell;
   const top = best(cells);
   const threads = cells.map((c) => c.threads);
   // from S3 the grid's second dimension is the S3 client's connections (the seed's)
@@ -94,6 +104,47 @@ function metricsOfStep(summary, meta) {
     rqbench_cpu: n(meta?.cpu?.rqbenchPct),
     s3_emulator_cpu: n(meta?.cpu?.s3EmulatorPct),
   };
+}
+
+/** @param {{ sink?: string }} flags */
+const sinkOf = (flags) => flags.sink ?? 'redis';
+
+/**
+ * When a reader thread is ready, for a step's source and sink: a step's load window starts when
+ * all of its threads are (reader-thread.js: the source opened, then the sink).
+ * @param {{ from?: string, flags: { sink?: string } }} step
+ */
+export function readyWords(step) {
+  const s3 = step.from === 's3';
+  return `${s3 ? 'its S3 client made' : 'its file open'}${sinkOf(step.flags) === 'redis' ? ' and its Redis connections made' : ''}${
+    s3 ? ': it opens no file, and its keep-alive sockets to S3 open on its first GETs, inside the window' : ''
+  }`;
+}
+
+/**
+ * Where the load window starts and what the CPU columns cover, for the steps' sources and sinks.
+ * @param {Array<{ from?: string, flags: { sink?: string } }>} steps
+ * @param {import('../spec.js').Topology} topology
+ * @param {number|null} cores this machine's
+ */
+export function windowAndCpuWords(steps, topology, cores) {
+  /** @type {Map<string, string>} what a reader thread has done when ready, by the kind of step */
+  const ready = new Map();
+  for (const s of steps) {
+    const sink = sinkOf(s.flags);
+    ready.set(`from ${s.from === 's3' ? 'S3' : 'a file'} into ${sink === 'redis' ? 'Redis' : `the ${sink} sink`}`, readyWords(s));
+  }
+  const readyText =
+    new Set(ready.values()).size === 1
+      ? `every reader thread ready (${[...ready.values()][0]})`
+      : `every reader thread ready (${[...ready].map(([kind, w]) => `${kind}, ${w}`).join('; ')})`;
+  // the redis sink empties Redis before each cell and reads records back after it; the runner measures a Redis it started
+  const intoRedis = steps.some((s) => sinkOf(s.flags) === 'redis');
+  const measured = [
+    intoRedis && topology.local && "the local Redis's (every thread of it)",
+    "the load process's (every reader thread)",
+  ].filter(Boolean);
+  return `load time runs from ${readyText} to the last record stored. "At the fewest/most threads" is the best cell with that many reader threads. CPU is % of one core over the whole step (every cell${intoRedis ? ', with the flushes and read-back checks between them' : ''}), measured around it from /proc: ${measured.join(' and ')}; this machine has ${cores ?? '?'} cores.`;
 }
 
 const sinkWords = (flags) => {
@@ -148,7 +199,11 @@ export async function loadResults(spec, steps) {
       rows,
     ),
     '',
-    `Each step loads one delta file of ${grouped(f.records)} records x ${f.recordSize} B (${((f.records * f.recordSize) / 2 ** 20).toFixed(0)} MiB) once per cell of its grid; load time runs from every reader thread ready (file open, connections made) to the last record stored. "At the fewest/most threads" is the best cell with that many reader threads. CPU is % of one core over the whole step (every cell, with the flushes and read-back checks between them), measured around it from /proc: the local Redis's (every thread of it) and the load process's (every reader thread); this machine has ${hostCpus(steps) ?? '?'} cores.`,
+    `Each step loads one delta file of ${grouped(f.records)} records x ${f.recordSize} B (${((f.records * f.recordSize) / 2 ** 20).toFixed(0)} MiB) once per cell of its grid; ${windowAndCpuWords(
+      steps.map((s) => s.step),
+      spec.topology,
+      hostCpus(steps),
+    )}`,
     '',
     ...(shortBest.length
       ? [
@@ -187,18 +242,33 @@ function hostCpus(steps) {
 }
 
 /**
- * What the bound says of the best cell. A single-threaded server cannot store more than one core's
- * worth: a best cell above the bound means the step's average cost per record (its flushes and
- * read-back checks in it) overstates a record's cost in that cell, and the bound then says nothing.
+ * How busy Redis was in the best cell. The cell's own cost per record (Redis's CPU from the cell's
+ * start, its threads' setup included, to its end, over its records) at the cell's rate is the share
+ * of a core Redis used while the cell loaded; a single-threaded server uses a core at most, so a
+ * share past one is "all of a core". Without the cell's own cost (a run from before it was kept),
+ * the step's average (its flushes and read-back checks in it) bounds what one core stores, and a
+ * best cell past that bound says nothing.
  * @param {Record<string, number|undefined>} m
- * @param {number} bound records/s one core stores at the step's average cost
- * @param {number} share the best cell's rate over the bound
+ * @param {{ recordsPerSec: number, redisCpuUsPerRecord?: number }} cell the best cell
  */
-export function busyWords(m, bound, share) {
-  const cost = `Redis spent ${fixed(/** @type {number} */ (m.redis_cpu_us_per_record), 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s)`;
-  const best = grouped(/** @type {number} */ (m.best_records_per_sec));
+export function busyWords(m, cell) {
+  const avg = /** @type {number} */ (m.redis_cpu_us_per_record);
+  const best = grouped(cell.recordsPerSec);
+  const own = cell.redisCpuUsPerRecord;
+  if (typeof own === 'number' && Number.isFinite(own)) {
+    const share = (own * cell.recordsPerSec) / 1e6;
+    const pct = Math.round(share * 100);
+    return `Redis spent ${fixed(avg, 2)} µs of CPU per record stored over the step (flushes and read-back checks included). In the best cell, ${best} records/s, it spent ${fixed(own, 2)} µs per record (from the cell's start, its threads' setup included, to its end): ${pct >= 100 ? 'all of a core' : `about ${pct}% of a core`} at that rate, so ${
+      share >= SATURATED
+        ? '**the sink, Redis, was saturated** in that cell'
+        : 'Redis was not saturated in that cell: the reader or the connections set the pace'
+    }`;
+  }
+  const bound = 1e6 / avg;
+  const share = cell.recordsPerSec / bound;
+  const cost = `Redis spent ${fixed(avg, 2)} µs of CPU per record stored over the step (flushes and read-back checks included; at that cost one core of Redis stores about ${grouped(bound)} records/s)`;
   if (share > 1)
-    return `${cost}. The best cell stored ${best} records/s, more than that: the step's average overstates what a record cost in that cell, so it cannot tell whether Redis was saturated there`;
+    return `${cost}. The best cell stored ${best} records/s, more than that: the step's average overstates what a record cost in that cell, and the cell's own cost was not recorded, so it cannot tell whether Redis was saturated there`;
   return `${cost}. The best cell stored ${best} records/s, ${Math.round(share * 100)}% of that: ${
     share >= SATURATED
       ? '**the sink, Redis, was saturated**: it ran at about a full core while that cell loaded'
@@ -207,8 +277,8 @@ export function busyWords(m, bound, share) {
 }
 
 /**
- * Who was busy: for a grid into the local Redis, the CPU Redis spent per record bounds what one
- * core of it can store; the best cell against that bound says whether the sink was saturated.
+ * Who was busy: for a grid into the local Redis, the CPU Redis spent per record in the best cell,
+ * at that cell's rate, says whether the sink was saturated (busyWords).
  * @param {import('./kind-contract.js').StepRun[]} steps
  * @param {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>} metricsOf
  */
@@ -217,10 +287,8 @@ function busyLines(steps, metricsOf) {
   for (const s of steps.filter((x) => x.r?.complete)) {
     const m = metricsOf(s);
     if (m.redis_cpu_us_per_record === undefined || m.best_records_per_sec === undefined) continue;
-    const bound = 1e6 / m.redis_cpu_us_per_record;
-    const share = m.best_records_per_sec / bound;
     out.push(
-      `${s.step.label}: ${busyWords(m, bound, share)}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`,
+      `${s.step.label}: ${busyWords(m, bestCell(s.r.summary.cells))}; the load process used ${fixed(m.rqbench_cpu, 0)}% of a core over the step.`,
       '',
     );
   }

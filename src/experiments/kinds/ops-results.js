@@ -10,10 +10,12 @@ import path from 'node:path';
 import { fixed, mdTable } from '../../record/format.js';
 import { mergeHlogFiles } from '../../record/hlog.js';
 import { percentileSpectrum, printfFixed } from '../../report/spectrum.js';
-import { latencyTable, OVERHEAD_HOW, overheadTable, phasesTable } from '../../runs/ops/ops-table.js';
+import { latencyTable, overheadTable, phasesTable } from '../../runs/ops/ops-table.js';
 import { REDIS_OPS } from '../../workloads/single-ops/redis-ops.js';
 import { opHlogName } from '../../workloads/single-ops/run-ops.js';
-import { opsDrivers } from '../../transports/ops-drivers.js';
+import { SERVICE_NAMES, overheadWords, phasesWords, roundTripWords, seedNumbers, spectrumWords, startedServer } from './ops-words.js';
+
+export { SERVICE_NAMES };
 
 /**
  * Each service's operations, by its `--only` word, in the order ops times them. Redis's come from
@@ -35,8 +37,6 @@ export const OPS_OF = {
   s3express: ['PutObject', 'GetObject'],
 };
 
-/** `--only` word → the name the table gives the service. */
-export const SERVICE_NAMES = { redis: 'Redis', ...Object.fromEntries(opsDrivers().map((d) => [d.name, d.ops.service])) };
 const WORD_OF = Object.fromEntries(Object.entries(SERVICE_NAMES).map(([w, n]) => [n, w]));
 
 /** Per operation: `<service>_<operation>_<measure>`, e.g. redis_get_first_ms. */
@@ -169,17 +169,20 @@ export async function opsResults(spec, steps) {
   // the seed's S3 Express table is E2E duration, apart from the overhead table
   const express = services.filter((x) => x.service.startsWith('S3Express'));
   const main = services.filter((x) => !express.includes(x));
+  const words = [...new Set(done.flatMap((s) => /** @type {string[]} */ (s.step.services)))];
+  const mainWords = words.filter((w) => w !== 's3express');
+  const seeds = seedNumbers(spec.seed);
   const out = [
     main.length ? overheadTable(main) : 'No step has run yet.',
     '',
     ...(notRun.length ? [`Not run yet: ${notRun.join(', ')}.`, ''] : []),
-    `The client's overhead in each warm call, the seed's quantity (its "Overhead (ms)" heads the table, and every figure under it is overhead). ${OVERHEAD_HOW}`,
+    overheadWords(seeds, mainWords),
     '',
     '### Round trip',
     '',
     main.length ? latencyTable(main) : 'No step has run yet.',
     '',
-    `Each operation on a fresh connection (or client): connecting, one first call, ${lengths || 'warm-up calls, then measured calls'} of calls one after another, each timed from send to reply; ms. The seed gives no round-trip figures: these are rqbench's, for the services as they answer here.`,
+    roundTripWords(spec, mainWords, lengths || 'warm-up calls, then measured calls'),
     '',
     ...(express.length
       ? [
@@ -195,10 +198,10 @@ export async function opsResults(spec, steps) {
     '',
     services.length ? phasesTable(services) : 'No step has run yet.',
     '',
-    'The first call on a fresh connection against the median of the warm calls after it. The SDK clients (SQS, SNS, Pub/Sub) connect on their first call, so there "connect" is making the client and the first call carries the handshake.',
+    phasesWords(words),
     '',
     ...cpuSection(done),
-    ...spectra(steps),
+    ...spectra(steps, spec),
     ...opNotes(done),
   ];
   return out;
@@ -206,9 +209,11 @@ export async function opsResults(spec, steps) {
 
 /**
  * Each step's CPU, and which side was busier: a server (an emulator above all) or the ops process.
+ * A step none of whose calls was timed (every operation not emulated or failed) has no calls to
+ * split: its CPU is the process starting.
  * @param {import('./kind-contract.js').StepRun[]} done
  */
-function cpuSection(done) {
+export function cpuSection(done) {
   if (!done.length) return [];
   const rows = done.map((s) => {
     const c = s.r.meta?.cpu ?? {};
@@ -233,6 +238,15 @@ function cpuSection(done) {
   ];
   for (const s of done) {
     const c = s.r.meta?.cpu ?? {};
+    const names = s.step.services.map((x) => SERVICE_NAMES[x]).join(', ');
+    const timed = s.r.summary.services.some((svc) => svc.ops.some((op) => op.stats));
+    if (!timed) {
+      out.push(
+        `No operation of ${names} was timed (each was not emulated or failed): the ops process's ${fixed(c.rqbenchPct, 0)}% of a core over the ${fixed(c.wallS, 1)} s step is the process starting, loading its SDK and setting up, not timed calls.`,
+        '',
+      );
+      continue;
+    }
     for (const [k, label, emulator] of SERVER_CPU) {
       if (!emulator || c[k] === undefined || c[k] === null || c.rqbenchPct === null) continue;
       if (c[k] <= c.rqbenchPct) {
@@ -243,7 +257,7 @@ function cpuSection(done) {
         continue;
       }
       out.push(
-        `**${label[0].toUpperCase()}${label.slice(1)}, not rqbench, was the busier side of ${s.step.label}**: it used ${fixed(c[k], 0)}% of a core over the step while the ops process used ${fixed(c.rqbenchPct, 0)}%; these figures say more about the emulator than about the service.`,
+        `**${label[0].toUpperCase()}${label.slice(1)}, not rqbench, was the busier side of ${s.step.label}**: it used ${fixed(c[k], 0)}% of a core over the step while the ops process used ${fixed(c.rqbenchPct, 0)}%; these round-trip figures say more about ${label} than about ${names}.`,
         '',
       );
     }
@@ -255,8 +269,10 @@ function cpuSection(done) {
  * wrk2's "Detailed Percentile spectrum" of each chosen operation's warm calls, with wrk2's
  * trailer (calls in the measured seconds, calls per second).
  * @param {import('./kind-contract.js').StepRun[]} steps
+ * @param {import('../spec.js').Spec} spec
  */
-function spectra(steps) {
+function spectra(steps, spec) {
+  const seeds = seedNumbers(spec.seed);
   const out = [];
   for (const s of steps) {
     for (const { service, op } of s.step.spectrum ?? []) {
@@ -282,8 +298,7 @@ function spectra(steps) {
         `Requests/sec: ${printfFixed(h.totalCount / secs, 2).padStart(9)}`,
         '```',
         '',
-        `Laid out as wrk2 prints it (\`rqbench report --spectrum\`'s layout), and only laid out so: each value is one ${SERVICE_NAMES[service]} ${op} call, ms, from ${path.basename(file)}; one connection, one call at a time (like \`wrk -t 1 -c 1\`), each timed from send to reply, so no schedule and no coordinated-omission correction.` +
-          ' A wrk2 spectrum in the seed is of HTTP requests to a function chain (compose-post: 9 RPCs and 10 functions per request, at -t 4 -c 48), a different quantity: compare the shape of the tail, not the values.',
+        spectrumWords(seeds, SERVICE_NAMES[service], op, path.basename(file), startedServer(service, spec.topology)),
         '',
       );
     }
@@ -291,15 +306,23 @@ function spectra(steps) {
   return out;
 }
 
-/** What each operation did, and what failed. @param {import('./kind-contract.js').StepRun[]} done */
-function opNotes(done) {
+/**
+ * What each operation did, and what failed; an operation the endpoint does not implement is said
+ * so, and is no failure (failed_ops leaves it out).
+ * @param {import('./kind-contract.js').StepRun[]} done
+ */
+export function opNotes(done) {
   const lines = [];
   for (const s of done) {
     for (const svc of s.r.summary.services) {
-      for (const op of svc.ops)
-        lines.push(
-          `- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${op.error ? ` — **failed**: ${op.error}` : ''}.`,
-        );
+      for (const op of svc.ops) {
+        const outcome = op.notEmulated
+          ? ` — not emulated: ${op.error}; not counted as a failure`
+          : op.error
+            ? ` — **failed**: ${op.error}`
+            : '';
+        lines.push(`- ${svc.service} ${op.name}: ${op.what}${op.detail ? `; ${op.detail}` : ''}${outcome}.`);
+      }
       if (svc.error) lines.push(`- ${svc.service}: **${svc.error}**.`);
     }
   }

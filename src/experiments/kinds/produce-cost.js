@@ -53,7 +53,7 @@ export function costTable(spec, steps) {
   const note = [
     "Per item written: each role's CPU over the window (main thread, then process) ÷ the items acknowledged in it, every node of the role together; client bytes in and replication bytes out per item (INFO stats); the masters' used_memory growth (less the replication backlog and client buffers) ÷ the distinct items live at the window's end, measured only from a server that started empty.",
     seeded
-      ? `The seed's figure is its master node's CPU (% of ${spec.seedNodeVcpus ?? '?'} vCPUs) × its vCPUs ÷ its items/s: the whole node's CPU, the host's own work included (the OS and CloudWatch's agents), so it reads beside "master process µs/item", and is an upper bound of Redis's own.`
+      ? `The seed's figure is its master CPU column (% of ${spec.seedNodeVcpus ?? '?'} vCPUs; for a cluster's row, its masters added up) × its vCPUs ÷ its items/s: the whole node's CPU, the host's own work included (the OS and CloudWatch's agents), so it reads beside "master process µs/item", and is an upper bound of Redis's own.`
       : '',
   ].filter(Boolean);
   return ['### Cost per item', '', mdTable(header, rows), '', note.join(' '), ''];

@@ -40,6 +40,8 @@ export const specFields = [];
 export const metrics = METRICS;
 export const counts = COUNTS;
 export const results = produceResults;
+/** A step the check does not name is shown by its median trial by the master's CPU, the seed's figure. */
+export const shownBy = 'master_cpu';
 /**
  * @param {import('../spec.js').Spec} spec its seedNodeVcpus gives the *_cpu_node metrics (the seed's unit)
  * @returns {(s: import('./kind-contract.js').StepRun) => Record<string, number|undefined>}

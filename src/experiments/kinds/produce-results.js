@@ -7,6 +7,7 @@
 import { fixed, grouped, mdTable, short } from '../../record/format.js';
 import { actionsMd } from '../../runs/common/actions-md.js';
 import { PROCESS_HEADER, hasEngine } from '../../runs/common/cpu-md.js';
+import { anyThin, pctCell, thinNote } from '../../runs/common/thin-percentiles.js';
 import { MODEL_FLAGS, modelOf } from '../../workloads/items/stores/registry.js';
 import { stepMetrics } from './produce-metrics.js';
 import { costTable } from './produce-cost.js';
@@ -100,10 +101,11 @@ function mainTable(spec, steps) {
       ...processCells,
       ...seedUnitCells,
       `${short(m.achieved)} / ${short(m.target)}${pct}`,
-      fixed(m.batch_p99_ms),
+      // a step of 8 s sends a few dozen batches: their p99 is the largest, flagged as such
+      pctCell(fixed(m.batch_p99_ms), r.producer?.latency?.batch?.intended?.count ?? 0, 0.99),
     ];
   });
-  return mdTable(header, rows);
+  return [mdTable(header, rows), ...(anyThin(rows) ? ['', thinNote('batches')] : [])].join('\n');
 }
 
 /**
@@ -119,11 +121,22 @@ function ofNode(pctOfCore, vcpus) {
   return pctOfCore === undefined ? '-' : fixed(pctOfCore / vcpus);
 }
 
+/**
+ * What the seed-unit figures are, and what they can reach: a node capped below a core saturates
+ * well under the seed's "one core" mark, so 20.7 beside the seed's 50 is not "less than half as busy"
+ * (issue 37: a reader compared levels without the ceiling or the load beside them).
+ */
 function seedUnitLine(spec) {
   if (!spec.seedNodeVcpus) return [];
   const n = spec.seedNodeVcpus;
+  const unit = (cores) => Math.round((1000 * cores) / n) / 10;
+  const cap = spec.topology?.local?.cpus ?? null;
+  const ceiling =
+    cap && cap < 1
+      ? ` Each node here is capped at ${cap} of a core, so in that unit it saturates at ${unit(cap)}, where the seed's node saturated at ${unit(1)}: read each figure against its own ceiling, or per item in Cost per item.`
+      : '';
   return [
-    `The seed's CPU figures are CloudWatch's CPUUtilization, % of a whole ${n}-vCPU node (${Math.round(1000 / n) / 10}% is one core saturated): the "% of ${n} vCPUs" columns put this run's process CPU in that unit (process CPU ÷ ${n}), the figures to read beside the seed's. The other CPU columns, and the Finding's figures, are % of one core; the check compares steps with each other, where the unit does not matter.`,
+    `The seed's CPU figures are CloudWatch's CPUUtilization, % of a whole ${n}-vCPU node (${unit(1)}% is one core saturated, the host's own work included). The "here" CPU beside the seed's and the "% of ${n} vCPUs" columns are this run's process CPU in that unit (process CPU ÷ ${n}), averaged over the nodes of the role.${ceiling} The load differs from the seed's too: this run's items/s are the Achieved column, the seed's are in its row. The other CPU columns are % of one core.`,
     '',
   ];
 }
@@ -143,6 +156,8 @@ function nodeTable(steps, vcpus) {
       // after a reshard or failover a shard can hold several nodes of a role: sum them
       const nodes = (s.r.producer.cpu?.nodes ?? []).filter((n) => `${n.role} ${n.shard}` === name);
       if (!nodes.length) return '-';
+      // a shard added near the end of the window may never have been sampled: not a 0 % node
+      if (nodes.every((n) => !n.samples || typeof (n.engineAvg ?? n.avg) !== 'number')) return 'not sampled';
       const own = fixed(nodes.reduce((x, n) => x + (n.engineAvg ?? n.avg), 0));
       return vcpus
         ? `${own} (${ofNode(
@@ -172,13 +187,15 @@ function consumerTable(steps) {
     const c = r.consumer;
     const m = stepMetrics(r.producer, c);
     const processCells = withProcess ? [fixed(c.cpu?.basis === undefined ? c.cpu?.replica : c.cpu?.process?.replica)] : [];
+    // the cycles the percentiles were read from (a step's window holds a handful)
+    const cyclesTimed = c.latency?.cycle?.sent?.count ?? c.cycles?.count ?? 0;
     return [
       step.label,
       flags,
       grouped(m.cardinality),
       grouped(m.responses),
-      fixed(m.cycle_p50_ms),
-      fixed(m.cycle_p99_ms),
+      pctCell(fixed(m.cycle_p50_ms), cyclesTimed, 0.5),
+      pctCell(fixed(m.cycle_p99_ms), cyclesTimed, 0.99),
       `${c.cycles?.count ?? '-'} (${c.cycles?.overruns ?? 0})`,
       fixed(c.cpu?.replica),
       ...processCells,
@@ -202,6 +219,7 @@ function consumerTable(steps) {
     '',
     "Cardinality and values received are per cycle, averaged over the step's window (rounded, as in the consumer's own summary.md); batch processed is the whole cycle (cardinality, range, values), its p50 and p99.",
     '',
+    ...(anyThin(rows) ? [thinNote('cycles'), ''] : []),
   ];
 }
 

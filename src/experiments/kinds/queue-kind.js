@@ -40,6 +40,8 @@ export const specFields = [];
 export const metrics = QUEUE_METRICS;
 export const metricsOf = queueMetricsOf;
 export const results = queueResults;
+/** A step the check does not name is shown by its median trial by E2E p50, the seed's figure. */
+export const shownBy = 'e2e_sent_p50_ms';
 export const outOfRegime = queueOutOfRegime;
 
 /** Flags the runner sets: where, what names (the queue part), how long, where the run directories go. */

@@ -7,7 +7,7 @@
  */
 import { fixed, grouped, mdTable } from '../../record/format.js';
 import { seedDuration } from '../../runs/queue-consume/queue-consumer-summary.js';
-import { anyThin, pctCell, thinNote } from '../../runs/common/thin-percentiles.js';
+import { FLAG, anyThin, pctCell, thinNote } from '../../runs/common/thin-percentiles.js';
 import { DELIVERING } from '../../local/latency-proxy.js';
 
 /** Metric name → what it is, for `check:`. */
@@ -43,14 +43,14 @@ const BUSY_PCT = 80;
 const KEPT_UP = 0.95;
 
 /**
- * A consumer that fell behind measured a backlog, not the latency the seed's kept-up consumers
- * measured.
+ * A consumer that fell behind measured a backlog, not a latency at the rate asked (the seed gives
+ * no applied rate to set beside it).
  * @param {any} _step
  * @param {Record<string, number|undefined>} m medians
  */
 export function queueOutOfRegime(_step, m) {
   if (m.kept_up === undefined || m.kept_up >= KEPT_UP) return null;
-  return `its consumer applied messages at ${Math.round(m.kept_up * 1000) / 10}% of the publisher's rate (median, over the span from its first to its last) and fell behind, where the seed's kept up`;
+  return `its consumer applied messages at ${Math.round(m.kept_up * 1000) / 10}% of the publisher's rate (median, over the span from its first to its last) and fell behind over the run (the seed gives no applied rate)`;
 }
 /** How long a queue step's consumer may read after the publisher's end (queue-kind.js). */
 const DRAIN_NOTE = '30 s';
@@ -216,7 +216,12 @@ function stepTable(s, metricsOf) {
     ),
     '',
     ...(anyThin(rows)
-      ? [thinNote(`samples (${grouped(m.e2e_sent_n ?? NaN)} messages${sqs ? `, ${grouped(m.read_n ?? NaN)} receive calls` : ''})`), '']
+      ? [
+          thinNote(
+            `samples (${grouped(m.e2e_sent_n ?? NaN)} messages${sqs ? `, ${grouped(m.read_n ?? NaN)} timed receive calls that returned messages` : ''})`,
+          ),
+          '',
+        ]
       : []),
   ];
 }
@@ -244,17 +249,28 @@ function modelLines(steps) {
     .filter((s) => s.r?.meta?.latencyModel?.drawn)
     .map((s) => {
       const d = s.r.meta.latencyModel.drawn;
-      const parts = Object.keys(s.step.latencyModel).map((a) =>
-        d[a]
-          ? `${a} ${grouped(d[a].calls)} calls held p50 ${seedDuration(d[a].delayMs.p50)}, p999 ${seedDuration(d[a].delayMs.p999)}`
-          : `no ${a}`,
-      );
+      const parts = Object.keys(s.step.latencyModel).map((a) => (d[a] ? `${a} ${heldWords(d[a])}` : `no ${a}`));
       return `${s.step.label}: ${parts.join('; ')}`;
     });
   return [
-    `**Latency model** (steps ${under.map((s) => s.step.label).join(', ')}): the emulator answers in about a millisecond where the service took tens, so these steps reach it through a proxy that ${asked}; each draw is a log-normal through the two percentiles named (the spec's notes say which are the seed's); every other action passes at once. Stand-in: the model for AWS's own latency, which it copies only in the actions and percentiles named. ${drawn.length ? `Held, in the trial shown: ${drawn.join('. ')}.` : ''}`,
+    `**Latency model** (steps ${under.map((s) => s.step.label).join(', ')}): the emulator answers in about a millisecond where the service took tens, so these steps reach it through a proxy that ${asked}; each draw is a log-normal through the two percentiles named (the spec's notes say which are the seed's); every other action passes at once. Stand-in: the model for AWS's own latency; it follows AWS only where a named percentile is the seed's, and the others are assumed. ${drawn.length ? `Held, in the trial shown: ${drawn.join('. ')}.` : ''}`,
     '',
+    ...(drawn.some((x) => x.includes(FLAG)) ? [thinNote('draws'), ''] : []),
   ];
+}
+
+/**
+ * What the proxy held an action's calls for: p50, and p999 unless fewer than 1,000 calls were held,
+ * where the nearest-rank p999 (latency-proxy.js) is the largest draw and is named so; a p999 read
+ * off fewer than 10 draws beyond it is flagged as the tables flag one.
+ * @param {{ calls: number, delayMs: { count: number, p50: number, p999: number, max?: number }|null }} d
+ */
+export function heldWords(d) {
+  const head = `${grouped(d.calls)} calls held`;
+  const h = d.delayMs;
+  if (!h) return `${head}, no delay drawn`;
+  const tail = h.count < 1000 ? `the largest ${seedDuration(h.max ?? h.p999)}` : `p999 ${pctCell(seedDuration(h.p999), h.count, 0.999)}`;
+  return `${head} p50 ${seedDuration(h.p50)}, ${tail}`;
 }
 
 /**

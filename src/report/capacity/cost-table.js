@@ -157,8 +157,9 @@ export function instanceTableMd(rows, { forRate, headroom, unit = 'items' }) {
   const table = mdTable(
     [
       'Instance',
-      'master CPU %',
-      'replica CPU %',
+      // not the seed's CloudWatch % of the node at one load: the engine at each search's own maximum
+      'master engine at max, % of a core',
+      'replica engine at max, % of a core',
       'vCPU',
       'GB',
       'Hourly rate',
@@ -202,11 +203,24 @@ export function instanceTableMd(rows, { forRate, headroom, unit = 'items' }) {
     lines.push(
       '',
       c
-        ? `**Cheapest for ${grouped(forRate)} ${u} at ${headroom}% engine CPU: ${nameOf(c.row)}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**`
+        ? `**Cheapest for ${grouped(forRate)} ${u} at ${headroom}% engine CPU: ${nameOf(c.row)}, ${c.row.shardsFor} shard(s), ${money(c.monthly)} per month${spans(c.row) ? ` (${shardsCell(c.row)} shards over the limit's interval: the re-tests do not settle the count)` : ''}.**${unsized(rows, c.row)}`
         : `No priced instance with a trusted projection: the cheapest choice for ${grouped(forRate)} ${u} cannot be worked out.`,
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * The priced rows the choice could not weigh (no trusted projection): said beside it, so "cheapest"
+ * is read as the cheapest of the rows sized, not of every row.
+ * @param {InstanceRow[]} rows
+ * @param {InstanceRow} chosen
+ */
+function unsized(rows, chosen) {
+  const left = rows.filter((r) => r !== chosen && r.instance?.hourlyPrice && monthlyFor(r) === null);
+  if (!left.length) return '';
+  const names = left.map((r) => r.instance?.type ?? r.label).join(', ');
+  return ` Not weighed (no trusted projection): ${names}.`;
 }
 
 /** @param {number|null} v */
