@@ -72,7 +72,9 @@ describe('an experiment of queue steps', () => {
       /\| p999 \| [\d.]+u?m?s ⚠ \(seed 505ms\) \| [\d.]+u?m?s ⚠ \(seed 34ms\) \| [\d.]+u?m?s ⚠ \(seed 1\.2s\) \| [\d.]+u?m?s ⚠ \|/,
     );
     // a p999 of some 30 messages is their largest: flagged, and the note says why
-    expect(md).toMatch(/⚠ fewer than 10 samples \([\d,]+ messages, [\d,]+ timed receive calls that returned messages\) lie beyond this percentile/);
+    expect(md).toMatch(
+      /⚠ fewer than 10 samples \([\d,]+ messages, [\d,]+ timed receive calls that returned messages\) lie beyond this percentile/,
+    );
     // the step under the latency model says so, and what the model held
     expect(md).toContain('### Batch 100 x 20/s: Batch size - 100, Rate - 20 = 2,000, Thread pool size - 2, under the latency model');
     expect(md).toMatch(/\*\*Latency model\*\* \(steps Batch 100 x 20\/s\): .*ReceiveMessage p50 30ms, p999 60ms/);

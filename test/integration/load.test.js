@@ -107,7 +107,8 @@ describe('delta file and ranges', () => {
     expect(keys[11]).toBe('key:000000000011');
     expect(keyOf('k{n:3}', 7)).toBe('k007');
     expect(keyOf('k{n:3}', 12345)).toBe('k12345');
-  });
+    // two node processes spawned one after the other: a busy host takes seconds to start each
+  }, 30_000);
 
   it('byte ranges cover the file, connections are shared out, and the tiling check finds gaps and overlaps', () => {
     const r = byteRanges(1000, 3);
