@@ -30,7 +30,7 @@ import { KindProblem } from './kind-contract.js';
 import { commandProblem, fieldOf, joinLists } from './kind-flags.js';
 import { cpuBetween, ownCpuSeconds, startServers } from './kind-servers.js';
 import { cpuPctBetween, sampleCpu } from './cpu-series.js';
-import { LOAD_METRICS, loadMetricsOf, loadOutOfRegime, loadResults } from './load-results.js';
+import { LOAD_METRICS, bestCell, loadMetricsOf, loadOutOfRegime, loadResults, sinkOf } from './load-results.js';
 import { s3Client, uploadToS3 } from '../../workloads/bulk-load/s3-source.js';
 
 export const name = 'load';
@@ -158,9 +158,6 @@ export function complete(d, { flags: given, consumer, at, topology }) {
   if (bad) throw new KindProblem(bad);
   return step;
 }
-
-/** @param {{ sink?: string }} flags */
-const sinkOf = (flags) => flags.sink ?? 'redis';
 
 /**
  * Where the spec's delta file lives: the OS temp dir, named by its size (bench/load-bench.js's name).
@@ -393,7 +390,7 @@ export const what = (step) =>
 export const figures = (r) => {
   const cells = r?.summary?.cells ?? [];
   if (!cells.length) return 'no summary';
-  const best = cells.reduce((b, c) => (c.recordsPerSec > b.recordsPerSec ? c : b));
+  const best = bestCell(cells);
   return `best ${grouped(best.recordsPerSec)} records/s (${best.threads} threads x ${best.s3Connections ? `${best.s3Connections} S3 connections` : `${best.connections} connections`}), ${cells.length} cells, ${r.summary.ok ? 'each exactly once' : 'CHECK FAILED'}`;
 };
 /** @param {import('../spec.js').Spec} spec */

@@ -73,13 +73,12 @@ function metricsOfStep(summary, meta) {
     );
   const n = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
   if (!cells.length) return {};
-  const best = bestCell;
-  const top = best(cells);
+  const top = bestCell(cells);
   const threads = cells.map((c) => c.threads);
   // from S3 the grid's second dimension is the S3 client's connections (the seed's)
   const connKey = cells.some((c) => c.s3Connections) ? 's3Connections' : 'connections';
   const conns = cells.map((c) => c[connKey]);
-  const at = (key, v) => best(cells.filter((c) => c[key] === v)).recordsPerSec;
+  const at = (key, v) => bestCell(cells.filter((c) => c[key] === v)).recordsPerSec;
   const fewest = at('threads', Math.min(...threads));
   const most = at('threads', Math.max(...threads));
   const stored = cells.reduce((t, c) => t + c.stored, 0);
@@ -106,8 +105,8 @@ function metricsOfStep(summary, meta) {
   };
 }
 
-/** @param {{ sink?: string }} flags */
-const sinkOf = (flags) => flags.sink ?? 'redis';
+/** A step's sink: Redis unless its flags name another. @param {{ sink?: string }} flags */
+export const sinkOf = (flags) => flags.sink ?? 'redis';
 
 /**
  * When a reader thread is ready, for a step's source and sink: a step's load window starts when
