@@ -388,6 +388,7 @@ export const what = (step) =>
     : `${sinkOf(step.flags)} sink, ${step.flags['reader-threads'] ?? 16} reader threads x ${step.flags.connections ?? 64} connections`;
 /** @param {any} r */
 export const figures = (r) => {
+  /** @type {Array<{ recordsPerSec: number, threads: number, connections: number, s3Connections?: number }>} */
   const cells = r?.summary?.cells ?? [];
   if (!cells.length) return 'no summary';
   const best = bestCell(cells);
