@@ -24,6 +24,7 @@ import { writeCapacityHtml } from '../../report/capacity/capacity-html.js';
 import { answerLine, capacityMd, confirmWords, noiseWords, perSec, projectionLine } from '../../report/capacity/capacity-md.js';
 import { trialNoise } from '../trial-noise.js';
 import { writeErr } from '../../command-io.js';
+import { SharedStart } from '../shared-start.js';
 
 /**
  * @typedef {object} CapacityRun
@@ -38,15 +39,14 @@ import { writeErr } from '../../command-io.js';
  * @property {(line: string) => void} [log]
  */
 
-/** Producer and consumer start together this long after they are spawned (-t writers need the time). */
-const START_DELAY_MS = 2500;
-
 /**
  * @param {CapacityRun} r
  * @returns {Promise<{ dir: string, exitCode: number, result: any, live: { hub: MetricsHub, runId: string }|null }>}
  */
 export async function runCapacity(r) {
   const log = r.log ?? ((l) => writeErr(`${l}\n`));
+  /** the shared --start-at of a step with a consumer, moved further ahead when a child misses it */
+  const sharedStart = new SharedStart();
   const p = r.plan;
   const name = p.name ?? `capacity-${r.kvArgs ? 'kv' : modelName(r.producerFlags)}`;
   // the run each step is: the producer's, or with --kv a kv workload's (its rates are operations)
@@ -112,24 +112,34 @@ export async function runCapacity(r) {
       fs.mkdirSync(stepDir);
       const q = Math.max(1, Math.round((rate * period) / 1000));
       // with a consumer, both start together on a shared --start-at, as an experiment step does
-      const startAt = r.consumerArgs ? Date.now() + START_DELAY_MS : null;
+      let startAt = r.consumerArgs ? sharedStart.at() : null;
       const common = (name) => ({
         target: targetArgs,
         length: { duration: p.stepSeconds, warmup: p.stepWarmup, startAt },
         output: { out: path.resolve(stepDir), name, json: true },
       });
-      const cmds = [
+      const argvs = () => [
         r.kvArgs
           ? stepArgv({ cli: ['src/cli.js', 'kv'], args: [...r.kvArgs, '--rate', String(rate)], ...common('kv') })
           : stepArgv({ cli: ['src/producer.js'], flags: r.producerFlags, args: ['-q', String(q)], ...common('producer') }),
+        ...(r.consumerArgs ? [stepArgv({ cli: ['src/consumer.js'], args: r.consumerArgs, ...common('consumer') })] : []),
       ];
-      if (r.consumerArgs) cmds.push(stepArgv({ cli: ['src/consumer.js'], args: r.consumerArgs, ...common('consumer') }));
       log(
         `rqbench capacity: [${n}] ${phase} ${grouped(rate)} ${perSec(criteria)} (${p.stepSeconds} s) … ${clock((Date.now() - started) / 1000)} so far`,
       );
-      const children = await Promise.all(
-        cmds.map((argv) => runChild([...argv, ...relayArgs(live, `${n}-${rate}`)], stopper, { env: r.env, hub: live?.hub })),
-      );
+      const spawn = () =>
+        Promise.all(
+          argvs().map((argv) => runChild([...argv, ...relayArgs(live, `${n}-${rate}`)], stopper, { env: r.env, hub: live?.hub })),
+        );
+      let children = await spawn();
+      // a host too busy to start the workers before the shared start: the pair once more, further ahead
+      if (startAt && !stopper.stopped && sharedStart.missed(children)) {
+        log(
+          `rqbench capacity: [${n}] a child was ready only after the step's planned end; running it again, started ${sharedStart.leadMs / 1000} s ahead`,
+        );
+        startAt = sharedStart.at();
+        children = await spawn();
+      }
       const [summary, consumer] = [role, 'consumer'].map((who) => {
         const runDir = newestRunDir(stepDir, who);
         return runDir && readJson(path.join(runDir, 'summary.json'));

@@ -22,6 +22,7 @@ import { newestRun, runsManifest, stepRecord } from '../layout.js';
 import { relayArgs, runChild } from '../children.js';
 import { stepArgv } from '../command-line.js';
 import { KindProblem } from './kind-contract.js';
+import { SharedStart } from '../shared-start.js';
 import { COUNTS, METRICS, stepMetrics } from './produce-metrics.js';
 import { produceResults } from './produce-results.js';
 import {
@@ -75,8 +76,8 @@ export function outOfRegime(step, m) {
   return `its writers held ${Math.round(m.achieved_ratio * 1000) / 10}% of the target rate (median), below ${HELD_RATE * 100}%`;
 }
 
-/** The consumer and producer start together on this shared --start-at: long enough for -t writers to spawn. */
-const START_DELAY_MS = 2500;
+/** The consumer and producer start together on a shared --start-at, this far ahead. */
+const sharedStart = new SharedStart();
 /** Where a step's flags are checked: the kind of address the runner will give. */
 const CHECK_URL = 'redis://127.0.0.1:6379';
 
@@ -181,11 +182,11 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
     fs.mkdirSync(stepDir, { recursive: true });
     // a counted step's consumer reads the nodes its producer starts, from the start the producer names
     const announced = !target && step.consumer ? path.join(stepDir, ANNOUNCE_FILE) : null;
-    const startAt = step.consumer && !announced ? Date.now() + START_DELAY_MS : null;
+    let startAt = step.consumer && !announced ? sharedStart.at() : null;
     const where = target
       ? ['--url', target.url, ...(topology.cluster ? ['--cluster'] : [])]
       : [...countedTarget(step.count, topology), ...(announced ? ['--announce', announced] : [])];
-    const cmds = argvOf(step, out, { where, at }, startAt, !announced);
+    let cmds = argvOf(step, out, { where, at }, startAt, !announced);
     const meta = {
       name: step.name,
       label: step.label,
@@ -209,7 +210,20 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
       } else results = [await producer];
       if (!told && results[0].code === 0)
         results[0] = { ...results[0], code: null, lastLine: `the producer did not name its servers in ${announced}` };
-    } else results = await Promise.all(cmds.map(spawnOf));
+    } else {
+      results = await Promise.all(cmds.map(spawnOf));
+      // a host too busy to start the workers before the shared start: the pair once more, further ahead
+      if (startAt && !stopper.stopped && sharedStart.missed(results)) {
+        keeper.log(
+          `rqbench experiment: ${step.name}: a child was ready only after the step's planned end; running it again, started ${sharedStart.leadMs / 1000} s ahead`,
+        );
+        startAt = sharedStart.at();
+        cmds = argvOf(step, out, { where, at }, startAt, !announced);
+        meta.commands = cmds.map((c) => ['node', ...c.argv].join(' '));
+        save();
+        results = await Promise.all(cmds.map(spawnOf));
+      }
+    }
     // exit 1 is a run that finished and measured, but not all it was asked did happen (items failed,
     // cycles failed): its summary says why, and the step's check judges it; anything else failed
     const finished = (r, i) => r.code === 0 || (r.code === 1 && Boolean(newestRun(stepDir, cmds[i].role).doc?.outcome));

@@ -12,6 +12,7 @@ import { ServerSampler } from '../../measure/server-sampler.js';
 import { isFsError, outputError } from '../../record/run-dir.js';
 import { describeConnection } from '../../transports/redis.js';
 import { signalExitCode } from '../../record/outcome.js';
+import { lateStartError } from './late-start.js';
 import { RunRecorder } from '../../record/run-recorder.js';
 import { Run } from '../../harness/harness.js';
 import { IntervalClock } from '../../harness/clock.js';
@@ -186,6 +187,11 @@ export async function runWorkers({
       throw Object.assign(new Error('interrupted before the first operation: nothing measured'), {
         exitCode: signalExitCode(run.interrupted),
       });
+    // a shared start that passed before this process's workers were ready (a host too busy to start
+    // them in time): sends past the planned end are dropped, so nothing would be measured
+    const lateMs = a.startAt == null ? 0 : Date.now() - a.startAt;
+    if (lateMs > 0 && a.duration && lateMs >= ((a.warmup ?? 0) + a.duration) * 1000)
+      throw lateStartError(workerNoun(command), lateMs, (a.warmup ?? 0) + a.duration);
     // the directory first: a sampler started before a directory that cannot be made kept the process alive
     t0 = a.startAt ?? Math.ceil(Date.now() + 100);
     const facts = run.open({
@@ -208,6 +214,12 @@ export async function runWorkers({
       run.say(`${run.listenerCount('second') ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}`, { always });
     };
     mark = note;
+    if (lateMs > 0)
+      note(
+        Date.now(),
+        `the ${workerNoun(command)} were ready ${(lateMs / 1000).toFixed(1)} s after --start-at: what was due before then started late (timed from when it was due)`,
+        { always: true },
+      );
     sampler = await new ServerSampler(conn, topo.nodes, { onChange: (text) => note(Date.now(), text) }).start();
     const rec = new RunRecorder({
       dir,
@@ -333,6 +345,9 @@ export async function runWorkers({
     throw e;
   }
 }
+
+/** @param {'produce'|'consume'|'kv'} command */
+const workerNoun = (command) => (command === 'consume' ? 'readers' : command === 'kv' ? 'clients' : 'writers');
 
 /**
  * What a child needs to rebuild the connection; it stays in memory, never on disk.
