@@ -284,7 +284,12 @@ describe('the end of a run', () => {
     expect(rep.code, rep.stderr).toBe(1);
     const read = JSON.parse(rep.stdout);
     expect(read.window, JSON.stringify(read.window)).toEqual({ fromSecond: 0, toSecond: 4, seconds: 4 });
-    expect(read.cycles.count, JSON.stringify(read.cycles)).toBeGreaterThanOrEqual(15);
+    // every cycle its printed summary counted, read back (the last may end past the last whole second);
+    // a busy host runs fewer than the 16 scheduled, and both say so alike
+    const printed = Number(/\*\*Cycles:\*\* ([\d,]+) of 16 scheduled/.exec(r.stdout)?.[1].replace(/,/g, ''));
+    expect(printed, r.stdout).toBeGreaterThan(0);
+    expect(read.cycles.count, JSON.stringify(read.cycles)).toBeGreaterThanOrEqual(printed - 1);
+    expect(read.cycles.count, JSON.stringify(read.cycles)).toBeLessThanOrEqual(printed);
     expect(read.outcome.problems.join('\n')).toMatch(
       /^reader 1 on host .+ ran to second 4, but its summary is missing \(its final save failed: cannot write the run directory .+: no space left on device \(ENOSPC\)\); its cycles up to second 3 are read from timeline\.csv and its \.hlog files/,
     );
