@@ -31,6 +31,14 @@ describe('episodes of disturbed seconds', () => {
     expect(episodesMd([], 'writes')[0]).toMatch(/^\*\*Disturbances:\*\* none/);
   });
 
+  it("second 0's tail (connecting, the first unoptimized calls) is the run's start, not a disturbance; its errors still are", () => {
+    expect(episodes(input(seconds({ 0: { row: { batch_p99_ms: 40 } } })))).toEqual([]);
+    const [e] = episodes(input(seconds({ 0: { row: { batch_p99_ms: 40, errors: 3 } } })));
+    expect(e).toMatchObject({ fromS: 0, toS: 0 });
+    // from second 1 on, the same tail is one
+    expect(episodes(input(seconds({ 1: { row: { batch_p99_ms: 40 } } })))).toMatchObject([{ fromS: 1, toS: 1, p99MaxMs: 40 }]);
+  });
+
   it('a frozen master: nothing acknowledged, CLUSTERDOWN retries, then a promotion, as one unscripted episode', () => {
     const frozen = { ackedDue: 1000, row: { acked: 0, retries: 4000, clusterdown: 4000, batch_p99_ms: 2 } };
     const rows = seconds({
