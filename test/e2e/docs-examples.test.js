@@ -66,6 +66,7 @@ const CI_RUNS = ['npm ci', 'npm test'];
  * @property {1|2} lane            the examples of a lane run one after another, on a cluster of the lane's
  *                                  own (one flushes it, one fails a master over); the two lanes side by side
  * @property {number} [timeoutMs]
+ * @property {(code: number|null, out: string) => boolean} [exitOk]  a non-zero exit that is a right answer too (exit 0 is)
  * @property {(dir: string, out: string) => void} [also]  further checks
  * @property {Tool[]} [tools]     emulators it needs beyond fauxqs (skipped, with a message, where missing, but not under CI=true)
  */
@@ -90,6 +91,14 @@ const YOUR_REDIS = 'redis://10.0.0.5:6379';
 const WAIT_ALL = 'for j in $(jobs -p); do wait "$j"; done';
 
 /** @type {Example[]} */
+/**
+ * A capacity search on a host too busy for its steps: no rate held, exit 1, and the search says the
+ * host was noisy. A right answer on such a host, where the page's example promises exit 0 on a quiet one.
+ * @param {number|null} code
+ * @param {string} out
+ */
+const noRateOnABusyHost = (code, out) => code === 1 && /^no rate held/m.test(out) && /^noise: \d+ of \d+ step runs were noisy/m.test(out);
+
 const EXAMPLES = [
   {
     page: 'README.md',
@@ -185,10 +194,8 @@ const EXAMPLES = [
     page: 'docs/reports-and-charts.md',
     has: '--run-id zset-20k --out A',
     lane: 1,
-    subs: [
-      ['+ 5000', '+ 3000'],
-      [/-d 10/g, '-d 2'],
-    ],
+    // the page's 5 s lead kept: two producers and their writers start in it on a busy host
+    subs: [[/-d 10/g, '-d 2']],
     expect: [/\| Writers \| Items per writer per sec/, /Detailed Percentile spectrum/, /#\[Mean {4}=/],
     files: ['merged.json', 'merged-timeline.csv'],
     also: (dir) => {
@@ -196,7 +203,7 @@ const EXAMPLES = [
       expect(merged.merged.runId ?? merged.merged.run_id ?? JSON.stringify(merged.merged)).toMatch(/zset-20k/);
       expect(fs.readFileSync(path.join(dir, 'merged-timeline.csv'), 'utf8').split('\n')[0]).toMatch(/intended.*acked/);
     },
-    timeoutMs: 60_000,
+    timeoutMs: 120_000,
   },
   {
     page: 'docs/reports-and-charts.md',
@@ -254,6 +261,7 @@ const EXAMPLES = [
     // two answers, one per search: on a quiet machine both hold up to the 10,000 ceiling; CI runs
     // test files side by side, and a step a busy host could not hold ends the search lower (the
     // page's other answer forms). What the page promises is the answer line and the projection.
+    exitOk: noRateOnABusyHost,
     expect: [
       /^(held up to the ceiling of 10,000 items\/s|max sustainable(, not confirmed:)? [\d,]+ items\/s|no rate held)[\s\S]*^(held up to the ceiling of 10,000 items\/s|max sustainable(, not confirmed:)? [\d,]+ items\/s|no rate held)/m,
       /projection: /,
@@ -285,6 +293,7 @@ const EXAMPLES = [
     lane: 1,
     // two steps of 2 s: a ramp from 5,000 operations/s to a ceiling of 10,000, no re-tests
     subs: [['--start-rate 10000', '--start-rate 5000 --max-rate 10000 --step-seconds 2 --step-warmup 0 --confirm 0']],
+    exitOk: noRateOnABusyHost,
     expect: [
       /^(held up to the ceiling of 10,000 operations\/s|max sustainable(, not confirmed:)? [\d,]+ operations\/s|no rate held)/m,
       /projection: /,
@@ -809,7 +818,7 @@ describe('the runnable examples run', () => {
       const r = await results.get(b);
       const tell = `\n--- script\n${r.script}\n--- output (last 3000 chars)\n${r.out.slice(-3000)}`;
       expect(r.timedOut, `timed out after ${r.ms} ms${tell}`).toBe(false);
-      expect(r.code, `exit ${r.code}${tell}`).toBe(0);
+      if (!ex.exitOk?.(r.code, r.out)) expect(r.code, `exit ${r.code}${tell}`).toBe(0);
       for (const re of ex.expect) expect(r.out, `output shows ${re}${tell}`).toMatch(re);
       for (const f of ex.files ?? []) expect(fs.existsSync(path.join(r.dir, f)), `${f} written${tell}`).toBe(true);
       ex.also?.(r.dir, r.out);
