@@ -89,8 +89,9 @@ it(`the rendered Indexed Job's pods, as ${N} local pods of ${W} writers, merge i
 
   const out = tempDir('rqbench-k8s-');
   const runId = `k8s-sim-${process.pid}`;
-  // every process is up well before the shared start (a loaded 2-core machine needs seconds)
-  const startAt = Date.now() + 8000;
+  // every process is up well before the shared start: a loaded 2-core machine needs seconds (in a
+  // suite run 8 s were not enough for one of the 4 writers, which then sent nothing: now an exit 1)
+  const startAt = Date.now() + 15_000;
   // what `sed` fills in at apply time, the Secret's URL, and what differs between a pod and a local process
   const local = {
     ...env,
