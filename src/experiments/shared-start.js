@@ -1,6 +1,6 @@
 /**
  * The --start-at a step's producer and consumer share (an experiment step, a capacity step): far
- * enough ahead for both to start their workers. A child ready only after the planned end runs
+ * enough ahead for both to start their workers. A child ready a second or more after it runs
  * nothing and says so (late-start.js); the pair is then started once more with the start twice as
  * far ahead, and every later pair of the run keeps that lead.
  */

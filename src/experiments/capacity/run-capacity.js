@@ -135,7 +135,7 @@ export async function runCapacity(r) {
       // a host too busy to start the workers before the shared start: the pair once more, further ahead
       if (startAt && !stopper.stopped && sharedStart.missed(children)) {
         log(
-          `rqbench capacity: [${n}] a child was ready only after the step's planned end; running it again, started ${sharedStart.leadMs / 1000} s ahead`,
+          `rqbench capacity: [${n}] a child was ready a second or more after the shared start; running the pair again, started ${sharedStart.leadMs / 1000} s ahead`,
         );
         startAt = sharedStart.at();
         children = await spawn();

@@ -176,16 +176,18 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
   const fresh = step.at.length > 0;
   try {
     // a counted step's producer starts its own nodes under Valgrind: the shared server is not its target
-    const target = step.count ? null : await keeper.get(fresh, stopper);
+    let target = step.count ? null : await keeper.get(fresh, stopper);
     if (stopper.stopped) return { ok: false, error: 'interrupted' };
-    const at = target ? await expandAt(step, target, topology) : [];
+    let at = target ? await expandAt(step, target, topology) : [];
     fs.mkdirSync(stepDir, { recursive: true });
     // a counted step's consumer reads the nodes its producer starts, from the start the producer names
     const announced = !target && step.consumer ? path.join(stepDir, ANNOUNCE_FILE) : null;
     let startAt = step.consumer && !announced ? sharedStart.at() : null;
-    const where = target
-      ? ['--url', target.url, ...(topology.cluster ? ['--cluster'] : [])]
-      : [...countedTarget(step.count, topology), ...(announced ? ['--announce', announced] : [])];
+    const whereOf = (t) =>
+      t
+        ? ['--url', t.url, ...(topology.cluster ? ['--cluster'] : [])]
+        : [...countedTarget(step.count, topology), ...(announced ? ['--announce', announced] : [])];
+    let where = whereOf(target);
     let cmds = argvOf(step, out, { where, at }, startAt, !announced);
     const meta = {
       name: step.name,
@@ -215,8 +217,12 @@ export async function run(step, { stepDir, out, topology, stopper, shared, live,
       // a host too busy to start the workers before the shared start: the pair once more, further ahead
       if (startAt && !stopper.stopped && sharedStart.missed(results)) {
         keeper.log(
-          `rqbench experiment: ${step.name}: a child was ready only after the step's planned end; running it again, started ${sharedStart.leadMs / 1000} s ahead`,
+          `rqbench experiment: ${step.name}: a child was ready a second or more after the shared start; running the pair again, started ${sharedStart.leadMs / 1000} s ahead`,
         );
+        // from an empty target again (and a fresh one for a step with actions): the first try's writes are in it
+        target = await keeper.get(fresh, stopper);
+        at = await expandAt(step, target, topology);
+        where = whereOf(target);
         startAt = sharedStart.at();
         cmds = argvOf(step, out, { where, at }, startAt, !announced);
         meta.commands = cmds.map((c) => ['node', ...c.argv].join(' '));

@@ -12,7 +12,7 @@ import { ServerSampler } from '../../measure/server-sampler.js';
 import { isFsError, outputError } from '../../record/run-dir.js';
 import { describeConnection } from '../../transports/redis.js';
 import { signalExitCode } from '../../record/outcome.js';
-import { lateStartError } from './late-start.js';
+import { lateStart, lateStartError } from './late-start.js';
 import { RunRecorder } from '../../record/run-recorder.js';
 import { Run } from '../../harness/harness.js';
 import { IntervalClock } from '../../harness/clock.js';
@@ -188,10 +188,9 @@ export async function runWorkers({
         exitCode: signalExitCode(run.interrupted),
       });
     // a shared start that passed before this process's workers were ready (a host too busy to start
-    // them in time): sends past the planned end are dropped, so nothing would be measured
-    const lateMs = a.startAt == null ? 0 : Date.now() - a.startAt;
-    if (lateMs > 0 && a.duration && lateMs >= ((a.warmup ?? 0) + a.duration) * 1000)
-      throw lateStartError(workerNoun(command), lateMs, (a.warmup ?? 0) + a.duration);
+    // them in time): a second or more late, it does not run (late-start.js)
+    const late = lateStart(a.startAt, Date.now());
+    if (late.refuse) throw lateStartError(workerNoun(command), late.lateMs);
     // the directory first: a sampler started before a directory that cannot be made kept the process alive
     t0 = a.startAt ?? Math.ceil(Date.now() + 100);
     const facts = run.open({
@@ -214,10 +213,10 @@ export async function runWorkers({
       run.say(`${run.listenerCount('second') ? '\n' : ''}[+${((atMs - t0) / 1000).toFixed(1)} s] ${text}`, { always });
     };
     mark = note;
-    if (lateMs > 0)
+    if (late.say)
       note(
         Date.now(),
-        `the ${workerNoun(command)} were ready ${(lateMs / 1000).toFixed(1)} s after --start-at: what was due before then started late (timed from when it was due)`,
+        `the ${workerNoun(command)} were ready ${(late.lateMs / 1000).toFixed(1)} s after --start-at: what was due before then started late (timed from when it was due)`,
         { always: true },
       );
     sampler = await new ServerSampler(conn, topo.nodes, { onChange: (text) => note(Date.now(), text) }).start();
