@@ -63,7 +63,8 @@ export function runOptions(y, g) {
       type: 'number',
       requiresArg: true,
       group: g,
-      describe: 'epoch ms of the first operation, shared by processes on several hosts',
+      describe:
+        'epoch ms of the first operation, shared by processes on several hosts (a process ready a second or more after it runs nothing, exit 1)',
     })
     .option('run-id', { type: 'string', requiresArg: true, group: g, describe: 'names one run across hosts (recorded in the manifest)' });
 }
