@@ -55,7 +55,7 @@ beforeAll(async () => {
   for (const slot of schedule(Object.keys(GROUPS), ROUNDS, 22)) {
     runs[slot.step].push(await produce(slot.step, path.join(root, slot.step, `trial-${slot.trial}`)));
   }
-}, 150_000);
+}, 300_000); // 19 runs of 5 s: about 100 s alone (vitest.config.js runs this file alone)
 
 const rowOf = (doc, metric) => doc.metrics.find((m) => m.metric === metric);
 
