@@ -45,8 +45,8 @@ const SERIAL = {
  * Workers of the shared integration and e2e pool. On a host where these tests took 700 s, 4 left
  * the 2 cores idle 45% of the time (vmstat), its tests waiting on servers and runs of seconds; on
  * one twice as slow per process, 5 kept both cores busy throughout with 5–10 runnable (vmstat
- * over the whole suite), and the starved runs missed their own time bounds. 3 keeps the cores
- * busy on the slow host without starving them.
+ * over the whole suite), and the starved runs missed their own time bounds: 21 tests failed in
+ * 1,307 s, against 7 in 1,433 s with 3 (one full run each, on the slow host).
  */
 const SHARED_WORKERS = 3;
 
