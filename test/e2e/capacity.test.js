@@ -229,6 +229,10 @@ describe('rqbench capacity on a local Redis', () => {
         '2',
         '--step-warmup',
         '0',
+        // two steps whatever the second's outcome (2,000 and 4,000 are within 50% of each other):
+        // what is tested is the consumer beside each, not whether 4,000 holds on a busy host
+        '--precision',
+        '0.5',
         '--consumer=--limit 100 --fetch pipeline',
         '--out',
         out,
@@ -238,7 +242,8 @@ describe('rqbench capacity on a local Redis', () => {
     expect(run.code, describeRun(run)).toBe(0);
     const [name] = fs.readdirSync(out);
     const doc = JSON.parse(fs.readFileSync(path.join(out, name, 'capacity.json'), 'utf8'));
-    expect(doc.steps.map((x) => x.held)).toEqual([true, true]);
+    expect(doc.steps.map((x) => x.rate)).toEqual([2000, 4000]);
+    expect(doc.steps[0].held, 'the first step, 2,000 items/s, held').toBe(true);
     for (const st of doc.steps) {
       const stepDir = path.dirname(path.join(out, name, st.dir));
       const consumer = fs.readdirSync(stepDir).find((d) => d.endsWith('-consumer'));
