@@ -36,7 +36,8 @@ const SERIAL = {
     // an A/A and an A/B of Redis CPU over 19 producer runs at 40k items/s: in the shared pool they
     // took over 150 s, and another test's load is noise in the figures compared
     'test/e2e/compare-groups.test.js',
-    // the docs' queue examples: a publisher of 45 messages of 1,000 updates a second and its emulator
+    // the docs' examples marked quiet: the queue examples (a publisher of 45 messages of 1,000
+    // updates a second and its emulator) and two producers sharing a --start-at 5 s ahead
     'test/e2e/docs-examples-quiet.test.js',
   ],
 };

@@ -233,9 +233,13 @@ describe('cluster actions on a local 3 x 1 cluster', SLOW, () => {
     expect(r.error).toBeUndefined();
     expect(r.detail.slotsMoved).toBe(1000);
     const during = acked.filter((a) => a.at >= r.startMs && a.at <= r.endMs).length;
-    const seconds = (acked.at(-1).at - acked[0].at) / 1000;
+    // no write stalled behind the move (a retry waiting out a timeout): the longest time between two
+    // acknowledgements, of any writer. A rate would not do: on a busy host the writers' own rate
+    // fell to 570 a second, and to a fifth of it while the slots moved, with gaps under 100 ms
+    let gap = 0;
+    for (let i = 1; i < acked.length; i++) gap = Math.max(gap, acked[i].at - acked[i - 1].at);
     expect(during, 'writes acknowledged while slots were moving').toBeGreaterThan(500);
-    expect(acked.length / seconds, 'writes per second').toBeGreaterThan(1000);
+    expect(gap, 'the longest time between two acknowledgements, ms').toBeLessThan(1000);
     expect(errors).toBe(0);
     const values = await Promise.all(acked.map((a) => c.get(a.key)));
     expect(values.filter((v, i) => v !== acked[i].value).length).toBe(0);

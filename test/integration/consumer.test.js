@@ -173,8 +173,11 @@ describe('producer and consumer together (cluster)', () => {
     expectCleanRun(full);
     expectAccounted(full);
     const pc = full.summary.perCycle;
-    expect(pc.items, `live items ≈ R x T = 4000: ${describeConsumer(full)}`).toBeGreaterThanOrEqual(3400);
-    expect(pc.items, describeConsumer(full)).toBeLessThanOrEqual(4600);
+    // R is the rate the producer achieved, not the one asked: a producer starved on a busy host that
+    // wrote 1,850 a second leaves 3,700 live, and the reader is right to count that
+    const rt = prod.summary.achieved.itemsPerSec * 2;
+    expect(pc.items, `live items ≈ R x T = ${Math.round(rt)}: ${describeConsumer(full)}`).toBeGreaterThanOrEqual(0.85 * rt);
+    expect(pc.items, describeConsumer(full)).toBeLessThanOrEqual(1.15 * rt);
     // ZCARD counts every id written (6000 after one period) until the 10 s purge: never fewer than the live ones
     expect(pc.cardinality, describeConsumer(full)).toBeGreaterThanOrEqual(pc.items);
     expect(pc.cardinality, describeConsumer(full)).toBeLessThanOrEqual(6000);
