@@ -3,7 +3,6 @@
  * credentials and TLS settings. ioredis rather than the raw pipe: it returns keys as Buffers
  * (binary-safe migration) and times commands out, and nothing here is on a hot path.
  */
-import { Redis } from 'ioredis';
 import { parseClusterNodes } from '../transports/redis.js';
 
 /** A node that does not answer within this is treated as down (MIGRATE has its own, shorter, timeout). */
@@ -20,7 +19,7 @@ export class ClusterAdmin {
   /** @param {import('../transports/redis.js').RedisConn} conn */
   constructor(conn) {
     this.conn = conn;
-    /** @type {Map<string, Promise<Redis>>} */
+    /** @type {Map<string, Promise<import('ioredis').Redis>>} */
     this.clients = new Map();
     this.seed = `${conn.host}:${conn.port}`;
     /** Addresses that served a full view last time, asked first: the seed may be the node just killed. */
@@ -30,9 +29,11 @@ export class ClusterAdmin {
   /**
    * A connected client for `addr`; a client whose connection ended is replaced.
    * @param {string} addr host:port
-   * @returns {Promise<Redis>}
+   * @returns {Promise<import('ioredis').Redis>}
    */
   async client(addr) {
+    // loaded here, not at the top: a run without cluster actions never pays for ioredis
+    const { Redis } = await import('ioredis');
     const cached = this.clients.get(addr);
     if (cached) {
       const c = await cached.catch(() => null);

@@ -12,7 +12,6 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { findFreePorts } from './ports.js';
 import { isAlive, processName, readPidFile, sleep, terminate } from './process.js';
 import { makeCerts } from './tls-certs.js';
@@ -684,6 +683,8 @@ async function waitUntil(ctx, what, check) {
  */
 async function query(port, ...args) {
   const auth = adminAuth.get(port);
+  // loaded here, not at the top: most runs never start a server, and a process's imports are most of a short run's cost
+  const { Redis } = await import('ioredis');
   const client = new Redis({
     host: HOST,
     port,

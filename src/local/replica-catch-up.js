@@ -7,7 +7,6 @@
  * has applied what its master had written when the window ended: its replication offset at or past
  * the master's then (INFO replication), waited for within a bound.
  */
-import { Redis } from 'ioredis';
 
 /** How long a replica under Valgrind may take to catch up with its master, ms. */
 export const CATCH_UP_MS = 120_000;
@@ -21,6 +20,7 @@ const POLL_MS = 200;
  */
 async function replicationField(addr, field) {
   const cut = addr.lastIndexOf(':');
+  const { Redis } = await import('ioredis'); // only when a replica is waited for
   const client = new Redis({
     host: addr.slice(0, cut),
     port: Number(addr.slice(cut + 1)),

@@ -21,7 +21,6 @@
  * seed's client did.
  */
 import { performance } from 'node:perf_hooks';
-import { Cluster } from 'ioredis';
 
 /** @typedef {import('ioredis').Redis} Node */
 
@@ -47,8 +46,8 @@ export function logDrops(client, drops, which) {
       node.stream.once('error', lost);
     });
   };
-  if (client instanceof Cluster) client.on('+node', watch);
-  else watch(client);
+  if (client.isCluster) client.on('+node', watch);
+  else watch(/** @type {Node} */ (client));
 }
 
 /**
@@ -99,7 +98,7 @@ export function watchReplicaSilence(client, ms, onSilent) {
  * ioredis reads the map once at connect and, by default, only again on a MOVED: a client started
  * as a new cluster's nodes still gossip their replicas got a map of masters alone and read every
  * GET from them for the whole run, while the replicas were never asked.
- * @param {Cluster} client ready
+ * @param {import('ioredis').Cluster} client ready
  * @param {ReadonlySet<string>} served host:port of the masters that have a replica
  * @param {number} [timeoutMs]
  * @returns {Promise<string|null>} a master still listed without a replica at the deadline, or null
@@ -126,7 +125,7 @@ export async function replicasListed(client, served, timeoutMs = 10_000) {
  * opens a node's connection at the first command sent to it, so the first cycle also waited for
  * TCP and READONLY on every replica, and read at three times the others' p99 — a disturbance in a
  * run with no fault. A node that cannot be reached now is left to the reads, as before.
- * @param {Cluster} client
+ * @param {import('ioredis').Cluster} client
  * @param {'master'|'replica'} readFrom
  * @param {number} [timeoutMs] how long a replica may take to say it is linked to its master
  * @returns {Promise<string[]>} host:port of the replicas not linked to their master by then

@@ -18,7 +18,6 @@
 import { keySlot } from '../../transports/slot.js';
 import { tlsFor } from '../../transports/redis.js';
 import { encodeCommand } from '../../transports/resp.js';
-import { Redis, Cluster } from 'ioredis';
 import { logDrops, watchReplicaSilence } from '../../transports/ioredis-watch.js';
 import { silenceError } from '../../transports/reply-watch.js';
 import { whyDropped } from '../../transports/conn-drops.js';
@@ -161,9 +160,9 @@ export class Fetcher {
  * the router's own.
  * @param {import('../../transports/redis-router.js').RedisRouter} router
  */
-export function seedClientFor(router) {
+export async function seedClientFor(router) {
   const served = servedMasters(router);
-  const client = seedClient(
+  const client = await seedClient(
     router.conn,
     router.readFrom,
     router.addrFor(0),
@@ -218,7 +217,10 @@ export function servedMasters(router) {
  *   the shard had one)
  * @param {() => ReadonlyMap<string, unknown>} [setAside] the replicas (host:port) not to be read now (set aside by the caller)
  */
-export function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}, setAside = () => NONE) {
+export async function seedClient(conn, readFrom, standaloneAddr, onFallback = () => {}, setAside = () => NONE) {
+  // loaded here, not at the top: only --fetch get reads through ioredis, and loading it is a good
+  // part of what starting a reader (or the producer's verification) costs
+  const { Redis, Cluster } = await import('ioredis');
   const auth = { username: conn.username, password: conn.password };
   if (!conn.cluster) {
     const cut = standaloneAddr.lastIndexOf(':');

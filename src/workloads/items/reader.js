@@ -117,7 +117,7 @@ export class Reader {
       for (const s of this.model.scripts) await pipe.call(['SCRIPT', 'LOAD', s.lua]);
     };
     await this.router.open();
-    const client = this.plan.fetch === 'get' ? seedClientFor(this.router) : undefined;
+    const client = this.plan.fetch === 'get' ? await seedClientFor(this.router) : undefined;
     if (client) {
       client.on('error', () => {}); // failures surface as rejected gets, counted per cycle
       await (this.conn.cluster

@@ -2,20 +2,23 @@
  * A writer or a reader in its own process. The parent sends `init`, waits for every `ready`,
  * then sends one shared `start` time; intervals go back over IPC.
  */
-import { Writer } from './writer.js';
-import { Reader } from './reader.js';
 import { createReadModel, createStore } from './stores/registry.js';
 import { connectionFrom } from '../../transports/redis.js';
 
-/** How each kind is built from its init message; each has connect(), run(), stop() and plan.t0. */
+/**
+ * How each kind is built from its init message; each has connect(), run(), stop() and plan.t0.
+ * Each loads only its own module: a writer never pays for the reader's (ioredis among them), nor a
+ * reader for the writer's, and a process's imports are most of what a short run costs.
+ */
 const factories = {
-  writer: (conn, init, onInterval) => new Writer({ conn, store: createStore(init.mode, init.storeCfg), plan: init.plan, onInterval }),
-  reader: (conn, init, onInterval) => new Reader({ conn, model: createReadModel(init.mode, init.storeCfg), plan: init.plan, onInterval }),
-  // loaded only by a kv client: writers and readers never pay for its generators
+  writer: async (conn, init, onInterval) =>
+    new (await import('./writer.js')).Writer({ conn, store: createStore(init.mode, init.storeCfg), plan: init.plan, onInterval }),
+  reader: async (conn, init, onInterval) =>
+    new (await import('./reader.js')).Reader({ conn, model: createReadModel(init.mode, init.storeCfg), plan: init.plan, onInterval }),
   kv: async (conn, init, onInterval) => new (await import('../kv/kv-worker.js')).KvWorker({ conn, plan: init.plan, onInterval }),
 };
 
-/** @type {Writer|Reader|import('../kv/kv-worker.js').KvWorker} */
+/** @type {import('./writer.js').Writer|import('./reader.js').Reader|import('../kv/kv-worker.js').KvWorker} */
 let worker;
 let done = false;
 let started = false;
