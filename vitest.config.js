@@ -44,12 +44,14 @@ const SERIAL = {
 
 /**
  * Workers of the shared integration and e2e pool. On a host where these tests took 700 s, 4 left
- * the 2 cores idle 45% of the time (vmstat), its tests waiting on servers and runs of seconds; on
- * one twice as slow per process, 5 kept both cores busy throughout with 5–10 runnable (vmstat
- * over the whole suite), and the starved runs missed their own time bounds: 21 tests failed in
- * 1,307 s, against 7 in 1,433 s with 3 (one full run each, on the slow host).
+ * the 2 cores idle 45% of the time (vmstat), its tests waiting on servers and runs of seconds. On
+ * one twice as slow per process, 5 kept both cores busy throughout with 5–10 runnable, and the
+ * starved runs missed their own time bounds (21 tests failed in 1,307 s); 3 still kept them busy
+ * (idle 6% of the samples, 8 runnable on average, vmstat every 10 s over the whole suite) with
+ * 1–7 failures a run, each a run missing a bound it holds alone. 2: the same CPU demand on cores
+ * still busy, with fewer runs starved at once.
  */
-const SHARED_WORKERS = 3;
+const SHARED_WORKERS = 2;
 
 /**
  * @param {'integration'|'e2e'} tier

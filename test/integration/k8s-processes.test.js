@@ -43,11 +43,12 @@ describe.each([
 ])('%i pods × %i writers', (pods, perPod) => {
   let text = '';
   const before = Date.now();
+  // the first render loads the k8s command's modules: more than the default 10 s on a busy host
   beforeAll(async () => {
     const r = await renderK8s(pods, perPod);
     expect(r.code, r.stderr).toBe(0);
     text = r.stdout;
-  });
+  }, 60_000);
 
   it("holds the run's invariants: completions = parallelism = pods, disjoint slices covering 1..N*W, one run and start", () => {
     const [job, monitor] = docs(text);
