@@ -47,8 +47,8 @@ const SERIAL = {
  * the 2 cores idle 45% of the time (vmstat), its tests waiting on servers and runs of seconds. On
  * one twice as slow per process, 5 kept both cores busy throughout with 5–10 runnable, and the
  * starved runs missed their own time bounds (21 tests failed in 1,307 s); 3 still kept them busy
- * (idle 6% of the samples, 8 runnable on average, vmstat every 10 s over the whole suite) with
- * 1–7 failures a run, each a run missing a bound it holds alone. At 2 every test passed, in
+ * (6% idle and 8 runnable on average, vmstat every 10 s over a suite run with other tests run
+ * beside it) with 1–7 failures a run, each a run missing a bound it holds alone. At 2 every test passed, in
  * 1,634 s against 1,495 s at 3 (one full run each), the cores 35% idle on average over the suite
  * (vmstat): the price of fewer runs starved at once.
  */
